@@ -1,0 +1,39 @@
+# Shared by bin/jverity, bin/test and bench/: find a JDK >= 25 and run Maven with it.
+
+JVERITY_MIN_JAVA=25
+
+# Prints the feature version of the java at $1 (e.g. 25), or nothing.
+# Reads the JDK's release file when there is one (no JVM start), else asks the JVM.
+jverity_java_version() {
+  local home; home=$(dirname "$(dirname "$1")")
+  if [ -f "$home/release" ]; then
+    sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release"
+  else
+    "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2; exit}'
+  fi
+}
+
+# Prints a JAVA_HOME whose java is >= 25: $JAVA_HOME, then java on PATH, then /usr/lib/jvm/*.
+jverity_find_jdk() {
+  local c v
+  for c in ${JAVA_HOME:+"$JAVA_HOME"} \
+           "$(dirname "$(dirname "$(readlink -f "$(command -v java 2>/dev/null || echo /nonexistent)")")")" \
+           /usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home; do
+    [ -x "$c/bin/java" ] && [ -x "$c/bin/javac" ] || continue
+    v=$(jverity_java_version "$c/bin/java")
+    if [ -n "$v" ] && [ "${v%%.*}" -ge "$JVERITY_MIN_JAVA" ] 2>/dev/null; then
+      echo "$c"; return 0
+    fi
+  done
+  echo "jverity: needs a JDK $JVERITY_MIN_JAVA or newer (none in JAVA_HOME, PATH or /usr/lib/jvm)." >&2
+  echo "  Install one, e.g. Temurin 25 (apt-get install temurin-25-jdk from Adoptium's repository)," >&2
+  echo "  or set JAVA_HOME to it." >&2
+  return 1
+}
+
+# Runs Maven in the project root with the JDK found above.
+jverity_mvn() {
+  command -v mvn >/dev/null || { echo "jverity: needs Maven (apt-get install maven)" >&2; return 1; }
+  # Maven's own libraries call sun.misc.Unsafe; JDK 25 warns about it on every run.
+  (cd "$ROOT" && MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" mvn -B "$@")
+}

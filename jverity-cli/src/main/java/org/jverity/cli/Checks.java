@@ -1,0 +1,21 @@
+package org.jverity.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Early, one-line checks of the files a command is given. */
+final class Checks {
+  private Checks() {}
+
+  static void requireFile(Path p, String what) {
+    if (!Files.exists(p)) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": " + what + " file does not exist");
+    }
+    if (Files.isDirectory(p)) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": " + what + " file is a directory");
+    }
+    if (!Files.isReadable(p)) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": " + what + " file is not readable");
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package org.jverity.cli;
+
+/** jverity's exit codes: one per kind of failure, so scripts can branch without parsing messages. */
+final class ExitCode {
+  private ExitCode() {}
+
+  static final int OK = 0;
+  /** Something unexpected inside jverity (a bug): the message says what. */
+  static final int INTERNAL = 1;
+  /** Command line not understood: unknown option, missing argument (picocli's code). */
+  static final int USAGE = 2;
+  /** A parameter dm-verity cannot accept: block size, salt, offsets, root hash syntax. */
+  static final int INVALID_PARAMETER = 3;
+  /** A file is missing, unreadable or failed to read or write. */
+  static final int IO_ERROR = 4;
+  /** The hash device has no valid superblock where one was expected. */
+  static final int BAD_SUPERBLOCK = 5;
+  /** The superblock contradicts an option given on the command line. */
+  static final int SUPERBLOCK_MISMATCH = 6;
+  /** The tree does not hash to the root hash given (the tree itself is consistent). */
+  static final int ROOT_HASH_MISMATCH = 7;
+  /** Data or hash blocks are corrupted. */
+  static final int CORRUPTION = 8;
+  /** The data or hash device is shorter than the parameters need. */
+  static final int DEVICE_TOO_SMALL = 9;
+  /** No block matches at all: the salt, algorithm, format or block sizes are not the tree's. */
+  static final int WRONG_PARAMETERS = 10;
+}

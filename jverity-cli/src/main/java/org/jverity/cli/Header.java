@@ -1,0 +1,81 @@
+package org.jverity.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jverity.format.Hex;
+import org.jverity.format.VerityParams;
+import org.jverity.tree.TreeGeometry;
+
+/**
+ * The "VERITY header information" block veritysetup prints for format and dump, line for line,
+ * and the same facts (plus the layout) as JSON for build scripts.
+ */
+final class Header {
+  private Header() {}
+
+  /**
+   * veritysetup's text: tab after each label, "Root hash" only when known, "Hash device size"
+   * only when the hash area starts at offset 0 (as veritysetup 2.6 does).
+   */
+  static String text(String hashDevice, TreeGeometry g, byte[] rootHash) {
+    VerityParams p = g.params();
+    StringBuilder s = new StringBuilder();
+    s.append("VERITY header information for ").append(hashDevice).append('\n');
+    s.append("UUID:            \t").append(p.uuid() == null ? "" : p.uuid()).append('\n');
+    s.append("Hash type:       \t").append(p.hashFormat().code()).append('\n');
+    s.append("Data blocks:     \t").append(p.dataBlocks()).append('\n');
+    s.append("Data block size: \t").append(p.dataBlockSize()).append('\n');
+    s.append("Hash blocks:     \t").append(g.hashBlocks()).append('\n');
+    s.append("Hash block size: \t").append(p.hashBlockSize()).append('\n');
+    s.append("Hash algorithm:  \t").append(p.hashAlgorithm().kernelName()).append('\n');
+    s.append("Salt:            \t").append(ParamsResolver.saltText(p.salt())).append('\n');
+    if (rootHash != null) {
+      s.append("Root hash:      \t").append(Hex.format(rootHash)).append('\n');
+    }
+    if (p.hashOffset() == 0) {
+      s.append("Hash device size: \t").append(g.hashDeviceSize()).append(" [bytes]\n");
+    }
+    return s.toString();
+  }
+
+  /** Everything a build script needs, so it does no arithmetic of its own. Offsets in bytes. */
+  static Map<String, Object> json(String dataDevice, String hashDevice, TreeGeometry g, byte[] rootHash) {
+    VerityParams p = g.params();
+    Map<String, Object> m = new LinkedHashMap<>();
+    if (dataDevice != null) {
+      m.put("dataDevice", dataDevice);
+    }
+    m.put("hashDevice", hashDevice);
+    m.put("uuid", p.uuid() == null ? null : p.uuid().toString());
+    m.put("hashType", p.hashFormat().code());
+    m.put("hashAlgorithm", p.hashAlgorithm().kernelName());
+    m.put("dataBlocks", p.dataBlocks());
+    m.put("dataBlockSize", p.dataBlockSize());
+    m.put("dataSize", p.dataSize());
+    m.put("hashBlocks", g.hashBlocks());
+    m.put("hashBlockSize", p.hashBlockSize());
+    m.put("salt", ParamsResolver.saltText(p.salt()));
+    if (rootHash != null) {
+      m.put("rootHash", Hex.format(rootHash));
+    }
+    m.put("superblock", p.superblock());
+    m.put("hashOffset", p.hashOffset());
+    m.put("hashStart", g.treeOffset());
+    m.put("hashStartBlock", g.hashStart());
+    m.put("hashAreaSize", g.treeSize());
+    m.put("hashDeviceSize", g.hashDeviceSize());
+    List<Object> levels = new ArrayList<>();
+    for (int i = 0; i < g.levels(); i++) {
+      Map<String, Object> l = new LinkedHashMap<>();
+      l.put("level", i);
+      l.put("offset", g.levelStart(i) * p.hashBlockSize());
+      l.put("blocks", g.levelBlocks(i));
+      l.put("size", g.levelBlocks(i) * p.hashBlockSize());
+      levels.add(l);
+    }
+    m.put("levels", levels);
+    return m;
+  }
+}

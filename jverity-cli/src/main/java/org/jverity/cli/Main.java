@@ -1,0 +1,106 @@
+package org.jverity.cli;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import org.jverity.format.SuperblockException;
+import org.jverity.format.VerityParameterException;
+import org.jverity.io.DeviceTooSmallException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+    name = "jverity",
+    description = "dm-verity hash trees, compatible with veritysetup.",
+    subcommands = {FormatCommand.class, VerifyCommand.class, DumpCommand.class, DemoCommand.class},
+    versionProvider = Main.Version.class)
+public final class Main implements Runnable {
+  @Option(names = {"-?", "--help"}, usageHelp = true, description = "Show this help.")
+  boolean help;
+
+  @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print the version.")
+  boolean version;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
+  }
+
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8), true);
+    PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true);
+    int code = run(out, err, args);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /**
+   * Runs a command line with the given output streams and returns its exit code; a failure prints
+   * one line on {@code err}, never a stack trace.
+   */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setExecutionExceptionHandler((e, cmd, parsed) -> report(e, cmd.getErr()));
+    cli.setParameterExceptionHandler((e, args2) -> {
+      PrintWriter w = e.getCommandLine().getErr();
+      w.println("jverity: " + e.getMessage());
+      w.println("Try 'jverity " + (e.getCommandLine() == cli ? "" : e.getCommandLine().getCommandName() + " ") + "--help'.");
+      w.flush();
+      return ExitCode.USAGE;
+    });
+    for (CommandLine sub : cli.getSubcommands().values()) {
+      sub.getCommandSpec().addOption(CommandLine.Model.OptionSpec.builder("-?", "--help")
+          .usageHelp(true).description("Show this help.").build());
+    }
+    return cli.execute(args);
+  }
+
+  private static int report(Exception e, PrintWriter err) {
+    int code = exitCode(e);
+    Throwable shown = e instanceof UncheckedIOException u ? u.getCause() : e;
+    String message = shown.getMessage() == null ? shown.toString() : shown.getMessage();
+    if (shown instanceof NoSuchFileException f) {
+      message = f.getFile() + ": no such file";
+    } else if (shown instanceof AccessDeniedException f) {
+      message = f.getFile() + ": permission denied";
+    } else if (code == ExitCode.INTERNAL) {
+      message = "internal error: " + shown;
+    }
+    err.println("jverity: " + message);
+    err.flush();
+    return code;
+  }
+
+  static int exitCode(Throwable e) {
+    return switch (e) {
+      case CliException c -> c.exitCode();
+      case VerityParameterException v -> ExitCode.INVALID_PARAMETER;
+      case SuperblockException s -> ExitCode.BAD_SUPERBLOCK;
+      case DeviceTooSmallException d -> ExitCode.DEVICE_TOO_SMALL;
+      case EOFException eof -> ExitCode.DEVICE_TOO_SMALL;
+      case FileSystemException f -> ExitCode.IO_ERROR;
+      case IOException io -> ExitCode.IO_ERROR;
+      case UncheckedIOException u -> exitCode(u.getCause());
+      case OutOfMemoryError oom -> ExitCode.INTERNAL;
+      default -> ExitCode.INTERNAL;
+    };
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"jverity " + (v == null ? "(development build)" : v)};
+    }
+  }
+}

@@ -1,0 +1,186 @@
+package org.jverity.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import org.jverity.format.DerivedIdentity;
+import org.jverity.format.HashAlgorithm;
+import org.jverity.format.HashFormat;
+import org.jverity.format.Hex;
+import org.jverity.format.SuperblockException;
+import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
+import org.jverity.format.VeritySuperblock;
+import org.jverity.io.BlockDevice;
+
+/** Turns command-line options (and, when checking, the superblock) into {@link VerityParams}. */
+final class ParamsResolver {
+  /** veritysetup's default salt size for format. */
+  static final int DEFAULT_SALT_SIZE = 32;
+
+  private ParamsResolver() {}
+
+  /** Parameters for {@code format}: options, else defaults; salt and UUID from the seed or at random. */
+  static VerityParams forFormat(VerityOptions o, Path data, byte[] seed, String seedLabel) throws IOException {
+    VerityParams.Builder b = base(o);
+    int dbs = b.dataBlockSize();
+    b.dataBlocks(o.dataBlocks != null ? o.dataBlocks : wholeBlocks(data, dbs));
+    String label = seedLabel != null ? seedLabel : String.valueOf(data.getFileName());
+    if (o.salt != null) {
+      b.salt(parseSalt(o.salt));
+    } else if (seed != null) {
+      b.salt(DerivedIdentity.salt(seed, label));
+    } else {
+      byte[] salt = new byte[DEFAULT_SALT_SIZE];
+      new SecureRandom().nextBytes(salt);
+      b.salt(salt);
+    }
+    if (!o.noSuperblock) {
+      if (o.uuid != null) {
+        b.uuid(parseUuid(o.uuid));
+      } else if (seed != null) {
+        b.uuid(DerivedIdentity.uuid(seed, label));
+      } else {
+        b.uuid(UUID.randomUUID());
+      }
+    }
+    return b.build();
+  }
+
+  /**
+   * Parameters for {@code verify}, {@code dump} and reads: from the superblock when there is one
+   * (options given must agree with it), else from the options.
+   */
+  static VerityParams forCheck(VerityOptions o, Path data, BlockDevice hash) throws IOException {
+    long offset = o.hashOffset != null ? o.hashOffset : 0;
+    if (o.noSuperblock) {
+      VerityParams.Builder b = base(o);
+      b.salt(o.salt != null ? parseSalt(o.salt) : new byte[0]);
+      if (o.dataBlocks != null) {
+        b.dataBlocks(o.dataBlocks);
+      } else if (data != null) {
+        b.dataBlocks(wholeBlocks(data, b.dataBlockSize()));
+      } else {
+        throw new CliException(ExitCode.INVALID_PARAMETER, "--data-blocks is needed without a superblock");
+      }
+      return b.build();
+    }
+    VeritySuperblock sb = readSuperblock(hash, offset);
+    VerityParams p;
+    try {
+      p = sb.toParams(offset);
+    } catch (VerityParameterException e) {
+      throw new CliException(ExitCode.BAD_SUPERBLOCK, hash.description() + ": superblock " + e.getMessage());
+    }
+    List<String> conflicts = new ArrayList<>();
+    if (o.hash != null && HashAlgorithm.fromName(o.hash) != p.hashAlgorithm()) {
+      conflicts.add("hash algorithm " + p.hashAlgorithm() + " (option: " + o.hash + ")");
+    }
+    if (o.format != null && HashFormat.fromCode(o.format) != p.hashFormat()) {
+      conflicts.add("hash type " + p.hashFormat().code() + " (option: " + o.format + ")");
+    }
+    if (o.dataBlockSize != null && o.dataBlockSize != p.dataBlockSize()) {
+      conflicts.add("data block size " + p.dataBlockSize() + " (option: " + o.dataBlockSize + ")");
+    }
+    if (o.hashBlockSize != null && o.hashBlockSize != p.hashBlockSize()) {
+      conflicts.add("hash block size " + p.hashBlockSize() + " (option: " + o.hashBlockSize + ")");
+    }
+    if (o.dataBlocks != null && o.dataBlocks != p.dataBlocks()) {
+      conflicts.add("data blocks " + p.dataBlocks() + " (option: " + o.dataBlocks + ")");
+    }
+    if (o.salt != null && !Arrays.equals(parseSalt(o.salt), p.salt())) {
+      conflicts.add("salt " + saltText(p.salt()) + " (option: " + o.salt + ")");
+    }
+    if (o.uuid != null && !parseUuid(o.uuid).equals(p.uuid())) {
+      conflicts.add("uuid " + p.uuid() + " (option: " + o.uuid + ")");
+    }
+    if (!conflicts.isEmpty()) {
+      throw new CliException(ExitCode.SUPERBLOCK_MISMATCH,
+          hash.description() + ": superblock does not match the options: it has " + String.join(", ", conflicts));
+    }
+    return p;
+  }
+
+  static VeritySuperblock readSuperblock(BlockDevice hash, long offset) throws IOException {
+    if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
+      throw new VerityParameterException("hash offset: " + offset + " (expected: a non-negative multiple of 512)");
+    }
+    long size = hash.size();
+    if (size < offset + VeritySuperblock.SIZE) {
+      throw new SuperblockException(hash.description() + ": no superblock at byte " + offset
+          + " (the file has " + size + " bytes)");
+    }
+    byte[] bytes = new byte[VeritySuperblock.SIZE];
+    hash.readFully(offset, bytes, 0, bytes.length);
+    return VeritySuperblock.decode(hash.description(), bytes);
+  }
+
+  /** Options common to format and check, with veritysetup's defaults; no data blocks or salt yet. */
+  private static VerityParams.Builder base(VerityOptions o) {
+    VerityParams.Builder b = VerityParams.builder();
+    if (o.hash != null) {
+      b.hashAlgorithm(HashAlgorithm.fromName(o.hash));
+    }
+    if (o.format != null) {
+      b.hashFormat(HashFormat.fromCode(o.format));
+    }
+    if (o.dataBlockSize != null) {
+      b.dataBlockSize(VerityParams.checkBlockSize("data block size", o.dataBlockSize));
+    }
+    if (o.hashBlockSize != null) {
+      b.hashBlockSize(VerityParams.checkBlockSize("hash block size", o.hashBlockSize));
+    }
+    if (o.hashOffset != null) {
+      b.hashOffset(o.hashOffset);
+    }
+    return b.superblock(!o.noSuperblock);
+  }
+
+  /** The number of whole data blocks in {@code data}; refuses a partial last block. */
+  static long wholeBlocks(Path data, int dataBlockSize) throws IOException {
+    long size = Files.size(data);
+    if (size == 0) {
+      throw new VerityParameterException(data + ": empty data file (nothing to protect)");
+    }
+    if (size % dataBlockSize != 0) {
+      // veritysetup silently leaves the tail unprotected; we refuse rather than leave bytes unverified.
+      throw new VerityParameterException(data + ": size " + size + " is not a multiple of the data block size "
+          + dataBlockSize + " (pad the image, or pass --data-blocks=" + size / dataBlockSize
+          + " to protect only the whole blocks)");
+    }
+    return size / dataBlockSize;
+  }
+
+  static byte[] parseSalt(String hex) {
+    if (hex.equals("-")) {
+      return new byte[0];
+    }
+    byte[] salt = Hex.parse("salt", hex);
+    if (salt.length > VerityParams.MAX_SALT_SIZE) {
+      throw new VerityParameterException("salt: " + salt.length + " bytes (expected: at most 256)");
+    }
+    return salt;
+  }
+
+  static String saltText(byte[] salt) {
+    return salt.length == 0 ? "-" : Hex.format(salt);
+  }
+
+  static UUID parseUuid(String s) {
+    if (!s.matches("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")) {
+      throw new VerityParameterException("uuid: " + s + " (expected: 8-4-4-4-12 hex digits)");
+    }
+    return UUID.fromString(s);
+  }
+
+  /** The seed's bytes: the string as UTF-8. */
+  static byte[] seedBytes(String seed) {
+    return seed == null ? null : seed.getBytes(StandardCharsets.UTF_8);
+  }
+}

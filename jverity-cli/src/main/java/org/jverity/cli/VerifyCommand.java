@@ -1,0 +1,183 @@
+package org.jverity.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.jverity.format.Hex;
+import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
+import org.jverity.io.FileDevice;
+import org.jverity.tree.CheckReport;
+import org.jverity.tree.Corruption;
+import org.jverity.tree.TreeChecker;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(
+    name = "verify",
+    description = {
+      "Verify DATA against the hash tree on HASH and ROOT_HASH, as veritysetup verify does,",
+      "listing every corrupted block (the first 100, then a count)."
+    })
+final class VerifyCommand implements Callable<Integer> {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "DATA")
+  Path data;
+
+  @Parameters(index = "1", paramLabel = "HASH")
+  Path hash;
+
+  @Parameters(index = "2", paramLabel = "ROOT_HASH", arity = "0..1", description = "Root hash in hex (or use --root-hash-file).")
+  String rootHash;
+
+  @Mixin VerityOptions options;
+
+  @Option(names = "--root-hash-file", paramLabel = "FILE", description = "Read the root hash (hex) from FILE.")
+  Path rootHashFile;
+
+  @Option(names = "--json", description = "Print the result as JSON on stdout.")
+  boolean json;
+
+  @Option(names = {"-v", "--verbose"}, description = "Say so on success.")
+  boolean verbose;
+
+  @Option(names = "--threads", paramLabel = "N", description = "Hashing threads (default: one per core).")
+  Integer threads;
+
+  @Override
+  public Integer call() throws IOException {
+    Checks.requireFile(data, "data");
+    Checks.requireFile(hash, "hash");
+    String rootText = rootHashText();
+    CheckReport report;
+    VerityParams p;
+    TreeChecker checker;
+    try (FileDevice dataDev = FileDevice.openRead(data);
+        FileDevice hashDev = FileDevice.openRead(hash)) {
+      p = ParamsResolver.forCheck(options, data, hashDev);
+      byte[] root = parseRoot(rootText, p);
+      checker = TreeChecker.of(p);
+      if (threads != null) {
+        checker = checker.withThreads(threads);
+      }
+      if (Files.isSameFile(data, hash)) {
+        checker.geometry().checkNoOverlapWithData();
+      }
+      try (ProgressBar bar = ProgressBar.start("verify", checker.workBytes(), System.err)) {
+        report = checker.withProgress(bar).check(dataDev, hashDev, root);
+      }
+    }
+    int code = exitCode(report);
+    if (json) {
+      spec.commandLine().getOut().print(Json.write(toJson(report, code)));
+    }
+    if (code == ExitCode.OK) {
+      if (verbose) {
+        spec.commandLine().getOut().println("Command successful.");
+      }
+      return code;
+    }
+    describe(report, spec.commandLine().getErr());
+    spec.commandLine().getErr().flush();
+    return code;
+  }
+
+  private String rootHashText() throws IOException {
+    if (rootHash != null && rootHashFile != null) {
+      throw new CliException(ExitCode.USAGE, "give the root hash either as an argument or with --root-hash-file, not both");
+    }
+    if (rootHashFile != null) {
+      Checks.requireFile(rootHashFile, "root hash");
+      if (Files.size(rootHashFile) > 4096) {
+        throw new VerityParameterException(rootHashFile + ": too large for a root hash file");
+      }
+      return Files.readString(rootHashFile).strip();
+    }
+    if (rootHash == null) {
+      throw new CliException(ExitCode.USAGE, "verify needs ROOT_HASH or --root-hash-file");
+    }
+    return rootHash;
+  }
+
+  static byte[] parseRoot(String text, VerityParams p) {
+    byte[] root = Hex.parse("root hash", text);
+    int want = p.hashAlgorithm().digestSize();
+    if (root.length != want) {
+      throw new VerityParameterException("root hash: " + root.length + " bytes (expected: " + want
+          + " for " + p.hashAlgorithm() + ")");
+    }
+    return root;
+  }
+
+  static int exitCode(CheckReport r) {
+    if (r.ok()) {
+      return ExitCode.OK;
+    }
+    if (r.nothingMatches()) {
+      return ExitCode.WRONG_PARAMETERS;
+    }
+    if (!r.rootMatches()) {
+      return ExitCode.ROOT_HASH_MISMATCH;
+    }
+    return ExitCode.CORRUPTION;
+  }
+
+  private static void describe(CheckReport r, java.io.PrintWriter err) {
+    if (r.nothingMatches()) {
+      err.println("jverity: verification failed: no block matches its hash"
+          + " (wrong salt, hash algorithm, format or block size?)");
+      return;
+    }
+    for (Corruption c : r.corruptions()) {
+      err.println("jverity: " + c.describe() + " is corrupted");
+    }
+    long more = r.corruptionCount() - r.corruptions().size();
+    if (more > 0) {
+      err.println("jverity: ... and " + more + " more corrupted blocks");
+    }
+    if (r.uncheckedDataBlocks() > 0) {
+      err.println("jverity: " + r.uncheckedDataBlocks()
+          + " data blocks could not be checked: their hash blocks are corrupted");
+    }
+    if (!r.rootMatches()) {
+      err.println("Verification of root hash failed: the tree hashes to " + Hex.format(r.computedRoot())
+          + (r.corruptionCount() == 0 ? " (the tree matches the data: wrong root hash?)" : ""));
+    } else {
+      long data = r.corruptions().stream().filter(c -> c.area() == org.jverity.tree.Area.DATA).count();
+      err.println("Verification failed: " + r.corruptionCount() + " corrupted block"
+          + (r.corruptionCount() == 1 ? "" : "s")
+          + (r.corruptionCount() == r.corruptions().size()
+              ? " (" + data + " data, " + (r.corruptionCount() - data) + " hash)" : "") + ".");
+    }
+  }
+
+  private static Map<String, Object> toJson(CheckReport r, int code) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("ok", r.ok());
+    m.put("exitCode", code);
+    m.put("rootHashMatches", r.rootMatches());
+    m.put("computedRootHash", Hex.format(r.computedRoot()));
+    m.put("corruptedBlocks", r.corruptionCount());
+    m.put("uncheckedDataBlocks", r.uncheckedDataBlocks());
+    m.put("parametersMatch", !r.nothingMatches());
+    List<Object> list = r.corruptions().stream().map(c -> {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("area", c.area().toString());
+      e.put("block", c.block());
+      if (c.level() >= 0) {
+        e.put("level", c.level());
+      }
+      e.put("kind", c.kind() == Corruption.Kind.DIGEST_MISMATCH ? "digest" : "spare");
+      return (Object) e;
+    }).toList();
+    m.put("corruptions", list);
+    return m;
+  }
+}

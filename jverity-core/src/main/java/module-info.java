@@ -1,0 +1,7 @@
+/** dm-verity formats, geometry, tree builder and checker. Depends on java.base only. */
+module org.jverity.core {
+  exports org.jverity.format;
+  exports org.jverity.hash;
+  exports org.jverity.io;
+  exports org.jverity.tree;
+}

@@ -1,0 +1,67 @@
+package org.jverity.format;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Locale;
+
+/**
+ * Hash algorithms jverity supports, by their kernel crypto API / veritysetup name (what the
+ * superblock stores) and their JCA name.
+ */
+public enum HashAlgorithm {
+  SHA1("sha1", "SHA-1", 20),
+  SHA224("sha224", "SHA-224", 28),
+  SHA256("sha256", "SHA-256", 32),
+  SHA384("sha384", "SHA-384", 48),
+  SHA512("sha512", "SHA-512", 64);
+
+  private final String kernelName;
+  private final String jcaName;
+  private final int digestSize; // bytes
+
+  HashAlgorithm(String kernelName, String jcaName, int digestSize) {
+    this.kernelName = kernelName;
+    this.jcaName = jcaName;
+    this.digestSize = digestSize;
+  }
+
+  /** Lower-case name as veritysetup writes it to the superblock, e.g. {@code sha256}. */
+  public String kernelName() {
+    return kernelName;
+  }
+
+  public String jcaName() {
+    return jcaName;
+  }
+
+  /** Digest size in bytes. */
+  public int digestSize() {
+    return digestSize;
+  }
+
+  /** A fresh digest; each thread needs its own. */
+  public MessageDigest newDigest() {
+    try {
+      return MessageDigest.getInstance(jcaName);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("JDK without " + jcaName, e); // every JDK has these
+    }
+  }
+
+  /** Parses a veritysetup name, in any case ({@code SHA256} and {@code sha256} alike). */
+  public static HashAlgorithm fromName(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    for (HashAlgorithm a : values()) {
+      if (a.kernelName.equals(lower)) {
+        return a;
+      }
+    }
+    throw new VerityParameterException(
+        "hash algorithm: " + name + " (expected: sha1, sha224, sha256, sha384 or sha512)");
+  }
+
+  @Override
+  public String toString() {
+    return kernelName;
+  }
+}

@@ -1,0 +1,65 @@
+package org.jverity.io;
+
+import java.io.EOFException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * A device held in a byte array, for tests and small images. Writes past the end grow it. Thread-
+ * safe: every access holds the instance lock (it is meant for correctness, not speed).
+ */
+public final class MemoryDevice implements WritableDevice {
+  private final String description;
+  private byte[] bytes;
+
+  public MemoryDevice(String description, byte[] initial) {
+    this.description = description;
+    this.bytes = initial.clone();
+  }
+
+  public MemoryDevice(String description) {
+    this(description, new byte[0]);
+  }
+
+  /** A copy of the current contents. */
+  public synchronized byte[] toByteArray() {
+    return bytes.clone();
+  }
+
+  @Override
+  public String description() {
+    return description;
+  }
+
+  @Override
+  public synchronized long size() {
+    return bytes.length;
+  }
+
+  @Override
+  public synchronized void readFully(long offset, ByteBuffer dst) throws EOFException {
+    if (offset < 0 || offset + dst.remaining() > bytes.length) {
+      throw new EOFException(description + ": read of " + dst.remaining() + " bytes at " + offset
+          + " past the end (" + bytes.length + ")");
+    }
+    dst.put(bytes, (int) offset, dst.remaining()); // offset < length <= int range
+  }
+
+  @Override
+  public synchronized void writeFully(long offset, ByteBuffer src) {
+    long end = offset + src.remaining();
+    if (end > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(description + ": memory device cannot grow to " + end);
+    }
+    if (end > bytes.length) {
+      bytes = Arrays.copyOf(bytes, (int) end);
+    }
+    src.get(bytes, (int) offset, src.remaining());
+  }
+
+  @Override
+  public void flush() {}
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,42 @@
+package org.jverity.tree;
+
+/**
+ * One corrupted block.
+ *
+ * @param area data or hash
+ * @param block for data, the data block number; for hash, the hash block number on the hash
+ *     device (from its start, as the kernel counts metadata blocks)
+ * @param level for hash blocks, the tree level (0 = digests of data blocks); -1 for data blocks
+ * @param kind what is wrong with it
+ */
+public record Corruption(Area area, long block, int level, Kind kind) implements Comparable<Corruption> {
+
+  public enum Kind {
+    /** The block does not hash to the digest its parent holds. */
+    DIGEST_MISMATCH,
+    /** A hash block's unused bytes are not zero (veritysetup: "Spare area is not zeroed"). */
+    SPARE_NOT_ZERO
+  }
+
+  public static Corruption data(long block) {
+    return new Corruption(Area.DATA, block, -1, Kind.DIGEST_MISMATCH);
+  }
+
+  @Override
+  public int compareTo(Corruption o) {
+    int c = area.compareTo(o.area);
+    if (c == 0) {
+      c = Long.compare(block, o.block);
+    }
+    return c != 0 ? c : kind.compareTo(o.kind);
+  }
+
+  /** One line such as {@code data block 1234} or {@code hash block 7 (level 0): spare area is not zeroed}. */
+  public String describe() {
+    if (area == Area.DATA) {
+      return "data block " + block;
+    }
+    return "hash block " + block + " (level " + level + ")"
+        + (kind == Kind.SPARE_NOT_ZERO ? ": spare area is not zeroed" : "");
+  }
+}
