@@ -90,62 +90,61 @@ public final class TreeChecker {
       compared.addAndGet(geometry.inputBlocks(level));
     }
 
-    // Trust flows down from the top, taken as trusted so that a wrong root hash can be told
-    // apart from damage below it: a block is trusted if it matches a trusted parent.
-    ConcurrentBitSet[] untrusted = new ConcurrentBitSet[levels];
+    // Trust flows down from the top block. When the top does not hash to the root hash, either
+    // the root hash given is wrong (the tree below agrees with the top) or the top block is
+    // damaged (a block right below it disagrees with it): only then is the top distrusted.
+    boolean topCorrupt = !rootMatches && levels >= 2
+        && (mismatched[levels - 2].nextSet(0) >= 0 || spareDirty[levels - 1].get(0));
     CorruptionLog log = new CorruptionLog();
+    ConcurrentBitSet[] untrusted = trust(mismatched, topCorrupt);
     for (int i = levels - 1; i >= 0; i--) {
-      untrusted[i] = new ConcurrentBitSet(geometry.levelBlocks(i));
       for (long j = mismatched[i].nextSet(0); j >= 0; j = mismatched[i].nextSet(j + 1)) {
-        untrusted[i].set(j);
-      }
-      if (i + 1 < levels) {
-        for (long j = untrusted[i + 1].nextSet(0); j >= 0; j = untrusted[i + 1].nextSet(j + 1)) {
-          long firstChild = j << bits;
-          long end = Math.min(geometry.levelBlocks(i), firstChild + geometry.hashesPerBlock());
-          for (long c = firstChild; c < end; c++) {
-            untrusted[i].set(c);
-          }
-        }
-      }
-      for (long j = mismatched[i].nextSet(0); j >= 0; j = mismatched[i].nextSet(j + 1)) {
-        if (i + 1 == levels || !untrusted[i + 1].get(j >>> bits)) {
+        if (i + 1 < levels && !untrusted[i + 1].get(j >>> bits)) {
           log.add(new Corruption(Area.HASH, geometry.levelStart(i) + j, i, Corruption.Kind.DIGEST_MISMATCH));
         }
       }
-      for (long j = spareDirty[i].nextSet(0); j >= 0; j = spareDirty[i].nextSet(j + 1)) {
-        if (!untrusted[i].get(j)) {
-          log.add(new Corruption(Area.HASH, geometry.levelStart(i) + j, i, Corruption.Kind.SPARE_NOT_ZERO));
-        }
+      if (i > 0) {
+        logSpares(log, spareDirty, untrusted, i, topCorrupt);
       }
     }
 
     long unchecked = 0;
     if (levels > 0) {
       ConcurrentBitSet level0Untrusted = untrusted[0];
+      ConcurrentBitSet level0Spare = spareDirty[0];
+      CorruptionLog dataLog = new CorruptionLog();
+      boolean allUntrusted = topCorrupt;
       run(0, data, hash, new LevelPass.Findings() {
         @Override
         public void digestMismatch(long index) {
           mismatches.incrementAndGet();
-          if (!level0Untrusted.get(index >>> bits)) {
-            log.add(Corruption.data(index));
+          if (!allUntrusted && !level0Untrusted.get(index >>> bits)) {
+            dataLog.add(Corruption.data(index));
           }
         }
 
         @Override
         public void spareNotZero(long index) {
-          throw new AssertionError("spare bytes of level 0 are checked by level 1");
+          level0Spare.set(index);
         }
       });
       compared.addAndGet(geometry.inputBlocks(0));
+      if (!rootMatches && levels == 1 && (dataLog.count() > 0 || spareDirty[0].get(0))) {
+        topCorrupt = true; // the single level-0 block disagrees with the data below it
+      }
+      logSpares(log, spareDirty, untrusted, 0, topCorrupt);
       long n = geometry.params().dataBlocks();
-      for (long j = level0Untrusted.nextSet(0); j >= 0; j = level0Untrusted.nextSet(j + 1)) {
-        unchecked += Math.min(n, (j + 1) << bits) - (j << bits);
+      if (topCorrupt) {
+        unchecked = n;
+      } else {
+        log.addAll(dataLog);
+        for (long j = level0Untrusted.nextSet(0); j >= 0; j = level0Untrusted.nextSet(j + 1)) {
+          unchecked += Math.min(n, (j + 1) << bits) - (j << bits);
+        }
       }
-      if (!spareDirty[levels - 1].get(0)) {
-        // The top block's spare bytes: no level above reads them, so check them here.
-        checkTopSpare(hash, log);
-      }
+    }
+    if (topCorrupt) {
+      log.add(new Corruption(Area.HASH, geometry.levelStart(levels - 1), levels - 1, Corruption.Kind.DIGEST_MISMATCH));
     }
     return new CheckReport(
         rootMatches, computedRoot, log.first(), log.count(), unchecked, compared.get(), mismatches.get());
@@ -156,19 +155,44 @@ public final class TreeChecker {
     new LevelPass(geometry, level, data, hash, LevelPass.Mode.CHECK, findings, progress, threads).run();
   }
 
-  private void checkTopSpare(BlockDevice hash, CorruptionLog log) throws IOException {
-    int top = geometry.levels() - 1;
-    int hbs = geometry.params().hashBlockSize();
-    byte[] block = new byte[hbs];
-    hash.readFully(geometry.levelStart(top) * hbs, block, 0, hbs);
-    int used = (int) geometry.inputBlocks(top);
-    int slot = geometry.slotSize();
-    boolean dirty = !LevelPass.isZero(block, used * slot, hbs);
-    for (int s = 0; s < used && !dirty; s++) {
-      dirty = !LevelPass.isZero(block, s * slot + geometry.digestSize(), (s + 1) * slot);
+  /**
+   * Marks untrusted every hash block that mismatches its parent or sits below an untrusted one.
+   * The top block is trusted unless {@code topCorrupt}.
+   */
+  private ConcurrentBitSet[] trust(ConcurrentBitSet[] mismatched, boolean topCorrupt) {
+    int levels = geometry.levels();
+    int bits = geometry.hashesPerBlockBits();
+    ConcurrentBitSet[] untrusted = new ConcurrentBitSet[levels];
+    for (int i = levels - 1; i >= 0; i--) {
+      untrusted[i] = new ConcurrentBitSet(geometry.levelBlocks(i));
+      if (i == levels - 1) {
+        if (topCorrupt) {
+          untrusted[i].set(0);
+        }
+        continue;
+      }
+      for (long j = mismatched[i].nextSet(0); j >= 0; j = mismatched[i].nextSet(j + 1)) {
+        untrusted[i].set(j);
+      }
+      for (long j = untrusted[i + 1].nextSet(0); j >= 0; j = untrusted[i + 1].nextSet(j + 1)) {
+        long end = Math.min(geometry.levelBlocks(i), (j + 1) << bits);
+        for (long c = j << bits; c < end; c++) {
+          untrusted[i].set(c);
+        }
+      }
     }
-    if (dirty) {
-      log.add(new Corruption(Area.HASH, geometry.levelStart(top), top, Corruption.Kind.SPARE_NOT_ZERO));
+    return untrusted;
+  }
+
+  /** Logs the level's hash blocks with non-zero spare bytes whose parent is trusted. */
+  private void logSpares(CorruptionLog log, ConcurrentBitSet[] spareDirty, ConcurrentBitSet[] untrusted,
+      int level, boolean topCorrupt) {
+    int bits = geometry.hashesPerBlockBits();
+    boolean top = level == geometry.levels() - 1;
+    for (long j = spareDirty[level].nextSet(0); j >= 0; j = spareDirty[level].nextSet(j + 1)) {
+      if (top ? !topCorrupt : !untrusted[level + 1].get(j >>> bits)) {
+        log.add(new Corruption(Area.HASH, geometry.levelStart(level) + j, level, Corruption.Kind.SPARE_NOT_ZERO));
+      }
     }
   }
 
@@ -183,6 +207,13 @@ public final class TreeChecker {
       if (kept.size() > CheckReport.MAX_LISTED) {
         kept.poll(); // drop the largest: we keep the lowest-numbered blocks
       }
+    }
+
+    synchronized void addAll(CorruptionLog other) {
+      for (Corruption c : other.first()) {
+        add(c);
+      }
+      count += other.count() - other.first().size(); // the other's unlisted ones still count
     }
 
     synchronized long count() {
