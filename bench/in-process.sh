@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# in-process.sh — the SHA-256 hash limit of this machine (1 and all cores) against jverity's
+# in-process tree build and check of the same image, in one JVM and one run. Prints a table and the
+# ratio of tree building to the all-core limit.
+#
+# Usage: bench/in-process.sh [SIZE]     SIZE default 1G; REPS=5 measured repetitions.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$ROOT/bin/lib.sh"
+SIZE=$(numfmt --from=iec "${1:-1G}")
+REPS=${REPS:-5}
+JAVA_HOME=$(jverity_find_jdk); export JAVA_HOME
+jverity_mvn -q -DskipTests package >&2
+DIR=$(mktemp -d /dev/shm/jverity-inproc.XXXXXX 2>/dev/null || mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+openssl enc -aes-128-ctr -K 00000000000000000000000000000000 -iv 00000000000000000000000000000000 \
+  -in /dev/zero 2>/dev/null | head -c "$SIZE" > "$DIR/data.img" || true
+echo "# $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+"$JAVA_HOME/bin/java" -cp "$ROOT/jverity-core/target/classes:$ROOT/jverity-bench/target/classes" \
+  org.jverity.bench.InProcessBench "$DIR/data.img" "$REPS"

@@ -1,0 +1,140 @@
+package org.jverity.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jverity.format.VerityParams;
+import org.jverity.io.FileDevice;
+import org.jverity.tree.CheckReport;
+import org.jverity.tree.TreeBuilder;
+import org.jverity.tree.TreeChecker;
+
+/**
+ * Measures, in one JVM and one run, the hash limit (SHA-256 of 4 KiB blocks with a 32-byte salt,
+ * as shared/bench/hash_limit.sh does, on 1 and on all cores) and jverity's in-process tree build
+ * and check on an image already in the page cache, after JIT warm-up. Prints a table and the
+ * ratio of tree building to the all-core hash limit.
+ *
+ * <p>Usage: {@code InProcessBench IMAGE [REPS]}; the hash file is written next to the image.
+ */
+public final class InProcessBench {
+  private static final int BLOCK = 4096;
+
+  public static void main(String[] args) throws Exception {
+    Path image = Path.of(args[0]);
+    int reps = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    int cores = Runtime.getRuntime().availableProcessors();
+    long size = Files.size(image);
+    long blocks = size / BLOCK;
+    byte[] salt = new byte[32];
+    Arrays.fill(salt, (byte) 0x5a);
+    VerityParams p = VerityParams.builder().dataBlocks(blocks).salt(salt).superblock(false).build();
+    Path hash = image.resolveSibling(image.getFileName() + ".inproc-hash");
+
+    hashLimit(1, 300); // JIT warm-up of the digest
+    double limit1 = best(reps, () -> hashLimit(1, 1500));
+    double limitAll = best(reps, () -> hashLimit(cores, 1500));
+
+    TreeBuilder builder = TreeBuilder.of(p);
+    List<Double> build = new ArrayList<>();
+    List<Double> check = new ArrayList<>();
+    byte[] root = null;
+    for (int i = 0; i < reps + 1; i++) { // the first of each is warm-up
+      Files.deleteIfExists(hash);
+      long t = System.nanoTime();
+      try (FileDevice d = FileDevice.openRead(image); FileDevice h = FileDevice.openWrite(hash)) {
+        root = builder.build(d, h);
+      }
+      double b = size / ((System.nanoTime() - t) / 1e9) / 1e6;
+      t = System.nanoTime();
+      CheckReport r;
+      try (FileDevice d = FileDevice.openRead(image); FileDevice h = FileDevice.openRead(hash)) {
+        r = TreeChecker.of(p).check(d, h, root);
+      }
+      double c = size / ((System.nanoTime() - t) / 1e9) / 1e6;
+      if (!r.ok()) {
+        throw new AssertionError("check failed on a fresh tree");
+      }
+      if (i > 0) {
+        build.add(b);
+        check.add(c);
+      }
+    }
+    Files.deleteIfExists(hash);
+
+    System.out.printf("%-44s %10s %10s%n", "in-process (" + size / (1 << 20) + " MiB image, " + cores + " cores)", "best MB/s", "med MB/s");
+    System.out.printf("%-44s %10.0f%n", "hash limit, sha256+salt32 4 KiB, 1 thread", limit1);
+    System.out.printf("%-44s %10.0f%n", "hash limit, sha256+salt32 4 KiB, " + cores + " threads", limitAll);
+    System.out.printf("%-44s %10.0f %10.0f%n", "jverity tree build (TreeBuilder)", max(build), median(build));
+    System.out.printf("%-44s %10.0f %10.0f%n", "jverity tree check (TreeChecker)", max(check), median(check));
+    System.out.printf("build / %d-core hash limit: %.0f%% (best), %.0f%% (median)%n", cores,
+        100 * max(build) / limitAll, 100 * median(build) / limitAll);
+    System.out.printf("check / %d-core hash limit: %.0f%% (best), %.0f%% (median)%n", cores,
+        100 * max(check) / limitAll, 100 * median(check) / limitAll);
+  }
+
+  interface Measure {
+    double run() throws Exception;
+  }
+
+  private static double best(int reps, Measure m) throws Exception {
+    double best = 0;
+    for (int i = 0; i < reps; i++) {
+      best = Math.max(best, m.run());
+    }
+    return best;
+  }
+
+  /** MB/s of salted 4 KiB SHA-256 over an in-cache 16 MiB buffer on {@code threads} threads for {@code millis}. */
+  private static double hashLimit(int threads, long millis) throws Exception {
+    byte[] data = new byte[16 << 20];
+    new java.util.Random(1).nextBytes(data);
+    AtomicLong bytes = new AtomicLong();
+    CyclicBarrier start = new CyclicBarrier(threads + 1);
+    long[] deadline = new long[1];
+    List<Thread> ts = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      ts.add(Thread.ofPlatform().start(() -> {
+        try {
+          MessageDigest md = MessageDigest.getInstance("SHA-256");
+          byte[] salt = new byte[32];
+          byte[] out = new byte[32];
+          start.await();
+          long n = 0;
+          while (System.nanoTime() < deadline[0]) {
+            for (int off = 0; off < data.length; off += BLOCK) {
+              md.update(salt);
+              md.update(data, off, BLOCK);
+              md.digest(out, 0, 32);
+            }
+            n += data.length;
+          }
+          bytes.addAndGet(n);
+        } catch (Exception e) {
+          throw new RuntimeException(e);
+        }
+      }));
+    }
+    deadline[0] = System.nanoTime() + millis * 1_000_000;
+    long t = System.nanoTime();
+    start.await();
+    for (Thread th : ts) {
+      th.join();
+    }
+    return bytes.get() / ((System.nanoTime() - t) / 1e9) / 1e6;
+  }
+
+  private static double max(List<Double> v) {
+    return v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+  }
+
+  private static double median(List<Double> v) {
+    double[] s = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return s.length == 0 ? 0 : s[s.length / 2];
+  }
+}
