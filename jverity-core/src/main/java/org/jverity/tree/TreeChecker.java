@@ -91,11 +91,17 @@ public final class TreeChecker {
     }
 
     // Trust flows down from the top, taken as trusted so that a wrong root hash can be told
-    // apart from damage below it: a block is trusted if it matches a trusted parent.
+    // apart from damage below it: a block is trusted if it matches a trusted parent. But when
+    // the root hash does not match and the top block also disagrees with the level below, the
+    // top block itself is corrupt (one fault explains both), and nothing below can be trusted.
     ConcurrentBitSet[] untrusted = new ConcurrentBitSet[levels];
     CorruptionLog log = new CorruptionLog();
     for (int i = levels - 1; i >= 0; i--) {
       untrusted[i] = new ConcurrentBitSet(geometry.levelBlocks(i));
+      if (i == levels - 1 && i >= 1 && !rootMatches && mismatched[i - 1].nextSet(0) >= 0) {
+        untrusted[i].set(0);
+        log.add(new Corruption(Area.HASH, geometry.levelStart(i), i, Corruption.Kind.DIGEST_MISMATCH));
+      }
       for (long j = mismatched[i].nextSet(0); j >= 0; j = mismatched[i].nextSet(j + 1)) {
         untrusted[i].set(j);
       }
@@ -123,12 +129,15 @@ public final class TreeChecker {
     long unchecked = 0;
     if (levels > 0) {
       ConcurrentBitSet level0Untrusted = untrusted[0];
+      // In a one-level tree this pass checks the top block: hold its findings until we know
+      // whether to blame the data blocks or the top block (as above).
+      CorruptionLog dataLog = levels == 1 ? new CorruptionLog() : log;
       run(0, data, hash, new LevelPass.Findings() {
         @Override
         public void digestMismatch(long index) {
           mismatches.incrementAndGet();
           if (!level0Untrusted.get(index >>> bits)) {
-            log.add(Corruption.data(index));
+            dataLog.add(Corruption.data(index));
           }
         }
 
@@ -139,11 +148,19 @@ public final class TreeChecker {
         }
       });
       compared.addAndGet(geometry.inputBlocks(0));
+      if (dataLog != log) {
+        if (!rootMatches && dataLog.count() > 0) {
+          level0Untrusted.set(0);
+          log.add(new Corruption(Area.HASH, geometry.levelStart(0), 0, Corruption.Kind.DIGEST_MISMATCH));
+        } else {
+          log.addAll(dataLog);
+        }
+      }
       long n = geometry.params().dataBlocks();
       for (long j = level0Untrusted.nextSet(0); j >= 0; j = level0Untrusted.nextSet(j + 1)) {
         unchecked += Math.min(n, (j + 1) << bits) - (j << bits);
       }
-      if (!spareDirty[levels - 1].get(0)) {
+      if (!spareDirty[levels - 1].get(0) && !untrusted[levels - 1].get(0)) {
         // The top block's spare bytes: no level above reads them, so check them here.
         checkTopSpare(hash, log);
       }
@@ -183,6 +200,17 @@ public final class TreeChecker {
       kept.add(c);
       if (kept.size() > CheckReport.MAX_LISTED) {
         kept.poll(); // drop the largest: we keep the lowest-numbered blocks
+      }
+    }
+
+    /** Adds everything {@code other} counted, keeping the first ones of both. */
+    void addAll(CorruptionLog other) {
+      List<Corruption> first = other.first();
+      for (Corruption c : first) {
+        add(c);
+      }
+      synchronized (this) {
+        count += other.count() - first.size();
       }
     }
 
