@@ -53,6 +53,7 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    Checks.requireThreads(threads);
     Checks.requireFile(data, "data");
     Checks.requireFile(hash, "hash");
     String rootText = rootHashText();
