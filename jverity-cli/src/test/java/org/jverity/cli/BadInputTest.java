@@ -52,7 +52,8 @@ class BadInputTest {
       Path data = Files.write(dir.resolve("data.img"), java.util.Arrays.copyOf(bytes, 16 * 4096));
       Path odd = Files.write(dir.resolve("odd.img"), bytes);
       Path hash = dir.resolve("data.hash");
-      ToolRun f = Jverity.run("format", data.toString(), hash.toString(), "--salt", SALT, "--uuid", UUID);
+      ToolRun f =
+          Jverity.run("format", data.toString(), hash.toString(), "--salt", SALT, "--uuid", UUID);
       assertThat(f.exitCode()).as("%s", f).isZero();
       return new Fixture(dir, data, odd, hash, f.headerField("Root hash"));
     }
@@ -69,7 +70,9 @@ class BadInputTest {
     /** The hash file cut to {@code bytes}. */
     String truncatedHash(long bytes) throws IOException {
       byte[] h = Files.readAllBytes(hash);
-      return Files.write(dir.resolve("truncated.hash"), java.util.Arrays.copyOf(h, Math.toIntExact(bytes))).toString();
+      return Files.write(
+              dir.resolve("truncated.hash"), java.util.Arrays.copyOf(h, Math.toIntExact(bytes)))
+          .toString();
     }
   }
 
@@ -100,131 +103,377 @@ class BadInputTest {
     String salt257 = "ab".repeat(257);
     return Stream.of(
         // Missing or unusable files: IO_ERROR.
-        bad("format: missing data file", ExitCode.IO_ERROR, "data file does not exist",
+        bad(
+            "format: missing data file",
+            ExitCode.IO_ERROR,
+            "data file does not exist",
             f -> List.of("format", f.p("nope.img"), f.p("nope.hash"))),
-        bad("verify: missing data file", ExitCode.IO_ERROR, "data file does not exist",
+        bad(
+            "verify: missing data file",
+            ExitCode.IO_ERROR,
+            "data file does not exist",
             f -> List.of("verify", f.p("nope.img"), f.hash().toString(), f.root())),
-        bad("verify: missing hash file", ExitCode.IO_ERROR, "hash file does not exist",
+        bad(
+            "verify: missing hash file",
+            ExitCode.IO_ERROR,
+            "hash file does not exist",
             f -> List.of("verify", f.data().toString(), f.p("nope.hash"), f.root())),
-        bad("dump: missing hash file", ExitCode.IO_ERROR, "hash file does not exist",
+        bad(
+            "dump: missing hash file",
+            ExitCode.IO_ERROR,
+            "hash file does not exist",
             f -> List.of("dump", f.p("nope.hash"))),
-        bad("format: data file is a directory", ExitCode.IO_ERROR, "is a directory",
+        bad(
+            "format: data file is a directory",
+            ExitCode.IO_ERROR,
+            "is a directory",
             f -> List.of("format", f.dir().toString(), f.p("x.hash"))),
-        bad("format: hash file in a missing directory", ExitCode.IO_ERROR, "no such file",
+        bad(
+            "format: hash file in a missing directory",
+            ExitCode.IO_ERROR,
+            "no such file",
             f -> List.of("format", f.data().toString(), f.p("no/such/dir.hash"))),
 
         // Data shorter than --data-blocks, hash file shorter than its tree: DEVICE_TOO_SMALL.
-        bad("format: data smaller than --data-blocks", ExitCode.DEVICE_TOO_SMALL, "needs 69632",
+        bad(
+            "format: data smaller than --data-blocks",
+            ExitCode.DEVICE_TOO_SMALL,
+            "needs 69632",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--data-blocks", "17")),
-        bad("verify --no-superblock: data smaller than --data-blocks", ExitCode.DEVICE_TOO_SMALL, "needs",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.root(), "--no-superblock",
-                "--hash-offset", "4096", "--salt", SALT, "--data-blocks", "100")),
-        new Bad("verify: truncated hash file", ExitCode.DEVICE_TOO_SMALL, "truncated",
+        bad(
+            "verify --no-superblock: data smaller than --data-blocks",
+            ExitCode.DEVICE_TOO_SMALL,
+            "needs",
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.hash().toString(),
+                    f.root(),
+                    "--no-superblock",
+                    "--hash-offset",
+                    "4096",
+                    "--salt",
+                    SALT,
+                    "--data-blocks",
+                    "100")),
+        new Bad(
+            "verify: truncated hash file",
+            ExitCode.DEVICE_TOO_SMALL,
+            "truncated",
             f -> List.of("verify", f.data().toString(), f.truncatedHash(4096 + 100), f.root())),
-        new Bad("verify --no-superblock: truncated hash file", ExitCode.DEVICE_TOO_SMALL, "truncated",
-            f -> List.of("verify", f.data().toString(), f.truncatedHash(4096 + 4095), f.root(), "--no-superblock",
-                "--hash-offset", "4096", "--salt", SALT)),
+        new Bad(
+            "verify --no-superblock: truncated hash file",
+            ExitCode.DEVICE_TOO_SMALL,
+            "truncated",
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.truncatedHash(4096 + 4095),
+                    f.root(),
+                    "--no-superblock",
+                    "--hash-offset",
+                    "4096",
+                    "--salt",
+                    SALT)),
 
         // Parameters dm-verity cannot take: INVALID_PARAMETER.
-        bad("format: size not a multiple of the block size", ExitCode.INVALID_PARAMETER, "not a multiple",
+        bad(
+            "format: size not a multiple of the block size",
+            ExitCode.INVALID_PARAMETER,
+            "not a multiple",
             f -> List.of("format", f.odd().toString(), f.p("x.hash"))),
-        bad("verify --no-superblock: size not a multiple of the block size", ExitCode.INVALID_PARAMETER,
-            "not a multiple", f -> List.of("verify", f.odd().toString(), f.hash().toString(), f.root(),
-                "--no-superblock", "--salt", SALT)),
-        bad("format: empty data file", ExitCode.INVALID_PARAMETER, "empty data file",
+        bad(
+            "verify --no-superblock: size not a multiple of the block size",
+            ExitCode.INVALID_PARAMETER,
+            "not a multiple",
+            f ->
+                List.of(
+                    "verify",
+                    f.odd().toString(),
+                    f.hash().toString(),
+                    f.root(),
+                    "--no-superblock",
+                    "--salt",
+                    SALT)),
+        bad(
+            "format: empty data file",
+            ExitCode.INVALID_PARAMETER,
+            "empty data file",
             f -> List.of("format", write(f, "empty.img", 0), f.p("x.hash"))),
-        bad("format: data block size 333", ExitCode.INVALID_PARAMETER, "data block size: 333",
+        bad(
+            "format: data block size 333",
+            ExitCode.INVALID_PARAMETER,
+            "data block size: 333",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--data-block-size", "333")),
-        bad("format: hash block size 333", ExitCode.INVALID_PARAMETER, "hash block size: 333",
+        bad(
+            "format: hash block size 333",
+            ExitCode.INVALID_PARAMETER,
+            "hash block size: 333",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash-block-size", "333")),
-        bad("format: data block size 1000", ExitCode.INVALID_PARAMETER, "data block size: 1000",
-            f -> List.of("format", f.data().toString(), f.p("x.hash"), "--data-block-size", "1000")),
-        bad("format: hash block size 1000", ExitCode.INVALID_PARAMETER, "hash block size: 1000",
-            f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash-block-size", "1000")),
-        bad("format: block size 256 (below a sector)", ExitCode.INVALID_PARAMETER, "data block size: 256",
+        bad(
+            "format: data block size 1000",
+            ExitCode.INVALID_PARAMETER,
+            "data block size: 1000",
+            f ->
+                List.of("format", f.data().toString(), f.p("x.hash"), "--data-block-size", "1000")),
+        bad(
+            "format: hash block size 1000",
+            ExitCode.INVALID_PARAMETER,
+            "hash block size: 1000",
+            f ->
+                List.of("format", f.data().toString(), f.p("x.hash"), "--hash-block-size", "1000")),
+        bad(
+            "format: block size 256 (below a sector)",
+            ExitCode.INVALID_PARAMETER,
+            "data block size: 256",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--data-block-size", "256")),
-        bad("format: block size 1 MiB (above 512 KiB)", ExitCode.INVALID_PARAMETER, "hash block size: 1048576",
-            f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash-block-size", "1048576")),
-        bad("verify --no-superblock: block size 1000", ExitCode.INVALID_PARAMETER, "data block size: 1000",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.root(), "--no-superblock",
-                "--data-block-size", "1000")),
-        bad("format: hash offset 100", ExitCode.INVALID_PARAMETER, "hash offset: 100",
+        bad(
+            "format: block size 1 MiB (above 512 KiB)",
+            ExitCode.INVALID_PARAMETER,
+            "hash block size: 1048576",
+            f ->
+                List.of(
+                    "format", f.data().toString(), f.p("x.hash"), "--hash-block-size", "1048576")),
+        bad(
+            "verify --no-superblock: block size 1000",
+            ExitCode.INVALID_PARAMETER,
+            "data block size: 1000",
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.hash().toString(),
+                    f.root(),
+                    "--no-superblock",
+                    "--data-block-size",
+                    "1000")),
+        bad(
+            "format: hash offset 100",
+            ExitCode.INVALID_PARAMETER,
+            "hash offset: 100",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash-offset", "100")),
-        bad("format: hash offset 4097", ExitCode.INVALID_PARAMETER, "hash offset: 4097",
+        bad(
+            "format: hash offset 4097",
+            ExitCode.INVALID_PARAMETER,
+            "hash offset: 4097",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash-offset", "4097")),
-        bad("format: negative hash offset", ExitCode.INVALID_PARAMETER, "hash offset: -512",
+        bad(
+            "format: negative hash offset",
+            ExitCode.INVALID_PARAMETER,
+            "hash offset: -512",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash-offset", "-512")),
-        bad("verify: hash offset 100", ExitCode.INVALID_PARAMETER, "hash offset: 100",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.root(), "--hash-offset", "100")),
-        bad("dump: hash offset 100", ExitCode.INVALID_PARAMETER, "hash offset: 100",
+        bad(
+            "verify: hash offset 100",
+            ExitCode.INVALID_PARAMETER,
+            "hash offset: 100",
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.hash().toString(),
+                    f.root(),
+                    "--hash-offset",
+                    "100")),
+        bad(
+            "dump: hash offset 100",
+            ExitCode.INVALID_PARAMETER,
+            "hash offset: 100",
             f -> List.of("dump", f.hash().toString(), "--hash-offset", "100")),
-        new Bad("format img img: superblock inside the data", ExitCode.INVALID_PARAMETER, "overlaps the data",
+        new Bad(
+            "format img img: superblock inside the data",
+            ExitCode.INVALID_PARAMETER,
+            "overlaps the data",
             f -> {
               String img = f.image();
               return List.of("format", img, img, "--data-blocks", "16", "--hash-offset", "61440");
             }),
-        new Bad("format img img: hash offset 0 without --data-blocks", ExitCode.INVALID_PARAMETER, "overlaps the data",
+        new Bad(
+            "format img img: hash offset 0 without --data-blocks",
+            ExitCode.INVALID_PARAMETER,
+            "overlaps the data",
             f -> {
               String img = f.image();
               return List.of("format", img, img);
             }),
         // veritysetup 2.6.1 accepts this one and overwrites the last 512 bytes of data: without a
         // superblock the tree starts at floor(offset / hash block size) = 65536 < 66048.
-        new Bad("format img img --no-superblock: tree rounded down into the data", ExitCode.INVALID_PARAMETER,
-            "overlaps the data", f -> {
-              String img = Files.write(f.dir().resolve("img.img"), Files.readAllBytes(f.data())).toString();
-              return List.of("format", img, img, "--no-superblock", "--data-block-size", "512",
-                  "--hash-block-size", "4096", "--data-blocks", "129", "--hash-offset", "66048");
+        new Bad(
+            "format img img --no-superblock: tree rounded down into the data",
+            ExitCode.INVALID_PARAMETER,
+            "overlaps the data",
+            f -> {
+              String img =
+                  Files.write(f.dir().resolve("img.img"), Files.readAllBytes(f.data())).toString();
+              return List.of(
+                  "format",
+                  img,
+                  img,
+                  "--no-superblock",
+                  "--data-block-size",
+                  "512",
+                  "--hash-block-size",
+                  "4096",
+                  "--data-blocks",
+                  "129",
+                  "--hash-offset",
+                  "66048");
             }),
-        new Bad("verify img img: hash area inside the data", ExitCode.INVALID_PARAMETER, "overlaps the data",
+        new Bad(
+            "verify img img: hash area inside the data",
+            ExitCode.INVALID_PARAMETER,
+            "overlaps the data",
             f -> {
               String img = f.image();
-              return List.of("verify", img, img, f.root(), "--no-superblock", "--salt", SALT,
-                  "--data-blocks", "16", "--hash-offset", "32768");
+              return List.of(
+                  "verify",
+                  img,
+                  img,
+                  f.root(),
+                  "--no-superblock",
+                  "--salt",
+                  SALT,
+                  "--data-blocks",
+                  "16",
+                  "--hash-offset",
+                  "32768");
             }),
-        bad("format: salt of 257 bytes", ExitCode.INVALID_PARAMETER, "salt: 257 bytes",
+        bad(
+            "format: salt of 257 bytes",
+            ExitCode.INVALID_PARAMETER,
+            "salt: 257 bytes",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--salt", salt257)),
-        bad("verify --no-superblock: salt of 257 bytes", ExitCode.INVALID_PARAMETER, "salt: 257 bytes",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.root(), "--no-superblock",
-                "--salt", salt257)),
-        bad("format: non-hex salt", ExitCode.INVALID_PARAMETER, "salt: not a hex string",
+        bad(
+            "verify --no-superblock: salt of 257 bytes",
+            ExitCode.INVALID_PARAMETER,
+            "salt: 257 bytes",
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.hash().toString(),
+                    f.root(),
+                    "--no-superblock",
+                    "--salt",
+                    salt257)),
+        bad(
+            "format: non-hex salt",
+            ExitCode.INVALID_PARAMETER,
+            "salt: not a hex string",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--salt", "xyz1")),
-        bad("format: odd-length salt", ExitCode.INVALID_PARAMETER, "salt: odd number of hex digits",
+        bad(
+            "format: odd-length salt",
+            ExitCode.INVALID_PARAMETER,
+            "salt: odd number of hex digits",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--salt", "abc")),
-        bad("format: unknown hash", ExitCode.INVALID_PARAMETER, "hash algorithm: blah",
+        bad(
+            "format: unknown hash",
+            ExitCode.INVALID_PARAMETER,
+            "hash algorithm: blah",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash", "blah")),
-        bad("format: hash type 3", ExitCode.INVALID_PARAMETER, "hash format: 3",
+        bad(
+            "format: hash type 3",
+            ExitCode.INVALID_PARAMETER,
+            "hash format: 3",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--format", "3")),
-        bad("format: malformed uuid", ExitCode.INVALID_PARAMETER, "uuid: nope",
+        bad(
+            "format: malformed uuid",
+            ExitCode.INVALID_PARAMETER,
+            "uuid: nope",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--uuid", "nope")),
-        bad("verify: non-hex root hash", ExitCode.INVALID_PARAMETER, "root hash: not a hex string",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), "zz" + f.root().substring(2))),
-        bad("verify: root hash of the wrong length", ExitCode.INVALID_PARAMETER, "root hash: 31 bytes",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.root().substring(2))),
+        bad(
+            "verify: non-hex root hash",
+            ExitCode.INVALID_PARAMETER,
+            "root hash: not a hex string",
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.hash().toString(),
+                    "zz" + f.root().substring(2))),
+        bad(
+            "verify: root hash of the wrong length",
+            ExitCode.INVALID_PARAMETER,
+            "root hash: 31 bytes",
+            f ->
+                List.of("verify", f.data().toString(), f.hash().toString(), f.root().substring(2))),
 
         // No superblock where one is expected: BAD_SUPERBLOCK.
-        bad("verify: empty hash file", ExitCode.BAD_SUPERBLOCK, "no superblock at byte 0",
+        bad(
+            "verify: empty hash file",
+            ExitCode.BAD_SUPERBLOCK,
+            "no superblock at byte 0",
             f -> List.of("verify", f.data().toString(), write(f, "empty.hash", 0), f.root())),
-        bad("verify: superblock offset past the end", ExitCode.BAD_SUPERBLOCK, "no superblock at byte 1048576",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.root(), "--hash-offset", "1048576")),
-        bad("dump: data image instead of a hash file", ExitCode.BAD_SUPERBLOCK, "no verity superblock",
+        bad(
+            "verify: superblock offset past the end",
+            ExitCode.BAD_SUPERBLOCK,
+            "no superblock at byte 1048576",
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.hash().toString(),
+                    f.root(),
+                    "--hash-offset",
+                    "1048576")),
+        bad(
+            "dump: data image instead of a hash file",
+            ExitCode.BAD_SUPERBLOCK,
+            "no verity superblock",
             f -> List.of("dump", f.data().toString())),
 
         // Command lines not understood: USAGE.
-        bad("format: unknown option", ExitCode.USAGE, "Unknown option: '--bogus'",
+        bad(
+            "format: unknown option",
+            ExitCode.USAGE,
+            "Unknown option: '--bogus'",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--bogus")),
-        bad("verify: unknown option", ExitCode.USAGE, "Unknown options: '--fec-device'",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.root(), "--fec-device", "x")),
-        bad("unknown command", ExitCode.USAGE, "Unmatched argument", f -> List.of("open", "x", "y")),
+        bad(
+            "verify: unknown option",
+            ExitCode.USAGE,
+            "Unknown options: '--fec-device'",
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.hash().toString(),
+                    f.root(),
+                    "--fec-device",
+                    "x")),
+        bad(
+            "unknown command",
+            ExitCode.USAGE,
+            "Unmatched argument",
+            f -> List.of("open", "x", "y")),
         bad("no command", ExitCode.USAGE, "missing command", f -> List.of()),
-        bad("format: missing hash file argument", ExitCode.USAGE, "Missing required parameter",
+        bad(
+            "format: missing hash file argument",
+            ExitCode.USAGE,
+            "Missing required parameter",
             f -> List.of("format", f.data().toString())),
-        bad("verify: no root hash", ExitCode.USAGE, "needs ROOT_HASH",
+        bad(
+            "verify: no root hash",
+            ExitCode.USAGE,
+            "needs ROOT_HASH",
             f -> List.of("verify", f.data().toString(), f.hash().toString())),
-        bad("format: block size not a number", ExitCode.USAGE, "--data-block-size",
+        bad(
+            "format: block size not a number",
+            ExitCode.USAGE,
+            "--data-block-size",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--data-block-size", "4k")),
-        bad("verify: --threads 0", ExitCode.USAGE, "--threads: 0",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.root(), "--threads", "0")));
+        bad(
+            "verify: --threads 0",
+            ExitCode.USAGE,
+            "--threads: 0",
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.hash().toString(),
+                    f.root(),
+                    "--threads",
+                    "0")));
   }
 
   private static String write(Fixture f, String name, int bytes) {
@@ -248,9 +497,18 @@ class BadInputTest {
   /** The exit codes are distinct per kind of failure, and none of them is 0 or INTERNAL. */
   @org.junit.jupiter.api.Test
   void everyKindHasItsOwnNonZeroCode() {
-    Set<Integer> codes = Set.of(ExitCode.USAGE, ExitCode.INVALID_PARAMETER, ExitCode.IO_ERROR,
-        ExitCode.BAD_SUPERBLOCK, ExitCode.SUPERBLOCK_MISMATCH, ExitCode.ROOT_HASH_MISMATCH, ExitCode.CORRUPTION,
-        ExitCode.DEVICE_TOO_SMALL, ExitCode.WRONG_PARAMETERS, ExitCode.INTERNAL);
+    Set<Integer> codes =
+        Set.of(
+            ExitCode.USAGE,
+            ExitCode.INVALID_PARAMETER,
+            ExitCode.IO_ERROR,
+            ExitCode.BAD_SUPERBLOCK,
+            ExitCode.SUPERBLOCK_MISMATCH,
+            ExitCode.ROOT_HASH_MISMATCH,
+            ExitCode.CORRUPTION,
+            ExitCode.DEVICE_TOO_SMALL,
+            ExitCode.WRONG_PARAMETERS,
+            ExitCode.INTERNAL);
     assertThat(codes).hasSize(10).doesNotContain(ExitCode.OK);
     assertThat(cases().map(Bad::code)).doesNotContain(ExitCode.OK, ExitCode.INTERNAL);
   }
@@ -263,8 +521,12 @@ class BadInputTest {
   }
 
   static void assertNoStackTrace(ToolRun r) {
-    assertThat(r.stderr() + r.stdout()).as("no stack trace\n%s", r)
-        .doesNotContain("Exception").doesNotContain("at org.").doesNotContain("\tat ").doesNotContain("Error:");
+    assertThat(r.stderr() + r.stdout())
+        .as("no stack trace\n%s", r)
+        .doesNotContain("Exception")
+        .doesNotContain("at org.")
+        .doesNotContain("\tat ")
+        .doesNotContain("Error:");
   }
 
   // ---- fuzzed superblocks (jqwik) ----
@@ -284,8 +546,19 @@ class BadInputTest {
     new SplittableRandom(11).nextBytes(data);
     fuzzData = Files.write(fuzzDir.resolve("data.img"), data);
     Path hash = fuzzDir.resolve("valid.hash");
-    ToolRun f = Jverity.run("format", fuzzData.toString(), hash.toString(), "--data-block-size", "512",
-        "--hash-block-size", "512", "--salt", SALT, "--uuid", UUID);
+    ToolRun f =
+        Jverity.run(
+            "format",
+            fuzzData.toString(),
+            hash.toString(),
+            "--data-block-size",
+            "512",
+            "--hash-block-size",
+            "512",
+            "--salt",
+            SALT,
+            "--uuid",
+            UUID);
     assertThat(f.exitCode()).as("%s", f).isZero();
     fuzzHash = Files.readAllBytes(hash);
     fuzzRoot = f.headerField("Root hash");
@@ -314,9 +587,9 @@ class BadInputTest {
   }
 
   /**
-   * A superblock with the right signature and version but random fields, and mutations (a few
-   * bytes overwritten) of the valid one: dump either prints it or refuses it in one line; verify
-   * refuses in one line or reports a verification result, never an internal error or usage error.
+   * A superblock with the right signature and version but random fields, and mutations (a few bytes
+   * overwritten) of the valid one: dump either prints it or refuses it in one line; verify refuses
+   * in one line or reports a verification result, never an internal error or usage error.
    */
   @Property(tries = 400)
   void fuzzedSuperblockIsHandled(@ForAll("superblocks") byte[] block) throws IOException {
@@ -333,22 +606,36 @@ class BadInputTest {
 
     ToolRun verify = timed(() -> verify(hash));
     int code = verify.exitCode();
-    assertThat(code).as("verify\n%s", verify).isIn(ExitCode.OK, ExitCode.INVALID_PARAMETER, ExitCode.BAD_SUPERBLOCK,
-        ExitCode.ROOT_HASH_MISMATCH, ExitCode.CORRUPTION, ExitCode.DEVICE_TOO_SMALL, ExitCode.WRONG_PARAMETERS);
+    assertThat(code)
+        .as("verify\n%s", verify)
+        .isIn(
+            ExitCode.OK,
+            ExitCode.INVALID_PARAMETER,
+            ExitCode.BAD_SUPERBLOCK,
+            ExitCode.ROOT_HASH_MISMATCH,
+            ExitCode.CORRUPTION,
+            ExitCode.DEVICE_TOO_SMALL,
+            ExitCode.WRONG_PARAMETERS);
     assertThat(verify.stdout()).isEmpty();
     assertNoStackTrace(verify);
     if (code == ExitCode.OK) {
       assertThat(verify.stderr()).isEmpty();
-    } else if (code == ExitCode.INVALID_PARAMETER || code == ExitCode.BAD_SUPERBLOCK
-        || code == ExitCode.DEVICE_TOO_SMALL || code == ExitCode.WRONG_PARAMETERS) {
+    } else if (code == ExitCode.INVALID_PARAMETER
+        || code == ExitCode.BAD_SUPERBLOCK
+        || code == ExitCode.DEVICE_TOO_SMALL
+        || code == ExitCode.WRONG_PARAMETERS) {
       assertOneErrorLine(verify);
     } else {
       // A verification report: one line per corrupted block, then veritysetup's verdict line.
-      assertThat(verify.stderrLines()).as("%s", verify).isNotEmpty()
+      assertThat(verify.stderrLines())
+          .as("%s", verify)
+          .isNotEmpty()
           .allMatch(l -> l.startsWith("jverity: ") || l.startsWith("Verification "));
     }
     if (dump.exitCode() == ExitCode.BAD_SUPERBLOCK) {
-      assertThat(code).as("verify reads the superblock as dump does\n%s", verify).isEqualTo(ExitCode.BAD_SUPERBLOCK);
+      assertThat(code)
+          .as("verify reads the superblock as dump does\n%s", verify)
+          .isEqualTo(ExitCode.BAD_SUPERBLOCK);
     }
   }
 
@@ -360,53 +647,70 @@ class BadInputTest {
   /** The signature and version right, the rest drawn from values near and far from valid ones. */
   private Arbitrary<byte[]> structured() {
     // Each field is mostly valid, so that many superblocks decode and verify gets to hash.
-    Arbitrary<Integer> hashType = Arbitraries.frequencyOf(
-        Tuple.of(8, Arbitraries.of(0, 1)), Tuple.of(1, Arbitraries.of(2, -1)), Tuple.of(1, Arbitraries.integers()));
-    Arbitrary<String> alg = Arbitraries.frequencyOf(
-        Tuple.of(8, Arbitraries.of("sha1", "sha224", "sha256", "sha384", "sha512", "SHA256")),
-        Tuple.of(1, Arbitraries.of("md5", "", "sha256 ", "blah", "sha256sha256sha256sha256sha256sha256")),
-        Tuple.of(1, Arbitraries.strings().ofMaxLength(40)));
-    Arbitrary<Integer> blockSize = Arbitraries.frequencyOf(
-        Tuple.of(8, Arbitraries.of(512, 1024, 2048, 4096, 65536, 524288)),
-        Tuple.of(1, Arbitraries.of(0, 1, 256, 1048576, 333, 1000, -4096, Integer.MIN_VALUE)),
-        Tuple.of(1, Arbitraries.integers()));
-    Arbitrary<Long> dataBlocks = Arbitraries.frequencyOf(
-        Tuple.of(6, Arbitraries.longs().between(1, 300)),
-        Tuple.of(1, Arbitraries.of(0L, -1L, Long.MAX_VALUE, Long.MIN_VALUE, 1L << 40, 1L << 54)),
-        Tuple.of(1, Arbitraries.longs()));
-    Arbitrary<Integer> saltSize = Arbitraries.frequencyOf(
-        Tuple.of(8, Arbitraries.integers().between(0, 256)), Tuple.of(2, Arbitraries.integers().between(0, 65535)));
+    Arbitrary<Integer> hashType =
+        Arbitraries.frequencyOf(
+            Tuple.of(8, Arbitraries.of(0, 1)),
+            Tuple.of(1, Arbitraries.of(2, -1)),
+            Tuple.of(1, Arbitraries.integers()));
+    Arbitrary<String> alg =
+        Arbitraries.frequencyOf(
+            Tuple.of(8, Arbitraries.of("sha1", "sha224", "sha256", "sha384", "sha512", "SHA256")),
+            Tuple.of(
+                1,
+                Arbitraries.of(
+                    "md5", "", "sha256 ", "blah", "sha256sha256sha256sha256sha256sha256")),
+            Tuple.of(1, Arbitraries.strings().ofMaxLength(40)));
+    Arbitrary<Integer> blockSize =
+        Arbitraries.frequencyOf(
+            Tuple.of(8, Arbitraries.of(512, 1024, 2048, 4096, 65536, 524288)),
+            Tuple.of(1, Arbitraries.of(0, 1, 256, 1048576, 333, 1000, -4096, Integer.MIN_VALUE)),
+            Tuple.of(1, Arbitraries.integers()));
+    Arbitrary<Long> dataBlocks =
+        Arbitraries.frequencyOf(
+            Tuple.of(6, Arbitraries.longs().between(1, 300)),
+            Tuple.of(
+                1, Arbitraries.of(0L, -1L, Long.MAX_VALUE, Long.MIN_VALUE, 1L << 40, 1L << 54)),
+            Tuple.of(1, Arbitraries.longs()));
+    Arbitrary<Integer> saltSize =
+        Arbitraries.frequencyOf(
+            Tuple.of(8, Arbitraries.integers().between(0, 256)),
+            Tuple.of(2, Arbitraries.integers().between(0, 65535)));
     Arbitrary<byte[]> rest = Arbitraries.bytes().array(byte[].class).ofSize(512);
     return Combinators.combine(hashType, alg, blockSize, blockSize, dataBlocks, saltSize, rest)
-        .as((type, a, dbs, hbs, n, salt, noise) -> {
-          java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(noise).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-          b.put(0, "verity\0\0".getBytes(StandardCharsets.US_ASCII));
-          b.putInt(8, 1);
-          b.putInt(12, type);
-          // 32 bytes or more leave no terminating NUL: that must be refused too.
-          b.put(32, java.util.Arrays.copyOf(a.getBytes(StandardCharsets.UTF_8), 32));
-          b.putInt(64, dbs);
-          b.putInt(68, hbs);
-          b.putLong(72, n);
-          b.putShort(80, (short) (int) salt);
-          return noise;
-        });
+        .as(
+            (type, a, dbs, hbs, n, salt, noise) -> {
+              java.nio.ByteBuffer b =
+                  java.nio.ByteBuffer.wrap(noise).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+              b.put(0, "verity\0\0".getBytes(StandardCharsets.US_ASCII));
+              b.putInt(8, 1);
+              b.putInt(12, type);
+              // 32 bytes or more leave no terminating NUL: that must be refused too.
+              b.put(32, java.util.Arrays.copyOf(a.getBytes(StandardCharsets.UTF_8), 32));
+              b.putInt(64, dbs);
+              b.putInt(68, hbs);
+              b.putLong(72, n);
+              b.putShort(80, (short) (int) salt);
+              return noise;
+            });
   }
 
   /** The valid superblock with 1 to 8 bytes overwritten. */
   private Arbitrary<byte[]> mutated() {
-    Arbitrary<Integer> position = Arbitraries.oneOf(
-        Arbitraries.integers().between(0, 95), // signature to salt: the fields
-        Arbitraries.integers().between(0, 511));
+    Arbitrary<Integer> position =
+        Arbitraries.oneOf(
+            Arbitraries.integers().between(0, 95), // signature to salt: the fields
+            Arbitraries.integers().between(0, 511));
     Arbitrary<List<Integer>> positions = position.list().ofMinSize(1).ofMaxSize(8);
     Arbitrary<List<Byte>> values = Arbitraries.bytes().list().ofSize(8);
-    return Combinators.combine(positions, values).as((pos, val) -> {
-      byte[] sb = java.util.Arrays.copyOf(fuzzHash, 512);
-      for (int i = 0; i < pos.size(); i++) {
-        sb[pos.get(i)] = val.get(i);
-      }
-      return sb;
-    });
+    return Combinators.combine(positions, values)
+        .as(
+            (pos, val) -> {
+              byte[] sb = java.util.Arrays.copyOf(fuzzHash, 512);
+              for (int i = 0; i < pos.size(); i++) {
+                sb[pos.get(i)] = val.get(i);
+              }
+              return sb;
+            });
   }
 
   private static Path withSuperblock(byte[] block) throws IOException {

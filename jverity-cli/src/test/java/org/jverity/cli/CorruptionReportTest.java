@@ -40,15 +40,32 @@ class CorruptionReportTest {
    * @param superblock false for --no-superblock
    * @param levels tree levels the image must have (checked against jverity's --json)
    */
-  record Geometry(String alg, int format, int dbs, int hbs, long dataBlocks, long hashOffset, boolean superblock,
+  record Geometry(
+      String alg,
+      int format,
+      int dbs,
+      int hbs,
+      long dataBlocks,
+      long hashOffset,
+      boolean superblock,
       int levels) {
 
     /** Options for format (with the UUID) and verify (without). */
     List<String> options(boolean forFormat) {
       List<String> o = new ArrayList<>();
       if (forFormat || !superblock) {
-        o.addAll(List.of("--hash", alg, "--format", String.valueOf(format), "--data-block-size", String.valueOf(dbs),
-            "--hash-block-size", String.valueOf(hbs), "--salt", SALT));
+        o.addAll(
+            List.of(
+                "--hash",
+                alg,
+                "--format",
+                String.valueOf(format),
+                "--data-block-size",
+                String.valueOf(dbs),
+                "--hash-block-size",
+                String.valueOf(hbs),
+                "--salt",
+                SALT));
       }
       if (hashOffset != 0) {
         o.addAll(List.of("--hash-offset", String.valueOf(hashOffset)));
@@ -66,28 +83,42 @@ class CorruptionReportTest {
 
     /** Digests per hash block. */
     long fanout() {
-      int digest = switch (alg) {
-        case "sha1" -> 20;
-        case "sha256" -> 32;
-        case "sha512" -> 64;
-        default -> throw new IllegalArgumentException(alg);
-      };
+      int digest =
+          switch (alg) {
+            case "sha1" -> 20;
+            case "sha256" -> 32;
+            case "sha512" -> 64;
+            default -> throw new IllegalArgumentException(alg);
+          };
       return Long.highestOneBit(hbs / digest);
     }
 
     @Override
     public String toString() {
-      return alg + " v" + format + " " + dbs + "/" + hbs + " x" + dataBlocks
-          + (hashOffset != 0 ? " offset " + hashOffset : "") + (superblock ? "" : " no-sb") + ", " + levels
+      return alg
+          + " v"
+          + format
+          + " "
+          + dbs
+          + "/"
+          + hbs
+          + " x"
+          + dataBlocks
+          + (hashOffset != 0 ? " offset " + hashOffset : "")
+          + (superblock ? "" : " no-sb")
+          + ", "
+          + levels
           + " levels";
     }
   }
 
-  static final List<Geometry> GEOMETRIES = List.of(
-      new Geometry("sha256", 1, 512, 512, 257, 0, true, 3), // 17 + 2 + 1 hash blocks
-      new Geometry("sha256", 1, 4096, 4096, 129, 0, true, 2), // 2 + 1
-      new Geometry("sha1", 0, 1024, 512, 16, 0, false, 1), // exactly one full block: level 0 is the top
-      new Geometry("sha512", 1, 4096, 512, 65, 4096, true, 3)); // 9 + 2 + 1, superblock at 4096
+  static final List<Geometry> GEOMETRIES =
+      List.of(
+          new Geometry("sha256", 1, 512, 512, 257, 0, true, 3), // 17 + 2 + 1 hash blocks
+          new Geometry("sha256", 1, 4096, 4096, 129, 0, true, 2), // 2 + 1
+          new Geometry(
+              "sha1", 0, 1024, 512, 16, 0, false, 1), // exactly one full block: level 0 is the top
+          new Geometry("sha512", 1, 4096, 512, 65, 4096, true, 3)); // 9 + 2 + 1, superblock at 4096
 
   /** A formatted image: its files, its root hash and where each level lives. */
   record Image(Geometry g, Path data, Path hash, String root, List<long[]> levels) {
@@ -102,8 +133,8 @@ class CorruptionReportTest {
     }
   }
 
-  private static final Pattern LEVEL = Pattern.compile(
-      "\"level\": (\\d+),\\s*\"offset\": (\\d+),\\s*\"blocks\": (\\d+)");
+  private static final Pattern LEVEL =
+      Pattern.compile("\"level\": (\\d+),\\s*\"offset\": (\\d+),\\s*\"blocks\": (\\d+)");
   private static final Pattern ROOT = Pattern.compile("\"rootHash\": \"([0-9a-f]+)\"");
 
   static Image format(Geometry g, Path dir) throws IOException {
@@ -111,7 +142,8 @@ class CorruptionReportTest {
     new SplittableRandom(g.toString().hashCode()).nextBytes(bytes);
     Path data = Files.write(dir.resolve("data.img"), bytes);
     Path hash = dir.resolve("data.hash");
-    List<String> args = new ArrayList<>(List.of("format", data.toString(), hash.toString(), "--json"));
+    List<String> args =
+        new ArrayList<>(List.of("format", data.toString(), hash.toString(), "--json"));
     args.addAll(g.options(true));
     ToolRun run = Jverity.run(args);
     assertThat(run.exitCode()).as("%s", run).isZero();
@@ -121,7 +153,9 @@ class CorruptionReportTest {
     List<long[]> levels = new ArrayList<>();
     Matcher m = LEVEL.matcher(run.stdout());
     while (m.find()) {
-      assertThat(Integer.parseInt(m.group(1))).as("levels are listed in order").isEqualTo(levels.size());
+      assertThat(Integer.parseInt(m.group(1)))
+          .as("levels are listed in order")
+          .isEqualTo(levels.size());
       levels.add(new long[] {Long.parseLong(m.group(2)), Long.parseLong(m.group(3))});
     }
     assertThat(levels).as("levels of %s", g).hasSize(g.levels());
@@ -131,14 +165,16 @@ class CorruptionReportTest {
   }
 
   static ToolRun verify(Image im, String... extra) {
-    List<String> args = new ArrayList<>(List.of("verify", im.data().toString(), im.hash().toString(), im.root()));
+    List<String> args =
+        new ArrayList<>(List.of("verify", im.data().toString(), im.hash().toString(), im.root()));
     args.addAll(im.g().options(false));
     args.addAll(List.of(extra));
     return Jverity.run(args);
   }
 
   static ToolRun veritysetupVerify(Image im) {
-    List<String> args = new ArrayList<>(List.of("verify", im.data().toString(), im.hash().toString(), im.root()));
+    List<String> args =
+        new ArrayList<>(List.of("verify", im.data().toString(), im.hash().toString(), im.root()));
     args.addAll(im.g().options(false));
     return VeritysetupOracle.run(args);
   }
@@ -158,8 +194,10 @@ class CorruptionReportTest {
   // ---- data blocks ----
 
   static Stream<Arguments> dataBlocks() {
-    return GEOMETRIES.stream().flatMap(g -> Stream.of(0L, g.dataBlocks() / 2, g.dataBlocks() - 1)
-        .map(b -> Arguments.of(g, b)));
+    return GEOMETRIES.stream()
+        .flatMap(
+            g ->
+                Stream.of(0L, g.dataBlocks() / 2, g.dataBlocks() - 1).map(b -> Arguments.of(g, b)));
   }
 
   @ParameterizedTest(name = "{0}: data block {1}")
@@ -171,7 +209,9 @@ class CorruptionReportTest {
 
     ToolRun r = verify(im);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(corruptionLines(r)).as("%s", r).containsExactly("jverity: data block " + block + " is corrupted");
+    assertThat(corruptionLines(r))
+        .as("%s", r)
+        .containsExactly("jverity: data block " + block + " is corrupted");
     assertThat(r.stderr()).contains("Verification failed: 1 corrupted block (1 data, 0 hash).");
     assertThat(r.stdout()).isEmpty();
     assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
@@ -195,19 +235,24 @@ class CorruptionReportTest {
 
   @ParameterizedTest(name = "{0}: level {1}, block {2} of the level")
   @MethodSource("hashBlocks")
-  void corruptHashBlockIsNamedWithItsLevel(Geometry g, int level, long index, @TempDir Path dir) throws IOException {
+  void corruptHashBlockIsNamedWithItsLevel(Geometry g, int level, long index, @TempDir Path dir)
+      throws IOException {
     Image im = format(g, dir);
     assertThat(index).isLessThan(im.levelBlocks(level));
     long blockStart = im.levelOffset(level) + index * g.hbs();
     // A byte inside the first digest: always in use, whatever the level's fill.
-    flip(im.hash(), blockStart + new SplittableRandom(level * 31L + index).nextInt(digestSize(g)), 0x80);
+    flip(
+        im.hash(),
+        blockStart + new SplittableRandom(level * 31L + index).nextInt(digestSize(g)),
+        0x80);
     long hashBlock = blockStart / g.hbs();
 
     ToolRun r = verify(im);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
     assertThat(corruptionLines(r))
         .as("%s", r)
-        .containsExactly("jverity: hash block " + hashBlock + " (level " + level + ") is corrupted");
+        .containsExactly(
+            "jverity: hash block " + hashBlock + " (level " + level + ") is corrupted");
     // Everything below the corrupted block is unverifiable, and said so.
     long span = pow(g.fanout(), level + 1); // data blocks under one level-`level` hash block
     long under = Math.min(g.dataBlocks(), (index + 1) * span) - index * span;
@@ -221,8 +266,11 @@ class CorruptionReportTest {
    * longer matches its parent; in the top block nothing else notices, so the spare check must.
    */
   static Stream<Arguments> spareAreas() {
-    return GEOMETRIES.stream().flatMap(g -> java.util.stream.IntStream.range(0, g.levels())
-        .mapToObj(level -> Arguments.of(g, level)));
+    return GEOMETRIES.stream()
+        .flatMap(
+            g ->
+                java.util.stream.IntStream.range(0, g.levels())
+                    .mapToObj(level -> Arguments.of(g, level)));
   }
 
   @ParameterizedTest(name = "{0}: spare bytes of level {1}")
@@ -231,14 +279,22 @@ class CorruptionReportTest {
     Image im = format(g, dir);
     long last = im.levelBlocks(level) - 1;
     long blockStart = im.levelOffset(level) + last * g.hbs();
-    flip(im.hash(), blockStart + g.hbs() - 1, 0x01); // every geometry here leaves the last block's tail unused
+    flip(
+        im.hash(),
+        blockStart + g.hbs() - 1,
+        0x01); // every geometry here leaves the last block's tail unused
     long hashBlock = blockStart / g.hbs();
 
     ToolRun r = verify(im);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
-    String expected = level == g.levels() - 1
-        ? "jverity: hash block " + hashBlock + " (level " + level + ", spare area not zeroed) is corrupted"
-        : "jverity: hash block " + hashBlock + " (level " + level + ") is corrupted";
+    String expected =
+        level == g.levels() - 1
+            ? "jverity: hash block "
+                + hashBlock
+                + " (level "
+                + level
+                + ", spare area not zeroed) is corrupted"
+            : "jverity: hash block " + hashBlock + " (level " + level + ") is corrupted";
     assertThat(corruptionLines(r)).as("%s", r).containsExactly(expected);
     assertThat(r.stderr()).doesNotContain("Exception").doesNotContain("at org.");
     assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
@@ -259,8 +315,8 @@ class CorruptionReportTest {
     "data block size, 67, 0x40, data block size",
     "salt size,      81, 0x01, salt size 288",
   })
-  void corruptSuperblockIsRejected(String field, int offset, String mask, String message, @TempDir Path dir)
-      throws IOException {
+  void corruptSuperblockIsRejected(
+      String field, int offset, String mask, String message, @TempDir Path dir) throws IOException {
     Geometry g = GEOMETRIES.getFirst();
     Image im = format(g, dir);
     flip(im.hash(), g.hashOffset() + offset, Integer.decode(mask));
@@ -274,7 +330,9 @@ class CorruptionReportTest {
 
     ToolRun dump = Jverity.run("dump", im.hash().toString());
     assertThat(dump.exitCode()).as("dump: %s", dump).isEqualTo(ExitCode.BAD_SUPERBLOCK);
-    assertThat(VeritysetupOracle.run("dump", im.hash().toString()).exitCode()).as("veritysetup dump").isNotZero();
+    assertThat(VeritysetupOracle.run("dump", im.hash().toString()).exitCode())
+        .as("veritysetup dump")
+        .isNotZero();
   }
 
   // ---- wrong root hash, wrong parameters, contradicting options ----
@@ -289,7 +347,9 @@ class CorruptionReportTest {
     ToolRun r = verify(wrongRoot);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
     assertThat(corruptionLines(r)).as("no block is blamed").isEmpty();
-    assertThat(r.stderr()).contains("Verification of root hash failed").contains(im.root())
+    assertThat(r.stderr())
+        .contains("Verification of root hash failed")
+        .contains(im.root())
         .contains("wrong root hash?");
     assertThat(veritysetupVerify(wrongRoot).exitCode()).as("veritysetup verify").isNotZero();
   }
@@ -300,11 +360,12 @@ class CorruptionReportTest {
     "no salt,      --salt,   -",
     "wrong format, --format, 1",
   })
-  void wrongParametersWithoutSuperblockMatchNothing(String what, String option, String value, @TempDir Path dir)
-      throws IOException {
+  void wrongParametersWithoutSuperblockMatchNothing(
+      String what, String option, String value, @TempDir Path dir) throws IOException {
     Geometry g = GEOMETRIES.get(2); // sha1 v0, no superblock
     Image im = format(g, dir);
-    List<String> args = new ArrayList<>(List.of("verify", im.data().toString(), im.hash().toString(), im.root()));
+    List<String> args =
+        new ArrayList<>(List.of("verify", im.data().toString(), im.hash().toString(), im.root()));
     List<String> options = new ArrayList<>(g.options(false));
     options.set(options.indexOf(option) + 1, value);
     args.addAll(options);
@@ -314,7 +375,9 @@ class CorruptionReportTest {
     assertThat(r.stderr()).startsWith("jverity: verification failed: no block matches its hash");
     assertThat(r.stderrLines()).hasSize(1);
     assertThat(r.stdout()).isEmpty();
-    assertThat(VeritysetupOracle.run(args).exitCode()).as("veritysetup verify with %s", what).isNotZero();
+    assertThat(VeritysetupOracle.run(args).exitCode())
+        .as("veritysetup verify with %s", what)
+        .isNotZero();
   }
 
   @ParameterizedTest(name = "superblock contradicted by {0} {1}")
@@ -328,12 +391,15 @@ class CorruptionReportTest {
     "--data-blocks,     256",
     "--uuid,            a60c98d2-ae9b-4865-bfcb-b4e3ace11034",
   })
-  void optionContradictingSuperblockIsMismatch(String option, String value, @TempDir Path dir) throws IOException {
+  void optionContradictingSuperblockIsMismatch(String option, String value, @TempDir Path dir)
+      throws IOException {
     Image im = format(GEOMETRIES.getFirst(), dir);
     ToolRun r = verify(im, option, value);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.SUPERBLOCK_MISMATCH);
     assertThat(r.stderrLines()).as("%s", r).hasSize(1);
-    assertThat(r.stderr()).startsWith("jverity: ").contains("superblock does not match the options");
+    assertThat(r.stderr())
+        .startsWith("jverity: ")
+        .contains("superblock does not match the options");
     assertThat(r.stdout()).isEmpty();
   }
 
@@ -341,15 +407,31 @@ class CorruptionReportTest {
   void optionsAgreeingWithSuperblockAreAccepted(@TempDir Path dir) throws IOException {
     Geometry g = GEOMETRIES.getFirst();
     Image im = format(g, dir);
-    ToolRun r = verify(im, "--salt", SALT, "--hash", "SHA256", "--format", "1", "--data-block-size", "512",
-        "--hash-block-size", "512", "--data-blocks", String.valueOf(g.dataBlocks()), "--uuid", UUID);
+    ToolRun r =
+        verify(
+            im,
+            "--salt",
+            SALT,
+            "--hash",
+            "SHA256",
+            "--format",
+            "1",
+            "--data-block-size",
+            "512",
+            "--hash-block-size",
+            "512",
+            "--data-blocks",
+            String.valueOf(g.dataBlocks()),
+            "--uuid",
+            UUID);
     assertThat(r.exitCode()).as("%s", r).isZero();
   }
 
   // ---- many corruptions ----
 
   @Test
-  void moreThanAHundredCorruptionsListTheFirstHundredThenCount(@TempDir Path dir) throws IOException {
+  void moreThanAHundredCorruptionsListTheFirstHundredThenCount(@TempDir Path dir)
+      throws IOException {
     Geometry g = GEOMETRIES.getFirst(); // 257 data blocks
     Image im = format(g, dir);
     // 150 of the 257 blocks, picked by a seeded shuffle, one random byte flipped in each.

@@ -12,7 +12,8 @@ final class Jverity {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code;
-    try (PrintWriter o = new PrintWriter(out); PrintWriter e = new PrintWriter(err)) {
+    try (PrintWriter o = new PrintWriter(out);
+        PrintWriter e = new PrintWriter(err)) {
       code = Main.run(o, e, args);
     }
     return new ToolRun(code, out.toString(), err.toString());

@@ -16,8 +16,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The reference implementation: cryptsetup's {@code veritysetup}, run as a child process. A
- * missing veritysetup fails the test that needs it with a message saying how to install it; the
+ * The reference implementation: cryptsetup's {@code veritysetup}, run as a child process. A missing
+ * veritysetup fails the test that needs it with a message saying how to install it; the
  * compatibility tests never skip silently.
  */
 final class VeritysetupOracle {
@@ -58,8 +58,8 @@ final class VeritysetupOracle {
       }
     }
     throw new AssertionError(
-        "veritysetup not found (searched PATH, /usr/sbin and /sbin): the compatibility tests compare"
-            + " jverity with it and do not skip. Install it (Debian/Ubuntu: apt-get install"
+        "veritysetup not found (searched PATH, /usr/sbin and /sbin): the compatibility tests"
+            + " compare jverity with it and do not skip. Install it (Debian/Ubuntu: apt-get install"
             + " cryptsetup-bin) or put it on PATH.");
   }
 
@@ -73,7 +73,8 @@ final class VeritysetupOracle {
     List<String> command = new ArrayList<>();
     command.add(binary().toString());
     command.addAll(args);
-    ProcessBuilder pb = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
+    ProcessBuilder pb =
+        new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
     pb.environment().put("LC_ALL", "C");
     Process p;
     try {
@@ -99,13 +100,15 @@ final class VeritysetupOracle {
   }
 
   private static CompletableFuture<String> drain(InputStream in) {
-    return CompletableFuture.supplyAsync(() -> {
-      try (in) {
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }, r -> Thread.ofVirtual().start(r));
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        },
+        r -> Thread.ofVirtual().start(r));
   }
 
   private static java.io.File nullDevice() {
