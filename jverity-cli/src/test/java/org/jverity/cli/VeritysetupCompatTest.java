@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * format the same data with the same fixed salt and UUID, and must agree byte for byte on the hash
  * file, on the root hash and on the printed header; then each tool must accept the other's tree.
  */
+@Execution(ExecutionMode.CONCURRENT) // each case has its own files; most time is spent in veritysetup
 class VeritysetupCompatTest {
   static final String UUID = "a60c98d2-ae9b-4865-bfcb-b4e3ace11033";
 
