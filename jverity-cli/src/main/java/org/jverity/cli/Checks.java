@@ -7,6 +7,13 @@ import java.nio.file.Path;
 final class Checks {
   private Checks() {}
 
+  /** A --threads value, when given, must be at least 1. */
+  static void requireThreads(Integer threads) {
+    if (threads != null && threads < 1) {
+      throw new CliException(ExitCode.USAGE, "--threads: " + threads + " (expected: at least 1)");
+    }
+  }
+
   static void requireFile(Path p, String what) {
     if (!Files.exists(p)) {
       throw new CliException(ExitCode.IO_ERROR, p + ": " + what + " file does not exist");

@@ -44,6 +44,7 @@ final class FormatCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    Checks.requireThreads(threads);
     Checks.requireFile(data, "data");
     VerityParams p = ParamsResolver.forFormat(options, data, ParamsResolver.seedBytes(seed), seedLabel);
     TreeBuilder builder = TreeBuilder.of(p);

@@ -56,8 +56,9 @@ public final class Main implements Runnable {
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> report(e, cmd.getErr()));
     cli.setParameterExceptionHandler((e, args2) -> {
       PrintWriter w = e.getCommandLine().getErr();
-      w.println("jverity: " + e.getMessage());
-      w.println("Try 'jverity " + (e.getCommandLine() == cli ? "" : e.getCommandLine().getCommandName() + " ") + "--help'.");
+      String help = "jverity " + (e.getCommandLine() == cli ? "" : e.getCommandLine().getCommandName() + " ") + "--help";
+      w.println("jverity: " + String.valueOf(e.getMessage()).strip().replaceAll("\\s*\\R\\s*", " ")
+          + " (try '" + help + "')");
       w.flush();
       return ExitCode.USAGE;
     });

@@ -11,7 +11,8 @@ import java.util.List;
  * @param computedRoot what the top of the tree hashes to
  * @param corruptions the first corruptions found, at most {@link #MAX_LISTED}, in block order
  *     (data area first); when the root does not match they are those below a tree taken as
- *     trusted, to tell a wrong root hash from a damaged image
+ *     trusted, to tell a wrong root hash from a damaged image, except that a top block which
+ *     disagrees with the level below is itself reported (it explains the root mismatch too)
  * @param corruptionCount all corruptions found
  * @param uncheckedDataBlocks data blocks whose level-0 hash block is itself corrupt
  * @param digestsCompared digests compared in all levels

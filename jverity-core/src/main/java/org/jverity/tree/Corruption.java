@@ -31,12 +31,15 @@ public record Corruption(Area area, long block, int level, Kind kind) implements
     return c != 0 ? c : kind.compareTo(o.kind);
   }
 
-  /** One line such as {@code data block 1234} or {@code hash block 7 (level 0): spare area is not zeroed}. */
+  /**
+   * A noun phrase such as {@code data block 1234} or {@code hash block 7 (level 0, spare area not
+   * zeroed)}, for callers to complete with "is corrupted".
+   */
   public String describe() {
     if (area == Area.DATA) {
       return "data block " + block;
     }
-    return "hash block " + block + " (level " + level + ")"
-        + (kind == Kind.SPARE_NOT_ZERO ? ": spare area is not zeroed" : "");
+    return "hash block " + block + " (level " + level
+        + (kind == Kind.SPARE_NOT_ZERO ? ", spare area not zeroed)" : ")");
   }
 }

@@ -13,6 +13,9 @@ import org.jverity.io.WritableDevice;
  * whatever the image size. Each call is independent; an instance may be shared by threads.
  */
 public final class TreeBuilder {
+  /** Bytes veritysetup writes for the superblock at most: one page, or less with smaller hash blocks. */
+  static final int SUPERBLOCK_IO_BLOCK = 4096;
+
   private final TreeGeometry geometry;
   private final int threads;
   private final ProgressListener progress;
@@ -66,11 +69,14 @@ public final class TreeBuilder {
     for (int level = 0; level < geometry.levels(); level++) {
       new LevelPass(geometry, level, data, hash, LevelPass.Mode.WRITE, null, progress, threads).run();
     }
-    if (hash.size() < geometry.hashDeviceSize()) {
-      // Only when the tree is empty (one data block) but a superblock block is reserved;
-      // veritysetup still sizes the hash device to whole hash blocks.
-      long end = geometry.hashDeviceSize();
-      hash.writeFully(end - 1, ByteBuffer.wrap(new byte[1]));
+    if (geometry.levels() == 0 && p.superblock()) {
+      // No tree (one data block): veritysetup writes the superblock as one I/O block of
+      // min(hash block size, 4 KiB) and nothing else, so the file ends there, not at
+      // hashDeviceSize(); without a superblock it writes nothing at all.
+      long end = p.hashOffset() + Math.min(p.hashBlockSize(), SUPERBLOCK_IO_BLOCK);
+      if (hash.size() < end) {
+        hash.writeFully(end - 1, ByteBuffer.wrap(new byte[1]));
+      }
     }
     hash.flush();
     return TreeWalker.rootDigest(geometry, data, hash);

@@ -104,11 +104,12 @@ public final class TreeChecker {
         }
       }
       if (i > 0) {
-        logSpares(log, spareDirty, untrusted, i, topCorrupt);
+        logSpares(log, mismatched, spareDirty, untrusted, i, topCorrupt);
       }
     }
 
     long unchecked = 0;
+    boolean dataMismatchUnderTop = false;
     if (levels > 0) {
       ConcurrentBitSet level0Untrusted = untrusted[0];
       ConcurrentBitSet level0Spare = spareDirty[0];
@@ -129,10 +130,11 @@ public final class TreeChecker {
         }
       });
       compared.addAndGet(geometry.inputBlocks(0));
+      dataMismatchUnderTop = dataLog.count() > 0;
       if (!rootMatches && levels == 1 && (dataLog.count() > 0 || spareDirty[0].get(0))) {
         topCorrupt = true; // the single level-0 block disagrees with the data below it
       }
-      logSpares(log, spareDirty, untrusted, 0, topCorrupt);
+      logSpares(log, mismatched, spareDirty, untrusted, 0, topCorrupt);
       long n = geometry.params().dataBlocks();
       if (topCorrupt) {
         unchecked = n;
@@ -144,7 +146,11 @@ public final class TreeChecker {
       }
     }
     if (topCorrupt) {
-      log.add(new Corruption(Area.HASH, geometry.levelStart(levels - 1), levels - 1, Corruption.Kind.DIGEST_MISMATCH));
+      // Name the cause: digests that disagree with the level below, or only dirty spare bytes.
+      boolean digestsWrong = levels >= 2 ? mismatched[levels - 2].nextSet(0) >= 0 : dataMismatchUnderTop;
+      log.add(new Corruption(Area.HASH, geometry.levelStart(levels - 1), levels - 1,
+          digestsWrong || !spareDirty[levels - 1].get(0)
+              ? Corruption.Kind.DIGEST_MISMATCH : Corruption.Kind.SPARE_NOT_ZERO));
     }
     return new CheckReport(
         rootMatches, computedRoot, log.first(), log.count(), unchecked, compared.get(), mismatches.get());
@@ -185,12 +191,13 @@ public final class TreeChecker {
   }
 
   /** Logs the level's hash blocks with non-zero spare bytes whose parent is trusted. */
-  private void logSpares(CorruptionLog log, ConcurrentBitSet[] spareDirty, ConcurrentBitSet[] untrusted,
-      int level, boolean topCorrupt) {
+  private void logSpares(CorruptionLog log, ConcurrentBitSet[] mismatched, ConcurrentBitSet[] spareDirty,
+      ConcurrentBitSet[] untrusted, int level, boolean topCorrupt) {
     int bits = geometry.hashesPerBlockBits();
     boolean top = level == geometry.levels() - 1;
     for (long j = spareDirty[level].nextSet(0); j >= 0; j = spareDirty[level].nextSet(j + 1)) {
-      if (top ? !topCorrupt : !untrusted[level + 1].get(j >>> bits)) {
+      // A block that also mismatches its parent is already reported once, as corrupt.
+      if (top ? !topCorrupt : !untrusted[level + 1].get(j >>> bits) && !mismatched[level].get(j)) {
         log.add(new Corruption(Area.HASH, geometry.levelStart(level) + j, level, Corruption.Kind.SPARE_NOT_ZERO));
       }
     }

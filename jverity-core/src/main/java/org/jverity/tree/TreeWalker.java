@@ -21,7 +21,9 @@ final class TreeWalker {
   }
 
   static void requireHashSize(TreeGeometry g, BlockDevice hash) throws IOException {
-    long needed = g.hashDeviceSize();
+    // Without levels nothing is read from the hash device (the superblock, if any, is checked
+    // where it is read); veritysetup does not size the device to hashDeviceSize() then.
+    long needed = g.levels() == 0 ? 0 : g.hashDeviceSize();
     long size = hash.size();
     if (size < needed) {
       throw new DeviceTooSmallException("hash area (truncated?)", hash.description(), size, needed);

@@ -108,17 +108,25 @@ class TreeCheckerTest {
   }
 
   @Test
-  void nonZeroSpareBytesAreReported() throws Exception {
+  void nonZeroSpareBytesAreReportedOncePerBlock() throws Exception {
     // sha1 in 512-byte blocks: 16 slots of 32 bytes, each with 12 spare bytes after the digest.
     VerityParams sha1 = P.toBuilder().hashAlgorithm(HashAlgorithm.SHA1).build();
     MemoryDevice hash = new MemoryDevice("hash");
     byte[] sha1Root = TreeBuilder.of(sha1).build(new MemoryDevice("data", data), hash);
-    tree = hash.toByteArray();
+    byte[] clean = hash.toByteArray();
     TreeGeometry g = TreeGeometry.of(sha1);
+
+    tree = clean.clone();
     tree[(int) (g.levelStart(0) + 2) * 512 + 25] = 1; // in slot 0's spare bytes
-    CheckReport r = check(sha1, sha1Root);
-    assertThat(r.corruptions()).contains(
-        new Corruption(Area.HASH, g.levelStart(0) + 2, 0, Corruption.Kind.SPARE_NOT_ZERO));
+    assertThat(check(sha1, sha1Root).corruptions()).containsExactly(
+        new Corruption(Area.HASH, g.levelStart(0) + 2, 0, Corruption.Kind.DIGEST_MISMATCH));
+
+    tree = clean.clone();
+    tree[(int) g.levelStart(2) * 512 + 500] = 1; // past the top block's 4 digests
+    CheckReport top = check(sha1, sha1Root);
+    assertThat(top.rootMatches()).isFalse();
+    assertThat(top.corruptions()).containsExactly(
+        new Corruption(Area.HASH, g.levelStart(2), 2, Corruption.Kind.SPARE_NOT_ZERO));
   }
 
   @Nested
