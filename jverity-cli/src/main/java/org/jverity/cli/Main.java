@@ -39,7 +39,13 @@ public final class Main implements Runnable {
     }
     PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8), true);
     PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true);
-    int code = run(out, err, args);
+    int code;
+    try {
+      code = run(out, err, args);
+    } catch (Throwable e) { // an Error escapes picocli's handler; still one line, no stack trace
+      err.println("jverity: internal error: " + e);
+      code = ExitCode.INTERNAL;
+    }
     out.flush();
     err.flush();
     System.exit(code);
@@ -95,7 +101,6 @@ public final class Main implements Runnable {
       case FileSystemException f -> ExitCode.IO_ERROR;
       case IOException io -> ExitCode.IO_ERROR;
       case UncheckedIOException u -> exitCode(u.getCause());
-      case OutOfMemoryError oom -> ExitCode.INTERNAL;
       default -> ExitCode.INTERNAL;
     };
   }
