@@ -1,5 +1,6 @@
 package org.jverity.hash;
 
+import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import org.jverity.format.HashAlgorithm;
@@ -33,6 +34,26 @@ public final class BlockHasher {
       digest.update(block, off, len);
     } else {
       digest.update(block, off, len);
+      digest.update(salt);
+    }
+    try {
+      digest.digest(out, outOff, digestSize);
+    } catch (DigestException e) {
+      throw new IllegalArgumentException("output too small for a digest at " + outOff, e);
+    }
+  }
+
+  /**
+   * Writes the digest of {@code block}'s remaining bytes to {@code out[outOff, outOff+digestSize)}
+   * and consumes them. A direct buffer is hashed through the digest's small internal buffer, so a
+   * block read straight from the kernel is copied once, into cache-resident memory.
+   */
+  public void hash(ByteBuffer block, byte[] out, int outOff) {
+    if (saltFirst) {
+      digest.update(salt);
+      digest.update(block);
+    } else {
+      digest.update(block);
       digest.update(salt);
     }
     try {

@@ -21,7 +21,7 @@ final class LevelPass {
   /** Input bytes per task: big enough to amortise a task, small enough to spread over cores. */
   static final long TASK_INPUT_BYTES = 4L << 20; // 4 MiB
   /** Input bytes per read call. */
-  static final int CHUNK_BYTES = 1 << 20; // 1 MiB
+  static final int CHUNK_BYTES = 128 << 10; // bytes; a chunk read stays in L2 until it is hashed
 
   enum Mode {
     WRITE,
@@ -96,7 +96,7 @@ final class LevelPass {
     private final BlockHasher hasher;
     private final int blocksPerTask;
     private final long outputBlocks;
-    private final byte[] in; // a chunk of input blocks
+    private final ByteBuffer in; // a chunk of input blocks, read straight from the kernel
     private final byte[] out; // the task's computed hash blocks
     private final byte[] stored; // the task's stored hash blocks (CHECK only)
 
@@ -109,7 +109,7 @@ final class LevelPass {
           (long) blocksPerTask * geometry.hashesPerBlock() * inputBlockSize,
           inputBlocks * inputBlockSize);
       int chunk = (int) Math.max(inputBlockSize, Math.min(CHUNK_BYTES, taskInput));
-      this.in = new byte[chunk - chunk % inputBlockSize];
+      this.in = ByteBuffer.allocateDirect(chunk - chunk % inputBlockSize);
       this.out = new byte[blocksPerTask * p.hashBlockSize()];
       this.stored = mode == Mode.CHECK ? new byte[out.length] : null;
     }
@@ -126,14 +126,16 @@ final class LevelPass {
 
       long first = firstOut << bits;
       long end = Math.min((firstOut + outCount) << bits, inputBlocks);
-      int chunkBlocks = in.length / inputBlockSize;
+      int chunkBlocks = in.capacity() / inputBlockSize;
       for (long x = first; x < end; ) {
         int n = (int) Math.min(chunkBlocks, end - x);
-        input.readFully(inputOffset + x * inputBlockSize, in, 0, n * inputBlockSize);
+        in.clear().limit(n * inputBlockSize);
+        input.readFully(inputOffset + x * inputBlockSize, in);
         for (int j = 0; j < n; j++) {
           long rel = x + j - first;
           int at = (int) ((rel >>> bits) * hbs + (rel & fanoutMask) * slot); // < out.length
-          hasher.hash(in, j * inputBlockSize, inputBlockSize, out, at);
+          in.limit((j + 1) * inputBlockSize).position(j * inputBlockSize);
+          hasher.hash(in, out, at);
         }
         x += n;
       }
