@@ -132,12 +132,19 @@ CMDS=("cat $D"
 HF_ARGS=(-N --style none --runs "$RUNS" --warmup "$WARMUP" --export-json "$JSON")
 for i in "${!CMDS[@]}"; do HF_ARGS+=(--command-name "${NAMES[$i]}" "${CMDS[$i]}"); done
 echo "# hyperfine: ${#CMDS[@]} commands x ($WARMUP warm-up + $RUNS runs)${JVERITY_JAVA_OPTS:+, JVERITY_JAVA_OPTS=$JVERITY_JAVA_OPTS}" >&2
+# CPU accounting over the timing window, to tell how much other work shared the CPUs:
+# /proc/stat jiffies "busy steal" (busy = user+nice+system+irq+softirq).
+cpu_jiffies() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8, $9}' /proc/stat; }
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+read -r BUSY0 STEAL0 < <(cpu_jiffies); T0=$(date +%s.%N)
 if ! hyperfine "${HF_ARGS[@]}" >"$DIR/hf.out" 2>"$DIR/hf.err"; then
   echo "!!! hyperfine failed (a command exited non-zero?):" >&2
   cat "$DIR/hf.err" "$DIR/hf.out" >&2
   exit 1
 fi
-[ -n "$JSON_OUT" ] && cp "$JSON" "$JSON_OUT"
+read -r BUSY1 STEAL1 < <(cpu_jiffies); T1=$(date +%s.%N)
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+if [ -n "$JSON_OUT" ]; then cp "$JSON" "$JSON_OUT"; fi
 
 # the hash files left by the timed runs must still be identical (both verify commands
 # exited 0 against veritysetup's root hash, or hyperfine would have failed above)
@@ -146,14 +153,24 @@ check_same "after timed runs"
 # "name<TAB>min<TAB>median" per command, in order
 hf_stats() {
   if [ "$JSONTOOL" = jq ]; then
-    jq -r '.results[] | [.command, .min, .median] | @tsv' "$JSON"
+    jq -r '.results[] | [.command, .min, .median, .user + .system] | @tsv' "$JSON"
   else
     python3 -c 'import json,sys
-for r in json.load(open(sys.argv[1]))["results"]: print("%s\t%s\t%s" % (r["command"], r["min"], r["median"]))' "$JSON"
+for r in json.load(open(sys.argv[1]))["results"]:
+    print("%s\t%s\t%s\t%s" % (r["command"], r["min"], r["median"], r["user"] + r["system"]))' "$JSON"
   fi
 }
 declare -A MIN MED
-while IFS=$'\t' read -r name min med; do MIN[$name]=$min; MED[$name]=$med; done < <(hf_stats)
+OURS=0  # CPU seconds of the timed commands: mean user+system x (warm-up + runs)
+while IFS=$'\t' read -r name min med cpu; do
+  MIN[$name]=$min; MED[$name]=$med
+  OURS=$(awk -v o="$OURS" -v c="$cpu" -v n=$((RUNS + WARMUP)) 'BEGIN{print o + c * n}')
+done < <(hf_stats)
+HZ=$(getconf CLK_TCK)
+CPU_LINE=$(awk -v b=$((BUSY1 - BUSY0)) -v s=$((STEAL1 - STEAL0)) -v hz="$HZ" -v o="$OURS" \
+  -v w="$(awk -v a="$T0" -v b="$T1" 'BEGIN{print b - a}')" -v n="$(nproc)" 'BEGIN{
+    printf "%.1f s wall x %d CPUs: busy %.1f CPU-s, of which timed commands ~%.1f, other work ~%.1f; steal %.1f CPU-s",
+      w, n, b / hz, o, (b / hz - o > 0 ? b / hz - o : 0), s / hz }')
 
 # ---- 5. in-process hash limit (openssl speed, sha256, 4 KiB blocks) ------------------
 NPROC=$(nproc)
@@ -177,6 +194,9 @@ echo "format-verify.sh  $(date -u '+%F %T UTC')"
 echo "machine: nproc=$NPROC, CPU: ${CPU:-?}, $(awk '/MemTotal/{printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo), kernel $(uname -r)"
 echo "tools:   $("$VS" --version | awk '{print $1, $2}'), $JV_VERSION, java: $JAVA_VER, $(openssl version | awk '{print $1, $2}'), $(hyperfine --version)"
 echo "data:    $SIZE bytes ($((SIZE >> 20)) MiB) in $WHERE; $RUNS runs + $WARMUP warm-up per command, back to back in one hyperfine run"
+echo "noise:   loadavg $LOAD_BEFORE before timing, $LOAD_AFTER after"
+echo "         timing window $CPU_LINE"
+echo "         (other work or steal of more than a few CPU-s = the figures below are disturbed; rerun)"
 echo "JVERITY_JAVA_OPTS: ${JVERITY_JAVA_OPTS:-<unset>}"
 echo "root hash (salt ${SALT:0:8}.., uuid $UUID): $REF_ROOT"
 echo "check:   jverity root hash == veritysetup's, hash files byte-identical (cmp) — OK"
