@@ -36,9 +36,6 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    if (args.length > 0 && java.util.Set.of("format", "verify", "demo").contains(args[0])) {
-      org.jverity.hash.HashWarmup.start(warmupAlgorithm(args));
-    }
     PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8), true);
     PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true);
     int code;
@@ -117,23 +114,6 @@ public final class Main implements Runnable {
       case UncheckedIOException u -> exitCode(u.getCause());
       default -> ExitCode.INTERNAL;
     };
-  }
-
-  /** The algorithm a command line names with -h/--hash, else sha256 (a guess is good enough here). */
-  private static org.jverity.format.HashAlgorithm warmupAlgorithm(String[] args) {
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      String value = a.startsWith("--hash=") ? a.substring(7)
-          : (a.equals("--hash") || a.equals("-h")) && i + 1 < args.length ? args[i + 1] : null;
-      if (value != null) {
-        try {
-          return org.jverity.format.HashAlgorithm.fromName(value);
-        } catch (IllegalArgumentException e) {
-          break; // reported properly when the options are parsed
-        }
-      }
-    }
-    return org.jverity.format.HashAlgorithm.SHA256;
   }
 
   static final class Version implements CommandLine.IVersionProvider {
