@@ -90,6 +90,19 @@ final class DemoCommand implements Callable<Integer> {
     out.printf("   %s in %.3f s: %.0f MB/s%n", ok.ok() ? "verified" : "FAILED", verifySeconds,
         size / verifySeconds / 1e6);
 
+    step("   Again, now that the JIT has compiled the hashing path (as in a long-running process)");
+    t0 = System.nanoTime();
+    try (FileDevice d = FileDevice.openRead(data); FileDevice h = FileDevice.openWrite(dir.resolve("again.hash"))) {
+      builder.build(d, h);
+    }
+    double warmFormat = (System.nanoTime() - t0) / 1e9;
+    t0 = System.nanoTime();
+    check(p, data, hash, root);
+    double warmVerify = (System.nanoTime() - t0) / 1e9;
+    out.printf("   format %.0f MB/s, verify %.0f MB/s%n", size / warmFormat / 1e6, size / warmVerify / 1e6);
+    formatSeconds = Math.min(formatSeconds, warmFormat);
+    verifySeconds = Math.min(verifySeconds, warmVerify);
+
     step("4. Flip one byte of data block 1234 and one byte of a level-0 hash block, in copies");
     Path badData = dir.resolve("corrupt.img");
     Path badHash = dir.resolve("corrupt.hash");
@@ -144,7 +157,8 @@ final class DemoCommand implements Callable<Integer> {
         vsFormat, size / vsFormat / 1e6, vsVerify, size / vsVerify / 1e6);
     out.printf("   root hash %s, hash file %s%n", sameRoot ? "identical" : "DIFFERENT",
         sameFile ? "byte-identical" : "DIFFERENT");
-    out.printf("   jverity/veritysetup speed (in-process, no JVM start): format %.1fx, verify %.1fx%n",
+    out.printf("   jverity/veritysetup speed (jverity in-process, warm; veritysetup as a process):"
+        + " format %.1fx, verify %.1fx%n",
         vsFormat / formatSeconds, vsVerify / verifySeconds);
   }
 
