@@ -1,6 +1,9 @@
 package org.jverity.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jverity.tree.ProgressListener;
 
@@ -26,11 +29,24 @@ final class ProgressBar implements ProgressListener, AutoCloseable {
     this.painter = visible ? Thread.ofPlatform().daemon().name("jverity-progress").start(this::paintLoop) : null;
   }
 
-  /** A bar that draws only when stdin/stdout are a terminal (not piped). */
+  /** A bar that draws only when stderr is a terminal (not piped or logged). */
   static ProgressBar start(String label, long total, PrintStream err) {
-    var console = System.console();
-    boolean terminal = console != null && console.isTerminal() && System.getenv("JVERITY_NO_PROGRESS") == null;
-    return new ProgressBar(label, total, err, terminal);
+    boolean visible = stderrIsTerminal() && System.getenv("JVERITY_NO_PROGRESS") == null;
+    return new ProgressBar(label, total, err, visible);
+  }
+
+  /**
+   * Whether file descriptor 2 is a terminal. Java has no isatty; on Linux /proc tells, elsewhere
+   * the JVM's console (which looks at stdin and stdout) is the best guess.
+   */
+  private static boolean stderrIsTerminal() {
+    try {
+      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+    } catch (IOException | UnsupportedOperationException e) {
+      var console = System.console();
+      return console != null && console.isTerminal();
+    }
   }
 
   @Override
@@ -58,7 +74,7 @@ final class ProgressBar implements ProgressListener, AutoCloseable {
     double seconds = (System.nanoTime() - started) / 1e9;
     err.print("\r" + label + " [" + "#".repeat(filled) + ".".repeat(width - filled) + "] "
         + String.format("%3d%%  %s / %s  %.0f MB/s ", 100 * d / total, Units.bytes(d), Units.bytes(total),
-            seconds > 0 ? d / seconds / 1e6 : 0.0));
+            seconds > 0 ? d / seconds / 1e6 : 0.0) + "\033[K"); // erase what a longer line left
     err.flush();
   }
 
