@@ -51,14 +51,14 @@ final class FormatCommand implements Callable<Integer> {
     if (threads != null) {
       builder = builder.withThreads(threads);
     }
+    if (Files.exists(hash) && Files.isSameFile(data, hash)) {
+      builder.geometry().checkNoOverlapWithData();
+    }
     long dataSize = Files.size(data);
     if (dataSize < p.dataSize()) {
       // Checked before the hash file is created, so a refused format leaves nothing behind.
       throw new org.jverity.io.DeviceTooSmallException("data (" + p.dataBlocks() + " blocks of "
           + p.dataBlockSize() + " bytes)", data.toString(), dataSize, p.dataSize());
-    }
-    if (Files.exists(hash) && Files.isSameFile(data, hash)) {
-      builder.geometry().checkNoOverlapWithData();
     }
     byte[] root;
     try (FileDevice dataDev = FileDevice.openRead(data);
