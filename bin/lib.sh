@@ -42,7 +42,8 @@ jverity_mvn() {
 jverity_train_aot() {
   local jar=$1 aot=$2 tmp
   tmp=$(mktemp -d)
-  head -c $((32 << 20)) /dev/urandom > "$tmp/data.img" 2>/dev/null
+  # Big enough for the optimising compiler to compile the whole hashing path during training.
+  head -c $((128 << 20)) /dev/urandom > "$tmp/data.img" 2>/dev/null
   if "$JAVA_HOME/bin/java" -XX:AOTCacheOutput="$aot" -Xlog:aot=off -Xlog:cds=off -jar "$jar" \
        format "$tmp/data.img" "$tmp/data.hash" --root-hash-file "$tmp/root" >/dev/null 2>&1; then
     :
