@@ -45,8 +45,16 @@ JV="$REPO/bin/jverity"
 
 die() { echo "format-verify: $*" >&2; exit 2; }
 
+export PATH="$PATH:/usr/sbin:/sbin"
+need=()
+command -v veritysetup >/dev/null || need+=(cryptsetup-bin)
+command -v hyperfine >/dev/null || need+=(hyperfine)
+if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "# installing ${need[*]}" >&2
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
 for t in veritysetup hyperfine openssl numfmt awk cmp; do
-  command -v "$t" >/dev/null || die "missing tool: $t"
+  command -v "$t" >/dev/null || die "missing tool: $t (Debian: apt-get install cryptsetup-bin hyperfine)"
 done
 if command -v jq >/dev/null; then JSONTOOL=jq
 elif command -v python3 >/dev/null; then JSONTOOL=python3

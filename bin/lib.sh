@@ -35,7 +35,7 @@ jverity_find_jdk() {
 jverity_mvn() {
   command -v mvn >/dev/null || { echo "jverity: needs Maven (apt-get install maven)" >&2; return 1; }
   # Maven's own libraries call sun.misc.Unsafe; JDK 25 warns about it on every run.
-  (cd "$ROOT" && MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" mvn -B "$@")
+  (cd "$ROOT" && MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" mvn -B -Dstyle.color=never "$@")
 }
 
 # Records an AOT cache for the jar by formatting and verifying a small temporary image.
