@@ -4,4 +4,5 @@ module org.jverity.core {
   exports org.jverity.hash;
   exports org.jverity.io;
   exports org.jverity.tree;
+  exports org.jverity.verify;
 }

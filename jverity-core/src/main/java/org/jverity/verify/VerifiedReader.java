@@ -1,0 +1,225 @@
+package org.jverity.verify;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
+import org.jverity.hash.BlockHasher;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.DeviceTooSmallException;
+import org.jverity.tree.Area;
+import org.jverity.tree.TreeGeometry;
+
+/**
+ * Random-access reads of a data image in which no byte is returned unless its data block verified
+ * against the trusted root hash, as dm-verity reads. Thread-safe: any number of threads may read
+ * at once; each thread hashes with its own digest, hash blocks are shared through a bounded
+ * {@link HashBlockCache}, and a hash block verified once is never hashed again while cached.
+ *
+ * <p>The walk is the kernel's: climb from level 0 until a cached, already-verified hash block (or
+ * the root) is found, then descend, verifying and marking each hash block, and finally compare
+ * the data block's digest. A data block that does not match is read again into a private buffer
+ * and re-hashed before it is declared corrupt (the kernel's recheck), so a torn read of a file
+ * being written is not reported as tampering.
+ *
+ * <p>This is the synchronous core of the read path; scheduling, prefetch and corruption policies
+ * build on it.
+ */
+public final class VerifiedReader {
+  /** Default size of the hash block cache, as the issue asks: 64 MiB. */
+  public static final long DEFAULT_CACHE_BYTES = 64L << 20;
+  private static final int MAX_READ_CHUNK = 1 << 20; // bytes of data read from the device at once
+
+  private final VerityParams params;
+  private final TreeGeometry geometry;
+  private final BlockDevice data;
+  private final HashBlockCache cache;
+  private final byte[] rootHash;
+  private final ThreadLocal<Scratch> scratch;
+
+  private VerifiedReader(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash, long cacheBytes) {
+    this.params = params;
+    this.geometry = TreeGeometry.of(params);
+    this.data = data;
+    this.cache = new HashBlockCache(hash, params.hashBlockSize(), cacheBytes);
+    this.rootHash = rootHash.clone();
+    this.scratch = ThreadLocal.withInitial(() -> new Scratch(params));
+  }
+
+  /**
+   * Opens a reader after checking that the devices are large enough for the tree.
+   *
+   * @param cacheBytes bound of the hash block cache
+   * @throws DeviceTooSmallException if the data or hash device is shorter than the tree needs
+   */
+  public static VerifiedReader open(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash,
+      long cacheBytes) throws IOException {
+    Objects.requireNonNull(rootHash, "rootHash");
+    if (rootHash.length != params.hashAlgorithm().digestSize()) {
+      throw new VerityParameterException("root hash: " + rootHash.length + " bytes (expected: "
+          + params.hashAlgorithm().digestSize() + " for " + params.hashAlgorithm() + ")");
+    }
+    TreeGeometry g = TreeGeometry.of(params);
+    if (data.size() < params.dataSize()) {
+      throw new DeviceTooSmallException("data", data.description(), data.size(), params.dataSize());
+    }
+    long hashNeeded = g.levels() == 0 ? 0 : g.hashDeviceSize();
+    if (hash.size() < hashNeeded) {
+      throw new DeviceTooSmallException("hash area (truncated?)", hash.description(), hash.size(), hashNeeded);
+    }
+    return new VerifiedReader(params, data, hash, rootHash, cacheBytes);
+  }
+
+  /** Bytes of verified data the image has. */
+  public long size() {
+    return params.dataSize();
+  }
+
+  public VerityParams params() {
+    return params;
+  }
+
+  public HashBlockCache cache() {
+    return cache;
+  }
+
+  /**
+   * Reads {@code length} verified bytes at {@code offset} into {@code dst[dstOffset...]}; any
+   * range, aligned or not.
+   *
+   * @throws CorruptBlockException at the first block that does not verify; bytes before it in
+   *     {@code dst} are verified, bytes after it are untouched
+   * @throws EOFException if the range ends past the image
+   */
+  public void read(long offset, byte[] dst, int dstOffset, int length) throws IOException {
+    Objects.checkFromIndexSize(dstOffset, length, dst.length);
+    if (offset < 0 || offset > size() - length) {
+      throw new EOFException(data.description() + ": read of " + length + " bytes at " + offset
+          + " is outside the image (" + size() + " bytes)");
+    }
+    int bs = params.dataBlockSize();
+    Scratch s = scratch.get();
+    long end = offset + length;
+    long pos = offset;
+    while (pos < end) {
+      long firstBlock = pos / bs;
+      long lastBlock = (end - 1) / bs;
+      int blocks = (int) Math.min(lastBlock - firstBlock + 1, s.chunk.length / bs);
+      data.readFully(firstBlock * bs, s.chunk, 0, blocks * bs);
+      for (int i = 0; i < blocks; i++) {
+        long block = firstBlock + i;
+        verifyDataBlock(block, s.chunk, i * bs, s);
+        long blockStart = block * bs;
+        long from = Math.max(pos, blockStart);
+        long to = Math.min(end, blockStart + bs);
+        System.arraycopy(s.chunk, (int) (from - firstBlock * bs), dst,
+            (int) (dstOffset + from - offset), (int) (to - from));
+        pos = to;
+      }
+    }
+  }
+
+  /** Convenience: a new array of {@code length} verified bytes at {@code offset}. */
+  public byte[] read(long offset, int length) throws IOException {
+    byte[] out = new byte[length];
+    read(offset, out, 0, length);
+    return out;
+  }
+
+  /** Verifies data block {@code block} held in {@code buf[off, off + dataBlockSize)}; may re-read it into buf. */
+  private void verifyDataBlock(long block, byte[] buf, int off, Scratch s) throws IOException {
+    int bs = params.dataBlockSize();
+    int levels = geometry.levels();
+    s.hasher.hash(buf, off, bs, s.digest, 0);
+    if (levels == 0 ? matches(s.digest, rootHash, 0) : matchesLevel0(block, s)) {
+      return;
+    }
+    // Recheck: read the block again on its own and hash that copy before blaming the data.
+    data.readFully(block * bs, s.recheck, 0, bs);
+    s.hasher.hash(s.recheck, 0, bs, s.digest, 0);
+    if (levels == 0 ? matches(s.digest, rootHash, 0) : matchesLevel0(block, s)) {
+      System.arraycopy(s.recheck, 0, buf, off, bs);
+      return;
+    }
+    throw new CorruptBlockException(data.description(), Area.DATA, block, -1);
+  }
+
+  /** Whether {@code s.digest} equals the level-0 digest of data block {@code block}. */
+  private boolean matchesLevel0(long block, Scratch s) throws IOException {
+    HashBlock level0 = verifiedPath(block, s);
+    int slot = (int) (block & (geometry.hashesPerBlock() - 1));
+    return matches(s.digest, level0.bytes, slot * geometry.slotSize());
+  }
+
+  /**
+   * The level-0 hash block covering data block {@code block}, verified: climbs to the lowest
+   * verified block on the path (or the root), then verifies and marks the blocks below it.
+   */
+  private HashBlock verifiedPath(long block, Scratch s) throws IOException {
+    int levels = geometry.levels();
+    int bits = geometry.hashesPerBlockBits();
+    HashBlock[] path = s.path;
+    int top = levels; // the lowest level whose path block is already verified; levels = none
+    for (int i = 0; i < levels; i++) {
+      HashBlock hb = cache.get(pathIndex(block, i));
+      path[i] = hb;
+      if (hb != null && hb.verified()) {
+        top = i;
+        break;
+      }
+    }
+    for (int i = top - 1; i >= 0; i--) {
+      HashBlock hb = path[i] != null ? path[i] : cache.load(pathIndex(block, i));
+      path[i] = hb;
+      if (!hb.verified()) {
+        s.hasher.hash(hb.bytes, 0, hb.bytes.length, s.hashDigest, 0);
+        boolean ok;
+        if (i == levels - 1) {
+          ok = matches(s.hashDigest, rootHash, 0);
+        } else {
+          long indexInParent = block >>> (bits * (i + 1));
+          int slot = (int) (indexInParent & (geometry.hashesPerBlock() - 1));
+          ok = matches(s.hashDigest, path[i + 1].bytes, slot * geometry.slotSize());
+        }
+        if (!ok) {
+          throw new CorruptBlockException(data.description() + " (hash device)", Area.HASH, hb.index, i);
+        }
+        hb.markVerified();
+      }
+    }
+    HashBlock level0 = path[0];
+    Arrays.fill(path, null); // do not keep blocks alive past eviction
+    return level0;
+  }
+
+  /** Hash block number on the hash device of the level-{@code level} block on data block {@code block}'s path. */
+  private long pathIndex(long block, int level) {
+    return geometry.levelStart(level) + (block >>> (geometry.hashesPerBlockBits() * (level + 1)));
+  }
+
+  private boolean matches(byte[] digest, byte[] in, int at) {
+    int d = geometry.digestSize();
+    return Arrays.equals(digest, 0, d, in, at, at + d);
+  }
+
+  /** Per-thread state: a digest and buffers, so reads allocate nothing. */
+  private static final class Scratch {
+    final BlockHasher hasher;
+    final byte[] digest;
+    final byte[] hashDigest;
+    final byte[] chunk;
+    final byte[] recheck;
+    final HashBlock[] path;
+
+    Scratch(VerityParams p) {
+      hasher = new BlockHasher(p.hashAlgorithm(), p.hashFormat(), p.salt());
+      digest = new byte[p.hashAlgorithm().digestSize()];
+      hashDigest = new byte[digest.length];
+      chunk = new byte[Math.max(p.dataBlockSize(), MAX_READ_CHUNK - MAX_READ_CHUNK % p.dataBlockSize())];
+      recheck = new byte[p.dataBlockSize()];
+      path = new HashBlock[TreeGeometry.of(p).levels() + 1];
+    }
+  }
+}

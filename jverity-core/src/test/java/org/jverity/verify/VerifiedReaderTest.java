@@ -1,0 +1,234 @@
+package org.jverity.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.EOFException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.jverity.format.HashAlgorithm;
+import org.jverity.format.HashFormat;
+import org.jverity.format.VerityParams;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.MemoryDevice;
+import org.jverity.testing.Images;
+import org.jverity.tree.Area;
+import org.jverity.tree.TreeBuilder;
+import org.jverity.tree.TreeGeometry;
+import org.junit.jupiter.api.Test;
+
+class VerifiedReaderTest {
+
+  /** A formatted image held in memory. */
+  record Image(VerityParams params, byte[] data, byte[] hash, byte[] root) {
+    VerifiedReader reader(long cacheBytes) throws Exception {
+      return VerifiedReader.open(params, new MemoryDevice("data", data), new MemoryDevice("hash", hash), root, cacheBytes);
+    }
+  }
+
+  static Image image(int blocks, int dataBits, int hashBits, int algorithm, boolean chromeOs, long seed) throws Exception {
+    HashAlgorithm alg = HashAlgorithm.values()[algorithm];
+    int hbs = Math.max(1 << hashBits, Integer.highestOneBit(4 * alg.digestSize() - 1) << 1);
+    VerityParams p = VerityParams.builder()
+        .dataBlockSize(1 << dataBits).hashBlockSize(hbs).hashAlgorithm(alg)
+        .hashFormat(chromeOs ? HashFormat.CHROME_OS : HashFormat.NORMAL).dataBlocks(blocks)
+        .salt(Images.random(seed, (int) (seed & 63))).superblock(false).build();
+    byte[] data = Images.random(seed + 1, blocks << dataBits);
+    MemoryDevice hash = new MemoryDevice("hash");
+    byte[] root = TreeBuilder.of(p).withThreads(1).build(new MemoryDevice("data", data), hash);
+    return new Image(p, data, hash.toByteArray(), root);
+  }
+
+  @Property(tries = 80)
+  void everyReadReturnsExactlyTheImageBytes(
+      @ForAll @IntRange(min = 1, max = 600) int blocks,
+      @ForAll @IntRange(min = 9, max = 12) int dataBits,
+      @ForAll @IntRange(min = 9, max = 12) int hashBits,
+      @ForAll @IntRange(min = 0, max = 4) int algorithm,
+      @ForAll boolean chromeOs,
+      @ForAll long seed) throws Exception {
+    Image im = image(blocks, dataBits, hashBits, algorithm, chromeOs, seed);
+    VerifiedReader r = im.reader(seed % 3 == 0 ? 1 : VerifiedReader.DEFAULT_CACHE_BYTES); // a 1-block cache too
+    SplittableRandom rnd = new SplittableRandom(seed);
+    for (int i = 0; i < 20; i++) {
+      int length = rnd.nextInt(Math.min(im.data.length, 3 << dataBits) + 1);
+      long offset = rnd.nextLong(im.data.length - length + 1);
+      assertThat(r.read(offset, length)).isEqualTo(Arrays.copyOfRange(im.data, (int) offset, (int) offset + length));
+    }
+    assertThat(r.read(0, im.data.length)).isEqualTo(im.data);
+  }
+
+  @Property(tries = 80)
+  void aFlippedByteFailsExactlyTheReadsItCovers(
+      @ForAll @IntRange(min = 2, max = 400) int blocks,
+      @ForAll @IntRange(min = 9, max = 11) int dataBits,
+      @ForAll @IntRange(min = 9, max = 10) int hashBits,
+      @ForAll @IntRange(min = 0, max = 4) int algorithm,
+      @ForAll boolean chromeOs,
+      @ForAll boolean inHashArea,
+      @ForAll long seed) throws Exception {
+    Image im = image(blocks, dataBits, hashBits, algorithm, chromeOs, seed);
+    SplittableRandom rnd = new SplittableRandom(seed);
+    TreeGeometry g = TreeGeometry.of(im.params);
+    int bs = im.params.dataBlockSize();
+    long firstBad;
+    long lastBad; // data blocks whose reads must fail
+    if (inHashArea && im.hash.length > 0) {
+      int at = rnd.nextInt(im.hash.length);
+      im.hash[at] ^= (byte) (1 << rnd.nextInt(8));
+      long hashBlock = at / im.params.hashBlockSize();
+      int level = 0;
+      while (level + 1 < g.levels() && hashBlock < g.levelStart(level)) {
+        level++;
+      }
+      long indexInLevel = hashBlock - g.levelStart(level);
+      int span = g.hashesPerBlockBits() * (level + 1); // data blocks under one level-`level` block: 2^span
+      firstBad = indexInLevel << span;
+      lastBad = Math.min(blocks, (indexInLevel + 1) << span) - 1;
+    } else {
+      int block = rnd.nextInt(blocks);
+      im.data[block * bs + rnd.nextInt(bs)] ^= (byte) (1 << rnd.nextInt(8));
+      firstBad = block;
+      lastBad = block;
+    }
+    VerifiedReader r = im.reader(VerifiedReader.DEFAULT_CACHE_BYTES);
+    for (long b = 0; b < blocks; b++) {
+      long block = b;
+      if (block >= firstBad && block <= lastBad) {
+        assertThatThrownBy(() -> r.read(block * bs, bs))
+            .isInstanceOf(CorruptBlockException.class)
+            .satisfies(e -> assertThat(((CorruptBlockException) e).area())
+                .isEqualTo(inHashArea && im.hash.length > 0 ? Area.HASH : Area.DATA));
+      } else {
+        assertThat(r.read(block * bs, bs)).isEqualTo(Arrays.copyOfRange(im.data, (int) block * bs, (int) (block + 1) * bs));
+      }
+    }
+  }
+
+  @Test
+  void aCorruptDataBlockIsNamedAndReadsAroundItStillWork() throws Exception {
+    Image im = image(300, 12, 12, 2, false, 5);
+    im.data[77 * 4096 + 100] ^= 1;
+    VerifiedReader r = im.reader(VerifiedReader.DEFAULT_CACHE_BYTES);
+    assertThatThrownBy(() -> r.read(70 * 4096, 10 * 4096))
+        .isInstanceOf(CorruptBlockException.class)
+        .hasMessage("data: data block 77 is corrupted");
+    assertThat(r.read(76 * 4096, 4096)).isEqualTo(Arrays.copyOfRange(im.data, 76 * 4096, 77 * 4096));
+    assertThat(r.read(78 * 4096 + 5, 10)).isEqualTo(Arrays.copyOfRange(im.data, 78 * 4096 + 5, 78 * 4096 + 15));
+  }
+
+  @Test
+  void aVerifiedHashBlockIsNotReadOrHashedAgainWhileCached() throws Exception {
+    Image im = image(1000, 12, 12, 2, false, 9);
+    AtomicLong hashReads = new AtomicLong();
+    BlockDevice counting = new CountingDevice(new MemoryDevice("hash", im.hash), hashReads);
+    VerifiedReader r = VerifiedReader.open(im.params, new MemoryDevice("data", im.data), counting, im.root, 1 << 20);
+    r.read(0, im.data.length);
+    long cold = hashReads.get();
+    assertThat(cold).isEqualTo(TreeGeometry.of(im.params).hashBlocks());
+    r.read(0, im.data.length);
+    assertThat(hashReads.get()).isEqualTo(cold);
+  }
+
+  @Test
+  void theCacheStaysWithinItsBound() throws Exception {
+    Image im = image(4000, 9, 9, 2, false, 11); // 512-byte hash blocks: 16 per level-0 block, 264 hash blocks
+    VerifiedReader r = im.reader(8 * 512);
+    for (long b = 0; b < 4000; b += 7) {
+      r.read(b * 512, 512);
+      assertThat(r.cache().size()).isLessThanOrEqualTo(8);
+    }
+  }
+
+  @Test
+  void aTornReadIsRecheckedNotReportedAsCorruption() throws Exception {
+    Image im = image(50, 12, 12, 2, false, 13);
+    // The first read of block 20 returns garbage (as if the file were being copied in), the re-read the real bytes.
+    AtomicBoolean tornOnce = new AtomicBoolean(true);
+    BlockDevice torn = new MemoryDevice("data", im.data);
+    BlockDevice flaky = new BlockDevice() {
+      @Override public String description() { return "data"; }
+      @Override public long size() throws java.io.IOException { return torn.size(); }
+      @Override public void readFully(long offset, ByteBuffer dst) throws java.io.IOException {
+        int start = dst.position();
+        torn.readFully(offset, dst);
+        if (offset <= 20 * 4096 && offset + (dst.position() - start) > 20 * 4096 && tornOnce.getAndSet(false)) {
+          dst.put(start + (int) (20 * 4096 - offset), (byte) 0x55);
+        }
+      }
+      @Override public void close() {}
+    };
+    VerifiedReader r = VerifiedReader.open(im.params, flaky, new MemoryDevice("hash", im.hash), im.root, 1 << 20);
+    assertThat(r.read(0, 50 * 4096)).isEqualTo(im.data);
+    assertThat(tornOnce).isFalse();
+  }
+
+  @Test
+  void readsOutsideTheImageAreRefused() throws Exception {
+    Image im = image(3, 12, 12, 2, false, 1);
+    VerifiedReader r = im.reader(1 << 20);
+    assertThatThrownBy(() -> r.read(3 * 4096 - 1, 2)).isInstanceOf(EOFException.class);
+    assertThatThrownBy(() -> r.read(-1, 1)).isInstanceOf(EOFException.class);
+    assertThat(r.read(3 * 4096, 0)).isEmpty();
+  }
+
+  @Test
+  void eightThreadsNeverSeeAWrongByteWhileCorruptionIsInjected() throws Exception {
+    Image im = image(2000, 12, 12, 2, false, 17);
+    byte[] original = im.data.clone();
+    MemoryDevice data = new MemoryDevice("data", im.data);
+    VerifiedReader r = VerifiedReader.open(im.params, data, new MemoryDevice("hash", im.hash), im.root, 256 << 10);
+    AtomicReference<Throwable> wrong = new AtomicReference<>();
+    AtomicLong corruptions = new AtomicLong();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      long seed = t;
+      threads.add(Thread.ofPlatform().start(() -> {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (int i = 0; i < 3000 && wrong.get() == null; i++) {
+          int length = 1 + rnd.nextInt(3 * 4096);
+          long offset = rnd.nextLong(original.length - length + 1);
+          try {
+            byte[] got = r.read(offset, length);
+            if (!Arrays.equals(got, 0, length, original, (int) offset, (int) offset + length)) {
+              wrong.set(new AssertionError("wrong bytes at " + offset + "+" + length));
+            }
+          } catch (CorruptBlockException e) {
+            corruptions.incrementAndGet();
+          } catch (Throwable e) {
+            wrong.set(e);
+          }
+        }
+      }));
+    }
+    Thread.sleep(20);
+    for (int b = 0; b < 2000; b += 50) { // corrupt every 50th data block mid-run
+      data.writeFully(b * 4096L + 9, ByteBuffer.wrap(new byte[] {(byte) ~original[b * 4096 + 9]}));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(wrong.get()).isNull();
+    assertThatThrownBy(() -> r.read(100 * 4096, 1)).isInstanceOf(CorruptBlockException.class);
+  }
+
+  /** Counts reads, forwards everything. */
+  private record CountingDevice(BlockDevice in, AtomicLong reads) implements BlockDevice {
+    @Override public String description() { return in.description(); }
+    @Override public long size() throws java.io.IOException { return in.size(); }
+    @Override public void readFully(long offset, ByteBuffer dst) throws java.io.IOException {
+      reads.incrementAndGet();
+      in.readFully(offset, dst);
+    }
+    @Override public void close() throws java.io.IOException { in.close(); }
+  }
+}
