@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import org.jverity.format.SuperblockException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.io.DeviceTooSmallException;
+import org.jverity.verify.CorruptBlockException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -62,6 +63,7 @@ public final class Main implements Runnable {
     commands.put("format", FormatCommand::new);
     commands.put("verify", VerifyCommand::new);
     commands.put("dump", DumpCommand::new);
+    commands.put("read", ReadCommand::new);
     commands.put("demo", DemoCommand::new);
     if (args.length > 0 && commands.containsKey(args[0])) {
       cli.addSubcommand(args[0], commands.get(args[0]).get());
@@ -108,6 +110,7 @@ public final class Main implements Runnable {
       case VerityParameterException v -> ExitCode.INVALID_PARAMETER;
       case SuperblockException s -> ExitCode.BAD_SUPERBLOCK;
       case DeviceTooSmallException d -> ExitCode.DEVICE_TOO_SMALL;
+      case CorruptBlockException c -> ExitCode.CORRUPTION;
       case EOFException eof -> ExitCode.DEVICE_TOO_SMALL;
       case FileSystemException f -> ExitCode.IO_ERROR;
       case IOException io -> ExitCode.IO_ERROR;

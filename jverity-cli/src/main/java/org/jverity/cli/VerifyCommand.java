@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jverity.format.Hex;
-import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.CheckReport;
@@ -56,14 +55,14 @@ final class VerifyCommand implements Callable<Integer> {
     Checks.requireThreads(threads);
     Checks.requireFile(data, "data");
     Checks.requireFile(hash, "hash");
-    String rootText = rootHashText();
+    String rootText = RootHashes.text("verify", rootHash, rootHashFile);
     CheckReport report;
     VerityParams p;
     TreeChecker checker;
     try (FileDevice dataDev = FileDevice.openRead(data);
         FileDevice hashDev = FileDevice.openRead(hash)) {
       p = ParamsResolver.forCheck(options, data, hashDev);
-      byte[] root = parseRoot(rootText, p);
+      byte[] root = RootHashes.parse(rootText, p);
       checker = TreeChecker.of(p);
       if (threads != null) {
         checker = checker.withThreads(threads);
@@ -88,33 +87,6 @@ final class VerifyCommand implements Callable<Integer> {
     describe(report, spec.commandLine().getErr());
     spec.commandLine().getErr().flush();
     return code;
-  }
-
-  private String rootHashText() throws IOException {
-    if (rootHash != null && rootHashFile != null) {
-      throw new CliException(ExitCode.USAGE, "give the root hash either as an argument or with --root-hash-file, not both");
-    }
-    if (rootHashFile != null) {
-      Checks.requireFile(rootHashFile, "root hash");
-      if (Files.size(rootHashFile) > 4096) {
-        throw new VerityParameterException(rootHashFile + ": too large for a root hash file");
-      }
-      return Files.readString(rootHashFile).strip();
-    }
-    if (rootHash == null) {
-      throw new CliException(ExitCode.USAGE, "verify needs ROOT_HASH or --root-hash-file");
-    }
-    return rootHash;
-  }
-
-  static byte[] parseRoot(String text, VerityParams p) {
-    byte[] root = Hex.parse("root hash", text);
-    int want = p.hashAlgorithm().digestSize();
-    if (root.length != want) {
-      throw new VerityParameterException("root hash: " + root.length + " bytes (expected: " + want
-          + " for " + p.hashAlgorithm() + ")");
-    }
-    return root;
   }
 
   static int exitCode(CheckReport r) {

@@ -1,0 +1,108 @@
+package org.jverity.cli;
+
+import java.io.BufferedOutputStream;
+import java.io.FileOutputStream;
+import java.io.FileDescriptor;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
+import org.jverity.io.FileDevice;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.VerifiedReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(
+    name = "read",
+    description = {
+      "Write verified bytes of DATA to stdout (or --output): every data block is checked against",
+      "the hash tree and ROOT_HASH before any of its bytes is written; stops at the first block",
+      "that does not verify, naming it."
+    })
+final class ReadCommand implements Callable<Integer> {
+  private static final int PIECE = 1 << 20; // bytes read and written at a time
+
+  @Parameters(index = "0", paramLabel = "DATA")
+  Path data;
+
+  @Parameters(index = "1", paramLabel = "HASH")
+  Path hash;
+
+  @Parameters(index = "2", paramLabel = "ROOT_HASH", arity = "0..1", description = "Root hash in hex (or use --root-hash-file).")
+  String rootHash;
+
+  @Mixin VerityOptions options;
+
+  @Option(names = "--root-hash-file", paramLabel = "FILE", description = "Read the root hash (hex) from FILE.")
+  Path rootHashFile;
+
+  @Option(names = "--offset", paramLabel = "BYTES", description = "First byte to read (default 0).")
+  long offset;
+
+  @Option(names = "--length", paramLabel = "BYTES", description = "Bytes to read (default: to the end of the data).")
+  Long length;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of stdout.")
+  Path output;
+
+  @Option(names = "--cache-size", paramLabel = "BYTES", description = "Hash block cache size (default 64 MiB).")
+  long cacheSize = VerifiedReader.DEFAULT_CACHE_BYTES;
+
+  @Override
+  public Integer call() throws IOException {
+    Checks.requireFile(data, "data");
+    Checks.requireFile(hash, "hash");
+    String rootText = RootHashes.text("read", rootHash, rootHashFile);
+    try (FileDevice dataDev = FileDevice.openRead(data);
+        FileDevice hashDev = FileDevice.openRead(hash)) {
+      VerityParams p = ParamsResolver.forCheck(options, data, hashDev);
+      VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, RootHashes.parse(rootText, p), cacheSize);
+      long end = length == null ? reader.size() : offset + length;
+      if (offset < 0 || (length != null && length < 0) || end > reader.size() || end < offset) {
+        throw new VerityParameterException("range " + offset + "+" + (end - offset) + ": outside the data ("
+            + reader.size() + " bytes)");
+      }
+      try (OutputStream out = open()) {
+        copy(reader, offset, end, out);
+      }
+    }
+    return ExitCode.OK;
+  }
+
+  private OutputStream open() throws IOException {
+    return new BufferedOutputStream(output == null
+        ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(output), PIECE);
+  }
+
+  /**
+   * Copies verified bytes in pieces ending on block boundaries. When a piece fails, its blocks are
+   * read one by one so that every block before the corrupt one is still written.
+   */
+  private static void copy(VerifiedReader reader, long from, long end, OutputStream out) throws IOException {
+    int bs = reader.params().dataBlockSize();
+    byte[] buf = new byte[PIECE];
+    long pos = from;
+    while (pos < end) {
+      long pieceEnd = Math.min(end, (pos / bs) * bs + PIECE); // block-aligned end, > pos
+      int n = (int) (pieceEnd - pos);
+      try {
+        reader.read(pos, buf, 0, n);
+        out.write(buf, 0, n);
+      } catch (CorruptBlockException e) {
+        for (long at = pos; at < pieceEnd; ) {
+          int m = (int) (Math.min(pieceEnd, (at / bs + 1) * bs) - at); // to the end of at's block
+          reader.read(at, buf, 0, m); // throws at the corrupt block, after the good ones are out
+          out.write(buf, 0, m);
+          at += m;
+        }
+      }
+      pos = pieceEnd;
+    }
+  }
+}
