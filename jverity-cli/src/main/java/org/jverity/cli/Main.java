@@ -56,6 +56,8 @@ public final class Main implements Runnable {
    * one line on {@code err}, never a stack trace.
    */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
+    // The command line reports corruption itself, one line each; the library's log stays quiet.
+    java.util.logging.Logger.getLogger("org.jverity").setLevel(java.util.logging.Level.OFF);
     CommandLine cli = new CommandLine(new Main());
     // picocli reflects over every option of every command it is given, which is most of the
     // start-up time; a command line naming one command only needs that one.

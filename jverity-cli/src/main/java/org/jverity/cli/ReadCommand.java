@@ -12,6 +12,9 @@ import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.CorruptionListener;
+import org.jverity.verify.CorruptionMode;
+import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,6 +29,8 @@ import picocli.CommandLine.Parameters;
       "that does not verify, naming it."
     })
 final class ReadCommand implements Callable<Integer> {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   private static final int PIECE = 1 << 20; // bytes read and written at a time
 
   @Parameters(index = "0", paramLabel = "DATA")
@@ -54,6 +59,15 @@ final class ReadCommand implements Callable<Integer> {
   @Option(names = "--cache-size", paramLabel = "BYTES", description = "Hash block cache size (default 64 MiB).")
   long cacheSize = VerifiedReader.DEFAULT_CACHE_BYTES;
 
+  @Option(names = "--ignore-corruption", description = "Report corrupted blocks but write their data anyway.")
+  boolean ignoreCorruption;
+
+  @Option(names = "--ignore-zero-blocks", description = "Blocks whose digest is that of a zero block read as zeros.")
+  boolean ignoreZeroBlocks;
+
+  @Option(names = "--check-at-most-once", description = "Verify each data block only the first time it is read.")
+  boolean checkAtMostOnce;
+
   @Override
   public Integer call() throws IOException {
     Checks.requireFile(data, "data");
@@ -62,7 +76,20 @@ final class ReadCommand implements Callable<Integer> {
     try (FileDevice dataDev = FileDevice.openRead(data);
         FileDevice hashDev = FileDevice.openRead(hash)) {
       VerityParams p = ParamsResolver.forCheck(options, data, hashDev);
-      VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, RootHashes.parse(rootText, p), cacheSize);
+      var err = spec.commandLine().getErr();
+      ReaderOptions ro = ReaderOptions.DEFAULTS.withCacheBytes(cacheSize)
+          .withMode(ignoreCorruption ? CorruptionMode.IGNORE : CorruptionMode.EIO)
+          .withIgnoreZeroBlocks(ignoreZeroBlocks).withCheckAtMostOnce(checkAtMostOnce)
+          .withListener(new CorruptionListener() {
+            @Override
+            public void corrupted(CorruptBlockException e) {
+              if (ignoreCorruption) {
+                err.println("jverity: " + e.getMessage() + " (ignored)");
+                err.flush();
+              }
+            }
+          });
+      VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, RootHashes.parse(rootText, p), ro);
       long end = length == null ? reader.size() : offset + length;
       if (offset < 0 || (length != null && length < 0) || end > reader.size() || end < offset) {
         throw new VerityParameterException("range " + offset + "+" + (end - offset) + ": outside the data ("

@@ -67,6 +67,16 @@ class ReadCommandTest {
   }
 
   @Test
+  void ignoreCorruptionWritesTheStoredBytesAndSaysWhich() throws Exception {
+    bytes[10 * 1024] ^= 1;
+    Files.write(data, bytes);
+    ToolRun r = read("--ignore-corruption");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stderr()).isEqualTo("jverity: " + data + ": data block 10 is corrupted (ignored)\n");
+    assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
+  }
+
+  @Test
   void aCorruptHashBlockIsNamedWithItsLevel() throws Exception {
     byte[] tree = Files.readAllBytes(hash);
     tree[tree.length - 1024 + 3] ^= 1; // the last level-0 hash block: it covers data blocks 576..599

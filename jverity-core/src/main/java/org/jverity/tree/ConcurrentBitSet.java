@@ -3,11 +3,11 @@ package org.jverity.tree;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /** A fixed-size bit set whose bits only go from 0 to 1; safe to set from many threads at once. */
-final class ConcurrentBitSet {
+public final class ConcurrentBitSet {
   private final AtomicLongArray words;
   private final long size; // bits
 
-  ConcurrentBitSet(long size) {
+  public ConcurrentBitSet(long size) {
     long words = (size + 63) >>> 6;
     if (words > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("bit set too large: " + size + " bits");
@@ -16,11 +16,11 @@ final class ConcurrentBitSet {
     this.size = size;
   }
 
-  long size() {
+  public long size() {
     return size;
   }
 
-  void set(long bit) {
+  public void set(long bit) {
     int w = (int) (bit >>> 6); // < words.length, checked by the constructor
     long mask = 1L << bit; // shifts use the low 6 bits
     long old = words.get(w);
@@ -33,12 +33,12 @@ final class ConcurrentBitSet {
     }
   }
 
-  boolean get(long bit) {
+  public boolean get(long bit) {
     return (words.get((int) (bit >>> 6)) & (1L << bit)) != 0;
   }
 
   /** Index of the first set bit at or after {@code from}, or -1. */
-  long nextSet(long from) {
+  public long nextSet(long from) {
     for (long w = from >>> 6; w < words.length(); w++) {
       long bits = words.get((int) w);
       if (w == from >>> 6) {

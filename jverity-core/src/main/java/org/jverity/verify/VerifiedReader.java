@@ -2,14 +2,19 @@ package org.jverity.verify;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.hash.BlockHasher;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.tree.Area;
+import org.jverity.tree.ConcurrentBitSet;
 import org.jverity.tree.TreeGeometry;
 
 /**
@@ -24,28 +29,45 @@ import org.jverity.tree.TreeGeometry;
  * and re-hashed before it is declared corrupt (the kernel's recheck), so a torn read of a file
  * being written is not reported as tampering.
  *
- * <p>This is the synchronous core of the read path; scheduling, prefetch and corruption policies
- * build on it.
+ * <p>Corruption is handled by one policy ({@link CorruptionMode}), counted and reported as
+ * {@code dmsetup status} does (V / C). This is the synchronous core of the read path;
+ * scheduling and prefetch build on it.
  */
 public final class VerifiedReader {
   /** Default size of the hash block cache, as the issue asks: 64 MiB. */
   public static final long DEFAULT_CACHE_BYTES = 64L << 20;
   private static final int MAX_READ_CHUNK = 1 << 20; // bytes of data read from the device at once
 
+  private static final System.Logger LOG = System.getLogger(VerifiedReader.class.getName());
+  /** Corruptions logged and kept one by one; the rest are only counted (the kernel's limit). */
+  public static final int MAX_LOGGED = 100;
+
   private final VerityParams params;
   private final TreeGeometry geometry;
   private final BlockDevice data;
   private final HashBlockCache cache;
   private final byte[] rootHash;
+  private final ReaderOptions options;
   private final ThreadLocal<Scratch> scratch;
+  private final ConcurrentBitSet verifiedData; // check_at_most_once: bits only ever set; or null
+  private final byte[] zeroDigest; // ignore_zero_blocks: the digest of a zero data block; or null
+  private final AtomicLong corruptions = new AtomicLong();
+  private final List<CorruptBlockException> firstCorruptions = new ArrayList<>(); // guarded by itself
+  private final AtomicReference<CorruptBlockException> failedClosed = new AtomicReference<>();
 
-  private VerifiedReader(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash, long cacheBytes) {
+  private VerifiedReader(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash, ReaderOptions options) {
     this.params = params;
     this.geometry = TreeGeometry.of(params);
     this.data = data;
-    this.cache = new HashBlockCache(hash, params.hashBlockSize(), cacheBytes);
+    this.cache = new HashBlockCache(hash, params.hashBlockSize(), options.cacheBytes());
     this.rootHash = rootHash.clone();
+    this.options = options;
     this.scratch = ThreadLocal.withInitial(() -> new Scratch(params));
+    this.verifiedData = options.checkAtMostOnce() ? new ConcurrentBitSet(params.dataBlocks()) : null;
+    this.zeroDigest = options.ignoreZeroBlocks()
+        ? new BlockHasher(params.hashAlgorithm(), params.hashFormat(), params.salt())
+            .hash(new byte[params.dataBlockSize()], 0, params.dataBlockSize())
+        : null;
   }
 
   /**
@@ -56,6 +78,15 @@ public final class VerifiedReader {
    */
   public static VerifiedReader open(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash,
       long cacheBytes) throws IOException {
+    return open(params, data, hash, rootHash, ReaderOptions.DEFAULTS.withCacheBytes(cacheBytes));
+  }
+
+  /**
+   * Opens a reader with dm-verity's options (corruption mode, check_at_most_once,
+   * ignore_zero_blocks) after checking that the devices are large enough for the tree.
+   */
+  public static VerifiedReader open(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash,
+      ReaderOptions options) throws IOException {
     Objects.requireNonNull(rootHash, "rootHash");
     if (rootHash.length != params.hashAlgorithm().digestSize()) {
       throw new VerityParameterException("root hash: " + rootHash.length + " bytes (expected: "
@@ -69,7 +100,7 @@ public final class VerifiedReader {
     if (hash.size() < hashNeeded) {
       throw new DeviceTooSmallException("hash area (truncated?)", hash.description(), hash.size(), hashNeeded);
     }
-    return new VerifiedReader(params, data, hash, rootHash, cacheBytes);
+    return new VerifiedReader(params, data, hash, rootHash, options);
   }
 
   /** Bytes of verified data the image has. */
@@ -83,6 +114,32 @@ public final class VerifiedReader {
 
   public HashBlockCache cache() {
     return cache;
+  }
+
+  public ReaderOptions options() {
+    return options;
+  }
+
+  /** 'V' while no corruption has been seen, 'C' after: the verity field of {@code dmsetup status}. */
+  public char status() {
+    return corruptions.get() == 0 ? 'V' : 'C';
+  }
+
+  /** Corruptions seen so far (every one, also under {@link CorruptionMode#IGNORE}). */
+  public long corruptionCount() {
+    return corruptions.get();
+  }
+
+  /** The first {@link #MAX_LOGGED} corruptions seen, in the order seen. */
+  public List<CorruptBlockException> firstCorruptions() {
+    synchronized (firstCorruptions) {
+      return List.copyOf(firstCorruptions);
+    }
+  }
+
+  /** Whether the reader has failed closed (modes RESTART and PANIC): every read now fails. */
+  public boolean failedClosed() {
+    return failedClosed.get() != null;
   }
 
   /**
@@ -99,6 +156,10 @@ public final class VerifiedReader {
       throw new EOFException(data.description() + ": read of " + length + " bytes at " + offset
           + " is outside the image (" + size() + " bytes)");
     }
+    CorruptBlockException closed = failedClosed.get();
+    if (closed != null) {
+      throw new FailedClosedException(options.mode(), closed);
+    }
     int bs = params.dataBlockSize();
     Scratch s = scratch.get();
     long end = offset + length;
@@ -110,7 +171,16 @@ public final class VerifiedReader {
       data.readFully(firstBlock * bs, s.chunk, 0, blocks * bs);
       for (int i = 0; i < blocks; i++) {
         long block = firstBlock + i;
-        verifyDataBlock(block, s.chunk, i * bs, s);
+        if (verifiedData == null || !verifiedData.get(block)) {
+          try {
+            verifyDataBlock(block, s.chunk, i * bs, s);
+            if (verifiedData != null) {
+              verifiedData.set(block);
+            }
+          } catch (CorruptBlockException e) {
+            handle(e); // returns only in IGNORE mode: the bytes as read are returned
+          }
+        }
         long blockStart = block * bs;
         long from = Math.max(pos, blockStart);
         long to = Math.min(end, blockStart + bs);
@@ -131,26 +201,56 @@ public final class VerifiedReader {
   /** Verifies data block {@code block} held in {@code buf[off, off + dataBlockSize)}; may re-read it into buf. */
   private void verifyDataBlock(long block, byte[] buf, int off, Scratch s) throws IOException {
     int bs = params.dataBlockSize();
-    int levels = geometry.levels();
+    byte[] want;
+    int at;
+    if (geometry.levels() == 0) {
+      want = rootHash;
+      at = 0;
+    } else {
+      want = verifiedPath(block, s).bytes;
+      at = (int) (block & (geometry.hashesPerBlock() - 1)) * geometry.slotSize();
+    }
+    if (zeroDigest != null && matches(zeroDigest, want, at)) {
+      Arrays.fill(buf, off, off + bs, (byte) 0); // ignore_zero_blocks: zeros, whatever the device holds
+      return;
+    }
     s.hasher.hash(buf, off, bs, s.digest, 0);
-    if (levels == 0 ? matches(s.digest, rootHash, 0) : matchesLevel0(block, s)) {
+    if (matches(s.digest, want, at)) {
       return;
     }
     // Recheck: read the block again on its own and hash that copy before blaming the data.
     data.readFully(block * bs, s.recheck, 0, bs);
     s.hasher.hash(s.recheck, 0, bs, s.digest, 0);
-    if (levels == 0 ? matches(s.digest, rootHash, 0) : matchesLevel0(block, s)) {
+    if (matches(s.digest, want, at)) {
       System.arraycopy(s.recheck, 0, buf, off, bs);
       return;
     }
     throw new CorruptBlockException(data.description(), Area.DATA, block, -1);
   }
 
-  /** Whether {@code s.digest} equals the level-0 digest of data block {@code block}. */
-  private boolean matchesLevel0(long block, Scratch s) throws IOException {
-    HashBlock level0 = verifiedPath(block, s);
-    int slot = (int) (block & (geometry.hashesPerBlock() - 1));
-    return matches(s.digest, level0.bytes, slot * geometry.slotSize());
+  /**
+   * The one place the corruption mode is consulted: count and log, then fail the request (EIO),
+   * let it go on (IGNORE), or fail it and every later one (RESTART, PANIC).
+   */
+  private void handle(CorruptBlockException e) throws IOException {
+    long n = corruptions.incrementAndGet();
+    if (n <= MAX_LOGGED) {
+      synchronized (firstCorruptions) {
+        firstCorruptions.add(e);
+      }
+      LOG.log(System.Logger.Level.WARNING, e.getMessage());
+    }
+    options.listener().corrupted(e);
+    switch (options.mode()) {
+      case EIO -> throw e;
+      case IGNORE -> {}
+      case RESTART, PANIC -> {
+        if (failedClosed.compareAndSet(null, e)) {
+          options.listener().failedClosed(options.mode(), e);
+        }
+        throw e;
+      }
+    }
   }
 
   /**

@@ -25,6 +25,7 @@ import org.jverity.tree.Area;
 import org.jverity.tree.TreeBuilder;
 import org.jverity.tree.TreeGeometry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
 
 class VerifiedReaderTest {
 
@@ -219,6 +220,98 @@ class VerifiedReaderTest {
     }
     assertThat(wrong.get()).isNull();
     assertThatThrownBy(() -> r.read(100 * 4096, 1)).isInstanceOf(CorruptBlockException.class);
+  }
+
+  @org.junit.jupiter.api.Nested
+  @org.junit.jupiter.api.DisplayName("corruption modes and dm-verity options")
+  class Options {
+    Image im;
+    MemoryDevice data;
+    List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CorruptionListener listener = new CorruptionListener() {
+      @Override public void corrupted(CorruptBlockException e) { events.add("corrupted " + e.block()); }
+      @Override public void failedClosed(CorruptionMode mode, CorruptBlockException cause) { events.add("closed " + mode + " " + cause.block()); }
+    };
+
+    @org.junit.jupiter.api.BeforeEach
+    void corruptBlock5() throws Exception {
+      im = image(64, 12, 12, 2, false, 21);
+      data = new MemoryDevice("data", im.data);
+      data.writeFully(5 * 4096 + 1, ByteBuffer.wrap(new byte[] {(byte) ~im.data[5 * 4096 + 1]}));
+    }
+
+    VerifiedReader reader(ReaderOptions o) throws Exception {
+      return VerifiedReader.open(im.params, data, new MemoryDevice("hash", im.hash), im.root, o.withListener(listener));
+    }
+
+    byte[] original(long block) {
+      return Arrays.copyOfRange(im.data, (int) block * 4096, (int) (block + 1) * 4096);
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("eio: that request fails, others go on; status turns C")
+    void eioFailsOnlyTheRequest() throws Exception {
+      VerifiedReader r = reader(ReaderOptions.DEFAULTS);
+      assertThat(r.status()).isEqualTo('V');
+      assertThatThrownBy(() -> r.read(5 * 4096, 4096)).isInstanceOf(CorruptBlockException.class);
+      assertThat(r.read(6 * 4096, 4096)).isEqualTo(original(6));
+      assertThat(r.status()).isEqualTo('C');
+      assertThat(r.corruptionCount()).isEqualTo(1);
+      assertThat(r.firstCorruptions()).extracting(CorruptBlockException::block).containsExactly(5L);
+      assertThat(events).containsExactly("corrupted 5");
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("ignore: logs, counts and returns the data as stored")
+    void ignoreReturnsTheData() throws Exception {
+      VerifiedReader r = reader(ReaderOptions.DEFAULTS.withMode(CorruptionMode.IGNORE));
+      byte[] got = r.read(5 * 4096, 4096);
+      assertThat(got[1]).isEqualTo((byte) ~im.data[5 * 4096 + 1]);
+      assertThat(r.status()).isEqualTo('C');
+      assertThat(events).containsExactly("corrupted 5");
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = CorruptionMode.class, names = {"RESTART", "PANIC"})
+    @org.junit.jupiter.api.DisplayName("restart and panic: fail closed, tell the owner once")
+    void failClosed(CorruptionMode mode) throws Exception {
+      VerifiedReader r = reader(ReaderOptions.DEFAULTS.withMode(mode));
+      assertThat(r.read(0, 4096)).isEqualTo(original(0));
+      assertThatThrownBy(() -> r.read(5 * 4096, 4096)).isInstanceOf(CorruptBlockException.class);
+      assertThat(r.failedClosed()).isTrue();
+      assertThatThrownBy(() -> r.read(0, 4096)).isInstanceOf(FailedClosedException.class)
+          .hasMessageContaining(mode.name().toLowerCase() + "_on_corruption");
+      assertThatThrownBy(() -> r.read(6 * 4096, 1)).isInstanceOf(FailedClosedException.class);
+      assertThat(events).containsExactly("corrupted 5", "closed " + mode + " 5");
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("check_at_most_once: a block verified once is not hashed again")
+    void checkAtMostOnce() throws Exception {
+      VerifiedReader r = reader(ReaderOptions.DEFAULTS.withCheckAtMostOnce(true));
+      assertThat(r.read(7 * 4096, 4096)).isEqualTo(original(7));
+      data.writeFully(7 * 4096, ByteBuffer.wrap(new byte[] {(byte) ~im.data[7 * 4096]}));
+      assertThat(r.read(7 * 4096, 4096)[0]).isEqualTo((byte) ~im.data[7 * 4096]); // as the kernel: not rechecked
+      assertThatThrownBy(() -> r.read(5 * 4096, 4096)).isInstanceOf(CorruptBlockException.class);
+      VerifiedReader fresh = reader(ReaderOptions.DEFAULTS);
+      assertThatThrownBy(() -> fresh.read(7 * 4096, 4096)).isInstanceOf(CorruptBlockException.class);
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("ignore_zero_blocks: a zero block reads as zeros whatever is stored")
+    void ignoreZeroBlocks() throws Exception {
+      System.arraycopy(new byte[4096], 0, im.data, 9 * 4096, 4096); // block 9 is zeros when formatted
+      MemoryDevice hash = new MemoryDevice("hash");
+      byte[] root = TreeBuilder.of(im.params).build(new MemoryDevice("data", im.data), hash);
+      MemoryDevice stored = new MemoryDevice("data", im.data);
+      stored.writeFully(9 * 4096 + 100, ByteBuffer.wrap(new byte[] {42}));
+      VerifiedReader ignoring = VerifiedReader.open(im.params, stored, hash, root,
+          ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true));
+      assertThat(ignoring.read(9 * 4096, 4096)).containsOnly(0);
+      assertThat(ignoring.read(8 * 4096, 4096)).isEqualTo(original(8));
+      VerifiedReader strict = VerifiedReader.open(im.params, stored, hash, root, ReaderOptions.DEFAULTS);
+      assertThatThrownBy(() -> strict.read(9 * 4096, 4096)).isInstanceOf(CorruptBlockException.class);
+    }
   }
 
   /** Counts reads, forwards everything. */
