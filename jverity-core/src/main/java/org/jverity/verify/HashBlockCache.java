@@ -41,6 +41,11 @@ public final class HashBlockCache {
     return b;
   }
 
+  /** Whether the block is cached; touches no statistics and no CLOCK bit. */
+  boolean contains(long index) {
+    return blocks.containsKey(index);
+  }
+
   /** The block, read from the device when it is not cached. */
   HashBlock load(long index) throws IOException {
     HashBlock b = get(index);

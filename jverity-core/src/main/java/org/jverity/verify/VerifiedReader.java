@@ -112,6 +112,10 @@ public final class VerifiedReader {
     return params;
   }
 
+  public TreeGeometry geometry() {
+    return geometry;
+  }
+
   public HashBlockCache cache() {
     return cache;
   }
@@ -151,6 +155,22 @@ public final class VerifiedReader {
    * @throws EOFException if the range ends past the image
    */
   public void read(long offset, byte[] dst, int dstOffset, int length) throws IOException {
+    readVerified(offset, dst, dstOffset, length, false);
+  }
+
+  /**
+   * The inline attempt: reads and verifies as {@link #read} does, but only while every hash block
+   * needed is already cached; it never reads the hash device and never handles corruption (a
+   * mismatch is left to the full path, with its recheck and policy). Returns how many bytes from
+   * {@code offset} are verified and copied: all of them, or fewer when it stopped at a block it
+   * could not verify this way, so the caller hands only the rest to a worker.
+   */
+  public int tryReadInline(long offset, byte[] dst, int dstOffset, int length) throws IOException {
+    return readVerified(offset, dst, dstOffset, length, true);
+  }
+
+  private int readVerified(long offset, byte[] dst, int dstOffset, int length, boolean cacheOnly)
+      throws IOException {
     Objects.checkFromIndexSize(dstOffset, length, dst.length);
     if (offset < 0 || offset > size() - length) {
       throw new EOFException(data.description() + ": read of " + length + " bytes at " + offset
@@ -173,7 +193,9 @@ public final class VerifiedReader {
         long block = firstBlock + i;
         if (verifiedData == null || !verifiedData.get(block)) {
           try {
-            verifyDataBlock(block, s.chunk, i * bs, s);
+            if (!verifyDataBlock(block, s.chunk, i * bs, s, cacheOnly)) {
+              return (int) (pos - offset); // not verifiable inline: the rest goes to a worker
+            }
             if (verifiedData != null) {
               verifiedData.set(block);
             }
@@ -189,6 +211,7 @@ public final class VerifiedReader {
         pos = to;
       }
     }
+    return length;
   }
 
   /** Convenience: a new array of {@code length} verified bytes at {@code offset}. */
@@ -198,8 +221,13 @@ public final class VerifiedReader {
     return out;
   }
 
-  /** Verifies data block {@code block} held in {@code buf[off, off + dataBlockSize)}; may re-read it into buf. */
-  private void verifyDataBlock(long block, byte[] buf, int off, Scratch s) throws IOException {
+  /**
+   * Verifies data block {@code block} held in {@code buf[off, off + dataBlockSize)}; may re-read it
+   * into buf. Returns false, in cache-only mode, when it cannot decide without I/O or without the
+   * corruption path.
+   */
+  private boolean verifyDataBlock(long block, byte[] buf, int off, Scratch s, boolean cacheOnly)
+      throws IOException {
     int bs = params.dataBlockSize();
     byte[] want;
     int at;
@@ -207,23 +235,30 @@ public final class VerifiedReader {
       want = rootHash;
       at = 0;
     } else {
-      want = verifiedPath(block, s).bytes;
+      HashBlock level0 = verifiedPath(block, s, cacheOnly);
+      if (level0 == null) {
+        return false; // a hash block on the path is not cached
+      }
+      want = level0.bytes;
       at = (int) (block & (geometry.hashesPerBlock() - 1)) * geometry.slotSize();
     }
     if (zeroDigest != null && matches(zeroDigest, want, at)) {
       Arrays.fill(buf, off, off + bs, (byte) 0); // ignore_zero_blocks: zeros, whatever the device holds
-      return;
+      return true;
     }
     s.hasher.hash(buf, off, bs, s.digest, 0);
     if (matches(s.digest, want, at)) {
-      return;
+      return true;
+    }
+    if (cacheOnly) {
+      return false; // recheck, repair and the corruption policy run on the full path only
     }
     // Recheck: read the block again on its own and hash that copy before blaming the data.
     data.readFully(block * bs, s.recheck, 0, bs);
     s.hasher.hash(s.recheck, 0, bs, s.digest, 0);
     if (matches(s.digest, want, at)) {
       System.arraycopy(s.recheck, 0, buf, off, bs);
-      return;
+      return true;
     }
     throw new CorruptBlockException(data.description(), Area.DATA, block, -1);
   }
@@ -255,9 +290,11 @@ public final class VerifiedReader {
 
   /**
    * The level-0 hash block covering data block {@code block}, verified: climbs to the lowest
-   * verified block on the path (or the root), then verifies and marks the blocks below it.
+   * verified block on the path (or the root), then verifies and marks the blocks below it. In
+   * cache-only mode, null when a block on the path is not cached (those verified so far stay
+   * marked).
    */
-  private HashBlock verifiedPath(long block, Scratch s) throws IOException {
+  private HashBlock verifiedPath(long block, Scratch s, boolean cacheOnly) throws IOException {
     int levels = geometry.levels();
     int bits = geometry.hashesPerBlockBits();
     HashBlock[] path = s.path;
@@ -271,7 +308,11 @@ public final class VerifiedReader {
       }
     }
     for (int i = top - 1; i >= 0; i--) {
-      HashBlock hb = path[i] != null ? path[i] : cache.load(pathIndex(block, i));
+      HashBlock hb = path[i] != null ? path[i] : cacheOnly ? null : cache.load(pathIndex(block, i));
+      if (hb == null) {
+        Arrays.fill(path, null);
+        return null;
+      }
       path[i] = hb;
       if (!hb.verified()) {
         s.hasher.hash(hb.bytes, 0, hb.bytes.length, s.hashDigest, 0);
@@ -284,6 +325,10 @@ public final class VerifiedReader {
           ok = matches(s.hashDigest, path[i + 1].bytes, slot * geometry.slotSize());
         }
         if (!ok) {
+          if (cacheOnly) {
+            Arrays.fill(path, null);
+            return null; // the corruption path (policy, logging) never runs inline
+          }
           throw new CorruptBlockException(data.description() + " (hash device)", Area.HASH, hb.index, i);
         }
         hb.markVerified();
@@ -295,7 +340,7 @@ public final class VerifiedReader {
   }
 
   /** Hash block number on the hash device of the level-{@code level} block on data block {@code block}'s path. */
-  private long pathIndex(long block, int level) {
+  long pathIndex(long block, int level) {
     return geometry.levelStart(level) + (block >>> (geometry.hashesPerBlockBits() * (level + 1)));
   }
 
