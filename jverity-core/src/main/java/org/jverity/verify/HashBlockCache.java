@@ -3,7 +3,7 @@ package org.jverity.verify;
 import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.jverity.io.BlockDevice;
 
 /**
@@ -19,8 +19,8 @@ public final class HashBlockCache {
   private final long capacityBlocks;
   private final ConcurrentHashMap<Long, HashBlock> blocks = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<HashBlock> clock = new ConcurrentLinkedQueue<>();
-  private final AtomicLong hits = new AtomicLong();
-  private final AtomicLong misses = new AtomicLong();
+  private final LongAdder hits = new LongAdder(); // adders: counters every reader bumps must not bounce
+  private final LongAdder misses = new LongAdder();
 
   /**
    * @param capacityBytes upper bound of cached bytes, at least one block
@@ -35,8 +35,10 @@ public final class HashBlockCache {
   HashBlock get(long index) {
     HashBlock b = blocks.get(index);
     if (b != null) {
-      hits.incrementAndGet();
-      b.referenced = true;
+      hits.increment();
+      if (!b.referenced) {
+        b.referenced = true; // written only when clear: a hot block's line stays shared across cores
+      }
     }
     return b;
   }
@@ -52,7 +54,7 @@ public final class HashBlockCache {
     if (b != null) {
       return b;
     }
-    misses.incrementAndGet();
+    misses.increment();
     byte[] bytes = new byte[blockSize];
     device.readFully(index * blockSize, bytes, 0, blockSize);
     HashBlock fresh = new HashBlock(index, bytes);
@@ -91,10 +93,10 @@ public final class HashBlockCache {
   }
 
   public long hits() {
-    return hits.get();
+    return hits.sum();
   }
 
   public long misses() {
-    return misses.get();
+    return misses.sum();
   }
 }

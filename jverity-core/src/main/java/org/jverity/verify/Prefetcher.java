@@ -21,7 +21,9 @@ final class Prefetcher implements AutoCloseable {
   private final HashBlockCache cache;
   private final ExecutorService loaders = Executors.newVirtualThreadPerTaskExecutor(); // I/O-bound
   private final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
-  private final AtomicLong lastEnd = new AtomicLong(-1); // end of the last request, in bytes
+  // End of each thread's last request, in bytes: a thread reading sequentially is a stream (one NBD
+  // connection, one reader); per thread, so that the hot path shares no written cache line.
+  private final ThreadLocal<long[]> lastEnd = ThreadLocal.withInitial(() -> new long[] {-1});
   private final AtomicLong issued = new AtomicLong();
   private volatile long clusterBytes;
 
@@ -55,7 +57,9 @@ final class Prefetcher implements AutoCloseable {
     long cluster = clusterBytes;
     long from = Math.floorDiv(offset, cluster) * cluster;
     long to = Math.min(reader.size(), Math.ceilDiv(offset + length, cluster) * cluster);
-    boolean sequential = lastEnd.getAndSet(offset + length) == offset;
+    long[] previous = lastEnd.get();
+    boolean sequential = previous[0] == offset;
+    previous[0] = offset + length;
     if (sequential) {
       to = Math.min(reader.size(), to + cluster); // read ahead the first level with the data
     }

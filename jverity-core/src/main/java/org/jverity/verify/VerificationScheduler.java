@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class VerificationScheduler implements AutoCloseable {
   /** The kernel's default {@code prefetch_cluster}: 256 KiB of data. */
   public static final long DEFAULT_PREFETCH_CLUSTER = 256 << 10;
-  /** Default inline budget: 5 ms of hashing per 10 ms window on each thread. */
-  public static final long DEFAULT_BUDGET_NANOS = 5_000_000;
+  /** Default inline budget: 9 ms of hashing per 10 ms window on each thread. */
+  public static final long DEFAULT_BUDGET_NANOS = 9_000_000;
   public static final long DEFAULT_WINDOW_NANOS = 10_000_000;
   /** Smallest piece a large request is cut into for the pool. */
   private static final int MIN_PIECE = 64 << 10;
@@ -118,15 +118,23 @@ public final class VerificationScheduler implements AutoCloseable {
     onPool(offset + done, dst, dstOffset + done, length - done);
   }
 
-  /** Cuts the range into block-aligned pieces, one or more per pool thread, and waits for them all. */
+  /**
+   * Cuts the range into block-aligned pieces, about one per pool thread; the pool hashes all but
+   * the first, which the calling thread hashes itself rather than sit idle waiting.
+   */
   private void onPool(long offset, byte[] dst, int dstOffset, int length) throws IOException {
     int bs = reader.params().dataBlockSize();
     int wanted = Math.max(MIN_PIECE, Math.ceilDiv(length, poolThreads));
     int piece = Math.max(bs, wanted - wanted % bs);
-    List<Future<?>> futures = new ArrayList<>();
     long end = offset + length;
-    for (long pos = offset; pos < end; ) {
-      long pieceEnd = Math.min(end, (pos / bs) * bs + piece); // block-aligned end, > pos
+    long firstEnd = Math.min(end, (offset / bs) * bs + piece); // block-aligned end, > offset
+    if (firstEnd == end) {
+      handOff(offset, dst, dstOffset, length); // one piece: a real hand-off, the caller waits
+      return;
+    }
+    List<Future<?>> futures = new ArrayList<>();
+    for (long pos = firstEnd; pos < end; ) {
+      long pieceEnd = Math.min(end, pos + piece);
       long from = pos;
       int n = (int) (pieceEnd - pos);
       int at = (int) (dstOffset + pos - offset);
@@ -138,6 +146,12 @@ public final class VerificationScheduler implements AutoCloseable {
       pos = pieceEnd;
     }
     IOException first = null; // the lowest-offset failure, so the report does not depend on timing
+    try {
+      pieces.increment();
+      reader.read(offset, dst, dstOffset, (int) (firstEnd - offset));
+    } catch (IOException e) {
+      first = e;
+    }
     for (Future<?> f : futures) {
       try {
         f.get();
@@ -153,6 +167,23 @@ public final class VerificationScheduler implements AutoCloseable {
     }
     if (first != null) {
       throw first;
+    }
+  }
+
+  private void handOff(long offset, byte[] dst, int dstOffset, int length) throws IOException {
+    pieces.increment();
+    Future<?> f = pool.submit(() -> {
+      reader.read(offset, dst, dstOffset, length);
+      return null;
+    });
+    try {
+      f.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      f.cancel(true);
+      throw new InterruptedIOException("interrupted while verifying");
     }
   }
 
@@ -175,7 +206,7 @@ public final class VerificationScheduler implements AutoCloseable {
     return inlineRequests.sum();
   }
 
-  /** Requests (or their unverified rest) handed to the pool. */
+  /** Requests (or their unverified rest) that took the pool path, cut into pieces. */
   public long pooledRequests() {
     return pooledRequests.sum();
   }
