@@ -14,6 +14,8 @@ import org.jverity.io.FileDevice;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
 import org.jverity.verify.CorruptionMode;
+import org.jverity.verify.IoClass;
+import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
 import picocli.CommandLine.Command;
@@ -95,8 +97,9 @@ final class ReadCommand implements Callable<Integer> {
         throw new VerityParameterException("range " + offset + "+" + (end - offset) + ": outside the data ("
             + reader.size() + " bytes)");
       }
-      try (OutputStream out = open()) {
-        copy(reader, offset, end, out);
+      try (OutputStream out = open();
+          VerificationScheduler scheduler = new VerificationScheduler(reader)) {
+        copy(scheduler, offset, end, out);
       }
     }
     return ExitCode.OK;
@@ -111,7 +114,9 @@ final class ReadCommand implements Callable<Integer> {
    * Copies verified bytes in pieces ending on block boundaries. When a piece fails, its blocks are
    * read one by one so that every block before the corrupt one is still written.
    */
-  private static void copy(VerifiedReader reader, long from, long end, OutputStream out) throws IOException {
+  private static void copy(VerificationScheduler scheduler, long from, long end, OutputStream out)
+      throws IOException {
+    VerifiedReader reader = scheduler.reader();
     int bs = reader.params().dataBlockSize();
     byte[] buf = new byte[PIECE];
     long pos = from;
@@ -119,7 +124,7 @@ final class ReadCommand implements Callable<Integer> {
       long pieceEnd = Math.min(end, (pos / bs) * bs + PIECE); // block-aligned end, > pos
       int n = (int) (pieceEnd - pos);
       try {
-        reader.read(pos, buf, 0, n);
+        scheduler.read(pos, buf, 0, n, IoClass.BEST_EFFORT); // hashed on every core
         out.write(buf, 0, n);
       } catch (CorruptBlockException e) {
         for (long at = pos; at < pieceEnd; ) {

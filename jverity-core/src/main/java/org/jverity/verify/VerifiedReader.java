@@ -45,6 +45,7 @@ public final class VerifiedReader {
   private final VerityParams params;
   private final TreeGeometry geometry;
   private final BlockDevice data;
+  private final String hashDescription; // names the hash device in corruption reports
   private final HashBlockCache cache;
   private final byte[] rootHash;
   private final ReaderOptions options;
@@ -59,6 +60,7 @@ public final class VerifiedReader {
     this.params = params;
     this.geometry = TreeGeometry.of(params);
     this.data = data;
+    this.hashDescription = hash.description();
     this.cache = new HashBlockCache(hash, params.hashBlockSize(), options.cacheBytes());
     this.rootHash = rootHash.clone();
     this.options = options;
@@ -329,7 +331,7 @@ public final class VerifiedReader {
             Arrays.fill(path, null);
             return null; // the corruption path (policy, logging) never runs inline
           }
-          throw new CorruptBlockException(data.description() + " (hash device)", Area.HASH, hb.index, i);
+          throw new CorruptBlockException(hashDescription, Area.HASH, hb.index, i);
         }
         hb.markVerified();
       }
