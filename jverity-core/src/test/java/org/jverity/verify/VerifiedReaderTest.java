@@ -174,6 +174,31 @@ class VerifiedReaderTest {
   }
 
   @Test
+  void anIoErrorIsAnIoErrorNotCorruption() throws Exception {
+    Image im = image(50, 12, 12, 2, false, 19);
+    MemoryDevice good = new MemoryDevice("data", im.data);
+    BlockDevice failing = new BlockDevice() {
+      @Override public String description() { return "data"; }
+      @Override public long size() { return good.size(); }
+      @Override public void readFully(long offset, ByteBuffer dst) throws java.io.IOException {
+        if (offset <= 30 * 4096 && offset + dst.remaining() > 30 * 4096) {
+          throw new java.io.IOException("data: read error at block 30");
+        }
+        good.readFully(offset, dst);
+      }
+      @Override public void close() {}
+    };
+    VerifiedReader r = VerifiedReader.open(im.params, failing, new MemoryDevice("hash", im.hash), im.root, 1 << 20);
+    assertThatThrownBy(() -> r.read(29 * 4096, 3 * 4096))
+        .isInstanceOf(java.io.IOException.class)
+        .isNotInstanceOf(CorruptBlockException.class)
+        .hasMessage("data: read error at block 30");
+    assertThat(r.corruptionCount()).isZero();
+    assertThat(r.status()).isEqualTo('V');
+    assertThat(r.read(31 * 4096, 4096)).isEqualTo(Arrays.copyOfRange(im.data, 31 * 4096, 32 * 4096));
+  }
+
+  @Test
   void readsOutsideTheImageAreRefused() throws Exception {
     Image im = image(3, 12, 12, 2, false, 1);
     VerifiedReader r = im.reader(1 << 20);
