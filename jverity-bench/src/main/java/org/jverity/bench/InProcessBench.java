@@ -2,12 +2,9 @@ package org.jverity.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.CheckReport;
@@ -36,9 +33,9 @@ public final class InProcessBench {
     VerityParams p = VerityParams.builder().dataBlocks(blocks).salt(salt).superblock(false).build();
     Path hash = image.resolveSibling(image.getFileName() + ".inproc-hash");
 
-    hashLimit(1, 300); // JIT warm-up of the digest
-    double limit1 = best(reps, () -> hashLimit(1, 1500));
-    double limitAll = best(reps, () -> hashLimit(cores, 1500));
+    HashLimit.measure(1, 0.3); // JIT warm-up of the digest
+    double limit1 = best(reps, () -> HashLimit.measure(1, 1.5));
+    double limitAll = best(reps, () -> HashLimit.measure(cores, 1.5));
 
     TreeBuilder builder = TreeBuilder.of(p);
     List<Double> build = new ArrayList<>();
@@ -90,44 +87,6 @@ public final class InProcessBench {
     return best;
   }
 
-  /** MB/s of salted 4 KiB SHA-256 over an in-cache 16 MiB buffer on {@code threads} threads for {@code millis}. */
-  private static double hashLimit(int threads, long millis) throws Exception {
-    byte[] data = new byte[16 << 20];
-    new java.util.Random(1).nextBytes(data);
-    AtomicLong bytes = new AtomicLong();
-    CyclicBarrier start = new CyclicBarrier(threads + 1);
-    long[] deadline = new long[1];
-    List<Thread> ts = new ArrayList<>();
-    for (int i = 0; i < threads; i++) {
-      ts.add(Thread.ofPlatform().start(() -> {
-        try {
-          MessageDigest md = MessageDigest.getInstance("SHA-256");
-          byte[] salt = new byte[32];
-          byte[] out = new byte[32];
-          start.await();
-          long n = 0;
-          while (System.nanoTime() < deadline[0]) {
-            for (int off = 0; off < data.length; off += BLOCK) {
-              md.update(salt);
-              md.update(data, off, BLOCK);
-              md.digest(out, 0, 32);
-            }
-            n += data.length;
-          }
-          bytes.addAndGet(n);
-        } catch (Exception e) {
-          throw new RuntimeException(e);
-        }
-      }));
-    }
-    deadline[0] = System.nanoTime() + millis * 1_000_000;
-    long t = System.nanoTime();
-    start.await();
-    for (Thread th : ts) {
-      th.join();
-    }
-    return bytes.get() / ((System.nanoTime() - t) / 1e9) / 1e6;
-  }
 
   private static double max(List<Double> v) {
     return v.stream().mapToDouble(Double::doubleValue).max().orElse(0);

@@ -2,7 +2,6 @@ package org.jverity.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -60,8 +59,8 @@ public final class ReadBench {
         }
         inline.setInlineLimit(IoClass.BEST_EFFORT, 8192);
 
-        double limit1 = hashLimit(1, seconds);
-        double limitAll = hashLimit(cores, seconds);
+        double limit1 = HashLimit.measure(1, seconds);
+        double limitAll = HashLimit.measure(cores, seconds);
         List<Workload> workloads = List.of(
             new Workload("4k random, 1 thread", 4096, 1),
             new Workload("4k random, 8 threads", 4096, 8),
@@ -153,41 +152,4 @@ public final class ReadBench {
         k == 0 ? 0 : all[k / 2] / 1e3, k == 0 ? 0 : all[(int) (k * 0.99)] / 1e3);
   }
 
-  private static double hashLimit(int threads, double seconds) throws Exception {
-    byte[] data = new byte[16 << 20];
-    new java.util.Random(1).nextBytes(data);
-    AtomicLong bytes = new AtomicLong();
-    CyclicBarrier start = new CyclicBarrier(threads + 1);
-    long[] deadline = new long[1];
-    List<Thread> ts = new ArrayList<>();
-    for (int i = 0; i < threads; i++) {
-      ts.add(Thread.ofPlatform().start(() -> {
-        try {
-          MessageDigest md = MessageDigest.getInstance("SHA-256");
-          byte[] salt = new byte[32];
-          byte[] out = new byte[32];
-          start.await();
-          long n = 0;
-          while (System.nanoTime() < deadline[0]) {
-            for (int off = 0; off < data.length; off += 4096) {
-              md.update(salt);
-              md.update(data, off, 4096);
-              md.digest(out, 0, 32);
-            }
-            n += data.length;
-          }
-          bytes.addAndGet(n);
-        } catch (Exception e) {
-          throw new RuntimeException(e);
-        }
-      }));
-    }
-    deadline[0] = System.nanoTime() + (long) (seconds * 1e9);
-    long t = System.nanoTime();
-    start.await();
-    for (Thread th : ts) {
-      th.join();
-    }
-    return bytes.get() / ((System.nanoTime() - t) / 1e9) / 1e6;
-  }
 }
