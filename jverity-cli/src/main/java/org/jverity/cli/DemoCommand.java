@@ -28,10 +28,8 @@ import picocli.CommandLine.Option;
 
 @Command(
     name = "demo",
-    description = {
-      "Make a sample image in a temporary folder, format it, verify it, corrupt a copy and show",
-      "what verify reports, with throughput figures (and veritysetup's, when it is installed)."
-    })
+    description = "Show jverity at work on a sample image in a temporary folder: format, verify, corrupt a"
+        + " copy and report, verified reads, with throughput figures (and veritysetup's, when installed).")
 final class DemoCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 

@@ -21,33 +21,20 @@ import org.jverity.verify.VerifiedReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "read",
-    description = {
-      "Write verified bytes of DATA to stdout (or --output): every data block is checked against",
-      "the hash tree and ROOT_HASH before any of its bytes is written; stops at the first block",
-      "that does not verify, naming it."
-    })
+    description = "Write verified bytes of DATA to stdout (or --output). Every data block is checked"
+        + " against the hash tree and ROOT_HASH before any of its bytes is written; stops at the first"
+        + " block that does not verify, naming it.")
 final class ReadCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
   private static final int PIECE = 1 << 20; // bytes read and written at a time
 
-  @Parameters(index = "0", paramLabel = "DATA")
-  Path data;
-
-  @Parameters(index = "1", paramLabel = "HASH")
-  Path hash;
-
-  @Parameters(index = "2", paramLabel = "ROOT_HASH", arity = "0..1", description = "Root hash in hex (or use --root-hash-file).")
-  String rootHash;
+  @Mixin ImageArguments image;
 
   @Mixin VerityOptions options;
-
-  @Option(names = "--root-hash-file", paramLabel = "FILE", description = "Read the root hash (hex) from FILE.")
-  Path rootHashFile;
 
   @Option(names = "--offset", paramLabel = "BYTES", description = "First byte to read (default 0).")
   long offset;
@@ -72,9 +59,9 @@ final class ReadCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Checks.requireFile(data, "data");
-    Checks.requireFile(hash, "hash");
-    String rootText = RootHashes.text("read", rootHash, rootHashFile);
+    String rootText = image.check("read");
+    Path data = image.data;
+    Path hash = image.hash;
     try (FileDevice dataDev = FileDevice.openRead(data);
         FileDevice hashDev = FileDevice.openRead(hash)) {
       VerityParams p = ParamsResolver.forCheck(options, data, hashDev);

@@ -16,30 +16,17 @@ import org.jverity.tree.TreeChecker;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "verify",
-    description = {
-      "Verify DATA against the hash tree on HASH and ROOT_HASH, as veritysetup verify does,",
-      "listing every corrupted block (the first 100, then a count)."
-    })
+    description = "Verify DATA against the hash tree on HASH and ROOT_HASH, as veritysetup verify does,"
+        + " listing every corrupted block (the first 100, then a count).")
 final class VerifyCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "DATA")
-  Path data;
-
-  @Parameters(index = "1", paramLabel = "HASH")
-  Path hash;
-
-  @Parameters(index = "2", paramLabel = "ROOT_HASH", arity = "0..1", description = "Root hash in hex (or use --root-hash-file).")
-  String rootHash;
+  @Mixin ImageArguments image;
 
   @Mixin VerityOptions options;
-
-  @Option(names = "--root-hash-file", paramLabel = "FILE", description = "Read the root hash (hex) from FILE.")
-  Path rootHashFile;
 
   @Option(names = "--json", description = "Print the result as JSON on stdout.")
   boolean json;
@@ -53,9 +40,9 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Checks.requireThreads(threads);
-    Checks.requireFile(data, "data");
-    Checks.requireFile(hash, "hash");
-    String rootText = RootHashes.text("verify", rootHash, rootHashFile);
+    String rootText = image.check("verify");
+    Path data = image.data;
+    Path hash = image.hash;
     CheckReport report;
     VerityParams p;
     TreeChecker checker;
