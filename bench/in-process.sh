@@ -10,11 +10,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SIZE=$(numfmt --from=iec "${1:-1G}")
 REPS=${REPS:-5}
 JAVA_HOME=$(jverity_find_jdk); export JAVA_HOME
-jverity_mvn -q -DskipTests package >&2
 DIR=$(mktemp -d /dev/shm/jverity-inproc.XXXXXX 2>/dev/null || mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
-openssl enc -aes-128-ctr -K 00000000000000000000000000000000 -iv 00000000000000000000000000000000 \
-  -in /dev/zero 2>/dev/null | head -c "$SIZE" > "$DIR/data.img" || true
+jverity_bench_image "$DIR/data.img" "$SIZE"
 echo "# $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-"$JAVA_HOME/bin/java" -cp "$ROOT/jverity-core/target/classes:$ROOT/jverity-bench/target/classes" \
-  org.jverity.bench.InProcessBench "$DIR/data.img" "$REPS"
+jverity_bench_java org.jverity.bench.InProcessBench "$DIR/data.img" "$REPS"

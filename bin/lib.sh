@@ -51,3 +51,18 @@ jverity_train_aot() {
   rm -rf "$tmp"
   [ -s "$aot" ]
 }
+
+# Writes SIZE bytes of deterministic pseudo-random data (AES-128-CTR keystream, key/IV 0, as
+# shared/bench does) to FILE, so root hashes are the same in every run.
+jverity_bench_image() {
+  local file=$1 size=$2
+  openssl enc -aes-128-ctr -K 00000000000000000000000000000000 -iv 00000000000000000000000000000000 \
+    -in /dev/zero 2>/dev/null | head -c "$size" > "$file" || true   # openssl dies of SIGPIPE
+  [ "$(stat -c %s "$file")" = "$size" ] || { echo "bench: could not write $size bytes to $file" >&2; return 1; }
+}
+
+# Runs a class of jverity-bench (after a build) with the JDK found above.
+jverity_bench_java() {
+  jverity_mvn -q -DskipTests package >/dev/null
+  "$JAVA_HOME/bin/java" -cp "$ROOT/jverity-core/target/classes:$ROOT/jverity-bench/target/classes" "$@"
+}
