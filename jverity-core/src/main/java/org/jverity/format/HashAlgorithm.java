@@ -9,20 +9,22 @@ import java.util.Locale;
  * superblock stores) and their JCA name.
  */
 public enum HashAlgorithm {
-  SHA1("sha1", "SHA-1", 20),
-  SHA224("sha224", "SHA-224", 28),
-  SHA256("sha256", "SHA-256", 32),
-  SHA384("sha384", "SHA-384", 48),
-  SHA512("sha512", "SHA-512", 64);
+  SHA1("sha1", "SHA-1", 20, 64),
+  SHA224("sha224", "SHA-224", 28, 64),
+  SHA256("sha256", "SHA-256", 32, 64),
+  SHA384("sha384", "SHA-384", 48, 128),
+  SHA512("sha512", "SHA-512", 64, 128);
 
   private final String kernelName;
   private final String jcaName;
   private final int digestSize; // bytes
+  private final int inputBlockSize; // bytes the compression function consumes at a time
 
-  HashAlgorithm(String kernelName, String jcaName, int digestSize) {
+  HashAlgorithm(String kernelName, String jcaName, int digestSize, int inputBlockSize) {
     this.kernelName = kernelName;
     this.jcaName = jcaName;
     this.digestSize = digestSize;
+    this.inputBlockSize = inputBlockSize;
   }
 
   /** Lower-case name as veritysetup writes it to the superblock, e.g. {@code sha256}. */
@@ -37,6 +39,14 @@ public enum HashAlgorithm {
   /** Digest size in bytes. */
   public int digestSize() {
     return digestSize;
+  }
+
+  /**
+   * Bytes the compression function consumes at a time (64 for SHA-1/224/256, 128 for
+   * SHA-384/512): fs-verity pads its salt to this, so the salted state can be computed once.
+   */
+  public int inputBlockSize() {
+    return inputBlockSize;
   }
 
   /** A fresh digest; each thread needs its own. */

@@ -3,24 +3,59 @@ package org.jverity.hash;
 import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.HashFormat;
+import org.jverity.format.VerityParams;
 
 /**
- * Hashes one block the dm-verity way: H(salt ‖ block) in format 1, H(block ‖ salt) in format 0.
+ * Hashes one block with a salt placed before or after it: H(salt ‖ block) or H(block ‖ salt). The
+ * salt and its placement are independent of any on-disk format; the factories say what dm-verity
+ * (per {@link HashFormat}) and fs-verity (salt zero-padded to the hash's input block) use.
  * Holds a reusable {@link MessageDigest}, so it is <b>not</b> thread-safe: one per thread.
  */
 public final class BlockHasher {
+  private final HashAlgorithm algorithm;
   private final MessageDigest digest;
-  private final byte[] salt;
+  private final byte[] salt; // as hashed, padding included
   private final boolean saltFirst;
   private final int digestSize; // bytes
 
-  public BlockHasher(HashAlgorithm algorithm, HashFormat format, byte[] salt) {
+  public BlockHasher(HashAlgorithm algorithm, byte[] salt, SaltPlacement placement) {
+    this.algorithm = algorithm;
     this.digest = algorithm.newDigest();
     this.salt = salt.clone();
-    this.saltFirst = format.saltFirst();
+    this.saltFirst = placement == SaltPlacement.BEFORE;
     this.digestSize = algorithm.digestSize();
+  }
+
+  /** dm-verity's hashing: the salt as given, before the block in format 1, after it in format 0. */
+  public static BlockHasher dmVerity(HashAlgorithm algorithm, HashFormat format, byte[] salt) {
+    return new BlockHasher(algorithm, salt, format.saltFirst() ? SaltPlacement.BEFORE : SaltPlacement.AFTER);
+  }
+
+  /** dm-verity's hashing for {@code params}. */
+  public static BlockHasher dmVerity(VerityParams params) {
+    return dmVerity(params.hashAlgorithm(), params.hashFormat(), params.salt());
+  }
+
+  /**
+   * fs-verity's hashing: the salt zero-padded to a multiple of the hash's input block size (64
+   * bytes for SHA-256, 128 for SHA-512), before the block; no salt hashes the block alone.
+   */
+  public static BlockHasher fsVerity(HashAlgorithm algorithm, byte[] salt) {
+    int unit = algorithm.inputBlockSize();
+    byte[] padded = salt.length == 0 ? salt : Arrays.copyOf(salt, Math.ceilDiv(salt.length, unit) * unit);
+    return new BlockHasher(algorithm, padded, SaltPlacement.BEFORE);
+  }
+
+  /** A hasher with the same algorithm, salt and placement (for another thread). */
+  public BlockHasher copy() {
+    return new BlockHasher(algorithm, salt, saltFirst ? SaltPlacement.BEFORE : SaltPlacement.AFTER);
+  }
+
+  public HashAlgorithm algorithm() {
+    return algorithm;
   }
 
   public int digestSize() {
@@ -36,11 +71,7 @@ public final class BlockHasher {
       digest.update(block, off, len);
       digest.update(salt);
     }
-    try {
-      digest.digest(out, outOff, digestSize);
-    } catch (DigestException e) {
-      throw new IllegalArgumentException("output too small for a digest at " + outOff, e);
-    }
+    finish(out, outOff);
   }
 
   /**
@@ -56,11 +87,7 @@ public final class BlockHasher {
       digest.update(block);
       digest.update(salt);
     }
-    try {
-      digest.digest(out, outOff, digestSize);
-    } catch (DigestException e) {
-      throw new IllegalArgumentException("output too small for a digest at " + outOff, e);
-    }
+    finish(out, outOff);
   }
 
   /** The digest of {@code block[off, off+len)} as a new array. */
@@ -68,5 +95,13 @@ public final class BlockHasher {
     byte[] out = new byte[digestSize];
     hash(block, off, len, out, 0);
     return out;
+  }
+
+  private void finish(byte[] out, int outOff) {
+    try {
+      digest.digest(out, outOff, digestSize);
+    } catch (DigestException e) {
+      throw new IllegalArgumentException("output too small for a digest at " + outOff, e);
+    }
   }
 }

@@ -40,6 +40,7 @@ final class LevelPass {
   private static final byte[] ZEROS = new byte[4096];
 
   private final TreeGeometry geometry;
+  private final MerkleLayout layout;
   private final int level;
   private final BlockDevice input;
   private final long inputOffset; // bytes, where input block 0 starts on the input device
@@ -62,6 +63,7 @@ final class LevelPass {
       int threads) {
     VerityParams p = geometry.params();
     this.geometry = geometry;
+    this.layout = geometry.layout();
     this.level = level;
     if (level == 0) {
       this.input = data;
@@ -102,7 +104,7 @@ final class LevelPass {
 
     Worker(int blocksPerTask, long outputBlocks) {
       VerityParams p = geometry.params();
-      this.hasher = new BlockHasher(p.hashAlgorithm(), p.hashFormat(), p.salt());
+      this.hasher = BlockHasher.dmVerity(p);
       this.blocksPerTask = blocksPerTask;
       this.outputBlocks = outputBlocks;
       long taskInput = Math.min(
@@ -116,9 +118,7 @@ final class LevelPass {
 
     void run(long task) throws IOException {
       int hbs = geometry.params().hashBlockSize();
-      int bits = geometry.hashesPerBlockBits();
-      long fanoutMask = geometry.hashesPerBlock() - 1;
-      int slot = geometry.slotSize();
+      int bits = layout.hashesPerBlockBits();
       long firstOut = task * blocksPerTask;
       int outCount = (int) Math.min(blocksPerTask, outputBlocks - firstOut);
       int outBytes = outCount * hbs;
@@ -126,21 +126,20 @@ final class LevelPass {
 
       long first = firstOut << bits;
       long end = Math.min((firstOut + outCount) << bits, inputBlocks);
+      long outBase = layout.levelStart(level) + firstOut; // hash block of out[0]
       int chunkBlocks = in.capacity() / inputBlockSize;
       for (long x = first; x < end; ) {
         int n = (int) Math.min(chunkBlocks, end - x);
         in.clear().limit(n * inputBlockSize);
         input.readFully(inputOffset + x * inputBlockSize, in);
         for (int j = 0; j < n; j++) {
-          long rel = x + j - first;
-          int at = (int) ((rel >>> bits) * hbs + (rel & fanoutMask) * slot); // < out.length
           in.limit((j + 1) * inputBlockSize).position(j * inputBlockSize);
-          hasher.hash(in, out, at);
+          hasher.hash(in, out, at(layout.locate(level, x + j), outBase, hbs));
         }
         x += n;
       }
 
-      long outOffset = (geometry.levelStart(level) + firstOut) * hbs;
+      long outOffset = outBase * hbs;
       if (mode == Mode.WRITE) {
         ((WritableDevice) hashDevice).writeFully(outOffset, ByteBuffer.wrap(out, 0, outBytes));
       } else {
@@ -150,11 +149,16 @@ final class LevelPass {
       progress.advanced((end - first) * inputBlockSize);
     }
 
+    /** Where in this task's buffers a digest sits, the buffers starting at hash block {@code outBase}. */
+    private int at(HashLocation loc, long outBase, int hbs) {
+      return (int) ((loc.hashBlock() - outBase) * hbs) + loc.offset(); // < blocksPerTask * hbs
+    }
+
     private void compare(long firstOut, int outCount, long first, long end) {
       int hbs = geometry.params().hashBlockSize();
-      int perBlock = geometry.hashesPerBlock();
-      int slot = geometry.slotSize();
-      int digest = geometry.digestSize();
+      int perBlock = layout.hashesPerBlock();
+      int digest = layout.digestSize();
+      long outBase = layout.levelStart(level) + firstOut;
       for (int b = 0; b < outCount; b++) {
         int base = b * hbs;
         if (Arrays.equals(out, base, base + hbs, stored, base, base + hbs)) {
@@ -164,13 +168,13 @@ final class LevelPass {
         int used = (int) Math.min(perBlock, end - firstInput);
         boolean spareDirty = false;
         for (int s = 0; s < used; s++) {
-          int at = base + s * slot;
+          int at = at(layout.locate(level, firstInput + s), outBase, hbs);
           if (!Arrays.equals(out, at, at + digest, stored, at, at + digest)) {
             findings.digestMismatch(firstInput + s);
           }
-          spareDirty |= !isZero(stored, at + digest, at + slot);
+          spareDirty |= !isZero(stored, at + digest, at + layout.slotSize());
         }
-        spareDirty |= !isZero(stored, base + used * slot, base + hbs);
+        spareDirty |= !isZero(stored, base + used * layout.slotSize(), base + hbs);
         if (spareDirty) {
           findings.spareNotZero(firstOut + b);
         }

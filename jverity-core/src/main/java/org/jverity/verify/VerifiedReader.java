@@ -67,7 +67,7 @@ public final class VerifiedReader {
     this.scratch = ThreadLocal.withInitial(() -> new Scratch(params));
     this.verifiedData = options.checkAtMostOnce() ? new ConcurrentBitSet(params.dataBlocks()) : null;
     this.zeroDigest = options.ignoreZeroBlocks()
-        ? new BlockHasher(params.hashAlgorithm(), params.hashFormat(), params.salt())
+        ? BlockHasher.dmVerity(params.hashAlgorithm(), params.hashFormat(), params.salt())
             .hash(new byte[params.dataBlockSize()], 0, params.dataBlockSize())
         : null;
   }
@@ -361,7 +361,7 @@ public final class VerifiedReader {
     final HashBlock[] path;
 
     Scratch(VerityParams p) {
-      hasher = new BlockHasher(p.hashAlgorithm(), p.hashFormat(), p.salt());
+      hasher = BlockHasher.dmVerity(p.hashAlgorithm(), p.hashFormat(), p.salt());
       digest = new byte[p.hashAlgorithm().digestSize()];
       hashDigest = new byte[digest.length];
       chunk = new byte[Math.max(p.dataBlockSize(), MAX_READ_CHUNK - MAX_READ_CHUNK % p.dataBlockSize())];

@@ -1,0 +1,231 @@
+package org.jverity.tree;
+
+import org.jverity.format.HashAlgorithm;
+import org.jverity.format.HashFormat;
+import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
+import org.jverity.format.VeritySuperblock;
+
+/**
+ * The shape of a Merkle tree over a data area, and where each digest sits: pure arithmetic,
+ * computed once, and the only place it lives. The builder, the checker, the verified reader and
+ * the prefetcher all ask this type, so they cannot disagree. Immutable and thread-safe.
+ *
+ * <p>Level 0 holds the digests of the data blocks; level i+1 the digests of level i's hash blocks;
+ * the top level is one block, whose digest is the root hash. On disk the top level comes first and
+ * level 0 last (dm-verity and fs-verity alike). A tree over at most one data block has no levels:
+ * the root hash is that block's digest (fs-verity: an empty file has the all-zero root).
+ *
+ * <p>Two factories: {@link #dmVerity} (cryptsetup's {@code hash_levels()}, the kernel's
+ * {@code verity_ctr}: data in whole blocks, digests in power-of-two slots in format 1, packed in
+ * format 0 with a power-of-two fan-out) and {@link #fsVerity} (one block size, packed digests,
+ * data measured in bytes with a zero-padded last block, the tree starting at offset 0).
+ */
+public final class MerkleLayout {
+  private final int dataBlockSize; // bytes
+  private final int hashBlockSize; // bytes
+  private final int digestSize; // bytes
+  private final int hashesPerBlockBits; // log2(digests per hash block)
+  private final int slotSize; // bytes from one digest to the next in a hash block
+  private final long dataSize; // bytes of data covered (the last block may be partial: fs-verity)
+  private final long dataBlocks; // leaves: data blocks covered, the last one zero-padded
+  private final long firstHashBlock; // where the tree starts, in hash blocks from the device start
+  private final long[] levelStart; // per level, in hash blocks from the device start
+  private final long[] levelBlocks; // per level, in hash blocks
+  private final long hashBlocks; // whole tree, in hash blocks
+
+  private MerkleLayout(int dataBlockSize, int hashBlockSize, int digestSize, boolean packed,
+      long dataSize, long firstHashBlock) {
+    this.dataBlockSize = dataBlockSize;
+    this.hashBlockSize = hashBlockSize;
+    this.digestSize = digestSize;
+    // floor(log2(hbs / digestSize)): packed digests still use a power-of-two fan-out.
+    this.hashesPerBlockBits = 31 - Integer.numberOfLeadingZeros(hashBlockSize / digestSize);
+    this.slotSize = packed ? digestSize : hashBlockSize >>> hashesPerBlockBits;
+    this.dataSize = dataSize;
+    this.dataBlocks = Math.ceilDiv(dataSize, dataBlockSize);
+    this.firstHashBlock = firstHashBlock;
+
+    int levels = 0;
+    if (dataBlocks > 1) {
+      while (hashesPerBlockBits * levels < 64 && ((dataBlocks - 1) >>> (hashesPerBlockBits * levels)) != 0) {
+        levels++;
+      }
+    }
+    levelStart = new long[levels];
+    levelBlocks = new long[levels];
+    for (int i = 0; i < levels; i++) {
+      int shift = hashesPerBlockBits * (i + 1);
+      levelBlocks[i] = shift >= 64 ? 1 : ((dataBlocks - 1) >>> shift) + 1; // ceil(n / fanout^(i+1))
+    }
+    long next = firstHashBlock;
+    long total = 0;
+    for (int i = levels - 1; i >= 0; i--) {
+      levelStart[i] = next;
+      next = Math.addExact(next, levelBlocks[i]);
+      total += levelBlocks[i];
+    }
+    this.hashBlocks = total;
+    Math.multiplyExact(next, (long) hashBlockSize); // the tree's end must be addressable in bytes
+  }
+
+  /** The layout of the dm-verity tree {@code p} describes, at its place on the hash device. */
+  public static MerkleLayout dmVerity(VerityParams p) {
+    long hashStart = p.superblock()
+        ? Math.ceilDiv(Math.addExact(p.hashOffset(), VeritySuperblock.SIZE), p.hashBlockSize())
+        : p.hashOffset() / p.hashBlockSize();
+    return new MerkleLayout(p.dataBlockSize(), p.hashBlockSize(), p.hashAlgorithm().digestSize(),
+        p.hashFormat() == HashFormat.CHROME_OS, p.dataBlocks() * p.dataBlockSize(), hashStart);
+  }
+
+  /**
+   * The layout of the fs-verity tree of a {@code fileSize}-byte file hashed with {@code algorithm}
+   * in {@code blockSize}-byte blocks (data and hash blocks alike), the tree starting at offset 0 as
+   * {@code fsverity digest --out-merkle-tree} writes it.
+   */
+  public static MerkleLayout fsVerity(HashAlgorithm algorithm, int blockSize, long fileSize) {
+    if (blockSize < 2 * algorithm.digestSize() || Integer.bitCount(blockSize) != 1) {
+      throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two of at least "
+          + 2 * algorithm.digestSize() + " bytes for " + algorithm + ")");
+    }
+    if (fileSize < 0) {
+      throw new VerityParameterException("file size: " + fileSize + " (expected: >= 0)");
+    }
+    return new MerkleLayout(blockSize, blockSize, algorithm.digestSize(), true, fileSize, 0);
+  }
+
+  /** Bytes per data block. */
+  public int dataBlockSize() {
+    return dataBlockSize;
+  }
+
+  /** Bytes per hash block. */
+  public int hashBlockSize() {
+    return hashBlockSize;
+  }
+
+  /** Digest size in bytes. */
+  public int digestSize() {
+    return digestSize;
+  }
+
+  /** Bytes of data the tree covers; the last data block holds fewer when this is not a multiple. */
+  public long dataSize() {
+    return dataSize;
+  }
+
+  /** Data blocks covered (leaves), the last one zero-padded when {@link #dataSize()} ends inside it. */
+  public long dataBlocks() {
+    return dataBlocks;
+  }
+
+  /** Number of levels; 0 when the tree covers at most one data block. */
+  public int levels() {
+    return levelStart.length;
+  }
+
+  /** log2 of the number of digests in one hash block. */
+  public int hashesPerBlockBits() {
+    return hashesPerBlockBits;
+  }
+
+  /** Digests per hash block (the fan-out). */
+  public int hashesPerBlock() {
+    return 1 << hashesPerBlockBits;
+  }
+
+  /** Bytes from one digest to the next in a hash block; the digest size when digests are packed. */
+  public int slotSize() {
+    return slotSize;
+  }
+
+  /** First block of the tree (its top level), in hash blocks from the start of the hash device. */
+  public long firstHashBlock() {
+    return firstHashBlock;
+  }
+
+  /** First block of {@code level}, in hash blocks from the start of the hash device. */
+  public long levelStart(int level) {
+    return levelStart[level];
+  }
+
+  /** Number of hash blocks in {@code level}. */
+  public long levelBlocks(int level) {
+    return levelBlocks[level];
+  }
+
+  /** Hash blocks in the whole tree. */
+  public long hashBlocks() {
+    return hashBlocks;
+  }
+
+  /** Hash block index (from the device start) one past the tree. */
+  public long endHashBlock() {
+    return firstHashBlock + hashBlocks;
+  }
+
+  /** Blocks hashed into {@code level}: data blocks for level 0, else the level below's hash blocks. */
+  public long inputBlocks(int level) {
+    return level == 0 ? dataBlocks : levelBlocks[level - 1];
+  }
+
+  /** Bytes of input block {@code level} hashes, per input block: data or hash block size. */
+  public int inputBlockSize(int level) {
+    return level == 0 ? dataBlockSize : hashBlockSize;
+  }
+
+  /**
+   * Where the digest of input block {@code index} of {@code level} is stored (for level 0, the
+   * digest of data block {@code index}).
+   */
+  public HashLocation locate(int level, long index) {
+    return new HashLocation(hashBlockOf(level, index), offsetOf(index));
+  }
+
+  /** Where the level-{@code level} digest on data block {@code dataBlock}'s path is stored. */
+  public HashLocation locateForDataBlock(int level, long dataBlock) {
+    return locate(level, indexInLevel(level, dataBlock));
+  }
+
+  /** Hash block (from the device start) holding the level-{@code level} digest on {@code dataBlock}'s path. */
+  public long hashBlockOnPath(int level, long dataBlock) {
+    return hashBlockOf(level, indexInLevel(level, dataBlock));
+  }
+
+  /** Byte offset, in its hash block, of the level-{@code level} digest on {@code dataBlock}'s path. */
+  public int offsetOnPath(int level, long dataBlock) {
+    return offsetOf(indexInLevel(level, dataBlock));
+  }
+
+  /** Index, among the blocks hashed into {@code level}, of the one on {@code dataBlock}'s path. */
+  private long indexInLevel(int level, long dataBlock) {
+    return dataBlock >>> (hashesPerBlockBits * level); // level < levels, so the shift is < 64
+  }
+
+  private long hashBlockOf(int level, long index) {
+    return levelStart[level] + (index >>> hashesPerBlockBits);
+  }
+
+  private int offsetOf(long index) {
+    return (int) (index & (hashesPerBlock() - 1)) * slotSize; // < hash block size, fits int
+  }
+
+  /** Level of hash block {@code hashBlock} (from the device start), or -1 when outside the tree. */
+  public int levelOf(long hashBlock) {
+    for (int i = 0; i < levelStart.length; i++) {
+      if (hashBlock >= levelStart[i] && hashBlock - levelStart[i] < levelBlocks[i]) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder s = new StringBuilder("MerkleLayout[levels=" + levels() + ", first=" + firstHashBlock);
+    for (int i = 0; i < levels(); i++) {
+      s.append(", L").append(i).append('=').append(levelStart[i]).append('+').append(levelBlocks[i]);
+    }
+    return s.append(']').toString();
+  }
+}
