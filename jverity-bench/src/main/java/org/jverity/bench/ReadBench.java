@@ -13,6 +13,8 @@ import org.jverity.io.FileDevice;
 import org.jverity.tree.TreeBuilder;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.VerificationScheduler;
+import org.jverity.verify.HashBlockCache;
+import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
 
 /**
@@ -47,7 +49,7 @@ public final class ReadBench {
     }
     int cores = Runtime.getRuntime().availableProcessors();
     try (FileDevice data = FileDevice.openRead(image); FileDevice hash = FileDevice.openRead(hashFile)) {
-      VerifiedReader reader = VerifiedReader.open(p, data, hash, root, VerifiedReader.DEFAULT_CACHE_BYTES);
+      VerifiedReader reader = VerifiedReader.open(p, data, hash, root, HashBlockCache.shared(), ReaderOptions.DEFAULTS);
       try (VerificationScheduler inline = new VerificationScheduler(reader);
           VerificationScheduler workers = new VerificationScheduler(reader)) {
         for (IoClass c : IoClass.values()) {

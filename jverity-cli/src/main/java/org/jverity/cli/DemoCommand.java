@@ -22,6 +22,8 @@ import org.jverity.tree.TreeChecker;
 import org.jverity.tree.TreeGeometry;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.VerificationScheduler;
+import org.jverity.verify.HashBlockCache;
+import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -134,7 +136,8 @@ final class DemoCommand implements Callable<Integer> {
   private void verifiedReads(VerityParams p, Path data, Path hash, byte[] root, long size) throws IOException {
     step("5. Verified reads (jverity read): every block checked against the root hash before use");
     try (FileDevice d = FileDevice.openRead(data); FileDevice h = FileDevice.openRead(hash);
-        VerificationScheduler s = new VerificationScheduler(VerifiedReader.open(p, d, h, root, VerifiedReader.DEFAULT_CACHE_BYTES))) {
+        VerifiedReader reader = VerifiedReader.open(p, d, h, root, HashBlockCache.shared(), ReaderOptions.DEFAULTS);
+        VerificationScheduler s = new VerificationScheduler(reader)) {
       byte[] buf = new byte[1 << 20];
       long t0 = System.nanoTime();
       for (long off = 0; off < size; off += buf.length) {
@@ -154,8 +157,7 @@ final class DemoCommand implements Callable<Integer> {
       out.printf("   sequential 1 MiB reads (first pass, cold cache): %.0f MB/s; random 4 KiB reads on one thread: %.0f IOPS"
           + " (%d verified inline, %d on the pool)%n", size / seq / 1e6, reads / rand,
           s.inlineRequests(), s.pooledRequests());
-      VerifiedReader bad = VerifiedReader.open(p, d, h, flipFirst(root), VerifiedReader.DEFAULT_CACHE_BYTES);
-      try {
+      try (VerifiedReader bad = VerifiedReader.open(p, d, h, flipFirst(root), HashBlockCache.shared(), ReaderOptions.DEFAULTS)) {
         bad.read(0, 4096);
         out.println("   a wrong root hash was accepted: THIS IS A BUG");
       } catch (org.jverity.verify.CorruptBlockException e) {

@@ -14,6 +14,7 @@ import org.jverity.io.FileDevice;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
 import org.jverity.verify.CorruptionMode;
+import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.ReaderOptions;
@@ -46,7 +47,7 @@ final class ReadCommand implements Callable<Integer> {
   Path output;
 
   @Option(names = "--cache-size", paramLabel = "BYTES", description = "Hash block cache size (default 64 MiB).")
-  long cacheSize = VerifiedReader.DEFAULT_CACHE_BYTES;
+  long cacheSize = HashBlockCache.DEFAULT_CAPACITY_BYTES;
 
   @Option(names = "--ignore-corruption", description = "Report corrupted blocks but write their data anyway.")
   boolean ignoreCorruption;
@@ -66,7 +67,7 @@ final class ReadCommand implements Callable<Integer> {
         FileDevice hashDev = FileDevice.openRead(hash)) {
       VerityParams p = ParamsResolver.forCheck(options, data, hashDev);
       var err = spec.commandLine().getErr();
-      ReaderOptions ro = ReaderOptions.DEFAULTS.withCacheBytes(cacheSize)
+      ReaderOptions ro = ReaderOptions.DEFAULTS
           .withMode(ignoreCorruption ? CorruptionMode.IGNORE : CorruptionMode.EIO)
           .withIgnoreZeroBlocks(ignoreZeroBlocks).withCheckAtMostOnce(checkAtMostOnce)
           .withListener(new CorruptionListener() {
@@ -78,7 +79,8 @@ final class ReadCommand implements Callable<Integer> {
               }
             }
           });
-      VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, RootHashes.parse(rootText, p), ro);
+      VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, RootHashes.parse(rootText, p),
+          new HashBlockCache(cacheSize), ro);
       long end = length == null ? reader.size() : offset + length;
       if (offset < 0 || (length != null && length < 0) || end > reader.size() || end < offset) {
         throw new VerityParameterException("range " + offset + "+" + (end - offset) + ": outside the data ("
@@ -98,13 +100,13 @@ final class ReadCommand implements Callable<Integer> {
   }
 
   /**
-   * Copies verified bytes in pieces ending on block boundaries. When a piece fails, its blocks are
-   * read one by one so that every block before the corrupt one is still written.
+   * Copies verified bytes in pieces ending on block boundaries. When a piece fails at a block, the
+   * bytes before that block are verified (the scheduler reports the lowest failure and waits for
+   * every piece), so they are written before the error is reported.
    */
   private static void copy(VerificationScheduler scheduler, long from, long end, OutputStream out)
       throws IOException {
-    VerifiedReader reader = scheduler.reader();
-    int bs = reader.params().dataBlockSize();
+    int bs = scheduler.reader().layout().dataBlockSize();
     byte[] buf = new byte[PIECE];
     long pos = from;
     while (pos < end) {
@@ -112,15 +114,14 @@ final class ReadCommand implements Callable<Integer> {
       int n = (int) (pieceEnd - pos);
       try {
         scheduler.read(pos, buf, 0, n, IoClass.BEST_EFFORT); // hashed on every core
-        out.write(buf, 0, n);
       } catch (CorruptBlockException e) {
-        for (long at = pos; at < pieceEnd; ) {
-          int m = (int) (Math.min(pieceEnd, (at / bs + 1) * bs) - at); // to the end of at's block
-          reader.read(at, buf, 0, m); // throws at the corrupt block, after the good ones are out
-          out.write(buf, 0, m);
-          at += m;
+        if (e.dataBlock() >= 0) {
+          long good = Math.max(pos, e.dataBlock() * bs) - pos; // verified bytes before the failed block
+          out.write(buf, 0, (int) good);
         }
+        throw e;
       }
+      out.write(buf, 0, n);
       pos = pieceEnd;
     }
   }

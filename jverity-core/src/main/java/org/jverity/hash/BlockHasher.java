@@ -54,6 +54,18 @@ public final class BlockHasher {
     return new BlockHasher(algorithm, salt, saltFirst ? SaltPlacement.BEFORE : SaltPlacement.AFTER);
   }
 
+  /**
+   * Names everything that decides a digest: algorithm, salt as hashed (hex) and its placement; two
+   * hashers with the same description hash every block alike.
+   */
+  public String describe() {
+    StringBuilder b = new StringBuilder(algorithm.kernelName()).append(saltFirst ? ":salt-before:" : ":salt-after:");
+    for (byte x : salt) {
+      b.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
+    }
+    return b.toString();
+  }
+
   public HashAlgorithm algorithm() {
     return algorithm;
   }

@@ -11,6 +11,7 @@ public final class CorruptBlockException extends IOException {
   private final Area area;
   private final long block;
   private final int level;
+  private final long dataBlock;
 
   /**
    * @param area data or hash
@@ -18,11 +19,25 @@ public final class CorruptBlockException extends IOException {
    * @param level tree level of a hash block; -1 for data
    */
   public CorruptBlockException(String source, Area area, long block, int level) {
+    this(source, area, block, level, area == Area.DATA ? block : -1);
+  }
+
+  /**
+   * @param dataBlock the data block whose read met the corruption (for a hash block, the one whose
+   *     path it is on); -1 when unknown
+   */
+  public CorruptBlockException(String source, Area area, long block, int level, long dataBlock) {
     super(source + ": " + (area == Area.DATA ? "data block " + block : "hash block " + block + " (level " + level + ")")
         + " is corrupted");
     this.area = area;
     this.block = block;
     this.level = level;
+    this.dataBlock = dataBlock;
+  }
+
+  /** The data block whose read failed: every byte before it in the request verified. -1 when unknown. */
+  public long dataBlock() {
+    return dataBlock;
   }
 
   public Area area() {

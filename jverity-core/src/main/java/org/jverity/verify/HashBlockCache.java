@@ -1,102 +1,135 @@
 package org.jverity.verify;
 
-import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.jverity.io.BlockDevice;
 
 /**
- * A bounded cache of hash blocks (the role of the kernel's dm-bufio for dm-verity). Thread-safe.
- * {@link #get} never blocks and never reads: it is what an inline verification may call.
- * {@link #load} reads on a miss. Eviction is CLOCK (second chance) in insertion order, so a hot
- * block survives a scan; blocks are immutable, so an evicted block still held by a reader stays
- * valid for that reader.
+ * The hash blocks of every open image, within one byte budget: the role of the kernel's dm-bufio,
+ * whose memory limit is global, not per device. One per process is the intent ({@link #shared()}),
+ * injected into each {@link VerifiedReader}; a server with many exports and connections shares it.
+ *
+ * <p>Each image gets a space keyed by what makes its blocks mean something: the hash device, the
+ * tree parameters and the root hash. Two readers of the same image share blocks and verified
+ * marks; a reader with another root hash gets its own space, so a block verified against one root
+ * is never taken as verified against another.
+ *
+ * <p>Loads are single-flight: threads missing the same block wait for one read. Eviction is CLOCK
+ * (second chance) over all spaces, so a hot block survives a scan. Thread-safe.
  */
 public final class HashBlockCache {
-  private final BlockDevice device;
-  private final int blockSize; // bytes
-  private final long capacityBlocks;
-  private final ConcurrentHashMap<Long, HashBlock> blocks = new ConcurrentHashMap<>();
+  /** The default budget: 64 MiB, as the read path's default. */
+  public static final long DEFAULT_CAPACITY_BYTES = 64L << 20;
+
+  private static volatile HashBlockCache shared;
+
+  private final long capacityBytes;
+  private final AtomicLong cachedBytes = new AtomicLong();
+  private final LongAdder cachedBlocks = new LongAdder();
+  private final ConcurrentHashMap<String, CacheSpace> spaces = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<HashBlock> clock = new ConcurrentLinkedQueue<>();
-  private final LongAdder hits = new LongAdder(); // adders: counters every reader bumps must not bounce
-  private final LongAdder misses = new LongAdder();
+  // Adders: counters every reader bumps must not bounce one cache line between cores.
+  final LongAdder hits = new LongAdder();
+  final LongAdder misses = new LongAdder();
+  final LongAdder loads = new LongAdder();
+  private final LongAdder evictions = new LongAdder();
+  final LongAdder invalidations = new LongAdder();
 
   /**
-   * @param capacityBytes upper bound of cached bytes, at least one block
+   * @param capacityBytes the budget for all images together, in bytes; at least one byte (a
+   *     budget smaller than a hash block still keeps the block in use: see {@link #evictIfFull})
    */
-  public HashBlockCache(BlockDevice device, int blockSize, long capacityBytes) {
-    this.device = device;
-    this.blockSize = blockSize;
-    this.capacityBlocks = Math.max(1, capacityBytes / blockSize);
+  public HashBlockCache(long capacityBytes) {
+    if (capacityBytes < 1) {
+      throw new IllegalArgumentException("cache size: " + capacityBytes + " (expected: at least 1 byte)");
+    }
+    this.capacityBytes = capacityBytes;
   }
 
-  /** The cached block, or null; never reads. */
-  HashBlock get(long index) {
-    HashBlock b = blocks.get(index);
-    if (b != null) {
-      hits.increment();
-      if (!b.referenced) {
-        b.referenced = true; // written only when clear: a hot block's line stays shared across cores
+  /** The process-wide cache, created on first use with {@link #DEFAULT_CAPACITY_BYTES}. */
+  public static HashBlockCache shared() {
+    HashBlockCache c = shared;
+    if (c == null) {
+      synchronized (HashBlockCache.class) {
+        c = shared;
+        if (c == null) {
+          shared = c = new HashBlockCache(DEFAULT_CAPACITY_BYTES);
+        }
       }
     }
-    return b;
+    return c;
   }
 
-  /** Whether the block is cached; touches no statistics and no CLOCK bit. */
-  boolean contains(long index) {
-    return blocks.containsKey(index);
+  public long capacityBytes() {
+    return capacityBytes;
   }
 
-  /** The block, read from the device when it is not cached. */
-  HashBlock load(long index) throws IOException {
-    HashBlock b = get(index);
-    if (b != null) {
-      return b;
+  /** The counters now. */
+  public CacheStats stats() {
+    return new CacheStats(capacityBytes, cachedBytes.get(), cachedBlocks.sum(), spaces.size(),
+        hits.sum(), misses.sum(), loads.sum(), evictions.sum(), invalidations.sum());
+  }
+
+  /**
+   * The space of one image, shared with every open reader of the same key; each call must be
+   * matched by one {@link CacheSpace#release()}.
+   *
+   * @param key identifies the hash device, tree parameters and root hash
+   */
+  CacheSpace open(String key, BlockDevice hashDevice, int blockSize) {
+    while (true) {
+      CacheSpace s = spaces.computeIfAbsent(key, k -> new CacheSpace(this, k, hashDevice, blockSize));
+      if (s.retain()) {
+        return s;
+      }
+      spaces.remove(key, s); // released concurrently to zero: make a new one
     }
-    misses.increment();
-    byte[] bytes = new byte[blockSize];
-    device.readFully(index * blockSize, bytes, 0, blockSize);
-    HashBlock fresh = new HashBlock(index, bytes);
-    HashBlock raced = blocks.putIfAbsent(index, fresh);
-    if (raced != null) {
-      return raced; // another reader loaded it first; keep one copy (and its verified flag)
-    }
-    clock.add(fresh);
-    evictIfFull();
-    return fresh;
   }
 
-  private void evictIfFull() {
-    // Each pass gives every block at most one second chance, so the loop ends.
-    for (int scanned = 0; blocks.size() > capacityBlocks && scanned < 2 * blocks.size() + 2; scanned++) {
+  /** Called by a space whose last user released it: its blocks leave the budget. */
+  void closed(CacheSpace s) {
+    spaces.remove(s.key, s);
+    s.dropAll();
+  }
+
+  /** Accounts a block just added to a space, then evicts others while over budget. */
+  void added(HashBlock b) {
+    cachedBytes.addAndGet(b.bytes.length);
+    cachedBlocks.increment();
+    clock.add(b);
+    evictIfFull(b);
+  }
+
+  /** Accounts a block removed from its space (evicted, invalidated, replaced or dropped). */
+  void removed(HashBlock b) {
+    cachedBytes.addAndGet(-b.bytes.length);
+    cachedBlocks.decrement();
+  }
+
+  /**
+   * CLOCK sweep: a referenced block loses its bit and goes round again, an unreferenced one is
+   * evicted. Each pass gives every block at most one second chance, so the loop ends. The block
+   * just added ({@code keep}) is never the victim: a budget smaller than one block still lets a
+   * reader use the block it loaded.
+   */
+  private void evictIfFull(HashBlock keep) {
+    for (long scanned = 0, limit = 2 * cachedBlocks.sum() + 2;
+        cachedBytes.get() > capacityBytes && scanned < limit; scanned++) {
       HashBlock victim = clock.poll();
       if (victim == null) {
         return;
       }
-      if (victim.referenced) {
+      if (!victim.space.holds(victim)) {
+        continue; // already gone from its space (replaced, invalidated, dropped): forget it
+      }
+      if (victim == keep || victim.referenced) {
         victim.referenced = false;
         clock.add(victim);
-      } else {
-        blocks.remove(victim.index, victim);
+      } else if (victim.space.remove(victim)) {
+        evictions.increment();
       }
     }
-  }
-
-  /** Blocks cached now. */
-  public long size() {
-    return blocks.size();
-  }
-
-  public long capacityBlocks() {
-    return capacityBlocks;
-  }
-
-  public long hits() {
-    return hits.sum();
-  }
-
-  public long misses() {
-    return misses.sum();
   }
 }

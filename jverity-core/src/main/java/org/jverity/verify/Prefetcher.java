@@ -1,42 +1,51 @@
 package org.jverity.verify;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicLong;
-import org.jverity.tree.TreeGeometry;
+import java.util.concurrent.atomic.LongAdder;
+import org.jverity.tree.MerkleLayout;
 
 /**
  * Starts reading the hash blocks a request and its neighbourhood will need, without waiting for
  * them (the kernel's {@code verity_prefetch_io}): the data range is widened to the prefetch cluster
- * and every uncached hash block below the top on its paths is loaded in the background. On
- * sequential reads it also reads ahead the next cluster's level-0 hash blocks, so the first
- * Merkle level keeps pace with data readahead. Thread-safe; never blocks the caller: when too many
- * loads are in flight, further prefetches are dropped.
+ * and every uncached hash block below the top on its paths is loaded in the background, through the
+ * cache's single-flight load. On sequential reads it also reads ahead the next cluster's level-0
+ * hash blocks, so the first Merkle level keeps pace with data readahead.
+ *
+ * <p>Never blocks the caller: at most {@link #MAX_IN_FLIGHT} loads run at once, and prefetches
+ * beyond that are dropped. Loads are never interrupted; {@link #close()} waits for them. A failed
+ * load is counted (the real read reports the error). Thread-safe.
  */
 final class Prefetcher implements AutoCloseable {
-  private static final int MAX_IN_FLIGHT = 64; // hash block loads
+  static final int MAX_IN_FLIGHT = 64; // hash block loads
+  private static final int STREAMS = 64; // recent request ends remembered, to spot sequential reads
+  private static final System.Logger LOG = System.getLogger(Prefetcher.class.getName());
 
   private final VerifiedReader reader;
-  private final HashBlockCache cache;
-  private final ExecutorService loaders = Executors.newVirtualThreadPerTaskExecutor(); // I/O-bound
+  private final MerkleLayout layout;
   private final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
-  // End of each thread's last request, in bytes: a thread reading sequentially is a stream (one NBD
-  // connection, one reader); per thread, so that the hot path shares no written cache line.
-  private final ThreadLocal<long[]> lastEnd = ThreadLocal.withInitial(() -> new long[] {-1});
-  private final AtomicLong issued = new AtomicLong();
+  // Ends of recent requests, in bytes, by the cluster they end in: a request starting where one
+  // ended is sequential, whichever thread sent it (an NBD client's stream arrives on many).
+  // Racy on purpose: a lost update only costs a readahead.
+  private final long[] recentEnds = new long[STREAMS];
+  private final LongAdder issued = new LongAdder();
+  private final LongAdder failed = new LongAdder();
   private volatile long clusterBytes;
+  private volatile boolean closed;
 
   Prefetcher(VerifiedReader reader, long clusterBytes) {
     this.reader = reader;
-    this.cache = reader.cache();
+    this.layout = reader.layout();
+    java.util.Arrays.fill(recentEnds, -1);
     setClusterBytes(clusterBytes);
   }
 
   void setClusterBytes(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("prefetch cluster: " + bytes + " (expected: >= 0)");
+    }
     // A power of two of whole data blocks, as the kernel rounds prefetch_cluster.
-    long blocks = Math.max(1, bytes / reader.params().dataBlockSize());
-    clusterBytes = Long.highestOneBit(blocks) * reader.params().dataBlockSize();
+    long blocks = Math.max(1, bytes / layout.dataBlockSize());
+    clusterBytes = Long.highestOneBit(blocks) * layout.dataBlockSize();
   }
 
   long clusterBytes() {
@@ -45,51 +54,73 @@ final class Prefetcher implements AutoCloseable {
 
   /** Hash block loads started so far. */
   long issued() {
-    return issued.get();
+    return issued.sum();
   }
 
-  /** Called at the start of each request. */
+  /** Loads that failed (and were left to the real read to report). */
+  long failed() {
+    return failed.sum();
+  }
+
+  /** Called at the start of each request, after its range was checked. */
   void request(long offset, long length) {
-    TreeGeometry g = reader.geometry();
-    if (g.levels() == 0 || length <= 0) {
-      return;
+    if (layout.levels() < 2 || length <= 0 || closed) {
+      return; // with one level, the top block is all there is: read on first use, then hot
     }
     long cluster = clusterBytes;
-    long from = Math.floorDiv(offset, cluster) * cluster;
-    long to = Math.min(reader.size(), Math.ceilDiv(offset + length, cluster) * cluster);
-    long[] previous = lastEnd.get();
-    boolean sequential = previous[0] == offset;
-    previous[0] = offset + length;
+    long size = reader.size();
+    long from = offset - offset % cluster;
+    long to = Math.min(size, (Math.ceilDiv(offset + length, cluster)) * cluster);
+    boolean sequential = recentEnds[slot(offset)] == offset;
+    recentEnds[slot(offset + length)] = offset + length;
     if (sequential) {
-      to = Math.min(reader.size(), to + cluster); // read ahead the first level with the data
+      to = Math.min(size, to + cluster); // read ahead the first level with the data
     }
-    int bs = reader.params().dataBlockSize();
-    long firstBlock = from / bs;
-    long lastBlock = (to - 1) / bs;
+    long firstBlock = from / layout.dataBlockSize();
+    long lastBlock = (to - 1) / layout.dataBlockSize();
+    CacheSpace space = reader.space();
     // The top block is read on first use and then stays hot; prefetch the levels below it.
-    for (int level = g.levels() - 2; level >= 0; level--) {
-      long first = reader.pathIndex(firstBlock, level);
-      long last = reader.pathIndex(lastBlock, level);
-      for (long index = first; index <= last; index++) {
-        if (!cache.contains(index) && inFlight.tryAcquire()) {
-          long i = index;
-          issued.incrementAndGet();
-          loaders.execute(() -> {
-            try {
-              cache.load(i);
-            } catch (Exception e) {
-              // a prefetch is a hint: the real read reports any error
-            } finally {
-              inFlight.release();
-            }
-          });
+    for (int level = layout.levels() - 2; level >= 0; level--) {
+      long last = layout.hashBlockOnPath(level, lastBlock);
+      for (long index = layout.hashBlockOnPath(level, firstBlock); index <= last; index++) {
+        if (!space.containsOrLoading(index) && inFlight.tryAcquire()) {
+          start(space, index);
         }
       }
     }
   }
 
+  private int slot(long end) {
+    return (int) ((end / Math.max(1, clusterBytes)) % STREAMS);
+  }
+
+  private void start(CacheSpace space, long index) {
+    issued.increment();
+    Runnable load = () -> {
+      try {
+        space.load(index);
+      } catch (Exception e) {
+        if (failed.sum() == 0) {
+          LOG.log(System.Logger.Level.DEBUG, "prefetch of hash block " + index + " failed: " + e);
+        }
+        failed.increment(); // a prefetch is a hint: the real read reports the error
+      } finally {
+        inFlight.release();
+      }
+    };
+    try {
+      Thread.ofVirtual().name("jverity-prefetch").start(load);
+    } catch (RuntimeException | OutOfMemoryError e) {
+      inFlight.release();
+      failed.increment();
+    }
+  }
+
+  /** Starts no more loads and waits for those running. */
   @Override
   public void close() {
-    loaders.shutdownNow();
+    closed = true;
+    inFlight.acquireUninterruptibly(MAX_IN_FLIGHT);
+    inFlight.release(MAX_IN_FLIGHT);
   }
 }

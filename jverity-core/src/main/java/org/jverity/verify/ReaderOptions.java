@@ -5,49 +5,48 @@ import java.util.Objects;
 /**
  * How a {@link VerifiedReader} behaves, with dm-verity's options. Immutable.
  *
- * @param cacheBytes bound of the hash block cache, in bytes (default 64 MiB)
  * @param mode what to do on corruption (default {@link CorruptionMode#EIO})
  * @param checkAtMostOnce verify each data block only the first time it is read (a bitmap of
- *     verified data blocks; dm-verity {@code check_at_most_once})
+ *     data blocks that matched their digest; dm-verity {@code check_at_most_once})
  * @param ignoreZeroBlocks a data block whose wanted digest is the digest of a zero block reads as
- *     zeros without being verified (dm-verity {@code ignore_zero_blocks})
+ *     zeros without being read (dm-verity {@code ignore_zero_blocks})
  * @param listener told about corruption
+ * @param repairer asked for a corrected copy of a block that failed its recheck (FEC); by default
+ *     none
  */
 public record ReaderOptions(
-    long cacheBytes,
     CorruptionMode mode,
     boolean checkAtMostOnce,
     boolean ignoreZeroBlocks,
-    CorruptionListener listener) {
+    CorruptionListener listener,
+    BlockRepairer repairer) {
 
   public static final ReaderOptions DEFAULTS =
-      new ReaderOptions(64L << 20, CorruptionMode.EIO, false, false, CorruptionListener.NONE);
+      new ReaderOptions(CorruptionMode.EIO, false, false, CorruptionListener.NONE, BlockRepairer.NONE);
 
   public ReaderOptions {
-    if (cacheBytes < 1) {
-      throw new IllegalArgumentException("cache size: " + cacheBytes + " (expected: at least 1 byte)");
-    }
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(listener, "listener");
-  }
-
-  public ReaderOptions withCacheBytes(long v) {
-    return new ReaderOptions(v, mode, checkAtMostOnce, ignoreZeroBlocks, listener);
+    Objects.requireNonNull(repairer, "repairer");
   }
 
   public ReaderOptions withMode(CorruptionMode v) {
-    return new ReaderOptions(cacheBytes, v, checkAtMostOnce, ignoreZeroBlocks, listener);
+    return new ReaderOptions(v, checkAtMostOnce, ignoreZeroBlocks, listener, repairer);
   }
 
   public ReaderOptions withCheckAtMostOnce(boolean v) {
-    return new ReaderOptions(cacheBytes, mode, v, ignoreZeroBlocks, listener);
+    return new ReaderOptions(mode, v, ignoreZeroBlocks, listener, repairer);
   }
 
   public ReaderOptions withIgnoreZeroBlocks(boolean v) {
-    return new ReaderOptions(cacheBytes, mode, checkAtMostOnce, v, listener);
+    return new ReaderOptions(mode, checkAtMostOnce, v, listener, repairer);
   }
 
   public ReaderOptions withListener(CorruptionListener v) {
-    return new ReaderOptions(cacheBytes, mode, checkAtMostOnce, ignoreZeroBlocks, v);
+    return new ReaderOptions(mode, checkAtMostOnce, ignoreZeroBlocks, v, repairer);
+  }
+
+  public ReaderOptions withRepairer(BlockRepairer v) {
+    return new ReaderOptions(mode, checkAtMostOnce, ignoreZeroBlocks, listener, v);
   }
 }

@@ -1,13 +1,12 @@
 package org.jverity.verify;
 
-import java.io.EOFException;
 import java.io.IOException;
-import java.util.ArrayList;
+import java.io.InterruptedIOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.hash.BlockHasher;
@@ -15,358 +14,412 @@ import org.jverity.io.BlockDevice;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.tree.Area;
 import org.jverity.tree.ConcurrentBitSet;
-import org.jverity.tree.TreeGeometry;
+import org.jverity.tree.MerkleLayout;
 
 /**
  * Random-access reads of a data image in which no byte is returned unless its data block verified
  * against the trusted root hash, as dm-verity reads. Thread-safe: any number of threads may read
- * at once; each thread hashes with its own digest, hash blocks are shared through a bounded
- * {@link HashBlockCache}, and a hash block verified once is never hashed again while cached.
+ * at once. Hash blocks come from an injected {@link HashBlockCache} shared with other images; a
+ * hash block verified once is never hashed again while cached.
  *
  * <p>The walk is the kernel's: climb from level 0 until a cached, already-verified hash block (or
- * the root) is found, then descend, verifying and marking each hash block, and finally compare
- * the data block's digest. A data block that does not match is read again into a private buffer
- * and re-hashed before it is declared corrupt (the kernel's recheck), so a torn read of a file
- * being written is not reported as tampering.
+ * the root) is found, then descend, verifying and marking each hash block, and finally compare the
+ * data block's digest. Where each digest sits is asked of the {@link MerkleLayout}, the same one the
+ * builder and checker use.
  *
- * <p>Corruption is handled by one policy ({@link CorruptionMode}), counted and reported as
- * {@code dmsetup status} does (V / C). This is the synchronous core of the read path;
- * scheduling and prefetch build on it.
+ * <p>A mismatch, of a data or a hash block, goes through one pipeline: recheck (read the block again
+ * into a private buffer and hash that: a torn read of a file being written is not tampering; a
+ * rechecked hash block replaces the cached copy) → repair ({@link BlockRepairer}, FEC's seam; its
+ * output is verified before use) → the {@link CorruptionMode} policy, applied in one place. The
+ * inline attempt the scheduler makes never runs this pipeline.
+ *
+ * <p>Buffers: data is read straight into the caller's array and hashed there (edge blocks of an
+ * unaligned request go through one block-sized buffer owned by the request); on any failure the
+ * bytes that did not verify are zeroed before the read returns or throws. Per-request hashing state
+ * comes from a small bounded pool, so memory follows the requests in flight, not the threads.
  */
-public final class VerifiedReader {
-  /** Default size of the hash block cache, as the issue asks: 64 MiB. */
-  public static final long DEFAULT_CACHE_BYTES = 64L << 20;
-  private static final int MAX_READ_CHUNK = 1 << 20; // bytes of data read from the device at once
-
-  private static final System.Logger LOG = System.getLogger(VerifiedReader.class.getName());
+public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   /** Corruptions logged and kept one by one; the rest are only counted (the kernel's limit). */
-  public static final int MAX_LOGGED = 100;
+  public static final int MAX_LOGGED = CorruptionPolicy.MAX_LOGGED;
+  private static final int RUN_BYTES = 256 << 10; // data read at once: stays in L2 until hashed
 
-  private final VerityParams params;
-  private final TreeGeometry geometry;
+  private final VerityParams params; // null for trees that are not dm-verity's
+  private final MerkleLayout layout;
   private final BlockDevice data;
-  private final String hashDescription; // names the hash device in corruption reports
-  private final HashBlockCache cache;
+  private final BlockDevice hash;
+  private final CacheSpace space;
   private final byte[] rootHash;
   private final ReaderOptions options;
-  private final ThreadLocal<Scratch> scratch;
-  private final ConcurrentBitSet verifiedData; // check_at_most_once: bits only ever set; or null
+  private final CorruptionPolicy policy;
+  private final HashWork.Pool work;
+  private final ConcurrentBitSet verifiedData; // check_at_most_once: set after a match only; or null
   private final byte[] zeroDigest; // ignore_zero_blocks: the digest of a zero data block; or null
-  private final AtomicLong corruptions = new AtomicLong();
-  private final List<CorruptBlockException> firstCorruptions = new ArrayList<>(); // guarded by itself
-  private final AtomicReference<CorruptBlockException> failedClosed = new AtomicReference<>();
+  private final int blockSize; // data block size, bytes
+  private final long size; // bytes of data
+  private volatile boolean closed;
 
-  private VerifiedReader(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash, ReaderOptions options) {
+  private VerifiedReader(VerityParams params, MerkleLayout layout, BlockHasher hasher, BlockDevice data,
+      BlockDevice hash, byte[] rootHash, HashBlockCache cache, ReaderOptions options) {
     this.params = params;
-    this.geometry = TreeGeometry.of(params);
+    this.layout = layout;
     this.data = data;
-    this.hashDescription = hash.description();
-    this.cache = new HashBlockCache(hash, params.hashBlockSize(), options.cacheBytes());
+    this.hash = hash;
     this.rootHash = rootHash.clone();
     this.options = options;
-    this.scratch = ThreadLocal.withInitial(() -> new Scratch(params));
-    this.verifiedData = options.checkAtMostOnce() ? new ConcurrentBitSet(params.dataBlocks()) : null;
-    this.zeroDigest = options.ignoreZeroBlocks()
-        ? BlockHasher.dmVerity(params.hashAlgorithm(), params.hashFormat(), params.salt())
-            .hash(new byte[params.dataBlockSize()], 0, params.dataBlockSize())
-        : null;
+    this.policy = new CorruptionPolicy(options.mode(), options.listener());
+    this.blockSize = layout.dataBlockSize();
+    this.size = layout.dataSize();
+    this.work = new HashWork.Pool(hasher, layout.levels(), 2 * Runtime.getRuntime().availableProcessors() + 2);
+    this.verifiedData = options.checkAtMostOnce() ? new ConcurrentBitSet(layout.dataBlocks()) : null;
+    this.zeroDigest = options.ignoreZeroBlocks() ? hasher.copy().hash(new byte[blockSize], 0, blockSize) : null;
+    // Blocks are shared between readers of the same tree with the same root, never across roots.
+    String key = hash.description() + "|" + layout + "|" + hasher.describe() + "|" + Hex.format(rootHash);
+    this.space = cache.open(key, hash, layout.hashBlockSize());
   }
 
   /**
-   * Opens a reader after checking that the devices are large enough for the tree.
+   * Opens a dm-verity image after checking that the devices are large enough for the tree.
    *
-   * @param cacheBytes bound of the hash block cache
+   * @param cache the hash block cache, usually {@link HashBlockCache#shared()}
    * @throws DeviceTooSmallException if the data or hash device is shorter than the tree needs
+   * @throws VerityParameterException if the root hash has the wrong length
    */
   public static VerifiedReader open(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash,
-      long cacheBytes) throws IOException {
-    return open(params, data, hash, rootHash, ReaderOptions.DEFAULTS.withCacheBytes(cacheBytes));
+      HashBlockCache cache, ReaderOptions options) throws IOException {
+    return open(params, MerkleLayout.dmVerity(params), BlockHasher.dmVerity(params), data, hash, rootHash, cache,
+        options);
   }
 
   /**
-   * Opens a reader with dm-verity's options (corruption mode, check_at_most_once,
-   * ignore_zero_blocks) after checking that the devices are large enough for the tree.
+   * Opens a reader of any Merkle tree: {@code layout} says where digests sit on {@code hash},
+   * {@code hasher} how blocks are hashed (fs-verity's trees come this way).
    */
-  public static VerifiedReader open(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash,
-      ReaderOptions options) throws IOException {
+  public static VerifiedReader open(MerkleLayout layout, BlockHasher hasher, BlockDevice data, BlockDevice hash,
+      byte[] rootHash, HashBlockCache cache, ReaderOptions options) throws IOException {
+    return open(null, layout, hasher, data, hash, rootHash, cache, options);
+  }
+
+  private static VerifiedReader open(VerityParams params, MerkleLayout layout, BlockHasher hasher,
+      BlockDevice data, BlockDevice hash, byte[] rootHash, HashBlockCache cache, ReaderOptions options)
+      throws IOException {
     Objects.requireNonNull(rootHash, "rootHash");
-    if (rootHash.length != params.hashAlgorithm().digestSize()) {
+    Objects.requireNonNull(cache, "cache");
+    Objects.requireNonNull(options, "options");
+    if (rootHash.length != layout.digestSize()) {
       throw new VerityParameterException("root hash: " + rootHash.length + " bytes (expected: "
-          + params.hashAlgorithm().digestSize() + " for " + params.hashAlgorithm() + ")");
+          + layout.digestSize() + " for " + hasher.algorithm() + ")");
     }
-    TreeGeometry g = TreeGeometry.of(params);
-    if (data.size() < params.dataSize()) {
-      throw new DeviceTooSmallException("data", data.description(), data.size(), params.dataSize());
+    if (data.size() < layout.dataSize()) {
+      throw new DeviceTooSmallException("data", data.description(), data.size(), layout.dataSize());
     }
-    long hashNeeded = g.levels() == 0 ? 0 : g.hashDeviceSize();
+    long hashNeeded = layout.levels() == 0 ? 0 : layout.endHashBlock() * layout.hashBlockSize();
     if (hash.size() < hashNeeded) {
       throw new DeviceTooSmallException("hash area (truncated?)", hash.description(), hash.size(), hashNeeded);
     }
-    return new VerifiedReader(params, data, hash, rootHash, options);
+    return new VerifiedReader(params, layout, hasher, data, hash, rootHash, cache, options);
   }
 
-  /** Bytes of verified data the image has. */
+  @Override
   public long size() {
-    return params.dataSize();
+    return size;
   }
 
+  /** The dm-verity parameters; null for a tree opened by layout. */
   public VerityParams params() {
     return params;
   }
 
-  public TreeGeometry geometry() {
-    return geometry;
-  }
-
-  public HashBlockCache cache() {
-    return cache;
+  public MerkleLayout layout() {
+    return layout;
   }
 
   public ReaderOptions options() {
     return options;
   }
 
+  /** Names the data device. */
+  public String description() {
+    return data.description();
+  }
+
   /** 'V' while no corruption has been seen, 'C' after: the verity field of {@code dmsetup status}. */
   public char status() {
-    return corruptions.get() == 0 ? 'V' : 'C';
+    return policy.count() == 0 ? 'V' : 'C';
   }
 
   /** Corruptions seen so far (every one, also under {@link CorruptionMode#IGNORE}). */
   public long corruptionCount() {
-    return corruptions.get();
+    return policy.count();
   }
 
   /** The first {@link #MAX_LOGGED} corruptions seen, in the order seen. */
   public List<CorruptBlockException> firstCorruptions() {
-    synchronized (firstCorruptions) {
-      return List.copyOf(firstCorruptions);
-    }
+    return policy.first();
   }
 
   /** Whether the reader has failed closed (modes RESTART and PANIC): every read now fails. */
   public boolean failedClosed() {
-    return failedClosed.get() != null;
+    return policy.failedClosed();
   }
 
   /**
-   * Reads {@code length} verified bytes at {@code offset} into {@code dst[dstOffset...]}; any
-   * range, aligned or not.
-   *
-   * @throws CorruptBlockException at the first block that does not verify; bytes before it in
-   *     {@code dst} are verified, bytes after it are untouched
-   * @throws EOFException if the range ends past the image
+   * Reads {@code length} verified bytes at {@code offset} into {@code dst[dstOffset...]} on the
+   * calling thread; any range, aligned or not. See {@link VerifiedSource#read} for what the
+   * destination holds when it throws.
    */
+  @Override
   public void read(long offset, byte[] dst, int dstOffset, int length) throws IOException {
-    readVerified(offset, dst, dstOffset, length, false);
+    VerifiedSource.checkRange(size, offset, dst, dstOffset, length);
+    readRange(offset, dst, dstOffset, length, false, NEVER);
+  }
+
+  private static final BooleanSupplier NEVER = () -> false;
+
+  /** A read the scheduler runs as one piece of a request; stops when {@code cancelled} says so. */
+  void readPiece(long offset, byte[] dst, int dstOffset, int length, BooleanSupplier cancelled) throws IOException {
+    readRange(offset, dst, dstOffset, length, false, cancelled);
   }
 
   /**
    * The inline attempt: reads and verifies as {@link #read} does, but only while every hash block
-   * needed is already cached; it never reads the hash device and never handles corruption (a
-   * mismatch is left to the full path, with its recheck and policy). Returns how many bytes from
-   * {@code offset} are verified and copied: all of them, or fewer when it stopped at a block it
-   * could not verify this way, so the caller hands only the rest to a worker.
+   * needed is already cached and everything matches; it never reads the hash device and never runs
+   * the mismatch pipeline. Returns how many bytes from {@code offset} are verified: all, or fewer
+   * when it stopped at a block it could not verify this way (the bytes after are zeroed), so the
+   * caller hands only the rest to a worker. The range must have been checked.
    */
-  public int tryReadInline(long offset, byte[] dst, int dstOffset, int length) throws IOException {
-    return readVerified(offset, dst, dstOffset, length, true);
+  int tryReadInline(long offset, byte[] dst, int dstOffset, int length) throws IOException {
+    return readRange(offset, dst, dstOffset, length, true, NEVER);
   }
 
-  private int readVerified(long offset, byte[] dst, int dstOffset, int length, boolean cacheOnly)
-      throws IOException {
-    Objects.checkFromIndexSize(dstOffset, length, dst.length);
-    if (offset < 0 || offset > size() - length) {
-      throw new EOFException(data.description() + ": read of " + length + " bytes at " + offset
-          + " is outside the image (" + size() + " bytes)");
+  private int readRange(long offset, byte[] dst, int dstOffset, int length, boolean inline,
+      BooleanSupplier cancelled) throws IOException {
+    if (closed) {
+      throw new SourceClosedException(data.description());
     }
-    CorruptBlockException closed = failedClosed.get();
-    if (closed != null) {
-      throw new FailedClosedException(options.mode(), closed);
-    }
-    int bs = params.dataBlockSize();
-    Scratch s = scratch.get();
+    policy.checkOpen();
     long end = offset + length;
-    long pos = offset;
-    while (pos < end) {
-      long firstBlock = pos / bs;
-      long lastBlock = (end - 1) / bs;
-      int blocks = (int) Math.min(lastBlock - firstBlock + 1, s.chunk.length / bs);
-      data.readFully(firstBlock * bs, s.chunk, 0, blocks * bs);
-      for (int i = 0; i < blocks; i++) {
-        long block = firstBlock + i;
-        if (verifiedData == null || !verifiedData.get(block)) {
-          try {
-            if (!verifyDataBlock(block, s.chunk, i * bs, s, cacheOnly)) {
-              return (int) (pos - offset); // not verifiable inline: the rest goes to a worker
-            }
-            if (verifiedData != null) {
-              verifiedData.set(block);
-            }
-          } catch (CorruptBlockException e) {
-            handle(e); // returns only in IGNORE mode: the bytes as read are returned
-          }
+    long verifiedTo = offset; // dst holds verified bytes for [offset, verifiedTo)
+    HashWork w = work.take();
+    try {
+      byte[] edge = null; // one block for unaligned edges and a short last block; owned by this request
+      long wholeBlocks = size / blockSize; // blocks that lie wholly inside the data
+      while (verifiedTo < end) {
+        if (cancelled.getAsBoolean()) {
+          throw new InterruptedIOException("read cancelled");
         }
-        long blockStart = block * bs;
-        long from = Math.max(pos, blockStart);
-        long to = Math.min(end, blockStart + bs);
-        System.arraycopy(s.chunk, (int) (from - firstBlock * bs), dst,
-            (int) (dstOffset + from - offset), (int) (to - from));
-        pos = to;
+        long pos = verifiedTo;
+        long block = pos / blockSize;
+        int at = (int) (dstOffset + pos - offset); // < dst.length
+        if (pos % blockSize == 0 && end - pos >= blockSize && block < wholeBlocks) {
+          // A run of whole blocks, read straight into the caller's array and hashed there.
+          int n = (int) Math.min(Math.min((end - pos) / blockSize, wholeBlocks - block),
+              Math.max(1, RUN_BYTES / blockSize));
+          data.readFully(pos, dst, at, n * blockSize);
+          for (int i = 0; i < n; i++) {
+            if (!verifyDataBlock(block + i, dst, at + i * blockSize, w, inline)) {
+              return (int) (verifiedTo - offset);
+            }
+            verifiedTo += blockSize;
+          }
+        } else {
+          if (edge == null) {
+            edge = new byte[blockSize];
+          }
+          readDataBlock(block, edge);
+          if (!verifyDataBlock(block, edge, 0, w, inline)) {
+            return (int) (verifiedTo - offset);
+          }
+          long blockStart = block * blockSize;
+          long to = Math.min(end, blockStart + blockSize);
+          System.arraycopy(edge, (int) (pos - blockStart), dst, at, (int) (to - pos));
+          verifiedTo = to;
+        }
+      }
+      return length;
+    } finally {
+      work.give(w);
+      if (verifiedTo < end) { // nothing unverified stays where the caller can see it
+        Arrays.fill(dst, (int) (dstOffset + verifiedTo - offset), dstOffset + length, (byte) 0);
       }
     }
-    return length;
   }
 
-  /** Convenience: a new array of {@code length} verified bytes at {@code offset}. */
-  public byte[] read(long offset, int length) throws IOException {
-    byte[] out = new byte[length];
-    read(offset, out, 0, length);
-    return out;
+  /** Reads data block {@code block} into {@code buf[0, blockSize)}, zero-padding past the end of the data. */
+  private void readDataBlock(long block, byte[] buf) throws IOException {
+    long start = block * blockSize;
+    int n = (int) Math.min(blockSize, size - start);
+    data.readFully(start, buf, 0, n);
+    Arrays.fill(buf, n, blockSize, (byte) 0);
   }
 
   /**
-   * Verifies data block {@code block} held in {@code buf[off, off + dataBlockSize)}; may re-read it
-   * into buf. Returns false, in cache-only mode, when it cannot decide without I/O or without the
-   * corruption path.
+   * Verifies data block {@code block} held in {@code buf[off, off + blockSize)}; may replace its
+   * bytes (recheck, repair, zero block). Returns false, inline, when it cannot decide without I/O or
+   * without the mismatch pipeline; otherwise true or throws.
    */
-  private boolean verifyDataBlock(long block, byte[] buf, int off, Scratch s, boolean cacheOnly)
+  private boolean verifyDataBlock(long block, byte[] buf, int off, HashWork w, boolean inline)
       throws IOException {
-    int bs = params.dataBlockSize();
+    if (verifiedData != null && verifiedData.get(block)) {
+      return true;
+    }
     byte[] want;
     int at;
-    if (geometry.levels() == 0) {
+    if (layout.levels() == 0) {
       want = rootHash;
       at = 0;
     } else {
-      HashBlock level0 = verifiedPath(block, s, cacheOnly);
+      HashBlock level0 = verifiedPath(block, w, inline);
       if (level0 == null) {
-        return false; // a hash block on the path is not cached
+        return false; // a hash block on the path is not cached (or did not match, inline)
       }
       want = level0.bytes;
-      at = (int) (block & (geometry.hashesPerBlock() - 1)) * geometry.slotSize();
+      at = layout.offsetOnPath(0, block);
     }
     if (zeroDigest != null && matches(zeroDigest, want, at)) {
-      Arrays.fill(buf, off, off + bs, (byte) 0); // ignore_zero_blocks: zeros, whatever the device holds
+      // ignore_zero_blocks: zeros, whatever the device holds. Not marked checked: nothing matched.
+      Arrays.fill(buf, off, off + blockSize, (byte) 0);
       return true;
     }
-    s.hasher.hash(buf, off, bs, s.digest, 0);
-    if (matches(s.digest, want, at)) {
-      return true;
+    w.hasher.hash(buf, off, blockSize, w.digest, 0);
+    if (!matches(w.digest, want, at)) {
+      if (inline) {
+        return false; // recheck, repair and the policy run on the full path only
+      }
+      dataMismatch(block, buf, off, want, at, w); // returns with good bytes in buf, or as read (IGNORE)
+      if (!matches(w.digest, want, at)) {
+        return true; // IGNORE: returned as read, never marked checked
+      }
     }
-    if (cacheOnly) {
-      return false; // recheck, repair and the corruption policy run on the full path only
+    if (verifiedData != null) {
+      verifiedData.set(block); // only after a match, as the kernel does
     }
-    // Recheck: read the block again on its own and hash that copy before blaming the data.
-    data.readFully(block * bs, s.recheck, 0, bs);
-    s.hasher.hash(s.recheck, 0, bs, s.digest, 0);
-    if (matches(s.digest, want, at)) {
-      System.arraycopy(s.recheck, 0, buf, off, bs);
-      return true;
-    }
-    throw new CorruptBlockException(data.description(), Area.DATA, block, -1);
+    return true;
   }
 
   /**
-   * The one place the corruption mode is consulted: count and log, then fail the request (EIO),
-   * let it go on (IGNORE), or fail it and every later one (RESTART, PANIC).
+   * The mismatch pipeline for a data block: recheck, repair, policy. On return {@code w.digest}
+   * matches {@code want} and {@code buf} holds the good bytes, or (IGNORE) it does not and
+   * {@code buf} holds the bytes as read.
    */
-  private void handle(CorruptBlockException e) throws IOException {
-    long n = corruptions.incrementAndGet();
-    if (n <= MAX_LOGGED) {
-      synchronized (firstCorruptions) {
-        firstCorruptions.add(e);
-      }
-      LOG.log(System.Logger.Level.WARNING, e.getMessage());
+  private void dataMismatch(long block, byte[] buf, int off, byte[] want, int at, HashWork w) throws IOException {
+    byte[] fresh = new byte[blockSize];
+    readDataBlock(block, fresh);
+    w.hasher.hash(fresh, 0, blockSize, w.digest, 0);
+    if (matches(w.digest, want, at)) {
+      System.arraycopy(fresh, 0, buf, off, blockSize); // the first read was torn, not the data
+      return;
     }
-    options.listener().corrupted(e);
-    switch (options.mode()) {
-      case EIO -> throw e;
-      case IGNORE -> {}
-      case RESTART, PANIC -> {
-        if (failedClosed.compareAndSet(null, e)) {
-          options.listener().failedClosed(options.mode(), e);
-        }
-        throw e;
+    byte[] fixed = options.repairer().repair(Area.DATA, block, blockSize);
+    if (fixed != null && fixed.length == blockSize) {
+      w.hasher.hash(fixed, 0, blockSize, w.digest, 0);
+      if (matches(w.digest, want, at)) {
+        System.arraycopy(fixed, 0, buf, off, blockSize);
+        return;
       }
     }
+    w.hasher.hash(buf, off, blockSize, w.digest, 0); // (IGNORE) the digest of what is returned
+    policy.handle(new CorruptBlockException(data.description(), Area.DATA, block, -1));
   }
 
   /**
    * The level-0 hash block covering data block {@code block}, verified: climbs to the lowest
-   * verified block on the path (or the root), then verifies and marks the blocks below it. In
-   * cache-only mode, null when a block on the path is not cached (those verified so far stay
+   * verified block on the path (or the root), then verifies and marks the blocks below it. Inline,
+   * null when a block on the path is not cached or does not match (those verified so far stay
    * marked).
    */
-  private HashBlock verifiedPath(long block, Scratch s, boolean cacheOnly) throws IOException {
-    int levels = geometry.levels();
-    int bits = geometry.hashesPerBlockBits();
-    HashBlock[] path = s.path;
-    int top = levels; // the lowest level whose path block is already verified; levels = none
-    for (int i = 0; i < levels; i++) {
-      HashBlock hb = cache.get(pathIndex(block, i));
-      path[i] = hb;
-      if (hb != null && hb.verified()) {
-        top = i;
-        break;
-      }
-    }
-    for (int i = top - 1; i >= 0; i--) {
-      HashBlock hb = path[i] != null ? path[i] : cacheOnly ? null : cache.load(pathIndex(block, i));
-      if (hb == null) {
-        Arrays.fill(path, null);
-        return null;
-      }
-      path[i] = hb;
-      if (!hb.verified()) {
-        s.hasher.hash(hb.bytes, 0, hb.bytes.length, s.hashDigest, 0);
-        boolean ok;
-        if (i == levels - 1) {
-          ok = matches(s.hashDigest, rootHash, 0);
-        } else {
-          long indexInParent = block >>> (bits * (i + 1));
-          int slot = (int) (indexInParent & (geometry.hashesPerBlock() - 1));
-          ok = matches(s.hashDigest, path[i + 1].bytes, slot * geometry.slotSize());
+  private HashBlock verifiedPath(long block, HashWork w, boolean inline) throws IOException {
+    int levels = layout.levels();
+    HashBlock[] path = w.path;
+    try {
+      int top = levels; // the lowest level whose path block is verified; levels = none (the root)
+      for (int i = 0; i < levels; i++) {
+        HashBlock hb = space.get(layout.hashBlockOnPath(i, block));
+        path[i] = hb;
+        if (hb != null && hb.verified()) {
+          top = i;
+          break;
         }
-        if (!ok) {
-          if (cacheOnly) {
-            Arrays.fill(path, null);
-            return null; // the corruption path (policy, logging) never runs inline
+      }
+      for (int i = top - 1; i >= 0; i--) {
+        HashBlock hb = path[i];
+        if (hb == null) {
+          if (inline) {
+            return null;
           }
-          throw new CorruptBlockException(hashDescription, Area.HASH, hb.index, i);
+          hb = path[i] = space.load(layout.hashBlockOnPath(i, block));
         }
-        hb.markVerified();
+        if (!hb.verified()) {
+          byte[] want = i == levels - 1 ? rootHash : path[i + 1].bytes;
+          int at = i == levels - 1 ? 0 : layout.offsetOnPath(i + 1, block);
+          w.hasher.hash(hb.bytes, 0, hb.bytes.length, w.digest, 0);
+          if (matches(w.digest, want, at)) {
+            hb.markVerified();
+          } else if (inline) {
+            return null;
+          } else {
+            path[i] = hashMismatch(hb, i, want, at, w, block);
+          }
+        }
       }
+      return path[0];
+    } finally {
+      Arrays.fill(path, null); // keep no block alive past its eviction
     }
-    HashBlock level0 = path[0];
-    Arrays.fill(path, null); // do not keep blocks alive past eviction
-    return level0;
   }
 
-  /** Hash block number on the hash device of the level-{@code level} block on data block {@code block}'s path. */
-  long pathIndex(long block, int level) {
-    return geometry.levelStart(level) + (block >>> (geometry.hashesPerBlockBits() * (level + 1)));
+  /**
+   * The mismatch pipeline for a hash block: recheck (a fresh read replaces the cached copy),
+   * repair, then policy (the bad copy leaves the cache). Returns the block to walk on with: a good,
+   * verified one, or (IGNORE) the unverified one, as the kernel's logging mode does.
+   */
+  private HashBlock hashMismatch(HashBlock hb, int level, byte[] want, int at, HashWork w, long dataBlock)
+      throws IOException {
+    byte[] fresh = space.read(hb.index);
+    w.hasher.hash(fresh, 0, fresh.length, w.digest, 0);
+    if (matches(w.digest, want, at)) {
+      return space.install(hb.index, fresh, true);
+    }
+    byte[] fixed = options.repairer().repair(Area.HASH, hb.index, fresh.length);
+    if (fixed != null && fixed.length == fresh.length) {
+      w.hasher.hash(fixed, 0, fixed.length, w.digest, 0);
+      if (matches(w.digest, want, at)) {
+        return space.install(hb.index, fixed, true);
+      }
+    }
+    space.invalidate(hb);
+    policy.handle(new CorruptBlockException(hash.description(), Area.HASH, hb.index, level, dataBlock));
+    return hb;
   }
 
   private boolean matches(byte[] digest, byte[] in, int at) {
-    int d = geometry.digestSize();
+    int d = layout.digestSize();
     return Arrays.equals(digest, 0, d, in, at, at + d);
   }
 
-  /** Per-thread state: a digest and buffers, so reads allocate nothing. */
-  private static final class Scratch {
-    final BlockHasher hasher;
-    final byte[] digest;
-    final byte[] hashDigest;
-    final byte[] chunk;
-    final byte[] recheck;
-    final HashBlock[] path;
+  /** The counters of the hash block cache this reader uses (shared with other images). */
+  public CacheStats cacheStats() {
+    return space.cache.stats();
+  }
 
-    Scratch(VerityParams p) {
-      hasher = BlockHasher.dmVerity(p.hashAlgorithm(), p.hashFormat(), p.salt());
-      digest = new byte[p.hashAlgorithm().digestSize()];
-      hashDigest = new byte[digest.length];
-      chunk = new byte[Math.max(p.dataBlockSize(), MAX_READ_CHUNK - MAX_READ_CHUNK % p.dataBlockSize())];
-      recheck = new byte[p.dataBlockSize()];
-      path = new HashBlock[TreeGeometry.of(p).levels() + 1];
+  /** This image's share of the hash block cache (for the prefetcher). */
+  CacheSpace space() {
+    return space;
+  }
+
+  /**
+   * Stops reading: later reads throw {@link SourceClosedException}, and this reader's blocks leave
+   * the cache once no other reader of the same image uses them. The devices stay open: they
+   * belong to the caller.
+   */
+  @Override
+  public void close() {
+    if (!closed) {
+      synchronized (this) {
+        if (!closed) {
+          closed = true;
+          space.release();
+        }
+      }
     }
   }
 }

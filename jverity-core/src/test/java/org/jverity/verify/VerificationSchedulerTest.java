@@ -22,7 +22,7 @@ class VerificationSchedulerTest {
   @BeforeEach
   void open() throws Exception {
     im = VerifiedReaderTest.image(2048, 12, 12, 2, false, 31); // 8 MiB, 2 levels
-    scheduler = new VerificationScheduler(im.reader(VerifiedReader.DEFAULT_CACHE_BYTES), 2);
+    scheduler = new VerificationScheduler(im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES), new HashingPool(2));
   }
 
   @AfterEach
@@ -60,14 +60,14 @@ class VerificationSchedulerTest {
   @Test
   @DisplayName("an inline attempt stops at the first miss and keeps the blocks before it")
   void inlineStopsAtTheFirstMiss() throws Exception {
-    VerifiedReader r = im.reader(VerifiedReader.DEFAULT_CACHE_BYTES); // no prefetcher racing the test
+    VerifiedReader r = im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES); // no prefetcher racing the test
     assertThat(r.tryReadInline(0, new byte[4096], 0, 4096)).isZero(); // nothing cached yet
     r.read(0, 1);
     // Block 0's path is cached now; blocks 1..127 share it, block 128 needs another level-0 block.
     byte[] dst = new byte[128 * 4096];
     assertThat(r.tryReadInline(4096, dst, 0, dst.length)).isEqualTo(127 * 4096);
     assertThat(Arrays.copyOf(dst, 127 * 4096)).isEqualTo(Arrays.copyOfRange(im.data(), 4096, 128 * 4096));
-    assertThat(r.cache().misses()).isEqualTo(2); // top and level-0 block 0, loaded once
+    assertThat(r.cacheStats().misses()).isEqualTo(2); // top and level-0 block 0, loaded once
   }
 
   @Test
@@ -109,7 +109,7 @@ class VerificationSchedulerTest {
     im.data()[300 * 4096] ^= 1;
     im.data()[100 * 4096] ^= 1;
     VerificationScheduler s = new VerificationScheduler(
-        VerifiedReader.open(im.params(), new MemoryDevice("data", im.data()), new MemoryDevice("hash", im.hash()), im.root(), 1 << 20), 2);
+        VerifiedReader.open(im.params(), new MemoryDevice("data", im.data()), new MemoryDevice("hash", im.hash()), im.root(), new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS), new HashingPool(2));
     try {
       assertThatThrownBy(() -> s.read(0, new byte[2 << 20], 0, 2 << 20, IoClass.BEST_EFFORT))
           .isInstanceOf(CorruptBlockException.class)
@@ -125,18 +125,18 @@ class VerificationSchedulerTest {
     scheduler.setPrefetchCluster(4 << 20); // 1024 blocks: 8 level-0 hash blocks
     read(0, 4096, IoClass.BEST_EFFORT);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (scheduler.reader().cache().size() < 9 && System.nanoTime() < deadline) {
+    while (scheduler.reader().cacheStats().cachedBlocks() < 9 && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }
     assertThat(scheduler.prefetches()).isGreaterThanOrEqualTo(7);
-    assertThat(scheduler.reader().cache().size()).isGreaterThanOrEqualTo(9); // top + 8 level-0
+    assertThat(scheduler.reader().cacheStats().cachedBlocks()).isGreaterThanOrEqualTo(9); // top + 8 level-0
   }
 
   @Property(tries = 30)
   void anyMixOfReadsReturnsTheImage(@ForAll long seed, @ForAll @IntRange(min = 0, max = 65536) int limit)
       throws Exception {
     VerifiedReaderTest.Image image = VerifiedReaderTest.image(700, 10, 10, 2, false, seed);
-    try (VerificationScheduler s = new VerificationScheduler(image.reader(seed % 2 == 0 ? 4096 : 1 << 20), 3)) {
+    try (VerificationScheduler s = new VerificationScheduler(image.reader(seed % 2 == 0 ? 4096 : 1 << 20), new HashingPool(3))) {
       s.setInlineLimit(IoClass.BEST_EFFORT, limit);
       SplittableRandom rnd = new SplittableRandom(seed);
       for (int i = 0; i < 30; i++) {

@@ -32,7 +32,7 @@ class VerifiedReaderTest {
   /** A formatted image held in memory. */
   record Image(VerityParams params, byte[] data, byte[] hash, byte[] root) {
     VerifiedReader reader(long cacheBytes) throws Exception {
-      return VerifiedReader.open(params, new MemoryDevice("data", data), new MemoryDevice("hash", hash), root, cacheBytes);
+      return VerifiedReader.open(params, new MemoryDevice("data", data), new MemoryDevice("hash", hash), root, new HashBlockCache(cacheBytes), ReaderOptions.DEFAULTS);
     }
   }
 
@@ -58,7 +58,7 @@ class VerifiedReaderTest {
       @ForAll boolean chromeOs,
       @ForAll long seed) throws Exception {
     Image im = image(blocks, dataBits, hashBits, algorithm, chromeOs, seed);
-    VerifiedReader r = im.reader(seed % 3 == 0 ? 1 : VerifiedReader.DEFAULT_CACHE_BYTES); // a 1-block cache too
+    VerifiedReader r = im.reader(seed % 3 == 0 ? 1 : HashBlockCache.DEFAULT_CAPACITY_BYTES); // a 1-block cache too
     SplittableRandom rnd = new SplittableRandom(seed);
     for (int i = 0; i < 20; i++) {
       int length = rnd.nextInt(Math.min(im.data.length, 3 << dataBits) + 1);
@@ -101,7 +101,7 @@ class VerifiedReaderTest {
       firstBad = block;
       lastBad = block;
     }
-    VerifiedReader r = im.reader(VerifiedReader.DEFAULT_CACHE_BYTES);
+    VerifiedReader r = im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES);
     for (long b = 0; b < blocks; b++) {
       long block = b;
       if (block >= firstBad && block <= lastBad) {
@@ -119,7 +119,7 @@ class VerifiedReaderTest {
   void aCorruptDataBlockIsNamedAndReadsAroundItStillWork() throws Exception {
     Image im = image(300, 12, 12, 2, false, 5);
     im.data[77 * 4096 + 100] ^= 1;
-    VerifiedReader r = im.reader(VerifiedReader.DEFAULT_CACHE_BYTES);
+    VerifiedReader r = im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES);
     assertThatThrownBy(() -> r.read(70 * 4096, 10 * 4096))
         .isInstanceOf(CorruptBlockException.class)
         .hasMessage("data: data block 77 is corrupted");
@@ -132,7 +132,7 @@ class VerifiedReaderTest {
     Image im = image(1000, 12, 12, 2, false, 9);
     AtomicLong hashReads = new AtomicLong();
     BlockDevice counting = new CountingDevice(new MemoryDevice("hash", im.hash), hashReads);
-    VerifiedReader r = VerifiedReader.open(im.params, new MemoryDevice("data", im.data), counting, im.root, 1 << 20);
+    VerifiedReader r = VerifiedReader.open(im.params, new MemoryDevice("data", im.data), counting, im.root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
     r.read(0, im.data.length);
     long cold = hashReads.get();
     assertThat(cold).isEqualTo(TreeGeometry.of(im.params).hashBlocks());
@@ -146,7 +146,7 @@ class VerifiedReaderTest {
     VerifiedReader r = im.reader(8 * 512);
     for (long b = 0; b < 4000; b += 7) {
       r.read(b * 512, 512);
-      assertThat(r.cache().size()).isLessThanOrEqualTo(8);
+      assertThat(r.cacheStats().cachedBlocks()).isLessThanOrEqualTo(8);
     }
   }
 
@@ -168,7 +168,7 @@ class VerifiedReaderTest {
       }
       @Override public void close() {}
     };
-    VerifiedReader r = VerifiedReader.open(im.params, flaky, new MemoryDevice("hash", im.hash), im.root, 1 << 20);
+    VerifiedReader r = VerifiedReader.open(im.params, flaky, new MemoryDevice("hash", im.hash), im.root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
     assertThat(r.read(0, 50 * 4096)).isEqualTo(im.data);
     assertThat(tornOnce).isFalse();
   }
@@ -188,7 +188,7 @@ class VerifiedReaderTest {
       }
       @Override public void close() {}
     };
-    VerifiedReader r = VerifiedReader.open(im.params, failing, new MemoryDevice("hash", im.hash), im.root, 1 << 20);
+    VerifiedReader r = VerifiedReader.open(im.params, failing, new MemoryDevice("hash", im.hash), im.root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
     assertThatThrownBy(() -> r.read(29 * 4096, 3 * 4096))
         .isInstanceOf(java.io.IOException.class)
         .isNotInstanceOf(CorruptBlockException.class)
@@ -212,7 +212,7 @@ class VerifiedReaderTest {
     Image im = image(2000, 12, 12, 2, false, 17);
     byte[] original = im.data.clone();
     MemoryDevice data = new MemoryDevice("data", im.data);
-    VerifiedReader r = VerifiedReader.open(im.params, data, new MemoryDevice("hash", im.hash), im.root, 256 << 10);
+    VerifiedReader r = VerifiedReader.open(im.params, data, new MemoryDevice("hash", im.hash), im.root, new HashBlockCache(256 << 10), ReaderOptions.DEFAULTS);
     AtomicReference<Throwable> wrong = new AtomicReference<>();
     AtomicLong corruptions = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
@@ -266,7 +266,7 @@ class VerifiedReaderTest {
     }
 
     VerifiedReader reader(ReaderOptions o) throws Exception {
-      return VerifiedReader.open(im.params, data, new MemoryDevice("hash", im.hash), im.root, o.withListener(listener));
+      return VerifiedReader.open(im.params, data, new MemoryDevice("hash", im.hash), im.root, new HashBlockCache(1 << 20), o.withListener(listener));
     }
 
     byte[] original(long block) {
@@ -330,11 +330,11 @@ class VerifiedReaderTest {
       byte[] root = TreeBuilder.of(im.params).build(new MemoryDevice("data", im.data), hash);
       MemoryDevice stored = new MemoryDevice("data", im.data);
       stored.writeFully(9 * 4096 + 100, ByteBuffer.wrap(new byte[] {42}));
-      VerifiedReader ignoring = VerifiedReader.open(im.params, stored, hash, root,
+      VerifiedReader ignoring = VerifiedReader.open(im.params, stored, hash, root, new HashBlockCache(1 << 20),
           ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true));
       assertThat(ignoring.read(9 * 4096, 4096)).containsOnly(0);
       assertThat(ignoring.read(8 * 4096, 4096)).isEqualTo(original(8));
-      VerifiedReader strict = VerifiedReader.open(im.params, stored, hash, root, ReaderOptions.DEFAULTS);
+      VerifiedReader strict = VerifiedReader.open(im.params, stored, hash, root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
       assertThatThrownBy(() -> strict.read(9 * 4096, 4096)).isInstanceOf(CorruptBlockException.class);
     }
   }

@@ -1,0 +1,24 @@
+package org.jverity.verify;
+
+import java.io.IOException;
+import org.jverity.tree.Area;
+
+/**
+ * Produces a corrected copy of a block that failed verification (and its recheck): the seam where
+ * forward error correction plugs in. The reader verifies whatever it returns against the trusted
+ * digest before using it, so a repairer needs no trust. Never called on the inline path. Must be
+ * thread-safe.
+ */
+@FunctionalInterface
+public interface BlockRepairer {
+  /** Repairs nothing: the default. */
+  BlockRepairer NONE = (area, block, blockSize) -> null;
+
+  /**
+   * @param area data or hash
+   * @param block data block number, or hash block number on the hash device
+   * @param blockSize bytes in the block
+   * @return the corrected block ({@code blockSize} bytes), or null when it cannot be repaired
+   */
+  byte[] repair(Area area, long block, int blockSize) throws IOException;
+}

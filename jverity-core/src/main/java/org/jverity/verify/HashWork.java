@@ -1,0 +1,60 @@
+package org.jverity.verify;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.jverity.hash.BlockHasher;
+
+/**
+ * What hashing one request needs: a hasher (a reusable digest) and small scratch arrays. Taken from
+ * a {@link Pool} for the length of a request and given back, so memory follows the requests in
+ * flight, not the number of threads (a server may run one virtual thread per request).
+ */
+final class HashWork {
+  final BlockHasher hasher;
+  final byte[] digest; // one digest
+  final HashBlock[] path; // one hash block per level, on the current data block's path
+
+  private HashWork(BlockHasher hasher, int levels) {
+    this.hasher = hasher;
+    this.digest = new byte[hasher.digestSize()];
+    this.path = new HashBlock[levels + 1];
+  }
+
+  /**
+   * A bounded set of idle {@link HashWork}s: a few slots taken and returned with one atomic swap
+   * each. When all are in use a new one is made, and when all slots are full a returned one is
+   * dropped, so it never holds more than its slots.
+   */
+  static final class Pool {
+    private final BlockHasher prototype;
+    private final int levels;
+    private final AtomicReferenceArray<HashWork> idle;
+
+    Pool(BlockHasher prototype, int levels, int slots) {
+      this.prototype = prototype.copy();
+      this.levels = levels;
+      this.idle = new AtomicReferenceArray<>(slots);
+    }
+
+    HashWork take() {
+      int start = (int) (Thread.currentThread().threadId() % idle.length());
+      for (int i = 0; i < idle.length(); i++) {
+        int slot = (start + i) % idle.length();
+        HashWork w = idle.get(slot); // read first: an empty slot costs no write
+        if (w != null && idle.compareAndSet(slot, w, null)) {
+          return w;
+        }
+      }
+      return new HashWork(prototype.copy(), levels);
+    }
+
+    void give(HashWork w) {
+      java.util.Arrays.fill(w.path, null); // keep no evicted block alive
+      int start = (int) (Thread.currentThread().threadId() % idle.length());
+      for (int i = 0; i < idle.length(); i++) {
+        if (idle.compareAndSet((start + i) % idle.length(), null, w)) {
+          return;
+        }
+      }
+    }
+  }
+}

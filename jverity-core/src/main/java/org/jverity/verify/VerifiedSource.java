@@ -1,0 +1,60 @@
+package org.jverity.verify;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Verified bytes at an offset: what a consumer of a verified image (the NBD server, the CLI, an
+ * embedding program) reads from. No byte is returned unless the data block holding it verified
+ * against the trusted root hash. Thread-safe: any number of threads may read at once.
+ *
+ * <p>Buffer ownership: the destination is written only while {@code read} runs; when it returns or
+ * throws, nothing writes to it any more. When a read fails, every byte of the destination range
+ * holds either verified data or zero: unverified bytes are never left where the caller can see
+ * them. Bytes before the failing block (when the exception names one) are verified.
+ */
+public interface VerifiedSource {
+
+  /** Bytes of verified data the image has. */
+  long size();
+
+  /**
+   * Reads {@code length} verified bytes at {@code offset} into {@code dst[dstOffset...]}.
+   *
+   * @throws CorruptBlockException for the lowest block that did not verify
+   * @throws FailedClosedException after a corruption in a fail-closed mode
+   * @throws EOFException if the range ends past {@link #size()}
+   * @throws SourceClosedException after close
+   */
+  void read(long offset, byte[] dst, int dstOffset, int length) throws IOException;
+
+  /** Fills {@code dst} from its position to its limit with verified bytes at {@code offset}; advances its position. */
+  default void read(long offset, ByteBuffer dst) throws IOException {
+    int n = dst.remaining();
+    if (dst.hasArray()) {
+      read(offset, dst.array(), dst.arrayOffset() + dst.position(), n);
+    } else {
+      byte[] tmp = new byte[n]; // a direct buffer: a request-sized copy, freed with the request
+      read(offset, tmp, 0, n);
+      dst.duplicate().put(tmp);
+    }
+    dst.position(dst.position() + n);
+  }
+
+  /** Convenience: a new array of {@code length} verified bytes at {@code offset}. */
+  default byte[] read(long offset, int length) throws IOException {
+    byte[] out = new byte[length];
+    read(offset, out, 0, length);
+    return out;
+  }
+
+  /** Checks a request before any work is done for it: the range must lie within the image and the array. */
+  static void checkRange(long size, long offset, byte[] dst, int dstOffset, int length) throws EOFException {
+    java.util.Objects.checkFromIndexSize(dstOffset, length, dst.length);
+    if (offset < 0 || offset > size - length) { // no overflow: size >= 0, length >= 0
+      throw new EOFException("read of " + length + " bytes at " + offset + " is outside the image ("
+          + size + " bytes)");
+    }
+  }
+}
