@@ -100,7 +100,7 @@ public final class ReadBench {
             results[3][Mode.INLINE_FIRST.ordinal()].mbps(), results[3][Mode.INLINE_FIRST.ordinal()].mbps() / limit1);
         System.out.printf("scheduler (inline-first): %d inline, %d to the pool, %d fallbacks, %d pieces; cache %d blocks, %d misses%n",
             inline.inlineRequests(), inline.pooledRequests(), inline.fallbacks(), inline.pieces(),
-            reader.cache().size(), reader.cache().misses());
+            reader.cacheStats().cachedBlocks(), reader.cacheStats().misses());
         System.out.println();
         System.out.print(table); // the results table comes last
       }
