@@ -20,10 +20,15 @@ public final class HashingPool implements AutoCloseable {
 
   /** A pool of {@code threads} hashing threads, started on demand. */
   public HashingPool(int threads) {
+    this(threads, IDLE_SECONDS * 1000);
+  }
+
+  /** A pool whose threads end after {@code idleMillis} without work. */
+  HashingPool(int threads, long idleMillis) {
     if (threads < 1) {
       throw new IllegalArgumentException("hashing threads: " + threads + " (expected: at least 1)");
     }
-    executor = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS,
+    executor = new ThreadPoolExecutor(threads, threads, idleMillis, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<>(), Thread.ofPlatform().name("jverity-hash-", 0).daemon().factory());
     executor.allowCoreThreadTimeOut(true);
   }
