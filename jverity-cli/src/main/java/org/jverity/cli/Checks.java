@@ -14,6 +14,13 @@ final class Checks {
     }
   }
 
+  /** A hash block cache holds at least one byte's worth (it rounds up to whole blocks). */
+  static void requireCacheSize(long bytes) {
+    if (bytes < 1) {
+      throw new CliException(ExitCode.INVALID_PARAMETER, "--cache-size: " + bytes + " (expected: at least 1 byte)");
+    }
+  }
+
   static void requireFile(Path p, String what) {
     if (!Files.exists(p)) {
       throw new CliException(ExitCode.IO_ERROR, p + ": " + what + " file does not exist");

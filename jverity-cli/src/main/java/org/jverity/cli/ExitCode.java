@@ -9,13 +9,16 @@ final class ExitCode {
   static final int INTERNAL = 1;
   /** Command line not understood: unknown option, missing argument (picocli's code). */
   static final int USAGE = 2;
-  /** A parameter dm-verity cannot accept: block size, salt, offsets, root hash syntax. */
+  /**
+   * A parameter dm-verity cannot accept (block size, salt, offsets, root hash or identity syntax),
+   * or an option value jverity cannot use (a size such as --length 1X, an empty file name).
+   */
   static final int INVALID_PARAMETER = 3;
   /** A file is missing, unreadable or failed to read or write. */
   static final int IO_ERROR = 4;
   /** The hash device has no valid superblock where one was expected. */
   static final int BAD_SUPERBLOCK = 5;
-  /** The superblock contradicts an option given on the command line. */
+  /** The superblock contradicts an option or the image identity given on the command line. */
   static final int SUPERBLOCK_MISMATCH = 6;
   /** The tree does not hash to the root hash given (the tree itself is consistent). */
   static final int ROOT_HASH_MISMATCH = 7;

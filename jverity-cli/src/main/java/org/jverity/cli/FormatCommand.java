@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jverity.format.Hex;
+import org.jverity.format.ImageIdentity;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.TreeBuilder;
@@ -54,7 +55,7 @@ final class FormatCommand implements Callable<Integer> {
     if (Files.exists(hash) && Files.isSameFile(data, hash)) {
       builder.geometry().checkNoOverlapWithData();
     }
-    long dataSize = Files.size(data);
+    long dataSize = DeviceSize.of(data); // Files.size says 0 for a block device
     if (dataSize < p.dataSize()) {
       // Checked before the hash file is created, so a refused format leaves nothing behind.
       throw new org.jverity.io.DeviceTooSmallException("data (" + p.dataBlocks() + " blocks of "
@@ -71,7 +72,8 @@ final class FormatCommand implements Callable<Integer> {
     }
     spec.commandLine().getOut().print(json
         ? Json.write(Header.json(data.toString(), hash.toString(), builder.geometry(), root))
-        : Header.text(hash.toString(), builder.geometry(), root));
+        : Header.text(hash.toString(), builder.geometry(), root)
+            + Header.identityLine(ImageIdentity.of(p, root)));
     return ExitCode.OK;
   }
 }

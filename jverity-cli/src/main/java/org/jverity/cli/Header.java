@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jverity.format.Hex;
+import org.jverity.format.ImageIdentity;
 import org.jverity.format.VerityParams;
 import org.jverity.tree.TreeGeometry;
 
@@ -40,6 +41,14 @@ final class Header {
     return s.toString();
   }
 
+  /**
+   * jverity's one line after veritysetup's: the image identity, which {@code verify} and {@code
+   * read} take in place of the root hash.
+   */
+  static String identityLine(ImageIdentity id) {
+    return "Identity:        \t" + id + "\n";
+  }
+
   /** Everything a build script needs, so it does no arithmetic of its own. Offsets in bytes. */
   static Map<String, Object> json(String dataDevice, String hashDevice, TreeGeometry g, byte[] rootHash) {
     VerityParams p = g.params();
@@ -59,6 +68,7 @@ final class Header {
     m.put("salt", ParamsResolver.saltText(p.salt()));
     if (rootHash != null) {
       m.put("rootHash", Hex.format(rootHash));
+      m.put("identity", ImageIdentity.of(p, rootHash).toString());
     }
     m.put("superblock", p.superblock());
     m.put("hashOffset", p.hashOffset());

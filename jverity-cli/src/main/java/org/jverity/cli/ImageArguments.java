@@ -13,10 +13,11 @@ final class ImageArguments {
   @Parameters(index = "1", paramLabel = "HASH", description = "Hash device (may be DATA with --hash-offset).")
   Path hash;
 
-  @Parameters(index = "2", paramLabel = "ROOT_HASH", arity = "0..1", description = "Root hash in hex (or use --root-hash-file).")
+  @Parameters(index = "2", paramLabel = "ROOT_HASH", arity = "0..1",
+      description = "Root hash in hex, or the image identity (verity1:...) that format prints (or use --root-hash-file).")
   String rootHash;
 
-  @Option(names = "--root-hash-file", paramLabel = "FILE", description = "Read the root hash (hex) from FILE.")
+  @Option(names = "--root-hash-file", paramLabel = "FILE", description = "Read the root hash (hex) or identity from FILE.")
   Path rootHashFile;
 
   /** Checks that the files exist and returns the root hash text (not yet parsed). */

@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.SuperblockException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.io.DeviceTooSmallException;
@@ -72,11 +73,18 @@ public final class Main implements Runnable {
     } else {
       commands.forEach((name, command) -> cli.addSubcommand(name, command.get()));
     }
+    cli.registerConverter(java.nio.file.Path.class, new FileName()); // after the subcommands: reaches them
     cli.setOut(out);
     cli.setErr(err);
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> report(e, cmd.getErr()));
     cli.setParameterExceptionHandler((e, args2) -> {
       PrintWriter w = e.getCommandLine().getErr();
+      if (e.getCause() instanceof BadValue b) { // a value we refused: "--length: 1X (expected: ...)"
+        w.println("jverity: " + name(e.getArgSpec()) + ": " + (e.getValue().isEmpty() ? "\"\"" : e.getValue())
+            + " (expected: " + b.expected() + ")");
+        w.flush();
+        return ExitCode.INVALID_PARAMETER;
+      }
       String help = "jverity " + (e.getCommandLine() == cli ? "" : e.getCommandLine().getCommandName() + " ") + "--help";
       w.println("jverity: " + String.valueOf(e.getMessage()).strip().replaceAll("\\s*\\R\\s*", " ")
           + " (try '" + help + "')");
@@ -88,6 +96,11 @@ public final class Main implements Runnable {
           .usageHelp(true).description("Show this help.").build());
     }
     return cli.execute(args);
+  }
+
+  /** An option's longest name, or a positional parameter's label. */
+  private static String name(CommandLine.Model.ArgSpec arg) {
+    return arg instanceof CommandLine.Model.OptionSpec o ? o.longestName() : arg.paramLabel();
   }
 
   private static int report(Exception e, PrintWriter err) {
@@ -111,6 +124,7 @@ public final class Main implements Runnable {
       case CliException c -> c.exitCode();
       case VerityParameterException v -> ExitCode.INVALID_PARAMETER;
       case SuperblockException s -> ExitCode.BAD_SUPERBLOCK;
+      case IdentityMismatchException m -> ExitCode.SUPERBLOCK_MISMATCH;
       case DeviceTooSmallException d -> ExitCode.DEVICE_TOO_SMALL;
       case CorruptBlockException c -> ExitCode.CORRUPTION;
       case EOFException eof -> ExitCode.DEVICE_TOO_SMALL;

@@ -2,7 +2,6 @@ package org.jverity.cli;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -13,6 +12,8 @@ import org.jverity.format.DerivedIdentity;
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.HashFormat;
 import org.jverity.format.Hex;
+import org.jverity.format.IdentityMismatchException;
+import org.jverity.format.ImageIdentity;
 import org.jverity.format.SuperblockException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
@@ -58,7 +59,6 @@ final class ParamsResolver {
    * (options given must agree with it), else from the options.
    */
   static VerityParams forCheck(VerityOptions o, Path data, BlockDevice hash) throws IOException {
-    long offset = o.hashOffset != null ? o.hashOffset : 0;
     if (o.noSuperblock) {
       VerityParams.Builder b = base(o);
       b.salt(o.salt != null ? parseSalt(o.salt) : new byte[0]);
@@ -71,13 +71,54 @@ final class ParamsResolver {
       }
       return b.build();
     }
+    VerityParams p = fromSuperblock(hash, hashOffset(o));
+    requireSuperblockAgrees(o, p, hash);
+    return p;
+  }
+
+  /**
+   * Parameters for a check given an image identity: the identity's. A superblock, when there is
+   * one, must agree with it (else {@link IdentityMismatchException}), and so must the options given.
+   */
+  static VerityParams forIdentity(VerityOptions o, BlockDevice hash, ImageIdentity id) throws IOException {
+    if (o.noSuperblock) {
+      VerityParams p = id.paramsBuilder().hashOffset(hashOffset(o)).superblock(false).build();
+      List<String> conflicts = conflicts(o, p);
+      if (!conflicts.isEmpty()) {
+        throw new CliException(ExitCode.INVALID_PARAMETER,
+            "the options contradict the identity: it has " + String.join(", ", conflicts));
+      }
+      return p;
+    }
+    VerityParams p = fromSuperblock(hash, hashOffset(o));
+    id.check(hash.description(), p);
+    requireSuperblockAgrees(o, p, hash);
+    return p;
+  }
+
+  private static long hashOffset(VerityOptions o) {
+    return o.hashOffset != null ? o.hashOffset : 0;
+  }
+
+  private static VerityParams fromSuperblock(BlockDevice hash, long offset) throws IOException {
     VeritySuperblock sb = readSuperblock(hash, offset);
-    VerityParams p;
     try {
-      p = sb.toParams(offset);
+      return sb.toParams(offset);
     } catch (VerityParameterException e) {
       throw new CliException(ExitCode.BAD_SUPERBLOCK, hash.description() + ": superblock " + e.getMessage());
     }
+  }
+
+  private static void requireSuperblockAgrees(VerityOptions o, VerityParams p, BlockDevice hash) {
+    List<String> conflicts = conflicts(o, p);
+    if (!conflicts.isEmpty()) {
+      throw new CliException(ExitCode.SUPERBLOCK_MISMATCH,
+          hash.description() + ": superblock does not match the options: it has " + String.join(", ", conflicts));
+    }
+  }
+
+  /** Each tree option given whose value {@code p} does not have: "data blocks 256 (option: 300)". */
+  private static List<String> conflicts(VerityOptions o, VerityParams p) {
     List<String> conflicts = new ArrayList<>();
     if (o.hash != null && HashAlgorithm.fromName(o.hash) != p.hashAlgorithm()) {
       conflicts.add("hash algorithm " + p.hashAlgorithm() + " (option: " + o.hash + ")");
@@ -97,14 +138,10 @@ final class ParamsResolver {
     if (o.salt != null && !Arrays.equals(parseSalt(o.salt), p.salt())) {
       conflicts.add("salt " + saltText(p.salt()) + " (option: " + o.salt + ")");
     }
-    if (o.uuid != null && !parseUuid(o.uuid).equals(p.uuid())) {
+    if (o.uuid != null && p.superblock() && !parseUuid(o.uuid).equals(p.uuid())) {
       conflicts.add("uuid " + p.uuid() + " (option: " + o.uuid + ")");
     }
-    if (!conflicts.isEmpty()) {
-      throw new CliException(ExitCode.SUPERBLOCK_MISMATCH,
-          hash.description() + ": superblock does not match the options: it has " + String.join(", ", conflicts));
-    }
-    return p;
+    return conflicts;
   }
 
   static VeritySuperblock readSuperblock(BlockDevice hash, long offset) throws IOException {
@@ -112,7 +149,7 @@ final class ParamsResolver {
       throw new VerityParameterException("hash offset: " + offset + " (expected: a non-negative multiple of 512)");
     }
     long size = hash.size();
-    if (size < offset + VeritySuperblock.SIZE) {
+    if (offset > size - VeritySuperblock.SIZE) { // not offset + SIZE > size: that overflows
       throw new SuperblockException(hash.description() + ": no superblock at byte " + offset
           + " (the file has " + size + " bytes)");
     }
@@ -142,9 +179,9 @@ final class ParamsResolver {
     return b.superblock(!o.noSuperblock);
   }
 
-  /** The number of whole data blocks in {@code data}; refuses a partial last block. */
+  /** The number of whole data blocks in {@code data} (a file or block device); refuses a partial last block. */
   static long wholeBlocks(Path data, int dataBlockSize) throws IOException {
-    long size = Files.size(data);
+    long size = DeviceSize.of(data);
     if (size == 0) {
       throw new VerityParameterException(data + ": empty data file (nothing to protect)");
     }
@@ -179,8 +216,11 @@ final class ParamsResolver {
     return UUID.fromString(s);
   }
 
-  /** The seed's bytes: the string as UTF-8. */
+  /** The seed's bytes: the string as UTF-8; an empty seed would derive the same salt for everyone. */
   static byte[] seedBytes(String seed) {
+    if (seed != null && seed.isEmpty()) {
+      throw new VerityParameterException("--seed: \"\" (expected: a secret, at least one character)");
+    }
     return seed == null ? null : seed.getBytes(StandardCharsets.UTF_8);
   }
 }

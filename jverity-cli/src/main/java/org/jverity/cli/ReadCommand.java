@@ -37,16 +37,19 @@ final class ReadCommand implements Callable<Integer> {
 
   @Mixin VerityOptions options;
 
-  @Option(names = "--offset", paramLabel = "BYTES", description = "First byte to read (default 0).")
+  @Option(names = "--offset", paramLabel = "BYTES", converter = ByteSize.class,
+      description = "First byte to read (default 0). Sizes take K, M, G, T (or KiB ... TiB): powers of 1024.")
   long offset;
 
-  @Option(names = "--length", paramLabel = "BYTES", description = "Bytes to read (default: to the end of the data).")
+  @Option(names = "--length", paramLabel = "BYTES", converter = ByteSize.class,
+      description = "Bytes to read (default: to the end of the data).")
   Long length;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of stdout.")
   Path output;
 
-  @Option(names = "--cache-size", paramLabel = "BYTES", description = "Hash block cache size (default 64 MiB).")
+  @Option(names = "--cache-size", paramLabel = "BYTES", converter = ByteSize.class,
+      description = "Hash block cache size (default 64M).")
   long cacheSize = HashBlockCache.DEFAULT_CAPACITY_BYTES;
 
   @Option(names = "--ignore-corruption", description = "Report corrupted blocks but write their data anyway.")
@@ -60,12 +63,14 @@ final class ReadCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    Checks.requireCacheSize(cacheSize);
     String rootText = image.check("read");
     Path data = image.data;
     Path hash = image.hash;
     try (FileDevice dataDev = FileDevice.openRead(data);
         FileDevice hashDev = FileDevice.openRead(hash)) {
-      VerityParams p = ParamsResolver.forCheck(options, data, hashDev);
+      TrustedRoot trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
+      VerityParams p = trusted.params();
       var err = spec.commandLine().getErr();
       ReaderOptions ro = ReaderOptions.DEFAULTS
           .withMode(ignoreCorruption ? CorruptionMode.IGNORE : CorruptionMode.EIO)
@@ -79,7 +84,7 @@ final class ReadCommand implements Callable<Integer> {
               }
             }
           });
-      VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, RootHashes.parse(rootText, p),
+      VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, trusted.rootHash(),
           new HashBlockCache(cacheSize), ro);
       long end = length == null ? reader.size() : offset + length;
       if (offset < 0 || (length != null && length < 0) || end > reader.size() || end < offset) {

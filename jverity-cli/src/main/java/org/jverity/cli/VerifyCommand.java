@@ -44,12 +44,14 @@ final class VerifyCommand implements Callable<Integer> {
     Path data = image.data;
     Path hash = image.hash;
     CheckReport report;
+    TrustedRoot trusted;
     VerityParams p;
     TreeChecker checker;
     try (FileDevice dataDev = FileDevice.openRead(data);
         FileDevice hashDev = FileDevice.openRead(hash)) {
-      p = ParamsResolver.forCheck(options, data, hashDev);
-      byte[] root = RootHashes.parse(rootText, p);
+      trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
+      p = trusted.params();
+      byte[] root = trusted.rootHash();
       checker = TreeChecker.of(p);
       if (threads != null) {
         checker = checker.withThreads(threads);
@@ -63,7 +65,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
     int code = exitCode(report);
     if (json) {
-      spec.commandLine().getOut().print(Json.write(toJson(report, code)));
+      spec.commandLine().getOut().print(Json.write(toJson(report, code, trusted)));
     }
     if (code == ExitCode.OK) {
       if (verbose) {
@@ -118,10 +120,13 @@ final class VerifyCommand implements Callable<Integer> {
     }
   }
 
-  private static Map<String, Object> toJson(CheckReport r, int code) {
+  private static Map<String, Object> toJson(CheckReport r, int code, TrustedRoot trusted) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("ok", r.ok());
     m.put("exitCode", code);
+    if (r.ok()) { // only a verified image has an identity worth passing on
+      m.put("identity", trusted.identity().toString());
+    }
     m.put("rootHashMatches", r.rootMatches());
     m.put("computedRootHash", Hex.format(r.computedRoot()));
     m.put("corruptedBlocks", r.corruptionCount());

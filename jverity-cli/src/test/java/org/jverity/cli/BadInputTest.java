@@ -62,6 +62,19 @@ class BadInputTest {
       return dir.resolve(name).toString();
     }
 
+    /** The identity of data.img's tree, but claiming {@code dataBlocks} data blocks. */
+    String identity(long dataBlocks) {
+      return "verity1:sha256:4096:4096:" + dataBlocks + ":1:" + SALT + ":" + root;
+    }
+
+    /** {@code read DATA HASH ROOT -o out.bin} followed by {@code extra}. */
+    List<String> read(String... extra) {
+      List<String> a = new java.util.ArrayList<>(
+          List.of("read", data.toString(), hash.toString(), root, "-o", p("out.bin")));
+      a.addAll(List.of(extra));
+      return a;
+    }
+
     /** A copy of data.img, to be data and hash area at once. */
     String image() throws IOException {
       return Files.copy(data, dir.resolve("image.img")).toString();
@@ -399,6 +412,117 @@ class BadInputTest {
             f ->
                 List.of("verify", f.data().toString(), f.hash().toString(), f.root().substring(2))),
 
+        // Option values jverity cannot use: INVALID_PARAMETER, naming the option.
+        bad(
+            "read: --cache-size 0",
+            ExitCode.INVALID_PARAMETER,
+            "--cache-size: 0 (expected: at least 1 byte)",
+            f -> f.read("--cache-size", "0")),
+        bad(
+            "read: --length with an unknown suffix",
+            ExitCode.INVALID_PARAMETER,
+            "--length: 1X (expected: bytes, or a number with K, M, G, T, KiB, MiB, GiB or TiB)",
+            f -> f.read("--length", "1X")),
+        bad(
+            "read: negative --offset",
+            ExitCode.INVALID_PARAMETER,
+            "--offset: -1 (expected: bytes",
+            f -> f.read("--offset", "-1")),
+        bad(
+            "read: negative --cache-size",
+            ExitCode.INVALID_PARAMETER,
+            "--cache-size: -4096 (expected: bytes",
+            f -> f.read("--cache-size", "-4096")),
+        bad(
+            "read: empty --length",
+            ExitCode.INVALID_PARAMETER,
+            "--length: \"\" (expected: bytes",
+            f -> f.read("--length", "")),
+        bad(
+            "read: --length past 2^63 bytes",
+            ExitCode.INVALID_PARAMETER,
+            "--length: 8388608T (expected: at most 9223372036854775807 bytes)",
+            f -> f.read("--length", "8388608T")),
+        bad(
+            "read: --offset of 20 digits",
+            ExitCode.INVALID_PARAMETER,
+            "--offset: 99999999999999999999 (expected: at most",
+            f -> f.read("--offset", "99999999999999999999")),
+        bad(
+            "read: --offset + --length overflows",
+            ExitCode.INVALID_PARAMETER,
+            "range 9223372036854775807+10: outside the data (65536 bytes)",
+            f -> f.read("--offset", "9223372036854775807", "--length", "10")),
+        bad(
+            "read: --length past the end",
+            ExitCode.INVALID_PARAMETER,
+            "range 4096+1048576: outside the data (65536 bytes)",
+            f -> f.read("--offset", "4K", "--length", "1M")),
+        bad(
+            "read: empty --output",
+            ExitCode.INVALID_PARAMETER,
+            "--output: \"\" (expected: a file name)",
+            f -> f.read("--output", "")),
+        bad(
+            "format: empty HASH",
+            ExitCode.INVALID_PARAMETER,
+            "HASH: \"\" (expected: a file name)",
+            f -> List.of("format", f.data().toString(), "")),
+        bad(
+            "verify: empty --root-hash-file",
+            ExitCode.INVALID_PARAMETER,
+            "--root-hash-file: \"\" (expected: a file name)",
+            f -> List.of("verify", f.data().toString(), f.hash().toString(), "--root-hash-file", "")),
+        bad(
+            "format: empty --seed",
+            ExitCode.INVALID_PARAMETER,
+            "--seed: \"\" (expected: a secret",
+            f -> List.of("format", f.data().toString(), f.p("x.hash"), "--seed", "")),
+        bad(
+            "format: empty --hash",
+            ExitCode.INVALID_PARAMETER,
+            "hash algorithm:  (expected: sha1",
+            f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash", "")),
+        bad(
+            "format: --data-blocks past 2^63 bytes",
+            ExitCode.INVALID_PARAMETER,
+            "data blocks: 9223372036854775807 (expected: 1 to 2251799813685247)",
+            f ->
+                List.of(
+                    "format", f.data().toString(), f.p("x.hash"), "--data-blocks", "9223372036854775807")),
+        bad(
+            "format: --hash-offset near 2^63",
+            ExitCode.INVALID_PARAMETER,
+            "hash offset 9223372036854775296",
+            f ->
+                List.of(
+                    "format", f.data().toString(), f.p("x.hash"), "--hash-offset", "9223372036854775296")),
+
+        // Image identities that do not parse: INVALID_PARAMETER; that the superblock contradicts:
+        // SUPERBLOCK_MISMATCH.
+        bad(
+            "verify: identity with a field missing",
+            ExitCode.INVALID_PARAMETER,
+            "identity: 7 fields",
+            f -> List.of("verify", f.data().toString(), f.hash().toString(),
+                f.identity(16).replace(":1:", ":"))),
+        bad(
+            "read: identity of another version",
+            ExitCode.INVALID_PARAMETER,
+            "identity: version verity2 (expected: verity1:ALG:",
+            f -> f.read().stream().map(a -> a.equals(f.root()) ? "verity2" + f.identity(16).substring(7) : a).toList()),
+        bad(
+            "verify: superblock contradicts the identity",
+            ExitCode.SUPERBLOCK_MISMATCH,
+            "data.hash: superblock contradicts the identity: data blocks 16 (identity says 15)",
+            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.identity(15))),
+        bad(
+            "verify --no-superblock: an option contradicts the identity",
+            ExitCode.INVALID_PARAMETER,
+            "the options contradict the identity: it has data blocks 16 (option: 15)",
+            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.identity(16),
+                "--no-superblock", "--hash-offset", "4096", "--data-blocks", "15")),
+
         // No superblock where one is expected: BAD_SUPERBLOCK.
         bad(
             "verify: empty hash file",
@@ -417,6 +541,11 @@ class BadInputTest {
                     f.root(),
                     "--hash-offset",
                     "1048576")),
+        bad(
+            "dump: superblock offset near 2^63 (offset + 512 overflows)",
+            ExitCode.BAD_SUPERBLOCK,
+            "no superblock at byte 9223372036854775296",
+            f -> List.of("dump", f.hash().toString(), "--hash-offset", "9223372036854775296")),
         bad(
             "dump: data image instead of a hash file",
             ExitCode.BAD_SUPERBLOCK,

@@ -45,7 +45,8 @@ class FormatFeaturesTest {
     assertThat(r.stdout()).contains("\"level\": 1,\n      \"offset\": 12288,\n      \"blocks\": 1");
     ToolRun dump = Jverity.run("dump", dir.resolve("a.hash").toString(), "--hash-offset", "8192", "--json");
     assertThat(json(dump, "uuid")).isEqualTo(json(r, "uuid"));
-    assertThat(dump.stdout()).doesNotContain("rootHash");
+    assertThat(dump.stdout()).doesNotContain("rootHash").doesNotContain("identity");
+    assertThat(json(r, "identity")).isEqualTo("verity1:sha256:4096:4096:300:1:" + json(r, "salt") + ":" + json(r, "rootHash"));
   }
 
   @Test

@@ -50,6 +50,16 @@ class ReadCommandTest {
     assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(bytes, (int) offset, (int) offset + length));
   }
 
+  @ParameterizedTest(name = "--offset {0} --length {1}")
+  @CsvSource({"1K, 512K, 1024, 524288", "4KiB, 1k, 4096, 1024", "0, 585KiB, 0, 599040",
+      "599040, 15K, 599040, 15360"})
+  void sizesTakeSuffixesInPowersOf1024(String offset, String length, int from, int bytesLong)
+      throws Exception {
+    ToolRun r = read("--offset", offset, "--length", length, "--cache-size", "1M");
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(bytes, from, from + bytesLong));
+  }
+
   @Test
   void readsToTheEndByDefault() throws Exception {
     assertThat(read().exitCode()).isZero();

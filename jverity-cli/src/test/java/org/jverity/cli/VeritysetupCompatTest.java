@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.jverity.format.ImageIdentity;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -407,17 +408,28 @@ class VeritysetupCompatTest {
     assertThat(jvVerify.stdout() + jvVerify.stderr()).as("jverity verify output, %s", c).isEmpty();
   }
 
-  /** The header lines must match exactly, but for the hash device named on the first line. */
+  /**
+   * veritysetup's header lines must match exactly, but for the hash device named on the first
+   * line; jverity adds exactly one line after them, the image identity, naming the same tree.
+   */
   private static void assertHeadersEqual(Case c, ToolRun vs, ToolRun jv) {
     List<String> v = vs.stdoutLines();
     List<String> j = jv.stdoutLines();
     assertThat(v).as("veritysetup header").isNotEmpty();
     assertThat(v.getFirst()).startsWith("VERITY header information for ");
-    assertThat(j).as("jverity header").isNotEmpty();
+    assertThat(j).as("jverity header").hasSize(v.size() + 1);
     assertThat(j.getFirst()).startsWith("VERITY header information for ");
-    assertThat(String.join("\n", j.subList(1, j.size())))
+    assertThat(String.join("\n", j.subList(1, v.size())))
         .as("header after the first line, %s", c)
         .isEqualTo(String.join("\n", v.subList(1, v.size())));
+    ImageIdentity id = ImageIdentity.parse(jv.headerField("Identity"));
+    assertThat(j.getLast()).as("jverity's last line, %s", c).startsWith("Identity:        \t");
+    assertThat(id.toString())
+        .as("identity of %s", c)
+        .isEqualTo(String.join(":", "verity1", vs.headerField("Hash algorithm"),
+            vs.headerField("Data block size"), vs.headerField("Hash block size"),
+            vs.headerField("Data blocks"), vs.headerField("Hash type"), vs.headerField("Salt"),
+            vs.headerField("Root hash")));
   }
 
   private static List<String> args(
