@@ -64,5 +64,7 @@ jverity_bench_image() {
 # Runs a class of jverity-bench (after a build) with the JDK found above.
 jverity_bench_java() {
   jverity_mvn -q -DskipTests package >/dev/null
-  "$JAVA_HOME/bin/java" -cp "$ROOT/jverity-core/target/classes:$ROOT/jverity-bench/target/classes" "$@"
+  # Class path, not module path: native access (pread through FFM) is granted to the unnamed module.
+  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
+    -cp "$ROOT/jverity-core/target/classes:$ROOT/jverity-bench/target/classes" "$@"
 }

@@ -14,6 +14,8 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.CheckReport;
 import org.jverity.tree.Corruption;
@@ -135,7 +137,7 @@ final class DemoCommand implements Callable<Integer> {
   /** Step 5: random and sequential reads through the verified read path, with their speed. */
   private void verifiedReads(VerityParams p, Path data, Path hash, byte[] root, long size) throws IOException {
     step("5. Verified reads (jverity read): every block checked against the root hash before use");
-    try (FileDevice d = FileDevice.openRead(data); FileDevice h = FileDevice.openRead(hash);
+    try (BlockDevice d = BlockDevices.openRead(data); BlockDevice h = BlockDevices.openRead(hash);
         VerifiedReader reader = VerifiedReader.open(p, d, h, root, HashBlockCache.shared(), ReaderOptions.DEFAULTS);
         VerificationScheduler s = new VerificationScheduler(reader)) {
       byte[] buf = new byte[1 << 20];

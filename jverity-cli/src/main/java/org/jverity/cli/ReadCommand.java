@@ -10,7 +10,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
-import org.jverity.io.FileDevice;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.BlockDevices;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
 import org.jverity.verify.CorruptionMode;
@@ -67,8 +68,9 @@ final class ReadCommand implements Callable<Integer> {
     String rootText = image.check("read");
     Path data = image.data;
     Path hash = image.hash;
-    try (FileDevice dataDev = FileDevice.openRead(data);
-        FileDevice hashDev = FileDevice.openRead(hash)) {
+    // Mapped where possible: a verified read then costs a copy, not a system call, per request.
+    try (BlockDevice dataDev = BlockDevices.openRead(data);
+        BlockDevice hashDev = BlockDevices.openRead(hash)) {
       TrustedRoot trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
       VerityParams p = trusted.params();
       var err = spec.commandLine().getErr();
