@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jverity.format.VerityParams;
+import org.jverity.internal.ConcurrentBitSet;
 import org.jverity.io.BlockDevice;
 
 /**

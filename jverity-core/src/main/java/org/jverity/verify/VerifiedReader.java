@@ -13,7 +13,7 @@ import org.jverity.hash.BlockHasher;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.tree.Area;
-import org.jverity.tree.ConcurrentBitSet;
+import org.jverity.internal.ConcurrentBitSet;
 import org.jverity.tree.MerkleLayout;
 
 /**

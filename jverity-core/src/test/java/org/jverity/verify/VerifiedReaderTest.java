@@ -207,28 +207,45 @@ class VerifiedReaderTest {
     assertThat(r.read(3 * 4096, 0)).isEmpty();
   }
 
-  @Test
-  void eightThreadsNeverSeeAWrongByteWhileCorruptionIsInjected() throws Exception {
+  /**
+   * Eight threads read two images that share one cache (a one-block cache too), half through the
+   * reader and half through a scheduler, while every 50th block of the first is corrupted mid-run:
+   * no wrong byte is ever returned, and the second image, never corrupted, never fails.
+   */
+  @ParameterizedTest(name = "cache {0} bytes")
+  @org.junit.jupiter.params.provider.ValueSource(longs = {1, 16 << 10, 256 << 10})
+  void eightThreadsNeverSeeAWrongByteWhileCorruptionIsInjected(long cacheBytes) throws Exception {
     Image im = image(2000, 12, 12, 2, false, 17);
+    Image other = image(3000, 10, 10, 0, true, 18); // sha1, 1 KiB blocks, format 0
     byte[] original = im.data.clone();
     MemoryDevice data = new MemoryDevice("data", im.data);
-    VerifiedReader r = VerifiedReader.open(im.params, data, new MemoryDevice("hash", im.hash), im.root, new HashBlockCache(256 << 10), ReaderOptions.DEFAULTS);
+    HashBlockCache cache = new HashBlockCache(cacheBytes);
+    VerifiedReader r = VerifiedReader.open(im.params, data, new MemoryDevice("hash", im.hash), im.root, cache, ReaderOptions.DEFAULTS);
+    VerifiedReader r2 = VerifiedReader.open(other.params, new MemoryDevice("data2", other.data),
+        new MemoryDevice("hash2", other.hash), other.root, cache, ReaderOptions.DEFAULTS);
+    VerificationScheduler s = new VerificationScheduler(r, new HashingPool(2));
     AtomicReference<Throwable> wrong = new AtomicReference<>();
     AtomicLong corruptions = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < 8; t++) {
       long seed = t;
+      boolean first = t % 2 == 0;
+      VerifiedSource src = !first ? r2 : t % 4 == 0 ? r : s;
+      byte[] expected = first ? original : other.data;
       threads.add(Thread.ofPlatform().start(() -> {
         SplittableRandom rnd = new SplittableRandom(seed);
         for (int i = 0; i < 3000 && wrong.get() == null; i++) {
           int length = 1 + rnd.nextInt(3 * 4096);
-          long offset = rnd.nextLong(original.length - length + 1);
+          long offset = rnd.nextLong(expected.length - length + 1);
           try {
-            byte[] got = r.read(offset, length);
-            if (!Arrays.equals(got, 0, length, original, (int) offset, (int) offset + length)) {
+            byte[] got = src.read(offset, length);
+            if (!Arrays.equals(got, 0, length, expected, (int) offset, (int) offset + length)) {
               wrong.set(new AssertionError("wrong bytes at " + offset + "+" + length));
             }
           } catch (CorruptBlockException e) {
+            if (!first) {
+              wrong.set(e); // the second image is never corrupted
+            }
             corruptions.incrementAndGet();
           } catch (Throwable e) {
             wrong.set(e);
@@ -245,6 +262,9 @@ class VerifiedReaderTest {
     }
     assertThat(wrong.get()).isNull();
     assertThatThrownBy(() -> r.read(100 * 4096, 1)).isInstanceOf(CorruptBlockException.class);
+    assertThat(r2.corruptionCount()).isZero();
+    assertThat(cache.stats().images()).isEqualTo(2);
+    s.close();
   }
 
   @org.junit.jupiter.api.Nested

@@ -1,8 +1,11 @@
-package org.jverity.tree;
+package org.jverity.internal;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 
-/** A fixed-size bit set whose bits only go from 0 to 1; safe to set from many threads at once. */
+/**
+ * A fixed-size bit set whose bits only go from 0 to 1; safe to set from many threads at once. Not
+ * exported: a detail of the checker and the reader.
+ */
 public final class ConcurrentBitSet {
   private final AtomicLongArray words;
   private final long size; // bits
