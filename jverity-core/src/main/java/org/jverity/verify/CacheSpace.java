@@ -9,14 +9,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jverity.io.BlockDevice;
 
 /**
- * One image's share of the {@link HashBlockCache}: its hash blocks by index, read from its hash
- * device. {@link #get} never blocks and never reads, so the inline path may call it; {@link #load}
- * reads on a miss, once however many threads miss the same block (single flight). Thread-safe.
+ * One image's share of the {@link HashBlockCache}: its hash blocks by index. {@link #get} never
+ * blocks and never reads, so the inline path may call it; {@link #load} reads on a miss, once
+ * however many threads miss the same block (single flight). Each reader passes its own hash device:
+ * readers of one image may each have opened it, and one closing its device must not break the
+ * others' loads (what a block holds is bound by the root hash, whichever copy it came from).
+ * Thread-safe.
  */
 final class CacheSpace {
   final HashBlockCache cache;
   final String key;
-  private final BlockDevice device;
   private final int blockSize; // bytes
   // A value is a HashBlock, or a Loading while one thread reads it and others wait.
   private final ConcurrentHashMap<Long, Object> blocks = new ConcurrentHashMap<>();
@@ -26,10 +28,9 @@ final class CacheSpace {
   /** A block being read by one thread; others wait on it. */
   private static final class Loading extends CompletableFuture<HashBlock> {}
 
-  CacheSpace(HashBlockCache cache, String key, BlockDevice device, int blockSize) {
+  CacheSpace(HashBlockCache cache, String key, int blockSize) {
     this.cache = cache;
     this.key = key;
-    this.device = device;
     this.blockSize = blockSize;
   }
 
@@ -69,8 +70,8 @@ final class CacheSpace {
     return blocks.containsKey(index);
   }
 
-  /** The block, read from the device when it is not cached; one read however many threads miss. */
-  HashBlock load(long index) throws IOException {
+  /** The block, read from {@code device} when it is not cached; one read however many threads miss. */
+  HashBlock load(long index, BlockDevice device) throws IOException {
     while (true) {
       Object o = blocks.get(index);
       if (o instanceof HashBlock b) {
@@ -94,7 +95,7 @@ final class CacheSpace {
       }
       cache.misses.increment();
       try {
-        HashBlock b = new HashBlock(this, index, read(index), false);
+        HashBlock b = new HashBlock(this, index, read(index, device), false);
         if (dropped) {
           blocks.remove(index, mine);
           mine.complete(b);
@@ -126,8 +127,8 @@ final class CacheSpace {
     }
   }
 
-  /** Reads a fresh copy of a block from the device, bypassing (and not touching) the cache. */
-  byte[] read(long index) throws IOException {
+  /** Reads a fresh copy of a block from {@code device}, bypassing (and not touching) the cache. */
+  byte[] read(long index, BlockDevice device) throws IOException {
     byte[] bytes = new byte[blockSize];
     device.readFully(Math.multiplyExact(index, (long) blockSize), bytes, 0, blockSize);
     cache.loads.increment();

@@ -4,7 +4,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import org.jverity.io.BlockDevice;
 
 /**
  * The hash blocks of every open image, within one byte budget: the role of the kernel's dm-bufio,
@@ -76,11 +75,11 @@ public final class HashBlockCache {
    * The space of one image, shared with every open reader of the same key; each call must be
    * matched by one {@link CacheSpace#release()}.
    *
-   * @param key identifies the hash device, tree parameters and root hash
+   * @param key identifies the image: the hash device's name, tree parameters and root hash
    */
-  CacheSpace open(String key, BlockDevice hashDevice, int blockSize) {
+  CacheSpace open(String key, int blockSize) {
     while (true) {
-      CacheSpace s = spaces.computeIfAbsent(key, k -> new CacheSpace(this, k, hashDevice, blockSize));
+      CacheSpace s = spaces.computeIfAbsent(key, k -> new CacheSpace(this, k, blockSize));
       if (s.retain()) {
         return s;
       }

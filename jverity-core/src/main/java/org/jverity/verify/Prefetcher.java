@@ -98,7 +98,7 @@ final class Prefetcher implements AutoCloseable {
     issued.increment();
     Runnable load = () -> {
       try {
-        space.load(index);
+        space.load(index, reader.hashDevice());
       } catch (Exception e) {
         if (failed.sum() == 0) {
           LOG.log(System.Logger.Level.DEBUG, "prefetch of hash block " + index + " failed: " + e);

@@ -74,7 +74,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     this.zeroDigest = options.ignoreZeroBlocks() ? hasher.copy().hash(new byte[blockSize], 0, blockSize) : null;
     // Blocks are shared between readers of the same tree with the same root, never across roots.
     String key = hash.description() + "|" + layout + "|" + hasher.describe() + "|" + Hex.format(rootHash);
-    this.space = cache.open(key, hash, layout.hashBlockSize());
+    this.space = cache.open(key, layout.hashBlockSize());
   }
 
   /**
@@ -346,7 +346,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
           if (inline) {
             return null;
           }
-          hb = path[i] = space.load(layout.hashBlockOnPath(i, block));
+          hb = path[i] = space.load(layout.hashBlockOnPath(i, block), hash);
         }
         if (!hb.verified()) {
           byte[] want = i == levels - 1 ? rootHash : path[i + 1].bytes;
@@ -374,7 +374,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
    */
   private HashBlock hashMismatch(HashBlock hb, int level, byte[] want, int at, HashWork w, long dataBlock)
       throws IOException {
-    byte[] fresh = space.read(hb.index);
+    byte[] fresh = space.read(hb.index, hash);
     w.hasher.hash(fresh, 0, fresh.length, w.digest, 0);
     if (matches(w.digest, want, at)) {
       return space.install(hb.index, fresh, true);
@@ -404,6 +404,11 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   /** This image's share of the hash block cache (for the prefetcher). */
   CacheSpace space() {
     return space;
+  }
+
+  /** The hash device this reader loads from (for the prefetcher). */
+  BlockDevice hashDevice() {
+    return hash;
   }
 
   /**

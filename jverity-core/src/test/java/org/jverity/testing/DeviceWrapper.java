@@ -113,4 +113,26 @@ public abstract class DeviceWrapper implements BlockDevice {
       in.readFully(offset, dst);
     }
   }
+
+  /** Refuses reads after {@link #close()}, as a real device does. */
+  public static final class Closable extends DeviceWrapper {
+    private volatile boolean closed;
+
+    public Closable(BlockDevice in) {
+      super(in);
+    }
+
+    @Override
+    protected void read(long offset, ByteBuffer dst) throws IOException {
+      if (closed) {
+        throw new IOException(description() + ": device is closed");
+      }
+      in.readFully(offset, dst);
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
+  }
 }

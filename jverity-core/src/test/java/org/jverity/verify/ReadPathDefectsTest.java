@@ -380,4 +380,23 @@ class ReadPathDefectsTest {
       assertThat(st.evictions()).isPositive();
     }
   }
+
+  /** Two readers of one image share its cache space; one closing its devices never breaks the other. */
+  @Test
+  void readersOfOneImageShareBlocksButEachLoadsFromItsOwnDevice() throws Exception {
+    TestImage im = TestImage.random(3000, BS, 17);
+    HashBlockCache cache = new HashBlockCache(8 << 10); // two blocks: loads keep happening
+    var hash1 = new DeviceWrapper.Closable(im.hashDevice());
+    var hash2 = new DeviceWrapper.Closable(im.hashDevice());
+    VerifiedReader r1 = VerifiedReader.open(im.params(), im.dataDevice(), hash1, im.root(), cache, ReaderOptions.DEFAULTS);
+    try (VerifiedReader r2 = VerifiedReader.open(im.params(), im.dataDevice(), hash2, im.root(), cache, ReaderOptions.DEFAULTS)) {
+      assertThat(r1.read(0, BS)).isEqualTo(Arrays.copyOf(im.data(), BS));
+      assertThat(cache.stats().images()).isEqualTo(1); // the same image: one space
+      hash1.close();
+      r1.close();
+      for (int b = 0; b < 3000; b += 97) {
+        assertThat(r2.read((long) b * BS, BS)).isEqualTo(Arrays.copyOfRange(im.data(), b * BS, (b + 1) * BS));
+      }
+    }
+  }
 }
