@@ -1,7 +1,7 @@
 package org.jverity.io;
 
 import java.io.IOException;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counts the calls in flight on a closable resource, so that closing waits for them and every
@@ -11,15 +11,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Use: {@code gate.enter(); try { ... } finally { gate.exit(); }}, and free the resource only
  * when {@link #close()} returns true.
  *
- * <p>Thread-safe. Entering and leaving cost one atomic add each; only close takes a lock.
+ * <p>Thread-safe. The count is striped ({@link LongAdder}), so readers on different cores do not
+ * fight over one cache line on every read; only close takes a lock. Why it is exact enough: a
+ * call increments, then reads {@code closed}; close writes {@code closed}, then sums. Both are
+ * volatile accesses, so either the call sees {@code closed} (and backs out) or close sees the
+ * call in the sum (and waits for it).
  */
 final class CloseGate {
-  /** Set once closing starts; the bits below it count calls in flight. */
-  private static final long CLOSED = 1L << 62;
-
   private final String description;
-  /** {@link #CLOSED} bit plus the number of calls in flight. */
-  private final AtomicLong state = new AtomicLong();
+  private final LongAdder inFlight = new LongAdder(); // calls admitted and not yet left
+  private volatile boolean closed;
+  private boolean freed; // guarded by this: the one closer that may free the resource has been chosen
 
   CloseGate(String description) {
     this.description = description;
@@ -31,7 +33,8 @@ final class CloseGate {
    * @throws IOException "{@code <description>: device is closed}" once closing has started
    */
   void enter() throws IOException {
-    if ((state.getAndIncrement() & CLOSED) != 0) {
+    inFlight.increment();
+    if (closed) {
       exit();
       throw new IOException(description + ": device is closed");
     }
@@ -39,7 +42,8 @@ final class CloseGate {
 
   /** Ends a call admitted by {@link #enter()}. */
   void exit() {
-    if (state.decrementAndGet() == CLOSED) {
+    inFlight.decrement();
+    if (closed) {
       synchronized (this) {
         notifyAll(); // a closer may be waiting for the last call to leave
       }
@@ -53,20 +57,19 @@ final class CloseGate {
    * @return true for the one caller that closed the gate and must now free the resource
    */
   boolean close() {
-    long s;
-    do {
-      s = state.get();
-    } while ((s & CLOSED) == 0 && !state.compareAndSet(s, s | CLOSED));
-    boolean first = (s & CLOSED) == 0;
+    closed = true;
     boolean interrupted = false;
+    boolean first;
     synchronized (this) {
-      while (state.get() != CLOSED) {
+      while (inFlight.sum() != 0) {
         try {
-          wait();
+          wait(10); // a bounded wait: an exit between the sum and the wait cannot be missed for long
         } catch (InterruptedException e) {
           interrupted = true; // the resource must not be freed under a running call: keep waiting
         }
       }
+      first = !freed;
+      freed = true;
     }
     if (interrupted) {
       Thread.currentThread().interrupt();

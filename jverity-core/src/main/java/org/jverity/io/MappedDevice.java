@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -12,6 +13,7 @@ import java.nio.ReadOnlyBufferException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Objects;
 
 /**
  * A file or block device mapped whole, read-only, into memory: a read is a copy out of the page
@@ -32,6 +34,8 @@ public final class MappedDevice implements BlockDevice {
    * stays a real call, and its return raises the error inside readFully's {@code try}.
    */
   private static MethodHandle copyCall = copyHandle(); // deliberately not final: see above
+  /** As {@link #copyCall}, into a heap array: the verified read path's hot call, with no buffer made. */
+  private static MethodHandle copyToArrayCall = copyToArrayHandle(); // not final either
 
   private final Path path;
   /** Owns the mapping; null for an empty file, which has none. */
@@ -79,6 +83,16 @@ public final class MappedDevice implements BlockDevice {
     }
   }
 
+  private static MethodHandle copyToArrayHandle() {
+    try {
+      return MethodHandles.lookup().findStatic(MappedDevice.class, "copyToArray",
+          MethodType.methodType(
+              void.class, MemorySegment.class, long.class, byte[].class, int.class, int.class));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   public Path path() {
     return path;
   }
@@ -100,6 +114,37 @@ public final class MappedDevice implements BlockDevice {
     if (dst.isReadOnly()) {
       throw new ReadOnlyBufferException();
     }
+    checkRange(offset, length);
+    gate.enter();
+    try {
+      copyCall.invokeExact(bytes, offset, MemorySegment.ofBuffer(dst), (long) length);
+    } catch (InternalError e) { // "a fault occurred in an unsafe memory access operation": SIGBUS
+      throw shrank(offset, e);
+    } catch (Throwable e) {
+      throw rethrow(e);
+    } finally {
+      gate.exit();
+    }
+    dst.position(dst.position() + length);
+  }
+
+  @Override
+  public void readFully(long offset, byte[] dst, int dstOffset, int length) throws IOException {
+    Objects.checkFromIndexSize(dstOffset, length, dst.length);
+    checkRange(offset, length);
+    gate.enter();
+    try {
+      copyToArrayCall.invokeExact(bytes, offset, dst, dstOffset, length);
+    } catch (InternalError e) { // "a fault occurred in an unsafe memory access operation": SIGBUS
+      throw shrank(offset, e);
+    } catch (Throwable e) {
+      throw rethrow(e);
+    } finally {
+      gate.exit();
+    }
+  }
+
+  private void checkRange(long offset, int length) throws EOFException {
     if (offset < 0) {
       throw new IllegalArgumentException(path + ": offset: " + offset + " (expected: >= 0)");
     }
@@ -107,18 +152,16 @@ public final class MappedDevice implements BlockDevice {
       throw new EOFException(path + ": read of " + length + " bytes at " + offset
           + " (expected: end <= size " + bytes.byteSize() + ")");
     }
-    gate.enter();
-    try {
-      copyCall.invokeExact(bytes, offset, MemorySegment.ofBuffer(dst), (long) length);
-    } catch (InternalError e) { // "a fault occurred in an unsafe memory access operation": SIGBUS
-      throw new IOException(path + ": read at " + offset
-          + " failed: the file shrank underneath (truncated?)", e);
-    } catch (Throwable e) {
-      throw rethrow(e);
-    } finally {
-      gate.exit();
-    }
-    dst.position(dst.position() + length);
+  }
+
+  private IOException shrank(long offset, InternalError e) {
+    return new IOException(path + ": read at " + offset
+        + " failed: the file shrank underneath (truncated?)", e);
+  }
+
+  /** The copy {@link #copyToArrayCall} calls. */
+  private static void copyToArray(MemorySegment src, long offset, byte[] dst, int dstOffset, int length) {
+    MemorySegment.copy(src, ValueLayout.JAVA_BYTE, offset, dst, dstOffset, length);
   }
 
   /** The copy {@link #copyCall} calls. */

@@ -72,20 +72,53 @@ final class Prefetcher implements AutoCloseable {
     long from = offset - offset % cluster;
     long to = Math.min(size, (Math.ceilDiv(offset + length, cluster)) * cluster);
     boolean sequential = recentEnds[slot(offset)] == offset;
-    recentEnds[slot(offset + length)] = offset + length;
+    if (recentEnds[slot(offset + length)] != offset + length) {
+      recentEnds[slot(offset + length)] = offset + length;
+    }
     if (sequential) {
       to = Math.min(size, to + cluster); // read ahead the first level with the data
     }
     long firstBlock = from / layout.dataBlockSize();
     long lastBlock = (to - 1) / layout.dataBlockSize();
-    CacheSpace space = reader.space();
     // The top block is read on first use and then stays hot; prefetch the levels below it.
     for (int level = layout.levels() - 2; level >= 0; level--) {
-      long last = layout.hashBlockOnPath(level, lastBlock);
-      for (long index = layout.hashBlockOnPath(level, firstBlock); index <= last; index++) {
-        if (!space.containsOrLoading(index) && inFlight.tryAcquire()) {
-          start(space, index);
-        }
+      loadRange(level, firstBlock, lastBlock);
+    }
+  }
+
+  /**
+   * Called after a request verified inline, every hash block it needed cached: only the stream
+   * bookkeeping, and the first level's readahead when the request continues a stream. Cheap: no
+   * lookup at all for a random read, and a write only when the remembered end changes.
+   */
+  void stream(long offset, long length) {
+    if (layout.levels() < 1 || closed) {
+      return;
+    }
+    long end = offset + length;
+    boolean sequential = recentEnds[slot(offset)] == offset;
+    int s = slot(end);
+    if (recentEnds[s] != end) {
+      recentEnds[s] = end;
+    }
+    if (sequential) {
+      long cluster = clusterBytes;
+      long size = reader.size();
+      long from = Math.min(size - 1, Math.ceilDiv(end, cluster) * cluster); // the next cluster
+      long to = Math.min(size, from + cluster);
+      if (from < to) {
+        loadRange(0, from / layout.dataBlockSize(), (to - 1) / layout.dataBlockSize());
+      }
+    }
+  }
+
+  /** Starts loads of the level-{@code level} hash blocks on the paths of data blocks first..last. */
+  private void loadRange(int level, long firstBlock, long lastBlock) {
+    CacheSpace space = reader.space();
+    long last = layout.hashBlockOnPath(level, lastBlock);
+    for (long index = layout.hashBlockOnPath(level, firstBlock); index <= last; index++) {
+      if (!space.containsOrLoading(index) && inFlight.tryAcquire()) {
+        start(space, index);
       }
     }
   }

@@ -41,7 +41,9 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
   private final Prefetcher prefetcher;
   private final AtomicLongArray inlineLimit = new AtomicLongArray(IoClass.values().length); // bytes
   private final InlineBudget budget = new InlineBudget(DEFAULT_BUDGET_NANOS, DEFAULT_WINDOW_NANOS);
-  private final AtomicInteger inFlight = new AtomicInteger(); // reads inside read()
+  // Reads inside read(), striped so that readers on different cores do not share a line. Exact
+  // enough for close(): a read increments then reads `closed`, close writes `closed` then sums.
+  private final LongAdder inFlight = new LongAdder();
   private volatile boolean closed;
 
   private final LongAdder inlineRequests = new LongAdder();
@@ -106,12 +108,11 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
    */
   public void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass) throws IOException {
     VerifiedSource.checkRange(reader.size(), offset, dst, dstOffset, length);
-    inFlight.incrementAndGet();
+    inFlight.increment();
     try {
       if (closed) {
         throw new SourceClosedException("verification scheduler of " + reader.description());
       }
-      prefetcher.request(offset, length);
       int done = 0;
       if (length <= inlineLimit.get(ioClass.ordinal()) && budget.left()) {
         long t0 = System.nanoTime();
@@ -119,14 +120,17 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
         budget.charge(System.nanoTime() - t0);
         if (done == length) {
           inlineRequests.increment();
+          prefetcher.stream(offset, length); // every hash block was cached: only read ahead of streams
           return;
         }
         fallbacks.increment(); // what was verified stays verified; only the rest moves
       }
+      prefetcher.request(offset, length); // start the loads this request and its cluster need
       pooledRequests.increment();
       onPool(offset + done, dst, dstOffset + done, length - done);
     } finally {
-      if (inFlight.decrementAndGet() == 0 && closed) {
+      inFlight.decrement();
+      if (closed) {
         synchronized (inFlight) {
           inFlight.notifyAll();
         }
@@ -135,62 +139,87 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
   }
 
   /**
-   * Cuts the range into block-aligned pieces, about one per pool thread; the pool hashes all but
-   * the first, which the calling thread hashes itself rather than sit idle. A range that is one
-   * piece is handed off whole: the caller waits, as a submitter of I/O does.
+   * Cuts the range into block-aligned pieces of at least {@link #MIN_PIECE}, about four per pool
+   * thread, and lets the pool and the calling thread take them from one counter: the caller hashes
+   * pieces rather than sit idle, and a pool thread that wakes late takes fewer, so one slow
+   * hand-off does not hold up the request. A range that is one piece is handed off whole: the
+   * caller waits, as a submitter of I/O does.
    */
   private void onPool(long offset, byte[] dst, int dstOffset, int length) throws IOException {
     int bs = reader.layout().dataBlockSize();
-    int wanted = Math.max(MIN_PIECE, Math.ceilDiv(length, pool.threads()));
+    int wanted = Math.max(MIN_PIECE, Math.ceilDiv(length, 4 * pool.threads()));
     int piece = Math.max(bs, wanted - wanted % bs);
-    long end = offset + length;
-    long firstEnd = Math.min(end, (offset / bs) * bs + piece); // block-aligned end, > offset
-    int count = 1 + (int) Math.ceilDiv(end - firstEnd, piece);
-    Pieces set = new Pieces(count);
+    long firstEnd = Math.min(offset + length, (offset / bs) * bs + piece); // block-aligned, > offset
+    int count = 1 + (int) Math.ceilDiv(offset + length - firstEnd, piece);
+    Pieces set = new Pieces(reader, offset, dst, dstOffset, length, firstEnd, piece, count);
     if (count == 1) {
-      submit(set, 0, offset, dst, dstOffset, length);
+      submit(set);
     } else {
-      long pos = firstEnd;
-      for (int i = 1; i < count; i++) {
-        long pieceEnd = Math.min(end, pos + piece);
-        submit(set, i, pos, dst, (int) (dstOffset + pos - offset), (int) (pieceEnd - pos));
-        pos = pieceEnd;
+      for (int i = 0, helpers = Math.min(count - 1, pool.threads()); i < helpers; i++) {
+        submit(set);
       }
-      set.run(0, reader, offset, dst, dstOffset, (int) (firstEnd - offset));
+      set.work();
     }
     set.awaitAndRethrow();
   }
 
-  private void submit(Pieces set, int i, long offset, byte[] dst, int dstOffset, int length) {
+  private void submit(Pieces set) {
     pieces.increment();
     try {
-      pool.execute(() -> set.run(i, reader, offset, dst, dstOffset, length));
+      pool.execute(set::work);
     } catch (RejectedExecutionException e) {
-      set.run(i, reader, offset, dst, dstOffset, length); // pool closed by its owner: hash here
+      set.work(); // pool closed by its owner: hash here
     }
   }
 
-  /** The pieces of one request: each one's failure, and a count of those still running. */
+  /**
+   * The pieces of one request, taken in order from a counter by whoever works on it: each one's
+   * failure, and a count of those not yet finished. A piece is finished when it ran or, once the
+   * request is cancelled, was skipped without touching the array.
+   */
   private static final class Pieces {
-    private final CountDownLatch running;
+    private final VerifiedReader reader;
+    private final long offset; // of the request, bytes
+    private final byte[] dst;
+    private final int dstOffset;
+    private final long end; // of the request, bytes
+    private final long firstEnd; // end of piece 0 (the first may be short: block alignment)
+    private final int piece; // bytes per piece after the first
+    private final int count;
+    private final AtomicInteger next = new AtomicInteger(); // the next piece to take
+    private final CountDownLatch unfinished;
     private final AtomicReferenceArray<Throwable> failures; // by piece, lowest offset first
     private volatile boolean cancelled;
 
-    Pieces(int count) {
-      running = new CountDownLatch(count);
-      failures = new AtomicReferenceArray<>(count);
+    Pieces(VerifiedReader reader, long offset, byte[] dst, int dstOffset, int length, long firstEnd, int piece,
+        int count) {
+      this.reader = reader;
+      this.offset = offset;
+      this.dst = dst;
+      this.dstOffset = dstOffset;
+      this.end = offset + length;
+      this.firstEnd = firstEnd;
+      this.piece = piece;
+      this.count = count;
+      this.unfinished = new CountDownLatch(count);
+      this.failures = new AtomicReferenceArray<>(count);
     }
 
-    void run(int i, VerifiedReader reader, long offset, byte[] dst, int dstOffset, int length) {
-      try {
-        if (cancelled) {
-          throw new InterruptedIOException("read cancelled");
+    /** Takes and runs pieces until none is left. */
+    void work() {
+      for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+        long from = i == 0 ? offset : firstEnd + (long) (i - 1) * piece;
+        long to = i == 0 ? firstEnd : Math.min(end, from + piece);
+        try {
+          if (cancelled) {
+            throw new InterruptedIOException("read cancelled");
+          }
+          reader.readPiece(from, dst, (int) (dstOffset + from - offset), (int) (to - from), () -> cancelled);
+        } catch (Throwable t) {
+          failures.set(i, t);
+        } finally {
+          unfinished.countDown();
         }
-        reader.readPiece(offset, dst, dstOffset, length, () -> cancelled);
-      } catch (Throwable t) {
-        failures.set(i, t);
-      } finally {
-        running.countDown();
       }
     }
 
@@ -203,7 +232,7 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
       boolean interrupted = false;
       while (true) {
         try {
-          running.await();
+          unfinished.await();
           break;
         } catch (InterruptedException e) {
           interrupted = true;
@@ -244,7 +273,7 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
     return fallbacks.sum();
   }
 
-  /** Pieces handed to the pool. */
+  /** Hand-offs to the pool (each takes pieces of one request until none is left). */
   public long pieces() {
     return pieces.sum();
   }
@@ -268,7 +297,7 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
     closed = true;
     boolean interrupted = false;
     synchronized (inFlight) {
-      while (inFlight.get() > 0) {
+      while (inFlight.sum() > 0) {
         try {
           inFlight.wait(10);
         } catch (InterruptedException e) {
