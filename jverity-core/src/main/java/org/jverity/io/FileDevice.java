@@ -3,42 +3,59 @@ package org.jverity.io;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Set;
+import java.util.Optional;
 
 /**
- * A file (or block device node) read and written with positional {@link FileChannel} calls.
- * Thread-safe: positional reads and writes do not share the channel's position.
+ * A file or block device node, read and written with positional system calls ({@code pread},
+ * {@code pwrite}) through the FFM API on 64-bit Linux and macOS.
  *
- * <p>Hot paths read into direct buffers: the kernel copies straight into them, with no JDK
- * bounce buffer. (Memory-mapping was measured slower here: page faults cost more than the copy.)
+ * <p>Thread-safe: reads and writes are positional and share nothing. An interrupt never closes
+ * the device (a {@code FileChannel} closes itself when a reading thread is interrupted, which
+ * fails every other reader): an interrupted thread's read completes and its interrupt flag stays
+ * set. Reads into heap arrays and heap buffers pass the array to the kernel with no copy and no
+ * temporary direct buffer. {@link #close()} waits for calls in flight; later calls throw an
+ * IOException. {@link #size()} seeks to the end, so a block device reports its real size.
+ *
+ * <p>Elsewhere (Windows, other CPUs, or when {@code --illegal-native-access=deny} refuses the
+ * native calls) it falls back to a {@code FileChannel}, where an interrupt can close the device.
+ * The JVM should run with {@code --enable-native-access=org.jverity.core} (module path) or {@code
+ * ALL-UNNAMED} (class path); without it the JDK prints a warning on first use.
  */
 public final class FileDevice implements WritableDevice {
   private final Path path;
-  private final FileChannel channel;
+  private final FileIo file;
+  private final CloseGate gate;
 
-  private FileDevice(Path path, FileChannel channel) {
+  private FileDevice(Path path, FileIo file) {
     this.path = path;
-    this.channel = channel;
+    this.file = file;
+    this.gate = new CloseGate(path.toString());
   }
 
-  /** Opens an existing file read-only. */
+  /** Opens an existing file or block device read-only. */
   public static FileDevice openRead(Path path) throws IOException {
-    return new FileDevice(path, FileChannel.open(path, StandardOpenOption.READ));
+    return open(path, false, false);
   }
 
   /**
-   * Opens a file for reading and writing, creating it when missing. An existing file is neither
-   * truncated nor shrunk: a hash area may share it with data or other metadata.
+   * Opens a file for reading and writing, creating it (mode 0644, less the umask) when missing. An
+   * existing file is neither truncated nor shrunk: a hash area may share it with data or other
+   * metadata.
    */
   public static FileDevice openWrite(Path path) throws IOException {
-    return new FileDevice(
-        path,
-        FileChannel.open(
-            path,
-            Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE)));
+    return open(path, true, false);
+  }
+
+  /** Opens with {@code FileChannel} even where native calls work: for tests of the fallback. */
+  static FileDevice openWithChannel(Path path, boolean write) throws IOException {
+    return open(path, write, true);
+  }
+
+  private static FileDevice open(Path path, boolean write, boolean channel) throws IOException {
+    Optional<Posix> posix = channel ? Optional.empty() : Posix.get();
+    FileIo file = posix.isPresent() ? NativeFile.open(posix.get(), path, write) : ChannelFile.open(path, write);
+    return new FileDevice(path, file);
   }
 
   public Path path() {
@@ -52,41 +69,81 @@ public final class FileDevice implements WritableDevice {
 
   @Override
   public long size() throws IOException {
-    return channel.size();
+    gate.enter();
+    try {
+      return file.size();
+    } finally {
+      gate.exit();
+    }
   }
 
   @Override
   public void readFully(long offset, ByteBuffer dst) throws IOException {
-    long pos = offset;
-    while (dst.hasRemaining()) {
-      int n = channel.read(dst, pos);
-      if (n < 0) {
-        throw new EOFException(path + ": unexpected end of file at byte " + pos);
+    checkOffset(offset);
+    if (offset > Long.MAX_VALUE - dst.remaining()) { // the kernel says EINVAL: no file ends there
+      throw new EOFException(path + ": read of " + dst.remaining() + " bytes at " + offset
+          + " (expected: end <= " + Long.MAX_VALUE + ")");
+    }
+    gate.enter();
+    try {
+      long pos = offset;
+      while (dst.hasRemaining()) {
+        int n = file.read(pos, dst);
+        if (n == 0) {
+          throw new EOFException(path + ": end of file at byte " + pos + " (expected: "
+              + dst.remaining() + " more bytes for the read at " + offset + ")");
+        }
+        pos += n;
       }
-      pos += n;
+    } finally {
+      gate.exit();
     }
   }
 
   @Override
   public void writeFully(long offset, ByteBuffer src) throws IOException {
-    long pos = offset;
-    while (src.hasRemaining()) {
-      pos += channel.write(src, pos);
+    checkOffset(offset);
+    gate.enter();
+    try {
+      long pos = offset;
+      while (src.hasRemaining()) {
+        int n = file.write(pos, src);
+        if (n == 0) {
+          throw new IOException(path + ": write at byte " + pos + " made no progress");
+        }
+        pos += n;
+      }
+    } finally {
+      gate.exit();
     }
   }
 
   @Override
   public void flush() throws IOException {
-    channel.force(false);
+    gate.enter();
+    try {
+      file.sync();
+    } finally {
+      gate.exit();
+    }
   }
 
+  /** Waits for calls in flight, then closes; idempotent. */
   @Override
   public void close() throws IOException {
-    channel.close();
+    if (gate.close()) {
+      file.close();
+    }
   }
 
   @Override
   public String toString() {
     return "FileDevice[" + path + "]";
+  }
+
+  private void checkOffset(long offset) {
+    if (offset < 0) {
+      throw new IllegalArgumentException(path + ": offset: " + offset + " (expected: >= 0)");
+    }
   }
 }

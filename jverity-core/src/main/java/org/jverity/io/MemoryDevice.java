@@ -38,7 +38,7 @@ public final class MemoryDevice implements WritableDevice {
 
   @Override
   public synchronized void readFully(long offset, ByteBuffer dst) throws EOFException {
-    if (offset < 0 || offset + dst.remaining() > bytes.length) {
+    if (offset < 0 || offset > bytes.length - dst.remaining()) { // no overflow near Long.MAX_VALUE
       throw new EOFException(description + ": read of " + dst.remaining() + " bytes at " + offset
           + " past the end (" + bytes.length + ")");
     }

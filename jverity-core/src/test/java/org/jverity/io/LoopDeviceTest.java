@@ -1,0 +1,82 @@
+package org.jverity.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jverity.testing.Images;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Block device nodes report their size through lseek, not st_size (which is 0 for them). Needs
+ * root and loop devices; fails (never skips quietly) when losetup does not work, unless the
+ * machine has no loop driver at all.
+ */
+class LoopDeviceTest {
+  private static final int SIZE = 1 << 20;
+
+  @TempDir Path tmp;
+
+  @Test
+  void aLoopDeviceReportsItsRealSizeAndBytes() throws Exception {
+    Path control = Path.of("/dev/loop-control");
+    if (!Files.exists(control)) {
+      String reason = "no " + control + ": this machine has no loop devices";
+      System.out.println("LoopDeviceTest skipped: " + reason);
+      assumeTrue(false, reason);
+    }
+    byte[] contents = Images.random(40, SIZE);
+    Path image = Files.write(tmp.resolve("loop.img"), contents);
+    String loop = run("losetup", "-f", "--show", "-r", image.toString());
+    try {
+      Path dev = Path.of(loop);
+      assertThat(Files.size(dev)).as("st_size of a block device, which we must not trust").isZero();
+      try (FileDevice d = FileDevice.openRead(dev)) {
+        assertThat(d.size()).isEqualTo(SIZE);
+        checkTail(d, contents);
+      }
+      try (BlockDevice d = BlockDevices.openRead(dev)) {
+        assertThat(d).isInstanceOf(MappedDevice.class);
+        assertThat(d.size()).isEqualTo(SIZE);
+        checkTail(d, contents);
+      }
+    } finally {
+      run("losetup", "-d", loop);
+    }
+  }
+
+  private static void checkTail(BlockDevice d, byte[] contents) throws IOException {
+    byte[] tail = new byte[4096];
+    d.readFully(SIZE - 4096, tail, 0, tail.length);
+    assertThat(tail).isEqualTo(Arrays.copyOfRange(contents, SIZE - 4096, SIZE));
+  }
+
+  /** Runs a command; its trimmed stdout, or a test failure quoting its stderr. */
+  private static String run(String... command) throws IOException, InterruptedException {
+    Process p;
+    try {
+      p = new ProcessBuilder(command).start();
+    } catch (IOException e) {
+      return fail(String.join(" ", command) + ": cannot run (" + e.getMessage() + ")");
+    }
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    if (!p.waitFor(30, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      return fail(String.join(" ", command) + ": still running after 30 s");
+    }
+    if (p.exitValue() != 0) {
+      return fail(String.join(" ", List.of(command)) + ": exit " + p.exitValue() + ": " + err);
+    }
+    return out;
+  }
+}
