@@ -22,7 +22,10 @@ public final class BlockDevices {
 
   private BlockDevices() {}
 
-  /** Opens {@code path} read-only: mapped when it is a regular file or block device and maps, else positional reads. */
+  /**
+   * Opens {@code path} read-only: mapped when it is a regular file or block device that maps, else
+   * with positional reads.
+   */
   public static BlockDevice openRead(Path path) throws IOException {
     if (mappable(path)) {
       try {

@@ -54,7 +54,9 @@ public final class FileDevice implements WritableDevice {
 
   private static FileDevice open(Path path, boolean write, boolean channel) throws IOException {
     Optional<Posix> posix = channel ? Optional.empty() : Posix.get();
-    FileIo file = posix.isPresent() ? NativeFile.open(posix.get(), path, write) : ChannelFile.open(path, write);
+    FileIo file = posix.isPresent()
+        ? NativeFile.open(posix.get(), path, write)
+        : ChannelFile.open(path, write);
     return new FileDevice(path, file);
   }
 

@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  */
 interface FileIo {
 
-  /** Reads up to {@code dst.remaining()} bytes at byte {@code offset}, advancing dst; 0 at end of file. */
+  /** Reads up to {@code dst.remaining()} bytes at byte {@code offset}, advancing dst; 0 at EOF. */
   int read(long offset, ByteBuffer dst) throws IOException;
 
   /** Writes up to {@code src.remaining()} bytes at byte {@code offset}, advancing src. */

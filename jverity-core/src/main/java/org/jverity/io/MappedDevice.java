@@ -60,7 +60,8 @@ public final class MappedDevice implements BlockDevice {
       }
       Arena arena = Arena.ofShared();
       try {
-        return new MappedDevice(path, arena, channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena));
+        MemorySegment bytes = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+        return new MappedDevice(path, arena, bytes);
       } catch (IOException | RuntimeException e) {
         arena.close();
         throw e;
@@ -71,7 +72,8 @@ public final class MappedDevice implements BlockDevice {
   private static MethodHandle copyHandle() {
     try {
       return MethodHandles.lookup().findStatic(MappedDevice.class, "copy",
-          MethodType.methodType(void.class, MemorySegment.class, long.class, MemorySegment.class, long.class));
+          MethodType.methodType(
+              void.class, MemorySegment.class, long.class, MemorySegment.class, long.class));
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }

@@ -41,7 +41,7 @@ final class NativeFile implements FileIo {
   @Override
   public int read(long offset, ByteBuffer dst) throws IOException {
     if (dst.isReadOnly()) {
-      throw new ReadOnlyBufferException(); // the segment would be read-only, but the kernel ignores that
+      throw new ReadOnlyBufferException(); // the kernel would write into it regardless
     }
     long n = posix.pread(fd, MemorySegment.ofBuffer(dst), offset);
     if (n < 0) {

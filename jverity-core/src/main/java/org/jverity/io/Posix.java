@@ -16,9 +16,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The POSIX file calls {@link FileDevice} makes ({@code open pread pwrite fsync lseek close}), bound
- * with the FFM API. Unlike a {@code FileChannel}, nothing here reacts to {@link Thread#interrupt()}:
- * an interrupted reader neither stops nor closes the descriptor.
+ * The POSIX file calls {@link FileDevice} makes ({@code open pread pwrite fsync lseek close}),
+ * bound with the FFM API. Unlike a {@code FileChannel}, nothing here reacts to {@link
+ * Thread#interrupt()}: an interrupted reader neither stops nor closes the descriptor.
  *
  * <p>Calls return the C result, or {@code -errno} when it failed (the kernel's convention); calls
  * that fail with {@code EINTR} are retried. Bound only on 64-bit Linux and macOS, where {@code
@@ -79,7 +79,8 @@ final class Posix {
     lseek = linker.downcallHandle(libc.findOrThrow("lseek"),
         FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT), capture);
     close = linker.downcallHandle(libc.findOrThrow("close"), intOfInt, capture);
-    strerror = linker.downcallHandle(libc.findOrThrow("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    strerror = linker.downcallHandle(
+        libc.findOrThrow("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
     var layout = Linker.Option.captureStateLayout();
     errno = layout.varHandle(PathElement.groupElement("errno"));
     callState = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(layout));
@@ -107,7 +108,7 @@ final class Posix {
     try {
       Linker linker = Linker.nativeLinker();
       return Optional.of(new Posix(flags, linker, linker.defaultLookup()));
-    } catch (RuntimeException e) { // IllegalCallerException when native access is denied, missing symbols
+    } catch (RuntimeException e) { // IllegalCallerException: native access denied; missing symbol
       return Optional.empty();
     }
   }
@@ -213,6 +214,6 @@ final class Posix {
     if (t instanceof Error e) {
       throw e;
     }
-    throw new IllegalStateException("native call threw " + t, t); // downcalls throw no checked exceptions
+    throw new IllegalStateException("native call threw " + t, t); // never: no checked exceptions
   }
 }
