@@ -85,6 +85,7 @@ public final class ReadBench {
           + "inline limit %d bytes (best effort), %.1f s per case%n", data, hash, cache.capacityBytes() >> 20,
           pool.threads(), inline.inlineLimit(IoClass.BEST_EFFORT), seconds);
 
+      System.out.printf("# load average at the start: %s%n", loadAverage());
       warmUp(reader, inline, workers, data, size);
       HashLimit.measure(1, 0.3); // JIT warm-up of the digest
       double limit1a = HashLimit.measure(1, seconds);
@@ -152,16 +153,19 @@ public final class ReadBench {
           i4k1.iops(), w4k1.iops(), i4k1.iops() / w4k1.iops());
       System.out.printf("%d virtual-thread readers, 4k, inline-first: %.0f IOPS; heap used after GC: %.1f MiB before "
           + "they started, peak %.1f MiB while they ran (forced GC mid-run %.1f MiB, %d GCs); cache budget %d MiB, "
-          + "cached %.1f MiB; peak above the baseline %.1f MiB = %.1f KiB per reader in flight%n",
+          + "cached %.1f MiB (in the baseline); peak above the baseline %.1f MiB = %.1f KiB per reader in flight, "
+          + "of which its own 4 KiB destination buffer; peak / (budget + readers' buffers %.1f MiB) = %.2f%n",
           VIRTUAL_READERS, crowd.iops(), mib(crowd.baseline()), mib(crowd.peak()), mib(crowd.forced()),
           crowd.collections(), cache.capacityBytes() >> 20, mib(crowd.cachedBytes()), mib(crowd.peak() - crowd.baseline()),
-          (crowd.peak() - crowd.baseline()) / 1024.0 / VIRTUAL_READERS);
+          (crowd.peak() - crowd.baseline()) / 1024.0 / VIRTUAL_READERS, mib((long) VIRTUAL_READERS * BLOCK),
+          crowd.peak() / (double) (cache.capacityBytes() + (long) VIRTUAL_READERS * BLOCK));
       System.out.printf("scheduler inline-first: %d inline, %d to the pool, %d fallbacks, %d pieces; worker-only: "
           + "%d to the pool, %d pieces%n", inline.inlineRequests(), inline.pooledRequests(), inline.fallbacks(),
           inline.pieces(), workers.pooledRequests(), workers.pieces());
       System.out.printf("cache during the cases: %d hits, %d misses, %d loads, %d evictions; %d blocks, %.1f MiB cached%n",
           afterCases.hits() - before.hits(), afterCases.misses() - before.misses(), afterCases.loads() - before.loads(),
           afterCases.evictions() - before.evictions(), afterCases.cachedBlocks(), mib(afterCases.cachedBytes()));
+      System.out.printf("load average at the end: %s (other processes on this machine share its cores)%n", loadAverage());
       System.out.println();
       System.out.print(table);
       System.out.println();
@@ -182,6 +186,15 @@ public final class ReadBench {
   /** One decimal, or "-" for a latency not measured. */
   private static String micros(double us) {
     return Double.isNaN(us) ? "-" : String.format("%.1f", us);
+  }
+
+  /** /proc/loadavg, or "unknown" where there is none. */
+  private static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim();
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
   }
 
   private static double mib(long bytes) {
