@@ -49,7 +49,8 @@ public final class ReadBench {
 
   record Workload(String name, int size, int threads) {}
 
-  record Result(double iops, double mbps, double p50us, double p99us) {}
+  /** {@code cores}: this process's CPU time over the wall time of the case (other processes may take the rest). */
+  record Result(double iops, double mbps, double p50us, double p99us, double cores) {}
 
   interface Reader {
     void read(long offset, byte[] dst, int length) throws Exception;
@@ -88,16 +89,16 @@ public final class ReadBench {
       System.out.printf("# load average at the start: %s%n", loadAverage());
       warmUp(reader, inline, workers, data, size);
       HashLimit.measure(1, 0.3); // JIT warm-up of the digest
-      double limit1a = HashLimit.measure(1, seconds);
-      double limitAllA = HashLimit.measure(cores, seconds);
+      Limit one0 = Limit.measure(1, seconds);
+      Limit all0 = Limit.measure(cores, seconds);
 
       List<Workload> workloads = List.of(
           new Workload("4k random, 1 thread", 4096, 1),
           new Workload("4k random, 8 threads", 4096, 8),
           new Workload("128k random, 1 thread", 128 << 10, 1),
           new Workload("512k random, 1 thread", 512 << 10, 1));
-      StringBuilder table = new StringBuilder(String.format("%-27s %-13s %10s %10s %9s %9s%n",
-          "workload", "mode", "IOPS", "MB/s", "p50 us", "p99 us"));
+      StringBuilder table = new StringBuilder(String.format("%-27s %-13s %10s %10s %9s %9s %6s%n",
+          "workload", "mode", "IOPS", "MB/s", "p50 us", "p99 us", "cores"));
       Result[][] results = new Result[workloads.size()][Mode.values().length];
       CacheStats before = reader.cacheStats();
       for (int w = 0; w < workloads.size(); w++) {
@@ -119,12 +120,13 @@ public final class ReadBench {
       System.err.printf("# 4k random, %d virtual threads, inline_first ...%n", VIRTUAL_READERS);
       Crowd crowd = runCrowd(inline, size, seconds);
       table.append(row("4k random, " + VIRTUAL_READERS + " vthreads", Mode.INLINE_FIRST,
-          new Result(crowd.iops(), crowd.iops() * 4096 / 1e6, Double.NaN, Double.NaN)));
+          new Result(crowd.iops(), crowd.iops() * 4096 / 1e6, Double.NaN, Double.NaN, crowd.cores())));
 
-      double limit1b = HashLimit.measure(1, seconds);
-      double limitAllB = HashLimit.measure(cores, seconds);
-      double limit1 = Math.max(limit1a, limit1b); // the stricter denominator of the two
-      double limitAll = Math.max(limitAllA, limitAllB);
+      Limit one1 = Limit.measure(1, seconds);
+      Limit all1 = Limit.measure(cores, seconds);
+      double limit1 = Math.max(one0.mbps(), one1.mbps()); // the stricter denominator of the two
+      double limitAll = Math.max(all0.mbps(), all1.mbps());
+      double perCpu = Math.max(all0.perCpuSecond(), all1.perCpuSecond()); // MB per CPU-second
       double limitAllBlocks = limitAll * 1e6 / BLOCK;
 
       Result u4k8 = results[1][Mode.UNVERIFIED.ordinal()];
@@ -136,12 +138,15 @@ public final class ReadBench {
       Result i512 = results[3][Mode.INLINE_FIRST.ordinal()];
 
       System.out.println();
-      System.out.printf("hash limit, sha256+salt32 4 KiB: 1 thread %.0f / %.0f MB/s (before / after the cases), "
-          + "%d threads %.0f / %.0f MB/s; used: %.0f MB/s and %.0f MB/s = %.0f blocks/s%n",
-          limit1a, limit1b, cores, limitAllA, limitAllB, limit1, limitAll, limitAllBlocks);
+      System.out.printf("hash limit, sha256+salt32 4 KiB: 1 thread %s / %s (before / after the cases), "
+          + "%d threads %s / %s; used: %.0f MB/s and %.0f MB/s = %.0f blocks/s%n",
+          one0, one1, cores, all0, all1, limit1, limitAll, limitAllBlocks);
       System.out.printf("4k random, 8 threads: inline-first %.0f IOPS = %.0f%%, worker-only %.0f IOPS = %.0f%% of the "
           + "%d-core hash limit; unverified %.0f IOPS%n", i4k8.iops(), 100 * i4k8.iops() / limitAllBlocks,
           w4k8.iops(), 100 * w4k8.iops() / limitAllBlocks, cores, u4k8.iops());
+      System.out.printf("  per CPU-second (robust to other processes taking cores): inline-first %.0f verified 4k reads "
+          + "= %.0f%% of the %.0f blocks hashed per CPU-second by the hash limit%n", i4k8.iops() / i4k8.cores(),
+          100 * i4k8.iops() / i4k8.cores() / (perCpu * 1e6 / BLOCK), perCpu * 1e6 / BLOCK);
       double readBound = 1 / (1 / u4k8.iops() + 1 / limitAllBlocks);
       System.out.printf("  inline-first is %.0f%% of the bound that counts the unverified read too (%.0f IOPS)%n",
           100 * i4k8.iops() / readBound, readBound);
@@ -179,13 +184,37 @@ public final class ReadBench {
   }
 
   private static String row(String workload, Mode m, Result r) {
-    return String.format("%-27s %-13s %10.0f %10.0f %9s %9s%n", workload, m.name().toLowerCase(), r.iops(),
-        r.mbps(), micros(r.p50us()), micros(r.p99us()));
+    return String.format("%-27s %-13s %10.0f %10.0f %9s %9s %6.2f%n", workload, m.name().toLowerCase(), r.iops(),
+        r.mbps(), micros(r.p50us()), micros(r.p99us()), r.cores());
   }
 
   /** One decimal, or "-" for a latency not measured. */
   private static String micros(double us) {
     return Double.isNaN(us) ? "-" : String.format("%.1f", us);
+  }
+
+  /** A hash limit measured by {@link HashLimit}: MB/s and the cores this process kept busy meanwhile. */
+  record Limit(double mbps, double cores) {
+    static Limit measure(int threads, double seconds) throws Exception {
+      long cpu0 = cpuNanos();
+      long t0 = System.nanoTime();
+      double mbps = HashLimit.measure(threads, seconds);
+      return new Limit(mbps, (cpuNanos() - cpu0) / (double) (System.nanoTime() - t0));
+    }
+
+    double perCpuSecond() {
+      return mbps / cores;
+    }
+
+    @Override
+    public String toString() {
+      return String.format("%.0f MB/s (%.2f cores)", mbps, cores);
+    }
+  }
+
+  /** CPU time of this whole process (every thread, the JIT and GC included), in nanoseconds. */
+  static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   /** /proc/loadavg, or "unknown" where there is none. */
@@ -258,11 +287,13 @@ public final class ReadBench {
     }
     deadline[0] = System.nanoTime() + (long) (seconds * 1e9);
     long t0 = System.nanoTime();
+    long cpu0 = cpuNanos();
     start.await();
     for (Thread t : threads) {
       t.join();
     }
     double elapsed = (System.nanoTime() - t0) / 1e9;
+    double cores = (cpuNanos() - cpu0) / 1e9 / elapsed;
     if (failure.get() != null) {
       throw new IllegalStateException(wl.name() + ": a reader failed", failure.get());
     }
@@ -275,11 +306,12 @@ public final class ReadBench {
     }
     Arrays.sort(all);
     return new Result(total / elapsed, total * (double) wl.size() / elapsed / 1e6,
-        total == 0 ? 0 : all[total / 2] / 1e3, total == 0 ? 0 : all[(int) (total * 0.99)] / 1e3);
+        total == 0 ? 0 : all[total / 2] / 1e3, total == 0 ? 0 : all[(int) (total * 0.99)] / 1e3,
+        cores);
   }
 
   /** The virtual-thread case: IOPS, and heap used after GC (bytes) against the cache. */
-  record Crowd(double iops, long baseline, long peak, long forced, long collections, long cachedBytes) {}
+  record Crowd(double iops, double cores, long baseline, long peak, long forced, long collections, long cachedBytes) {}
 
   /**
    * {@value #VIRTUAL_READERS} virtual threads, each reading random 4 KiB blocks through {@code s}
@@ -315,10 +347,12 @@ public final class ReadBench {
       }
       ready.await();
       long t0 = System.nanoTime();
+      long cpu0 = cpuNanos();
       go.countDown();
       Thread.sleep((long) (seconds * 1000));
       long n = ops.sum();
       double elapsed = (System.nanoTime() - t0) / 1e9;
+      double cores = (cpuNanos() - cpu0) / 1e9 / elapsed;
       long forced = HeapWatch.usedAfterFullGc(); // the threads are still reading
       CacheStats cs = s.reader().cacheStats();
       stop.set(true);
@@ -329,7 +363,7 @@ public final class ReadBench {
         throw new IllegalStateException("virtual-thread readers: one failed", failure.get());
       }
       Thread.sleep(200); // GC notifications are delivered asynchronously
-      return new Crowd(n / elapsed, baseline, Math.max(heap.peak(), forced), forced, heap.collections(),
+      return new Crowd(n / elapsed, cores, baseline, Math.max(heap.peak(), forced), forced, heap.collections(),
           cs.cachedBytes());
     }
   }
