@@ -4,9 +4,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jverity.hash.BlockHasher;
 
 /**
- * What hashing one request needs: a hasher (a reusable digest) and small scratch arrays. Taken from
- * a {@link Pool} for the length of a request and given back, so memory follows the requests in
- * flight, not the number of threads (a server may run one virtual thread per request).
+ * What hashing one request needs: a hasher (a reusable digest) and small scratch arrays, about a
+ * kilobyte. A virtual thread (a server may run one per request) takes one from a {@link Pool} for
+ * the length of a request and gives it back, so their memory follows the requests in flight, not
+ * the number of threads; a platform thread keeps its own, since platform threads are few.
  */
 final class HashWork {
   final BlockHasher hasher;
@@ -27,7 +28,8 @@ final class HashWork {
   static final class Pool {
     private final BlockHasher prototype;
     private final int levels;
-    private final AtomicReferenceArray<HashWork> idle;
+    private final AtomicReferenceArray<HashWork> idle; // for virtual threads
+    private final ThreadLocal<HashWork> own = new ThreadLocal<>(); // for platform threads
 
     Pool(BlockHasher prototype, int levels, int slots) {
       this.prototype = prototype.copy();
@@ -36,6 +38,14 @@ final class HashWork {
     }
 
     HashWork take() {
+      if (!Thread.currentThread().isVirtual()) {
+        // Platform threads are few and long-lived (a pool, a server's workers): one each, no atomics.
+        HashWork w = own.get();
+        if (w == null) {
+          own.set(w = new HashWork(prototype.copy(), levels));
+        }
+        return w;
+      }
       int start = (int) (Thread.currentThread().threadId() % idle.length());
       for (int i = 0; i < idle.length(); i++) {
         int slot = (start + i) % idle.length();
@@ -49,6 +59,9 @@ final class HashWork {
 
     void give(HashWork w) {
       java.util.Arrays.fill(w.path, null); // keep no evicted block alive
+      if (!Thread.currentThread().isVirtual()) {
+        return; // it stays the thread's own
+      }
       int start = (int) (Thread.currentThread().threadId() % idle.length());
       for (int i = 0; i < idle.length(); i++) {
         if (idle.compareAndSet((start + i) % idle.length(), null, w)) {

@@ -152,10 +152,14 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
     long firstEnd = Math.min(offset + length, (offset / bs) * bs + piece); // block-aligned, > offset
     int count = 1 + (int) Math.ceilDiv(offset + length - firstEnd, piece);
     Pieces set = new Pieces(reader, offset, dst, dstOffset, length, firstEnd, piece, count);
+    pieces.add(count);
     if (count == 1) {
       submit(set);
     } else {
-      for (int i = 0, helpers = Math.min(count - 1, pool.threads()); i < helpers; i++) {
+      // The caller works too: one helper fewer than the pool has threads keeps one thread per
+      // core (with as many threads as cores, three threads on two cores only trade places).
+      int helpers = Math.min(count - 1, Math.max(1, pool.threads() - 1));
+      for (int i = 0; i < helpers; i++) {
         submit(set);
       }
       set.work();
@@ -164,7 +168,6 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
   }
 
   private void submit(Pieces set) {
-    pieces.increment();
     try {
       pool.execute(set::work);
     } catch (RejectedExecutionException e) {
@@ -273,7 +276,7 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
     return fallbacks.sum();
   }
 
-  /** Hand-offs to the pool (each takes pieces of one request until none is left). */
+  /** Pieces the pool path cut requests into (the pool and the caller take them). */
   public long pieces() {
     return pieces.sum();
   }

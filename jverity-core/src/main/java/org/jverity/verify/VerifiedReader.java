@@ -329,42 +329,38 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
    */
   private HashBlock verifiedPath(long block, HashWork w, boolean inline) throws IOException {
     int levels = layout.levels();
-    HashBlock[] path = w.path;
-    try {
-      int top = levels; // the lowest level whose path block is verified; levels = none (the root)
-      for (int i = 0; i < levels; i++) {
-        HashBlock hb = space.get(layout.hashBlockOnPath(i, block));
-        path[i] = hb;
-        if (hb != null && hb.verified()) {
-          top = i;
-          break;
-        }
+    HashBlock[] path = w.path; // entries above this walk's top are stale and never read
+    int top = levels; // the lowest level whose path block is verified; levels = none (the root)
+    for (int i = 0; i < levels; i++) {
+      HashBlock hb = space.get(layout.hashBlockOnPath(i, block));
+      path[i] = hb;
+      if (hb != null && hb.verified()) {
+        top = i;
+        break;
       }
-      for (int i = top - 1; i >= 0; i--) {
-        HashBlock hb = path[i];
-        if (hb == null) {
-          if (inline) {
-            return null;
-          }
-          hb = path[i] = space.load(layout.hashBlockOnPath(i, block), hash);
-        }
-        if (!hb.verified()) {
-          byte[] want = i == levels - 1 ? rootHash : path[i + 1].bytes;
-          int at = i == levels - 1 ? 0 : layout.offsetOnPath(i + 1, block);
-          w.hasher.hash(hb.bytes, 0, hb.bytes.length, w.digest, 0);
-          if (matches(w.digest, want, at)) {
-            hb.markVerified();
-          } else if (inline) {
-            return null;
-          } else {
-            path[i] = hashMismatch(hb, i, want, at, w, block);
-          }
-        }
-      }
-      return path[0];
-    } finally {
-      Arrays.fill(path, null); // keep no block alive past its eviction
     }
+    for (int i = top - 1; i >= 0; i--) {
+      HashBlock hb = path[i];
+      if (hb == null) {
+        if (inline) {
+          return null;
+        }
+        hb = path[i] = space.load(layout.hashBlockOnPath(i, block), hash);
+      }
+      if (!hb.verified()) {
+        byte[] want = i == levels - 1 ? rootHash : path[i + 1].bytes;
+        int at = i == levels - 1 ? 0 : layout.offsetOnPath(i + 1, block);
+        w.hasher.hash(hb.bytes, 0, hb.bytes.length, w.digest, 0);
+        if (matches(w.digest, want, at)) {
+          hb.markVerified();
+        } else if (inline) {
+          return null;
+        } else {
+          path[i] = hashMismatch(hb, i, want, at, w, block);
+        }
+      }
+    }
+    return path[0]; // the path is cleared when the request gives its HashWork back
   }
 
   /**
