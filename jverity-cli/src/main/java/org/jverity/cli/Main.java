@@ -53,12 +53,18 @@ public final class Main implements Runnable {
   }
 
   /**
+   * The library's loggers' parent. Held here: java.util.logging keeps loggers weakly, and a level
+   * set on one that was collected is lost (a long demo then printed the library's warnings).
+   */
+  private static final java.util.logging.Logger LIBRARY_LOG = java.util.logging.Logger.getLogger("org.jverity");
+
+  /**
    * Runs a command line with the given output streams and returns its exit code; a failure prints
    * one line on {@code err}, never a stack trace.
    */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
     // The command line reports corruption itself, one line each; the library's log stays quiet.
-    java.util.logging.Logger.getLogger("org.jverity").setLevel(java.util.logging.Level.OFF);
+    LIBRARY_LOG.setLevel(java.util.logging.Level.OFF);
     CommandLine cli = new CommandLine(new Main());
     // picocli reflects over every option of every command it is given, which is most of the
     // start-up time; a command line naming one command only needs that one.
