@@ -80,7 +80,7 @@ final class DemoCommand implements Callable<Integer> {
     TreeBuilder builder = TreeBuilder.of(p);
     byte[] root;
     long t0 = System.nanoTime();
-    try (FileDevice d = FileDevice.openRead(data); FileDevice h = FileDevice.openWrite(hash)) {
+    try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(hash, true)) {
       root = builder.build(d, h);
     }
     double formatSeconds = (System.nanoTime() - t0) / 1e9;
@@ -97,7 +97,7 @@ final class DemoCommand implements Callable<Integer> {
 
     step("   Again, now that the JIT has compiled the hashing path (as in a long-running process)");
     t0 = System.nanoTime();
-    try (FileDevice d = FileDevice.openRead(data); FileDevice h = FileDevice.openWrite(dir.resolve("again.hash"))) {
+    try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(dir.resolve("again.hash"), true)) {
       builder.build(d, h);
     }
     double warmFormat = (System.nanoTime() - t0) / 1e9;
@@ -179,7 +179,7 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private CheckReport check(VerityParams p, Path data, Path hash, byte[] root) throws IOException {
-    try (FileDevice d = FileDevice.openRead(data); FileDevice h = FileDevice.openRead(hash)) {
+    try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(hash, false)) {
       return TreeChecker.of(p).check(d, h, root);
     }
   }

@@ -28,7 +28,8 @@ final class DumpCommand implements Callable<Integer> {
     Checks.requireFile(hash, "hash");
     VerityOptions o = new VerityOptions();
     o.hashOffset = hashOffset;
-    try (FileDevice dev = FileDevice.openRead(hash)) {
+    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
+    try (FileDevice dev = FileDevice.openChannel(hash, false)) {
       VerityParams p = ParamsResolver.forCheck(o, null, dev);
       TreeGeometry g = TreeGeometry.of(p);
       spec.commandLine().getOut().print(json ? Json.write(Header.json(null, hash.toString(), g, null)) : Header.text(hash.toString(), g, null));

@@ -62,8 +62,9 @@ final class FormatCommand implements Callable<Integer> {
           + p.dataBlockSize() + " bytes)", data.toString(), dataSize, p.dataSize());
     }
     byte[] root;
-    try (FileDevice dataDev = FileDevice.openRead(data);
-        FileDevice hashDev = FileDevice.openWrite(hash);
+    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
+    try (FileDevice dataDev = FileDevice.openChannel(data, false);
+        FileDevice hashDev = FileDevice.openChannel(hash, true);
         ProgressBar bar = ProgressBar.start("format", builder.workBytes(), System.err)) {
       root = builder.withProgress(bar).build(dataDev, hashDev);
     }

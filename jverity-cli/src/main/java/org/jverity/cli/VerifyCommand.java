@@ -47,8 +47,9 @@ final class VerifyCommand implements Callable<Integer> {
     TrustedRoot trusted;
     VerityParams p;
     TreeChecker checker;
-    try (FileDevice dataDev = FileDevice.openRead(data);
-        FileDevice hashDev = FileDevice.openRead(hash)) {
+    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
+    try (FileDevice dataDev = FileDevice.openChannel(data, false);
+        FileDevice hashDev = FileDevice.openChannel(hash, false)) {
       trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
       p = trusted.params();
       byte[] root = trusted.rootHash();

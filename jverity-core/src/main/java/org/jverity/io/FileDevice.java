@@ -47,9 +47,19 @@ public final class FileDevice implements WritableDevice {
     return open(path, true, false);
   }
 
-  /** Opens with {@code FileChannel} even where native calls work: for tests of the fallback. */
-  static FileDevice openWithChannel(Path path, boolean write) throws IOException {
+  /**
+   * Opens with a {@code FileChannel} even where native calls work (and, {@code write}, for writing
+   * too). It opens in a millisecond, where binding the native calls costs a short-lived process
+   * about 0.15 s, but an interrupt of a reading thread closes it: for one-shot tools whose threads
+   * nobody interrupts (formatting, a command-line check), never for a device shared by readers.
+   */
+  public static FileDevice openChannel(Path path, boolean write) throws IOException {
     return open(path, write, true);
+  }
+
+  /** As {@link #openChannel}: for tests of the fallback. */
+  static FileDevice openWithChannel(Path path, boolean write) throws IOException {
+    return openChannel(path, write);
   }
 
   private static FileDevice open(Path path, boolean write, boolean channel) throws IOException {
