@@ -20,5 +20,5 @@ jverity_bench_image "$DIR/data.img" "$SIZE"
 echo "# $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), image $SIZE bytes in $DIR"
 # A fixed heap, so the heap figures of the virtual-thread case are comparable between runs; native
 # access for FileDevice's FFM pread/pwrite (the hash tree is written with it).
-read -r -a JVM_FLAGS <<< "${READ_BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+UseG1GC --enable-native-access=ALL-UNNAMED}"
+read -r -a JVM_FLAGS <<< "${READ_BENCH_JVM_FLAGS:--Xms1g -Xmx1g -XX:+UseG1GC}"
 jverity_bench_java "${JVM_FLAGS[@]}" org.jverity.bench.ReadBench "$DIR/data.img" "$SECONDS_PER_CASE"
