@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
@@ -56,6 +57,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   private final byte[] zeroDigest; // ignore_zero_blocks: the digest of a zero data block; or null
   private final int blockSize; // data block size, bytes
   private final long size; // bytes of data
+  private final LongAdder repaired = new LongAdder(); // blocks the repairer corrected
   private volatile boolean closed;
 
   private VerifiedReader(VerityParams params, MerkleLayout layout, BlockHasher hasher, BlockDevice data,
@@ -150,6 +152,14 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   /** Corruptions seen so far (every one, also under {@link CorruptionMode#IGNORE}). */
   public long corruptionCount() {
     return policy.count();
+  }
+
+  /**
+   * Blocks the {@link BlockRepairer} corrected (and that then verified): not corruptions, as
+   * dm-verity does not count what FEC corrected as one.
+   */
+  public long repairedCount() {
+    return repaired.sum();
   }
 
   /** The first {@link #MAX_LOGGED} corruptions seen, in the order seen. */
@@ -314,6 +324,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
       w.hasher.hash(fixed, 0, blockSize, w.digest, 0);
       if (matches(w.digest, want, at)) {
         System.arraycopy(fixed, 0, buf, off, blockSize);
+        repaired.increment();
         return;
       }
     }
@@ -379,7 +390,8 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     if (fixed != null && fixed.length == fresh.length) {
       w.hasher.hash(fixed, 0, fixed.length, w.digest, 0);
       if (matches(w.digest, want, at)) {
-        return space.install(hb.index, fixed, true);
+        repaired.increment();
+        return space.install(hb.index, fixed, true); // the cache keeps the corrected copy
       }
     }
     space.invalidate(hb);
