@@ -110,7 +110,7 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
    * checked before any work (and any prefetch) is started.
    */
   public void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass) throws IOException {
-    VerifiedSource.checkRange(reader.size(), offset, dst, dstOffset, length);
+    Requests.checkRange(reader.size(), offset, dst, dstOffset, length);
     inFlight.increment();
     try {
       if (closed) {

@@ -179,7 +179,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
    */
   @Override
   public void read(long offset, byte[] dst, int dstOffset, int length) throws IOException {
-    VerifiedSource.checkRange(size, offset, dst, dstOffset, length);
+    Requests.checkRange(size, offset, dst, dstOffset, length);
     readRange(offset, dst, dstOffset, length, false, NEVER);
   }
 

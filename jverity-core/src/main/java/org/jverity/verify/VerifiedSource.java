@@ -48,13 +48,4 @@ public interface VerifiedSource {
     read(offset, out, 0, length);
     return out;
   }
-
-  /** Checks a request before any work is done for it: the range must lie within the image and the array. */
-  static void checkRange(long size, long offset, byte[] dst, int dstOffset, int length) throws EOFException {
-    java.util.Objects.checkFromIndexSize(dstOffset, length, dst.length);
-    if (offset < 0 || offset > size - length) { // no overflow: size >= 0, length >= 0
-      throw new EOFException("read of " + length + " bytes at " + offset + " is outside the image ("
-          + size + " bytes)");
-    }
-  }
 }
