@@ -404,6 +404,39 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     return Arrays.equals(digest, 0, d, in, at, at + d);
   }
 
+  /** Whether zero blocks are read as zeros without being read ({@code ignore_zero_blocks}). */
+  public boolean ignoresZeroBlocks() {
+    return zeroDigest != null;
+  }
+
+  /**
+   * Whether data block {@code block}'s trusted digest is the digest of a zero block, under
+   * {@code ignore_zero_blocks} (always false without it): such a block reads as zeros, so a server
+   * may report it as a hole. The hash blocks on its path are verified first, as for a read.
+   *
+   * @throws CorruptBlockException if a hash block on the path does not verify
+   */
+  public boolean isZeroBlock(long block) throws IOException {
+    if (zeroDigest == null) {
+      return false;
+    }
+    Objects.checkIndex(block, layout.dataBlocks());
+    if (closed) {
+      throw new SourceClosedException(data.description());
+    }
+    policy.checkOpen();
+    if (layout.levels() == 0) {
+      return matches(zeroDigest, rootHash, 0);
+    }
+    HashWork w = work.take();
+    try {
+      HashBlock level0 = verifiedPath(block, w, false);
+      return matches(zeroDigest, level0.bytes, layout.offsetOnPath(0, block));
+    } finally {
+      work.give(w);
+    }
+  }
+
   /** The counters of the hash block cache this reader uses (shared with other images). */
   public CacheStats cacheStats() {
     return space.cache.stats();

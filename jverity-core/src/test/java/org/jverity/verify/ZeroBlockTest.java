@@ -1,0 +1,38 @@
+package org.jverity.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import org.jverity.format.HashAlgorithm;
+import org.jverity.testing.Images;
+import org.jverity.testing.TestImage;
+import org.junit.jupiter.api.Test;
+
+/** {@link VerifiedReader#isZeroBlock}: what a server reports as holes under ignore_zero_blocks. */
+class ZeroBlockTest {
+  private static final int BS = 4096;
+
+  @Test
+  void zeroBlocksAreKnownByTheirTrustedDigestOnlyUnderIgnoreZeroBlocks() throws Exception {
+    byte[] data = Images.random(41, 300 * BS);
+    Arrays.fill(data, 10 * BS, 20 * BS, (byte) 0);
+    TestImage im = TestImage.of(data, BS, HashAlgorithm.SHA256, 41);
+    im.data()[15 * BS] = 1; // the device lies; the digest still says zero
+    try (VerifiedReader r = VerifiedReader.open(im.params(), im.dataDevice(), im.hashDevice(), im.root(),
+        new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true));
+        VerifiedReader plain = VerifiedReader.open(im.params(), im.dataDevice(), im.hashDevice(), im.root(),
+            new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS)) {
+      for (int b = 0; b < 300; b++) {
+        assertThat(r.isZeroBlock(b)).as("block %d", b).isEqualTo(b >= 10 && b < 20);
+        assertThat(plain.isZeroBlock(b)).isFalse();
+      }
+      assertThatThrownBy(() -> r.isZeroBlock(300)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+    im.hash()[BS + 10 * 32] ^= 1; // block 10's digest in level-0 block 1: the walk must catch it
+    try (VerifiedReader r = VerifiedReader.open(im.params(), im.dataDevice(), im.hashDevice(), im.root(),
+        new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true))) {
+      assertThatThrownBy(() -> r.isZeroBlock(10)).isInstanceOf(CorruptBlockException.class);
+    }
+  }
+}
