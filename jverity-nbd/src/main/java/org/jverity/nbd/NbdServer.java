@@ -1,0 +1,253 @@
+package org.jverity.nbd;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+
+/**
+ * A read-only NBD server over verified images: fixed newstyle, structured replies, block status,
+ * many requests in flight per connection. Listens on TCP or a Unix-domain socket, or serves one
+ * connection on a pair of streams (stdin/stdout). One virtual thread per connection; verification
+ * runs through each export's scheduler (inline for small cached reads, the shared hashing pool for
+ * the rest). Memory is bounded by the cache budget plus {@link ServerLimits#maxBytesInFlight()}.
+ *
+ * <p>Thread-safe. {@link #shutdown()} stops accepting, answers later requests with ESHUTDOWN, waits
+ * for those in flight, then closes every connection. Exports (their schedulers and readers) belong
+ * to the caller, who closes them after the server.
+ */
+public final class NbdServer implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(NbdServer.class.getName());
+
+  private final Map<String, Export> exports; // insertion order: the order LIST shows
+  private final ServerLimits limits;
+  private final NbdTls tls; // null: no TLS
+  private final NbdEvents events;
+  private final Semaphore buffers; // permits: KiB of read buffers that may still be allocated
+  private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+  private final List<AutoCloseable> listeners = Collections.synchronizedList(new ArrayList<>());
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile boolean shuttingDown;
+
+  /**
+   * @param exports at least one; names must differ
+   * @param tls null for none
+   */
+  public NbdServer(List<Export> exports, ServerLimits limits, NbdTls tls, NbdEvents events) {
+    if (exports.isEmpty()) {
+      throw new IllegalArgumentException("exports: none (expected: at least one)");
+    }
+    Map<String, Export> byName = new LinkedHashMap<>();
+    for (Export e : exports) {
+      if (byName.putIfAbsent(e.name(), e) != null) {
+        throw new IllegalArgumentException("export name: '" + e.name() + "' twice (expected: distinct names)");
+      }
+    }
+    this.exports = Collections.unmodifiableMap(byName);
+    this.limits = limits;
+    this.tls = tls;
+    this.events = events;
+    this.buffers = new Semaphore((int) Math.min(Integer.MAX_VALUE, limits.maxBytesInFlight() >> 10));
+  }
+
+  Map<String, Export> exports() {
+    return exports;
+  }
+
+  ServerLimits limits() {
+    return limits;
+  }
+
+  NbdTls tls() {
+    return tls;
+  }
+
+  NbdEvents events() {
+    return events;
+  }
+
+  boolean isShuttingDown() {
+    return shuttingDown;
+  }
+
+  /** Connections open now. */
+  public int connections() {
+    return connections.size();
+  }
+
+  /** Listens on a TCP address (port 0: any free port) and returns the address bound. */
+  public InetSocketAddress listen(InetSocketAddress address) throws IOException {
+    ServerSocket socket = new ServerSocket();
+    socket.setReuseAddress(true);
+    socket.bind(address, 128);
+    listeners.add(socket);
+    Thread.ofVirtual().name("nbd-accept-tcp").start(() -> {
+      while (!shuttingDown) {
+        try {
+          Socket s = socket.accept();
+          accept(() -> new Transport.OverSocket(s, false), s::close);
+        } catch (IOException e) {
+          if (!shuttingDown && !socket.isClosed()) {
+            LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
+          } else {
+            return;
+          }
+        }
+      }
+    });
+    return (InetSocketAddress) socket.getLocalSocketAddress();
+  }
+
+  /** Listens on a Unix-domain socket at {@code path}, replacing a stale socket file there. */
+  public void listenUnix(Path path) throws IOException {
+    Files.deleteIfExists(path);
+    ServerSocketChannel channel = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+    channel.bind(UnixDomainSocketAddress.of(path), 128);
+    listeners.add(() -> {
+      channel.close();
+      Files.deleteIfExists(path);
+    });
+    Thread.ofVirtual().name("nbd-accept-unix").start(() -> {
+      int n = 0;
+      while (!shuttingDown) {
+        try {
+          SocketChannel c = channel.accept();
+          String peer = "unix:" + path + "#" + (++n);
+          accept(() -> new Transport.OverChannel(c, peer), c::close);
+        } catch (IOException e) {
+          if (shuttingDown || !channel.isOpen()) {
+            return;
+          }
+          LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
+        }
+      }
+    });
+  }
+
+  /**
+   * Serves one connection on a pair of streams, as {@code nbdkit -s} does (for
+   * {@code nbdfuse --command}, libnbd's {@code connect_command}, inetd); returns when it ends.
+   */
+  public void serve(InputStream in, OutputStream out) {
+    Connection c = new Connection(this, new Transport.OverStreams(in, out, "stdin"));
+    connections.add(c);
+    c.run();
+  }
+
+  private interface TransportSource {
+    Transport open() throws IOException;
+  }
+
+  private interface Closer {
+    void close() throws IOException;
+  }
+
+  private void accept(TransportSource source, Closer refuse) throws IOException {
+    if (connections.size() >= limits.maxConnections() || shuttingDown) {
+      String why = shuttingDown ? "shutting down" : "more than " + limits.maxConnections() + " connections";
+      refuse.close();
+      quietly(() -> events.protocolError("new connection", "refused: " + why));
+      return;
+    }
+    Connection c = new Connection(this, source.open());
+    connections.add(c);
+    Thread.ofVirtual().name("nbd-connection").start(c);
+  }
+
+  void ended(Connection c) {
+    connections.remove(c);
+  }
+
+  /** Takes read-buffer budget for {@code bytes}; waits while other requests hold it all. */
+  void acquireBuffer(int bytes) {
+    buffers.acquireUninterruptibly(kib(bytes));
+  }
+
+  void releaseBuffer(int bytes) {
+    buffers.release(kib(bytes));
+  }
+
+  private static int kib(int bytes) {
+    return Math.max(1, (bytes + 1023) >> 10);
+  }
+
+  /**
+   * Stops accepting, answers later requests with ESHUTDOWN, lets those in flight finish, then
+   * closes every connection. Idempotent; returns when done or after {@code grace}.
+   */
+  public void shutdown(Duration grace) {
+    if (shuttingDown) {
+      awaitStopped(grace);
+      return;
+    }
+    shuttingDown = true;
+    synchronized (listeners) {
+      for (AutoCloseable l : listeners) {
+        try {
+          l.close();
+        } catch (Exception e) {
+          LOG.log(System.Logger.Level.DEBUG, "closing a listener: " + e);
+        }
+      }
+    }
+    List<Thread> closing = new ArrayList<>();
+    for (Connection c : connections) {
+      closing.add(Thread.ofVirtual().name("nbd-shutdown").start(c::drainAndClose));
+    }
+    long until = System.nanoTime() + grace.toNanos();
+    for (Thread t : closing) {
+      try {
+        t.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    stopped.countDown();
+  }
+
+  /** Waits until {@link #shutdown} has finished. */
+  public void awaitShutdown() throws InterruptedException {
+    stopped.await();
+  }
+
+  private void awaitStopped(Duration grace) {
+    try {
+      stopped.await(grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    shutdown(Duration.ofSeconds(30));
+  }
+
+  /** Runs an event callback; an owner's exception never breaks a connection. */
+  static void quietly(Runnable event) {
+    try {
+      event.run();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "event listener failed: " + e);
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package org.jverity.nbd;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Writes replies to one connection: the only writer of its socket. Each reply (or structured
+ * chunk) is written whole under a lock and flushed, so replies of requests running at once never
+ * interleave inside a message; chunks of different requests may alternate, which the protocol
+ * allows. Thread-safe.
+ */
+final class ReplyWriter {
+  private final DataOutputStream out;
+  private final ReentrantLock lock = new ReentrantLock(); // not synchronized: virtual threads park cleanly
+
+  ReplyWriter(OutputStream out) {
+    this.out = new DataOutputStream(out);
+  }
+
+  /** A simple reply, with {@code data[off, off+len)} after it when there is no error. */
+  void simple(long cookie, NbdError error, byte[] data, int off, int len) throws IOException {
+    lock.lock();
+    try {
+      out.writeInt(Nbd.SIMPLE_REPLY_MAGIC);
+      out.writeInt(error == null ? 0 : error.wire);
+      out.writeLong(cookie);
+      if (error == null && len > 0) {
+        out.write(data, off, len);
+      }
+      out.flush();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  void simple(long cookie, NbdError error) throws IOException {
+    simple(cookie, error, null, 0, 0);
+  }
+
+  /** An OFFSET_DATA chunk: {@code data[off, off+len)} are the bytes at {@code offset}. */
+  void offsetData(long cookie, boolean done, long offset, byte[] data, int off, int len) throws IOException {
+    lock.lock();
+    try {
+      header(cookie, done, Nbd.REPLY_TYPE_OFFSET_DATA, 8 + len);
+      out.writeLong(offset);
+      out.write(data, off, len);
+      out.flush();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The final NONE chunk of a structured reply. */
+  void done(long cookie) throws IOException {
+    lock.lock();
+    try {
+      header(cookie, true, Nbd.REPLY_TYPE_NONE, 0);
+      out.flush();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** An ERROR chunk, ending the reply. */
+  void error(long cookie, NbdError error, String message) throws IOException {
+    byte[] m = message(message);
+    lock.lock();
+    try {
+      header(cookie, true, Nbd.REPLY_TYPE_ERROR, 6 + m.length);
+      out.writeInt(error.wire);
+      out.writeShort(m.length);
+      out.write(m);
+      out.flush();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** An ERROR_OFFSET chunk naming the byte where the error is, ending the reply. */
+  void errorOffset(long cookie, NbdError error, String message, long offset) throws IOException {
+    byte[] m = message(message);
+    lock.lock();
+    try {
+      header(cookie, true, Nbd.REPLY_TYPE_ERROR_OFFSET, 14 + m.length);
+      out.writeInt(error.wire);
+      out.writeShort(m.length);
+      out.write(m);
+      out.writeLong(offset);
+      out.flush();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** A BLOCK_STATUS chunk, ending the reply: {@code extents} holds (length, flags) pairs. */
+  void blockStatus(long cookie, int contextId, int[] extents, int pairs) throws IOException {
+    lock.lock();
+    try {
+      header(cookie, true, Nbd.REPLY_TYPE_BLOCK_STATUS, 4 + 8 * pairs);
+      out.writeInt(contextId);
+      for (int i = 0; i < 2 * pairs; i++) {
+        out.writeInt(extents[i]);
+      }
+      out.flush();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void header(long cookie, boolean done, int type, int length) throws IOException {
+    out.writeInt(Nbd.STRUCTURED_REPLY_MAGIC);
+    out.writeShort(done ? Nbd.REPLY_FLAG_DONE : 0);
+    out.writeShort(type);
+    out.writeLong(cookie);
+    out.writeInt(length);
+  }
+
+  private static byte[] message(String s) {
+    byte[] m = NbdStrings.bytes(s);
+    return m.length <= Nbd.MAX_STRING ? m : java.util.Arrays.copyOf(m, Nbd.MAX_STRING);
+  }
+}

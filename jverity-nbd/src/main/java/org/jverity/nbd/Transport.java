@@ -1,0 +1,175 @@
+package org.jverity.nbd;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+
+/**
+ * One connection's byte streams: a TCP socket (which can start TLS), a Unix-domain socket channel,
+ * or a pair of streams (stdin/stdout, as {@code nbdkit -s}). Input and output are buffered; the
+ * connection flushes after each reply. Reads and writes block (connections run on virtual
+ * threads).
+ */
+abstract class Transport implements Closeable {
+  static final int BUFFER = 64 << 10; // bytes
+
+  abstract InputStream in();
+
+  abstract OutputStream out();
+
+  /** Names the client in log lines. */
+  abstract String peer();
+
+  /** Whether this connection is already encrypted. */
+  boolean isTls() {
+    return false;
+  }
+
+  /** Whether {@link #startTls} can work here (TCP only). */
+  boolean canStartTls() {
+    return false;
+  }
+
+  /** The transport after a server-side TLS handshake; this one must not be used any more. */
+  Transport startTls(NbdTls tls) throws IOException {
+    throw new IOException("TLS is not available on " + peer());
+  }
+
+  /** Limits how long a read may wait; zero for no limit. Only sockets can. */
+  void idleTimeout(Duration d) throws IOException {}
+
+  /** Over a TCP (or TLS) socket. */
+  static final class OverSocket extends Transport {
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    private final boolean tls;
+
+    OverSocket(Socket socket, boolean tls) throws IOException {
+      this.socket = socket;
+      this.tls = tls;
+      socket.setTcpNoDelay(true); // replies are flushed whole; do not wait for more
+      this.in = new BufferedInputStream(socket.getInputStream(), BUFFER);
+      this.out = new BufferedOutputStream(socket.getOutputStream(), BUFFER);
+    }
+
+    @Override
+    InputStream in() {
+      return in;
+    }
+
+    @Override
+    OutputStream out() {
+      return out;
+    }
+
+    @Override
+    String peer() {
+      return socket.getRemoteSocketAddress() + (tls ? " (tls)" : "");
+    }
+
+    @Override
+    boolean isTls() {
+      return tls;
+    }
+
+    @Override
+    boolean canStartTls() {
+      return !tls;
+    }
+
+    @Override
+    Transport startTls(NbdTls t) throws IOException {
+      return new OverSocket(t.wrap(socket), true);
+    }
+
+    @Override
+    void idleTimeout(Duration d) throws IOException {
+      socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, d.toMillis()));
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
+  }
+
+  /** Over a Unix-domain socket channel. */
+  static final class OverChannel extends Transport {
+    private final SocketChannel channel;
+    private final InputStream in;
+    private final OutputStream out;
+    private final String peer;
+
+    OverChannel(SocketChannel channel, String peer) {
+      this.channel = channel;
+      this.peer = peer;
+      this.in = new BufferedInputStream(Channels.newInputStream(channel), BUFFER);
+      this.out = new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER);
+    }
+
+    @Override
+    InputStream in() {
+      return in;
+    }
+
+    @Override
+    OutputStream out() {
+      return out;
+    }
+
+    @Override
+    String peer() {
+      return peer;
+    }
+
+    @Override
+    public void close() throws IOException {
+      channel.close();
+    }
+  }
+
+  /** Over two streams (stdin and stdout), closed together. */
+  static final class OverStreams extends Transport {
+    private final InputStream in;
+    private final OutputStream out;
+    private final String peer;
+
+    OverStreams(InputStream in, OutputStream out, String peer) {
+      this.in = new BufferedInputStream(in, BUFFER);
+      this.out = new BufferedOutputStream(out, BUFFER);
+      this.peer = peer;
+    }
+
+    @Override
+    InputStream in() {
+      return in;
+    }
+
+    @Override
+    OutputStream out() {
+      return out;
+    }
+
+    @Override
+    String peer() {
+      return peer;
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        out.close();
+      } finally {
+        in.close();
+      }
+    }
+  }
+}
