@@ -73,6 +73,12 @@ final class ServedImage implements AutoCloseable {
 
   /** As {@link #random(Path, int, ReaderOptions)}, telling {@code events} what the server sees. */
   static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events) throws IOException {
+    return random(dir, blocks, options, events, Tamper.NONE);
+  }
+
+  /** As {@link #random(Path, int, ReaderOptions, NbdEvents)}, with {@code tamper} run after formatting. */
+  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events, Tamper tamper)
+      throws IOException {
     byte[] bytes = new byte[blocks * 4096];
     SplittableRandom rnd = new SplittableRandom(blocks);
     for (int b = 0; b < blocks; b++) {
@@ -86,7 +92,7 @@ final class ServedImage implements AutoCloseable {
       }
     }
     Path data = Files.write(dir.resolve("data.img"), bytes);
-    return format(dir, data, options, ServerLimits.DEFAULTS, events);
+    return format(dir, data, options, ServerLimits.DEFAULTS, events, tamper);
   }
 
   static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events)
