@@ -56,8 +56,29 @@ final class ServedImage implements AutoCloseable {
     server.listenUnix(socket);
   }
 
+  /**
+   * Changes the data file after its hash tree is built and before it is served: corruption on disk
+   * that the tree does not know about.
+   */
+  interface Tamper {
+    Tamper NONE = data -> {};
+
+    void apply(Path data) throws IOException;
+  }
+
   /** {@code blocks} pseudo-random 4 KiB blocks (every 16th zero), formatted and served. */
   static ServedImage random(Path dir, int blocks, ReaderOptions options) throws IOException {
+    return random(dir, blocks, options, NbdEvents.NONE);
+  }
+
+  /** As {@link #random(Path, int, ReaderOptions)}, telling {@code events} what the server sees. */
+  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events) throws IOException {
+    return random(dir, blocks, options, events, Tamper.NONE);
+  }
+
+  /** As {@link #random(Path, int, ReaderOptions, NbdEvents)}, with {@code tamper} run after formatting. */
+  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events, Tamper tamper)
+      throws IOException {
     byte[] bytes = new byte[blocks * 4096];
     SplittableRandom rnd = new SplittableRandom(blocks);
     for (int b = 0; b < blocks; b++) {
@@ -71,11 +92,17 @@ final class ServedImage implements AutoCloseable {
       }
     }
     Path data = Files.write(dir.resolve("data.img"), bytes);
-    return format(dir, data, options, ServerLimits.DEFAULTS, NbdEvents.NONE);
+    return format(dir, data, options, ServerLimits.DEFAULTS, events, tamper);
   }
 
   static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events)
       throws IOException {
+    return format(dir, data, options, limits, events, Tamper.NONE);
+  }
+
+  /** Builds the tree over {@code data} as it is, lets {@code tamper} change the data, then serves it. */
+  static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events,
+      Tamper tamper) throws IOException {
     byte[] salt = new byte[32];
     java.util.Arrays.fill(salt, (byte) 0x5a);
     VerityParams p = VerityParams.builder().dataBlocks(Files.size(data) / 4096).salt(salt).superblock(false).build();
@@ -84,6 +111,7 @@ final class ServedImage implements AutoCloseable {
     try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(hash, true)) {
       root = TreeBuilder.of(p).build(d, h);
     }
+    tamper.apply(data);
     return new ServedImage(dir, data, hash, root, p, options, limits, events);
   }
 
