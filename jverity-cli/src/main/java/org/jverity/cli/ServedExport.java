@@ -21,6 +21,9 @@ import org.jverity.verify.VerifiedReader;
  * scheduler are).
  */
 final class ServedExport implements AutoCloseable {
+  /** The NBD protocol's longest string, in bytes of UTF-8. */
+  static final int MAX_NAME_BYTES = 4096;
+
   final ExportSpec spec;
   final TrustedRoot trusted;
   final Export export;
@@ -47,6 +50,11 @@ final class ServedExport implements AutoCloseable {
    */
   static ServedExport open(ExportSpec spec, HashBlockCache cache, ServerLog log,
       BiConsumer<CorruptionMode, CorruptBlockException> failedClosed) throws IOException {
+    int nameBytes = spec.name().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (nameBytes > MAX_NAME_BYTES) {
+      throw new CliException(ExitCode.INVALID_PARAMETER, "export name: " + nameBytes + " bytes (expected: at most "
+          + MAX_NAME_BYTES + ", the NBD protocol's limit)");
+    }
     Checks.requireFile(spec.data(), "data");
     Checks.requireFile(spec.hash(), "hash");
     BlockDevice data = BlockDevices.openRead(spec.data());
