@@ -10,7 +10,9 @@
 #
 # Usage: bench/nbd.sh     Env: SIZE=1G RUNTIME=5 REPS=1 (passed to nbd_anchor.sh; its defaults are
 #        15 s and 1 rep); NBD_JAVA_OPTS extra JVM flags of the jverity server (e.g.
-#        -XX:StartFlightRecording=filename=/tmp/nbd.jfr); JVERITY_SERVER=launcher|cli|auto (auto:
+#        -XX:StartFlightRecording=filename=/tmp/nbd.jfr); WARMUP=3 seconds the launcher serves an
+#        in-process client before opening its port, so fio meets a JIT-compiled server (0: cold, as
+#        a freshly started `jverity open`; the CLI path has no warm-up); JVERITY_SERVER=launcher|cli|auto (auto:
 #        `bin/jverity open` once the CLI has it, else org.jverity.bench.NbdBenchServer).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,6 +21,7 @@ ANCHOR="$ROOT/../shared/bench/nbd_anchor.sh"
 [ -x "$ANCHOR" ] || [ -f "$ANCHOR" ] || { echo "nbd.sh: missing $ANCHOR" >&2; exit 2; }
 export SIZE=${SIZE:-1G} RUNTIME=${RUNTIME:-5} REPS=${REPS:-1} MC_CHECK=${MC_CHECK:-0}
 export WORKLOADS=${WORKLOADS:-"a b c d"}
+WARMUP=${WARMUP:-3}
 JAVA_HOME=$(jverity_find_jdk); export JAVA_HOME
 MODE=${JVERITY_SERVER:-auto}
 if [ "$MODE" = auto ]; then
@@ -31,7 +34,7 @@ case $MODE in
   launcher)
     jverity_mvn -q -DskipTests package >/dev/null
     CP="$ROOT/jverity-core/target/classes:$ROOT/jverity-nbd/target/classes:$ROOT/jverity-bench/target/classes"
-    SERVER="$JAVA_HOME/bin/java --enable-native-access=ALL-UNNAMED ${NBD_JAVA_OPTS:-} -cp $CP org.jverity.bench.NbdBenchServer {IMAGE} {HASH} {ROOT} {PORT}" ;;
+    SERVER="$JAVA_HOME/bin/java --enable-native-access=ALL-UNNAMED -Dwarmup=$WARMUP ${NBD_JAVA_OPTS:-} -cp $CP org.jverity.bench.NbdBenchServer {IMAGE} {HASH} {ROOT} {PORT}" ;;
   *) echo "nbd.sh: JVERITY_SERVER=$MODE (expected: auto, cli or launcher)" >&2; exit 2 ;;
 esac
 
