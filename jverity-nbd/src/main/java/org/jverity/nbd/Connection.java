@@ -41,6 +41,7 @@ final class Connection implements Runnable {
   private final String peer;
   private final Semaphore inFlight; // permits: requests that may still start
   private volatile boolean draining; // the server is shutting down: answer ESHUTDOWN
+  private byte[] ownBuffer; // the reading thread's read buffer (one piece and a header), or null
 
   Connection(NbdServer server, Transport transport) {
     this.server = server;
@@ -83,6 +84,10 @@ final class Connection implements Runnable {
       reason = "internal error: " + e;
     } finally {
       inFlight.acquireUninterruptibly(limits.maxInFlight()); // every request started has answered
+      inFlight.release(limits.maxInFlight()); // (a concurrent drainAndClose waits for the same)
+      if (ownBuffer != null) {
+        server.releaseBuffer(ownBuffer.length);
+      }
       closeQuietly();
       server.ended(this);
       String why = reason;
@@ -167,11 +172,21 @@ final class Connection implements Runnable {
             continue;
           }
           inFlight.acquireUninterruptibly(); // past the limit, stop reading: TCP pushes back
+          if (cmd == NbdCommand.READ && transport.in().available() == 0) {
+            // Nothing queued behind it (a client waiting for this reply): serve it on this thread,
+            // with this connection's buffer. A thread per request costs more than a small read.
+            try {
+              read(r, export, inlineBuffer(r));
+            } finally {
+              inFlight.release();
+            }
+            continue;
+          }
           try {
             Thread.ofVirtual().name("nbd-request").start(() -> {
               try {
                 switch (cmd) {
-                  case READ -> read(r, export);
+                  case READ -> read(r, export, null);
                   case CACHE -> cache(r, export);
                   default -> blockStatus(r, export);
                 }
@@ -187,6 +202,23 @@ final class Connection implements Runnable {
         default -> r.fail(NbdError.EINVAL, "unexpected command " + r.name(), 0);
       }
     }
+  }
+
+  /**
+   * The reading thread's own buffer for a READ it serves itself: kept between requests up to one
+   * piece (with its header) and counted in the server's read-buffer budget once; null when the
+   * request needs more, which then takes budget for itself.
+   */
+  private byte[] inlineBuffer(Request r) {
+    int needed = (int) Math.min(r.length, PIECE) + ReplyWriter.DATA_CHUNK_HEADER;
+    if (!r.session.structured() && r.length > PIECE) {
+      return null; // a simple reply of more than a piece is read whole: its own buffer
+    }
+    if (ownBuffer == null) {
+      server.acquireBuffer(PIECE + ReplyWriter.DATA_CHUNK_HEADER);
+      ownBuffer = new byte[PIECE + ReplyWriter.DATA_CHUNK_HEADER];
+    }
+    return needed <= ownBuffer.length ? ownBuffer : null;
   }
 
   /** Why a READ, CACHE or BLOCK_STATUS cannot be served, or null; "!" marks EOVERFLOW. */
@@ -228,24 +260,30 @@ final class Connection implements Runnable {
    * that fails, the verified bytes before it go out and an ERROR_OFFSET names its offset (with DF,
    * one chunk: the whole range first).
    */
-  private void read(Request r, Export export) {
+  private void read(Request r, Export export, byte[] reusable) {
     int length = (int) r.length; // <= max request length
-    int piece = !r.session.structured() || (r.flags & Nbd.CMD_FLAG_DF) != 0 ? length : Math.min(length, PIECE);
-    server.acquireBuffer(piece);
+    boolean structured = r.session.structured();
+    int piece = !structured || (r.flags & Nbd.CMD_FLAG_DF) != 0 ? length : Math.min(length, PIECE);
+    int header = structured ? ReplyWriter.DATA_CHUNK_HEADER : ReplyWriter.SIMPLE_HEADER;
+    boolean own = reusable == null || reusable.length < header + piece;
+    if (own) {
+      server.acquireBuffer(header + piece);
+    }
     try {
-      byte[] buf = new byte[piece];
+      // The data lands after room for its reply header: header and data leave in one write.
+      byte[] buf = own ? new byte[header + piece] : reusable;
       long sent = 0;
       for (long pos = r.offset, end = r.offset + length; pos < end; ) {
         int n = (int) Math.min(piece, end - pos);
         try {
-          export.source().read(pos, buf, 0, n, export.ioClass());
+          export.source().read(pos, buf, header, n, export.ioClass());
         } catch (CorruptBlockException e) {
           NbdServer.quietly(() -> events.corruption(export.name(), e));
           long bad = e.dataBlock() < 0 ? pos : Math.max(pos, e.dataBlock() * export.blockSize());
-          if (r.session.structured()) {
+          if (structured) {
             int good = (int) (bad - pos); // verified bytes before the block that failed
             if (good > 0) {
-              r.out.offsetData(r.cookie, false, pos, buf, 0, good);
+              r.out.offsetDataInPlace(r.cookie, false, pos, buf, good);
               sent += good;
             }
             r.out.errorOffset(r.cookie, NbdError.EIO, "verity: " + e.getMessage(), bad);
@@ -255,10 +293,10 @@ final class Connection implements Runnable {
           r.report(sent, NbdError.EIO);
           return;
         }
-        if (r.session.structured()) {
-          r.out.offsetData(r.cookie, pos + n == end, pos, buf, 0, n);
+        if (structured) {
+          r.out.offsetDataInPlace(r.cookie, pos + n == end, pos, buf, n);
         } else {
-          r.out.simple(r.cookie, null, buf, 0, n); // piece == length: this is the whole reply
+          r.out.simpleInPlace(r.cookie, buf, n); // piece == length: this is the whole reply
         }
         sent += n;
         pos += n;
@@ -267,7 +305,9 @@ final class Connection implements Runnable {
     } catch (IOException e) {
       r.failQuietly(e);
     } finally {
-      server.releaseBuffer(piece);
+      if (own) {
+        server.releaseBuffer(header + piece);
+      }
     }
   }
 

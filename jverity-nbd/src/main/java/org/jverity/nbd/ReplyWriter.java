@@ -39,6 +39,43 @@ final class ReplyWriter {
     simple(cookie, error, null, 0, 0);
   }
 
+  /** Bytes before the data in a simple reply: what {@link #simpleInPlace} fills in. */
+  static final int SIMPLE_HEADER = 16;
+  /** Bytes before the data in an OFFSET_DATA chunk (header and offset): what {@link #offsetDataInPlace} fills in. */
+  static final int DATA_CHUNK_HEADER = 28;
+
+  /**
+   * A successful simple reply whose {@code len} data bytes already sit at
+   * {@code buf[SIMPLE_HEADER, SIMPLE_HEADER+len)}: the header is written in front of them and the
+   * whole reply leaves in one write (one TCP segment train, no copy into the stream's buffer).
+   */
+  void simpleInPlace(long cookie, byte[] buf, int len) throws IOException {
+    java.nio.ByteBuffer.wrap(buf, 0, SIMPLE_HEADER).putInt(Nbd.SIMPLE_REPLY_MAGIC).putInt(0).putLong(cookie);
+    writeWhole(buf, SIMPLE_HEADER + len);
+  }
+
+  /**
+   * An OFFSET_DATA chunk whose {@code len} data bytes already sit at
+   * {@code buf[DATA_CHUNK_HEADER, DATA_CHUNK_HEADER+len)}, written in one go as
+   * {@link #simpleInPlace} is.
+   */
+  void offsetDataInPlace(long cookie, boolean done, long offset, byte[] buf, int len) throws IOException {
+    java.nio.ByteBuffer.wrap(buf, 0, DATA_CHUNK_HEADER).putInt(Nbd.STRUCTURED_REPLY_MAGIC)
+        .putShort((short) (done ? Nbd.REPLY_FLAG_DONE : 0)).putShort((short) Nbd.REPLY_TYPE_OFFSET_DATA)
+        .putLong(cookie).putInt(8 + len).putLong(offset);
+    writeWhole(buf, DATA_CHUNK_HEADER + len);
+  }
+
+  private void writeWhole(byte[] buf, int len) throws IOException {
+    lock.lock();
+    try {
+      out.write(buf, 0, len);
+      out.flush();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** An OFFSET_DATA chunk: {@code data[off, off+len)} are the bytes at {@code offset}. */
   void offsetData(long cookie, boolean done, long offset, byte[] data, int off, int len) throws IOException {
     lock.lock();
