@@ -35,7 +35,8 @@ import org.jverity.verify.CorruptBlockException;
  *       drained (writes)
  *   <li>{@code jverity_nbd_request_duration_seconds{export,command}}: histogram from reading a
  *       request to sending its last reply byte, buckets from 5 µs to 1 s
- *   <li>{@code jverity_nbd_connections}: connections open; {@code jverity_nbd_connections_total}
+ *   <li>{@code jverity_nbd_connections_open}: connections open now (not {@code jverity_nbd_connections}: the
+ *       client refuses a gauge named as the counter {@code jverity_nbd_connections_total} without its suffix)
  *   <li>{@code jverity_nbd_protocol_errors_total}: connections refused or closed for breaking the
  *       protocol or a limit
  *   <li>{@code jverity_nbd_corruptions_total{export,area}}: blocks that failed verification while
@@ -87,7 +88,7 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
         .help("Time from reading an NBD request to sending its last reply byte")
         .labelNames("export", "command").classicOnly().classicUpperBounds(DURATION_BUCKETS)
         .withoutExemplars().register(registry);
-    connectionsOpen = Gauge.builder().name("jverity_nbd_connections").help("NBD connections open")
+    connectionsOpen = Gauge.builder().name("jverity_nbd_connections_open").help("NBD connections open")
         .withoutExemplars().register(registry);
     connections = Counter.builder().name("jverity_nbd_connections_total").help("NBD connections accepted")
         .withoutExemplars().register(registry);
