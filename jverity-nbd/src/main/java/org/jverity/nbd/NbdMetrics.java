@@ -166,8 +166,14 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
 
   @Override
   public void request(String export, String command, long bytes, String error, long nanos) {
-    CommandPoints p = points.computeIfAbsent(export, e -> new ConcurrentHashMap<>())
-        .computeIfAbsent(command, c -> new CommandPoints(export, c));
+    ConcurrentHashMap<String, CommandPoints> byCommand = points.get(export);
+    if (byCommand == null) {
+      byCommand = points.computeIfAbsent(export, e -> new ConcurrentHashMap<>());
+    }
+    CommandPoints p = byCommand.get(command);
+    if (p == null) {
+      p = byCommand.computeIfAbsent(command, c -> new CommandPoints(export, c));
+    }
     ResultPoints r = error == null ? p.ok : p.result(error);
     r.requests.inc();
     if (bytes > 0) {

@@ -15,7 +15,13 @@ import java.time.Duration;
  * @param clientWithoutCert ca-cert.pem only: verifies the server, presents nothing
  */
 record Pki(Path server, Path client, Path clientWithoutCert) {
+  /** With certtool's default keys (RSA; certificates signed with RSA PKCS#1 v1.5). */
   static Pki make(Path dir) throws IOException, InterruptedException {
+    return make(dir, "rsa");
+  }
+
+  /** With keys of {@code keyType} (certtool's {@code --key-type}: rsa, ecdsa, ...). */
+  static Pki make(Path dir, String keyType) throws IOException, InterruptedException {
     ClientTools.require("certtool", "gnutls-bin");
     Path server = Files.createDirectories(dir.resolve("pki"));
     Path client = Files.createDirectories(dir.resolve("client"));
@@ -45,15 +51,15 @@ record Pki(Path server, Path client, Path clientWithoutCert) {
         encryption_key
         signing_key
         """);
-    ClientTools.script(dir, Duration.ofSeconds(60), """
-        certtool --generate-privkey --outfile pki/ca-key.pem
+    ClientTools.script(dir, Duration.ofSeconds(60), "KEY_TYPE=" + keyType + "\n" + """
+        certtool --generate-privkey --key-type=$KEY_TYPE --outfile pki/ca-key.pem
         certtool --generate-self-signed --load-privkey pki/ca-key.pem --template ca.info \
           --outfile pki/ca-cert.pem
-        certtool --generate-privkey --outfile pki/server-key.pem
+        certtool --generate-privkey --key-type=$KEY_TYPE --outfile pki/server-key.pem
         certtool --generate-certificate --load-ca-certificate pki/ca-cert.pem \
           --load-ca-privkey pki/ca-key.pem --load-privkey pki/server-key.pem \
           --template server.info --outfile pki/server-cert.pem
-        certtool --generate-privkey --outfile client/client-key.pem
+        certtool --generate-privkey --key-type=$KEY_TYPE --outfile client/client-key.pem
         certtool --generate-certificate --load-ca-certificate pki/ca-cert.pem \
           --load-ca-privkey pki/ca-key.pem --load-privkey client/client-key.pem \
           --template client.info --outfile client/client-cert.pem

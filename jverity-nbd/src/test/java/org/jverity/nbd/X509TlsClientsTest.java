@@ -96,6 +96,19 @@ class X509TlsClientsTest {
   }
 
   @Test
+  void verifyPeerWithAnEcCaOffersTls13AndAcceptsTheClientCertificate() throws Exception {
+    Pki ec = Pki.make(Files.createDirectories(dir.resolve("ec")), "ecdsa");
+    X509Tls tls = X509Tls.fromDirectory(ec.server(), NbdTls.Mode.REQUIRE, true);
+    assertThat(tls.protocols()).containsExactly("TLSv1.3", "TLSv1.2");
+    try (ServedImage s = ServedImage.random(Files.createDirectories(dir.resolve("ec-served")), 16,
+        ReaderOptions.DEFAULTS, tls, NbdEvents.NONE)) {
+      ClientTools.check(dir, TIMEOUT, "nbdinfo", "--size", s.tlsUri(ec.client()));
+      assertThat(ClientTools.run(dir, TIMEOUT, "nbdinfo", "--size", s.tlsUri(ec.clientWithoutCert())).exit())
+          .isNotZero();
+    }
+  }
+
+  @Test
   void withoutVerifyPeerAClientNeedsNoCertificate() throws Exception {
     ClientTools.check(dir, TIMEOUT, "nbdinfo", "--size", required.tlsUri(pki.clientWithoutCert()));
   }
