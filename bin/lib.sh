@@ -66,5 +66,5 @@ jverity_bench_java() {
   jverity_mvn -q -DskipTests package >/dev/null
   # Class path, not module path: native access (pread through FFM) is granted to the unnamed module.
   "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
-    -cp "$ROOT/jverity-core/target/classes:$ROOT/jverity-bench/target/classes" "$@"
+    -cp "$ROOT/jverity-core/target/classes:$ROOT/jverity-nbd/target/classes:$ROOT/jverity-bench/target/classes" "$@"
 }

@@ -28,4 +28,16 @@ final class ExitCode {
   static final int DEVICE_TOO_SMALL = 9;
   /** No block matches at all: the salt, algorithm, format or block sizes are not the tree's. */
   static final int WRONG_PARAMETERS = 10;
+  /**
+   * {@code open}/{@code serve} with {@code --restart-on-corruption}: a block did not verify, the
+   * server answered ESHUTDOWN from then on and stopped, so that a supervisor restarts it.
+   */
+  static final int RESTART = 11;
+  /**
+   * {@code open}/{@code serve} with {@code --panic-on-corruption}: a block did not verify and the
+   * server stopped at once (dm-verity would panic the kernel).
+   */
+  static final int PANIC = 12;
+  /** {@code status}: no running {@code open} or {@code serve} serves an export of that name. */
+  static final int INACTIVE = 13;
 }

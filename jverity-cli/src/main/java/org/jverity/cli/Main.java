@@ -73,6 +73,9 @@ public final class Main implements Runnable {
     commands.put("verify", VerifyCommand::new);
     commands.put("dump", DumpCommand::new);
     commands.put("read", ReadCommand::new);
+    commands.put("open", OpenCommand::new);
+    commands.put("serve", ServeCommand::new);
+    commands.put("status", StatusCommand::new);
     commands.put("demo", DemoCommand::new);
     if (args.length > 0 && commands.containsKey(args[0])) {
       cli.addSubcommand(args[0], commands.get(args[0]).get());

@@ -574,7 +574,7 @@ class BadInputTest {
             "unknown command",
             ExitCode.USAGE,
             "Unmatched argument",
-            f -> List.of("open", "x", "y")),
+            f -> List.of("close", "x", "y")),
         bad("no command", ExitCode.USAGE, "missing command", f -> List.of()),
         bad(
             "format: missing hash file argument",

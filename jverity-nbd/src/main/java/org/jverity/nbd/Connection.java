@@ -98,6 +98,12 @@ final class Connection implements Runnable {
     closeQuietly();
   }
 
+  /** Closes the connection now, whatever is in flight (replies being written then fail). */
+  void forceClose() {
+    draining = true;
+    closeQuietly();
+  }
+
   private void closeQuietly() {
     try {
       transport.close();

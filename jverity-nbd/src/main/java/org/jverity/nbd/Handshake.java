@@ -124,7 +124,7 @@ final class Handshake {
 
   private Session exportName(byte[] data) throws IOException {
     String name = NbdStrings.decode(data, 0, data.length);
-    Export e = name == null ? null : exports.get(name);
+    Export e = name == null ? null : lookup(name);
     if (e == null || shuttingDown) {
       // EXPORT_NAME cannot carry an error: the spec says to end the session.
       throw new NbdProtocolException(shuttingDown ? "shutting down" : "no export named '" + name + "'");
@@ -205,7 +205,7 @@ final class Handshake {
       reply(option, Nbd.REP_ERR_SHUTDOWN, "the server is shutting down");
       return null;
     }
-    Export e = exports.get(name);
+    Export e = lookup(name);
     if (e == null) {
       reply(option, Nbd.REP_ERR_UNKNOWN, "no export named '" + name + "'");
       return null;
@@ -262,7 +262,8 @@ final class Handshake {
       reply(option, Nbd.REP_ERR_INVALID, "malformed meta context request");
       return;
     }
-    if (!exports.containsKey(name)) {
+    Export chosen = lookup(name);
+    if (chosen == null) {
       reply(option, Nbd.REP_ERR_UNKNOWN, "no export named '" + name + "'");
       return;
     }
@@ -273,10 +274,19 @@ final class Handshake {
       reply(option, Nbd.REP_META_CONTEXT, ByteBuffer.allocate(4 + n.length).putInt(set ? Connection.BASE_ALLOCATION_ID : 0)
           .put(n).array());
       if (set) {
-        metaExport = name;
+        metaExport = chosen.name();
       }
     }
     reply(option, Nbd.REP_ACK, new byte[0]);
+  }
+
+  /**
+   * The export of that name; the empty name, when no export has it, means the first export (the
+   * default export, as qemu-nbd serves it): clients such as {@code nbdfuse --command} ask for "".
+   */
+  private Export lookup(String name) {
+    Export e = exports.get(name);
+    return e == null && name.isEmpty() ? exports.values().iterator().next() : e;
   }
 
   private static int checkedLength(ByteBuffer b) {

@@ -221,6 +221,9 @@ public final class NbdServer implements AutoCloseable {
         break;
       }
     }
+    for (Connection c : connections) {
+      c.forceClose(); // past the grace: a client that does not read its replies is cut off
+    }
     stopped.countDown();
   }
 

@@ -127,6 +127,31 @@ class NbdMetricsTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> scrape(at)).isInstanceOf(java.io.IOException.class);
   }
 
+  @Test
+  void allTellsEveryListenerEvenWhenOneThrows() throws Exception {
+    NbdEvents throwing = new NbdEvents() {
+      @Override
+      public void request(String export, String command, long bytes, String error, long nanos) {
+        throw new IllegalStateException("a listener's bug");
+      }
+
+      @Override
+      public void connected(String peer) {
+        throw new IllegalStateException("a listener's bug");
+      }
+    };
+    try (NbdMetrics a = new NbdMetrics(); NbdMetrics b = new NbdMetrics()) {
+      NbdEvents all = NbdEvents.all(a, throwing, b);
+      all.connected("peer");
+      all.request("x", "read", 10, null, 1000);
+      for (NbdMetrics m : new NbdMetrics[] {a, b}) {
+        String text = scrape(m.start(new InetSocketAddress("127.0.0.1", 0)));
+        assertThat(value(text, "jverity_nbd_connections_total")).isEqualTo(1);
+        assertThat(value(text, "jverity_nbd_requests_total", "export", "x", "command", "read")).isEqualTo(1);
+      }
+    }
+  }
+
   /**
    * GET /metrics in the text format. (HttpURLConnection: the tests run in the module, which does
    * not read java.net.http.)

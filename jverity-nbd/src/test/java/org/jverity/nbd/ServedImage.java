@@ -57,13 +57,40 @@ final class ServedImage implements AutoCloseable {
     server.listenUnix(socket);
   }
 
-  /** {@code blocks} pseudo-random 4 KiB blocks (every 16th zero), formatted and served. */
-  static ServedImage random(Path dir, int blocks, ReaderOptions options) throws IOException {
-    return random(dir, blocks, options, null, NbdEvents.NONE);
+  /**
+   * Changes the data file after its hash tree is built and before it is served: corruption on disk
+   * that the tree does not know about.
+   */
+  interface Tamper {
+    Tamper NONE = data -> {};
+
+    void apply(Path data) throws IOException;
   }
 
-  /** As {@link #random(Path, int, ReaderOptions)}, served with {@code tls} (null: none) and {@code events}. */
+  /** {@code blocks} pseudo-random 4 KiB blocks (every 16th zero), formatted and served. */
+  static ServedImage random(Path dir, int blocks, ReaderOptions options) throws IOException {
+    return random(dir, blocks, options, NbdEvents.NONE);
+  }
+
+  /** As {@link #random(Path, int, ReaderOptions)}, telling {@code events} what the server sees. */
+  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events) throws IOException {
+    return random(dir, blocks, options, null, events, Tamper.NONE);
+  }
+
+  /** As {@link #random(Path, int, ReaderOptions, NbdEvents)}, with {@code tamper} run after formatting. */
+  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events, Tamper tamper)
+      throws IOException {
+    return random(dir, blocks, options, null, events, tamper);
+  }
+
+  /** As {@link #random(Path, int, ReaderOptions, NbdEvents)}, served with {@code tls} (null: none). */
   static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events)
+      throws IOException {
+    return random(dir, blocks, options, tls, events, Tamper.NONE);
+  }
+
+  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events,
+      Tamper tamper)
       throws IOException {
     byte[] bytes = new byte[blocks * 4096];
     SplittableRandom rnd = new SplittableRandom(blocks);
@@ -78,16 +105,25 @@ final class ServedImage implements AutoCloseable {
       }
     }
     Path data = Files.write(dir.resolve("data.img"), bytes);
-    return format(dir, data, options, ServerLimits.DEFAULTS, tls, events);
+    return format(dir, data, options, ServerLimits.DEFAULTS, tls, events, tamper);
   }
 
   static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events)
       throws IOException {
-    return format(dir, data, options, limits, null, events);
+    return format(dir, data, options, limits, events, Tamper.NONE);
   }
 
+  static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events,
+      Tamper tamper) throws IOException {
+    return format(dir, data, options, limits, null, events, tamper);
+  }
+
+  /**
+   * Builds the tree over {@code data} as it is, lets {@code tamper} change the data, then serves it
+   * with {@code tls} (null: none).
+   */
   static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdTls tls,
-      NbdEvents events) throws IOException {
+      NbdEvents events, Tamper tamper) throws IOException {
     byte[] salt = new byte[32];
     java.util.Arrays.fill(salt, (byte) 0x5a);
     VerityParams p = VerityParams.builder().dataBlocks(Files.size(data) / 4096).salt(salt).superblock(false).build();
@@ -96,6 +132,7 @@ final class ServedImage implements AutoCloseable {
     try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(hash, true)) {
       root = TreeBuilder.of(p).build(d, h);
     }
+    tamper.apply(data);
     return new ServedImage(dir, data, hash, root, p, options, limits, tls, events);
   }
 

@@ -1,0 +1,41 @@
+package org.jverity.cli;
+
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The NBD URIs ({@code NetworkBlockDevice/nbd doc/uri.md}) a server prints for its exports:
+ * {@code nbd://HOST:PORT/NAME} over TCP and {@code nbd+unix:///NAME?socket=PATH} over a Unix
+ * socket, with the name and path percent-encoded. Stateless.
+ */
+final class NbdUri {
+  private NbdUri() {}
+
+  static String tcp(InetSocketAddress bound, String export) {
+    var address = bound.getAddress();
+    String host = address instanceof Inet6Address ? "[" + address.getHostAddress().replaceAll("%.*", "") + "]"
+        : address.getHostAddress();
+    return "nbd://" + host + ":" + bound.getPort() + "/" + encode(export, false);
+  }
+
+  static String unix(Path socket, String export) {
+    return "nbd+unix:///" + encode(export, false) + "?socket=" + encode(socket.toAbsolutePath().toString(), true);
+  }
+
+  /** Percent-encodes all but RFC 3986's unreserved characters (and '/' in a path). */
+  private static String encode(String text, boolean keepSlash) {
+    StringBuilder out = new StringBuilder();
+    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+      char c = (char) (b & 0xff);
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
+          || c == '_' || c == '~' || (keepSlash && c == '/')) {
+        out.append(c);
+      } else {
+        out.append(String.format("%%%02X", b & 0xff));
+      }
+    }
+    return out.toString();
+  }
+}

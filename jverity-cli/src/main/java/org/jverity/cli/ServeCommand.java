@@ -1,0 +1,56 @@
+package org.jverity.cli;
+
+import java.io.IOException;
+import java.nio.charset.MalformedInputException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jverity serve CONFIG}: several images as named exports of one NBD server, from an
+ * nbd-server-style INI file ({@link ServeConfig}), sharing one hash block cache and the hashing
+ * pool. Prints one URI per export, then serves until SIGINT or SIGTERM.
+ */
+@Command(
+    name = "serve",
+    description = "Serve the exports of CONFIG over NBD, every byte verified. CONFIG is an INI file as"
+        + " nbd-server's: [generic] (bind, port, socket, cache-size, max-connections, idle-timeout,"
+        + " max-in-flight) and one [NAME] section per export (data, hash, root-hash or root-hash-file,"
+        + " description, io-class, tree options, dm-verity flags). Prints one URI per export on stdout,"
+        + " then serves until SIGINT or SIGTERM (exit 0).")
+final class ServeCommand implements Callable<Integer> {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  /** Larger is not a config file. */
+  private static final long MAX_CONFIG_BYTES = 1 << 20;
+
+  @Parameters(index = "0", paramLabel = "CONFIG", description = "The config file.")
+  Path config;
+
+  @Option(names = "--runtime-dir", paramLabel = "DIR",
+      description = "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"
+          + " $XDG_RUNTIME_DIR/jverity or /run/jverity).")
+  Path runtimeDir;
+
+  @Override
+  public Integer call() throws IOException {
+    Checks.requireFile(config, "config");
+    if (Files.size(config) > MAX_CONFIG_BYTES) {
+      throw new CliException(ExitCode.INVALID_PARAMETER, config + ": " + Files.size(config)
+          + " bytes (expected: a config file, at most " + MAX_CONFIG_BYTES + ")");
+    }
+    String text;
+    try {
+      text = Files.readString(config);
+    } catch (MalformedInputException e) {
+      throw new CliException(ExitCode.INVALID_PARAMETER, config + ": not UTF-8 text (expected: a config file)");
+    }
+    IniFile ini = IniFile.parse(config.toString(), text);
+    Path base = config.toAbsolutePath().getParent();
+    ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
+    return new Serving(c.exports(), c.listening(), spec.commandLine().getOut(), spec.commandLine().getErr()).run();
+  }
+}

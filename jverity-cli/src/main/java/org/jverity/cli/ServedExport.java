@@ -1,0 +1,116 @@
+package org.jverity.cli;
+
+import java.io.IOException;
+import java.util.function.BiConsumer;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.BlockDevices;
+import org.jverity.nbd.Export;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.CorruptionListener;
+import org.jverity.verify.CorruptionMode;
+import org.jverity.verify.HashBlockCache;
+import org.jverity.verify.HashingPool;
+import org.jverity.verify.ReaderOptions;
+import org.jverity.verify.VerificationScheduler;
+import org.jverity.verify.VerifiedReader;
+
+/**
+ * One image opened for serving: its devices (mapped), the trusted root, the verified reader over a
+ * shared hash block cache and its scheduler on the shared hashing pool. Owns all of them and closes
+ * them in {@link #close()}, after the server has stopped. Thread-safe once opened (the reader and
+ * scheduler are).
+ */
+final class ServedExport implements AutoCloseable {
+  /** The NBD protocol's longest string, in bytes of UTF-8. */
+  static final int MAX_NAME_BYTES = 4096;
+
+  final ExportSpec spec;
+  final TrustedRoot trusted;
+  final Export export;
+  private final BlockDevice data;
+  private final BlockDevice hash;
+  private final VerifiedReader reader;
+  private final VerificationScheduler scheduler;
+
+  private ServedExport(ExportSpec spec, TrustedRoot trusted, BlockDevice data, BlockDevice hash,
+      VerifiedReader reader) {
+    this.spec = spec;
+    this.trusted = trusted;
+    this.data = data;
+    this.hash = hash;
+    this.reader = reader;
+    this.scheduler = new VerificationScheduler(reader, HashingPool.shared());
+    this.export = new Export(spec.name(), spec.description(), scheduler, spec.ioClass());
+  }
+
+  /**
+   * Opens {@code spec}'s image: checks the files, resolves its parameters and root hash (superblock,
+   * options or identity) and opens the verified reader. Corruption is logged on {@code log};
+   * {@code failedClosed} is told once when RESTART or PANIC stops the reader.
+   */
+  static ServedExport open(ExportSpec spec, HashBlockCache cache, ServerLog log,
+      BiConsumer<CorruptionMode, CorruptBlockException> failedClosed) throws IOException {
+    int nameBytes = spec.name().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (nameBytes > MAX_NAME_BYTES) {
+      throw new CliException(ExitCode.INVALID_PARAMETER, "export name: " + nameBytes + " bytes (expected: at most "
+          + MAX_NAME_BYTES + ", the NBD protocol's limit)");
+    }
+    Checks.requireFile(spec.data(), "data");
+    Checks.requireFile(spec.hash(), "hash");
+    BlockDevice data = BlockDevices.openRead(spec.data());
+    BlockDevice hash = null;
+    try {
+      hash = BlockDevices.openRead(spec.hash());
+      TrustedRoot trusted = TrustedRoot.resolve(spec.options(), spec.data(), hash, spec.rootText());
+      ReaderOptions options = ReaderOptions.DEFAULTS
+          .withMode(spec.mode())
+          .withIgnoreZeroBlocks(spec.ignoreZeroBlocks())
+          .withCheckAtMostOnce(spec.checkAtMostOnce())
+          .withListener(new CorruptionListener() {
+            @Override
+            public void corrupted(CorruptBlockException e) {
+              log.corrupted(spec.name(), e, spec.mode() == CorruptionMode.IGNORE);
+            }
+
+            @Override
+            public void failedClosed(CorruptionMode mode, CorruptBlockException cause) {
+              log.failedClosed(spec.name(), mode, cause);
+              failedClosed.accept(mode, cause);
+            }
+          });
+      VerifiedReader reader = VerifiedReader.open(trusted.params(), data, hash, trusted.rootHash(), cache, options);
+      return new ServedExport(spec, trusted, data, hash, reader);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(hash);
+      closeQuietly(data);
+      throw e;
+    }
+  }
+
+  VerifiedReader reader() {
+    return reader;
+  }
+
+  VerificationScheduler scheduler() {
+    return scheduler;
+  }
+
+  /** Waits for reads in flight, then closes the reader and both devices. */
+  @Override
+  public void close() {
+    scheduler.close();
+    reader.close();
+    closeQuietly(hash);
+    closeQuietly(data);
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // nothing was written: nothing to lose
+      }
+    }
+  }
+}

@@ -1,0 +1,111 @@
+package org.jverity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jverity open} as a user runs it, in a child JVM, checked with the real NBD clients
+ * (libnbd's nbdinfo, nbdcopy and nbdsh): the URI line, what clients see, the bytes served, the log,
+ * {@code status}, SIGTERM, and corruption under --restart-on-corruption.
+ */
+class OpenCommandTest {
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void clients() {
+    NbdClients.require("nbdinfo", "libnbd-bin");
+    NbdClients.require("nbdcopy", "libnbd-bin");
+  }
+
+  @Test
+  void servesOverTcpToNbdinfoAndNbdcopyAndStopsCleanlyOnSigterm() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 300);
+    try (ServerProcess server = ServerProcess.start(dir, "open", image.data().toString(), "disk",
+        image.hash().toString(), image.root(), "--port", "0", "--description", "test disk")) {
+      String uri = server.line();
+      assertThat(uri).matches("nbd://127\\.0\\.0\\.1:[0-9]+/disk");
+
+      ToolRun info = NbdClients.run("nbdinfo", "--json", uri);
+      assertThat(info.exitCode()).as(info.toString()).isZero();
+      assertThat(info.stdout()).contains("\"export-size\": " + 300 * 4096, "\"is_read_only\": true",
+          "\"can_multi_conn\": true", "\"description\": \"test disk\"", "base:allocation");
+      assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(image.sha256());
+
+      ToolRun status = Jverity.run("status", "disk", "--runtime-dir", dir.resolve("run").toString());
+      assertThat(status.exitCode()).as(status.toString()).isZero();
+      assertThat(status.stdout()).startsWith("disk is active.\n").contains("  type:          VERITY",
+          "  status:        verified", "  root hash:     " + image.root(), "  uri:           " + uri,
+          "  data device:   " + image.data().toAbsolutePath(), "  corruptions:   0");
+
+      assertThat(server.terminate()).as(server.stderr()).isZero();
+      assertThat(server.stderr()).containsPattern("(?m)^jverity: 127\\.0\\.0\\.1:[0-9]+ connected$")
+          .containsPattern("(?m)^jverity: 127\\.0\\.0\\.1:[0-9]+ disconnected: .+$");
+      assertThat(Files.exists(dir.resolve("run/disk.ctl"))).as("status socket removed").isFalse();
+    }
+    ToolRun gone = Jverity.run("status", "disk", "--runtime-dir", dir.resolve("run").toString());
+    assertThat(gone.exitCode()).isEqualTo(ExitCode.INACTIVE);
+    assertThat(gone.stderrLines()).hasSize(1).first().asString().startsWith("jverity: disk is inactive");
+  }
+
+  @Test
+  void servesOnAUnixSocketGivenAnIdentityAndRemovesTheSocketOnSigterm() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 64);
+    Path socket = dir.resolve("nbd.sock");
+    try (ServerProcess server = ServerProcess.start(dir, "open", image.data().toString(), "", image.hash().toString(),
+        image.identity(), "--socket", socket.toString())) {
+      String uri = server.line();
+      assertThat(uri).isEqualTo("nbd+unix:///?socket=" + socket.toAbsolutePath());
+      assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(image.sha256());
+      assertThat(server.terminate()).as(server.stderr()).isZero();
+      assertThat(Files.exists(socket)).as("socket removed").isFalse();
+    }
+  }
+
+  @Test
+  void servesOneConnectionOnStdinForLibnbdsConnectCommand() throws Exception {
+    NbdClients.require("nbdsh", "python3-libnbd");
+    TestImage image = TestImage.create(dir, "disk", 40);
+    List<String> server = NbdClients.list(ServerProcess.javaCommand(), "open", image.data().toString(), "disk",
+        image.hash().toString(), "--root-hash-file", Files.writeString(dir.resolve("root"), image.root()).toString(),
+        "--stdin");
+    StringBuilder argv = new StringBuilder("[");
+    for (String a : server) {
+      argv.append('"').append(a.replace("\\", "\\\\").replace("\"", "\\\"")).append("\",");
+    }
+    argv.append(']');
+    String script = String.join("\n",
+        "import hashlib",
+        "h.set_export_name('disk')",
+        "h.connect_command(" + argv + ")",
+        "size = h.get_size(); d = hashlib.sha256(); off = 0",
+        "while off < size:",
+        "    n = min(1 << 20, size - off); d.update(h.pread(n, off)); off += n",
+        "print(size, h.is_read_only(), d.hexdigest())",
+        "h.shutdown()");
+    ToolRun r = NbdClients.run("nbdsh", "-c", script);
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.stdout().strip()).isEqualTo(40 * 4096 + " True " + image.sha256());
+  }
+
+  @Test
+  void restartOnCorruptionFailsTheReadThenExitsWithItsCode() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 64);
+    image.corrupt(37);
+    try (ServerProcess server = ServerProcess.start(dir, "open", image.data().toString(), "disk",
+        image.hash().toString(), image.root(), "--port", "0", "--restart-on-corruption")) {
+      String uri = server.line();
+      ToolRun copy = NbdClients.run("nbdcopy", uri, Files.createTempFile(dir, "copy", ".img").toString());
+      assertThat(copy.exitCode()).as("the copy fails: %s", copy).isNotZero();
+      assertThat(server.waitFor()).as(server.stderr()).isEqualTo(ExitCode.RESTART);
+      assertThat(server.stderr()).contains("jverity: export disk: data block 37 is corrupted\n",
+          "jverity: export disk: data block 37 is corrupted: restart_on_corruption, stopping the server\n");
+      assertThat(Files.exists(dir.resolve("run/disk.ctl"))).isFalse();
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package org.jverity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.jverity.verify.CorruptionMode;
+import org.jverity.verify.IoClass;
+
+/** {@code serve}'s config file: what it reads, and its one-line errors naming file:line and key. */
+class ServeConfigTest {
+  @TempDir Path dir;
+  private TestImage image;
+
+  @BeforeEach
+  void image() throws Exception {
+    image = TestImage.create(dir, "disk", 8);
+  }
+
+  private Path config(String text) throws Exception {
+    return Files.writeString(dir.resolve("serve.conf"), text);
+  }
+
+  private String export(String extra) {
+    return "[disk]\ndata = disk.img\nhash = disk.hash\nroot-hash = " + image.root() + "\n" + extra;
+  }
+
+  @Test
+  void readsGenericSettingsAndExportsWithPathsRelativeToTheFile() throws Exception {
+    Path conf = config("""
+        [generic]
+        port = 0
+        cache-size = 16M
+        max-connections = 8
+        idle-timeout = 90s
+        """ + export("""
+        description = the disk
+        io-class = idle
+        hash-offset = 0
+        ignore-zero-blocks = yes
+        restart-on-corruption = true
+        """));
+    ServeConfig c = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null);
+    assertThat(c.listening().port()).isZero();
+    assertThat(c.listening().cacheSize()).isEqualTo(16 << 20);
+    assertThat(c.listening().limits().maxConnections()).isEqualTo(8);
+    assertThat(c.listening().limits().idleTimeout()).hasSeconds(90);
+    ExportSpec e = c.exports().getFirst();
+    assertThat(e.name()).isEqualTo("disk");
+    assertThat(e.data()).isEqualTo(dir.resolve("disk.img"));
+    assertThat(e.description()).isEqualTo("the disk");
+    assertThat(e.ioClass()).isEqualTo(IoClass.IDLE);
+    assertThat(e.options().hashOffset).isZero();
+    assertThat(e.ignoreZeroBlocks()).isTrue();
+    assertThat(e.mode()).isEqualTo(CorruptionMode.RESTART);
+  }
+
+  private ToolRun serve(String text) throws Exception {
+    return Jverity.run("serve", config(text).toString(), "--runtime-dir", dir.resolve("run").toString());
+  }
+
+  private void refused(String text, int code, String message) throws Exception {
+    ToolRun r = serve(text);
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(code);
+    assertThat(r.stderrLines()).as(r.toString()).containsExactly("jverity: " + dir.resolve("serve.conf") + message);
+    assertThat(r.stdout()).isEmpty();
+  }
+
+  @Test
+  void refusesAPortOutOfRange() throws Exception {
+    refused("[generic]\nport = 70000\n" + export(""), 3, ":2: port: 70000 (expected: a port from 0 (any free port) to 65535)");
+  }
+
+  @Test
+  void refusesAnUnknownKeyNamingTheKnownOnes() throws Exception {
+    ToolRun r = serve(export("hash-ofset = 4096\n"));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.stderrLines()).singleElement().asString()
+        .startsWith("jverity: " + dir.resolve("serve.conf") + ":5: hash-ofset: unknown key in [disk] (expected: one of ")
+        .contains("hash-offset");
+  }
+
+  @Test
+  void refusesAMissingDataAndAMissingRootHash() throws Exception {
+    refused("[disk]\nhash = disk.hash\nroot-hash = 00\n", 3, ":1: [disk]: data: missing (expected: the data image's path)");
+    refused("[disk]\ndata = disk.img\nhash = disk.hash\n", 3,
+        ":1: [disk]: root-hash or root-hash-file: neither given (expected: exactly one)");
+  }
+
+  @Test
+  void refusesBadValuesOfFlagsSizesAndClasses() throws Exception {
+    refused(export("no-superblock = maybe\n"), 3, ":5: no-superblock: maybe (expected: true or false)");
+    refused("[generic]\ncache-size = 1X\n" + export(""), 3, ":2: cache-size: 1X (expected: " + ByteSize.EXPECTED + ")");
+    refused(export("io-class = fast\n"), 3, ":5: io-class: fast (expected: " + IoClassName.EXPECTED + ")");
+    refused("[generic]\nmax-connections = 0\n" + export(""), 3,
+        ":2: max-connections: 0 (expected: a whole number from 1 to 2147483647)");
+  }
+
+  @Test
+  void refusesTwoCorruptionModes() throws Exception {
+    refused(export("ignore-corruption = true\npanic-on-corruption = true\n"), 3,
+        ":5: ignore-corruption, restart-on-corruption and panic-on-corruption: 2 given (expected: at most one)");
+  }
+
+  @Test
+  void refusesAConfigWithoutExports() throws Exception {
+    refused("[generic]\nport = 1\n", 3, ": no export (expected: at least one [name] section besides [generic])");
+  }
+
+  @Test
+  void aMissingDataFileIsAnIoError() throws Exception {
+    ToolRun r = serve("[disk]\ndata = nope.img\nhash = disk.hash\nroot-hash = " + image.root() + "\n");
+    assertThat(r.exitCode()).isEqualTo(ExitCode.IO_ERROR);
+    assertThat(r.stderrLines()).containsExactly("jverity: " + dir.resolve("nope.img") + ": data file does not exist");
+  }
+}

@@ -1,0 +1,91 @@
+package org.jverity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code jverity open} or {@code serve} running in a child JVM with the test class path (a server
+ * installs a shutdown hook and exits: it cannot run inside the test's JVM). stderr goes to a file;
+ * stdout's lines (the URIs) are read as they come. Closing kills it if it still runs.
+ */
+final class ServerProcess implements AutoCloseable {
+  private final Process process;
+  private final BufferedReader stdout;
+  private final Path stderr;
+
+  private ServerProcess(Process process, Path stderr) {
+    this.process = process;
+    this.stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    this.stderr = stderr;
+  }
+
+  /** The java command that runs jverity's Main, for a child JVM or a client's subprocess. */
+  static List<String> javaCommand() {
+    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
+        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+  }
+
+  static ServerProcess start(Path dir, String... args) throws IOException {
+    List<String> cmd = javaCommand();
+    cmd.addAll(List.of(args));
+    Path err = Files.createTempFile(dir, "server", ".err");
+    ProcessBuilder b = new ProcessBuilder(cmd).redirectError(err.toFile());
+    b.environment().put("JVERITY_RUNTIME_DIR", dir.resolve("run").toString());
+    return new ServerProcess(b.start(), err);
+  }
+
+  /** The next line on stdout (a URI), waiting up to a minute; fails with stderr if none comes. */
+  String line() throws Exception {
+    CompletableFuture<String> next = CompletableFuture.supplyAsync(() -> {
+      try {
+        return stdout.readLine();
+      } catch (IOException e) {
+        return null;
+      }
+    });
+    String line;
+    try {
+      line = next.get(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      line = null;
+    }
+    assertThat(line).as("a line on stdout; stderr: %s", stderr()).isNotNull();
+    return line;
+  }
+
+  /** Sends SIGTERM and returns the exit code. */
+  int terminate() throws InterruptedException {
+    process.destroy(); // SIGTERM on Linux
+    return waitFor();
+  }
+
+  /** Waits up to a minute for the process to exit; its exit code. */
+  int waitFor() throws InterruptedException {
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("server exited; stderr: %s", stderr()).isTrue();
+    return process.exitValue();
+  }
+
+  String stderr() {
+    try {
+      return Files.readString(stderr);
+    } catch (IOException e) {
+      return "(" + e + ")";
+    }
+  }
+
+  @Override
+  public void close() {
+    process.destroyForcibly();
+  }
+}

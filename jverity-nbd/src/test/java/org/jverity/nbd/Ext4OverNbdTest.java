@@ -1,0 +1,256 @@
+package org.jverity.nbd;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.ReaderOptions;
+
+/**
+ * A real kernel filesystem through the server: an ext4 image built with {@code mkfs.ext4 -d} from
+ * 20 files, its hash tree formatted, served, and attached the way a machine without the nbd
+ * kernel module does it: {@code nbdfuse} exposes the export as a file, {@code losetup -r} makes it
+ * a block device, {@code mount -o ro} mounts it. Every file must read back identical; after one
+ * data block of one file is corrupted on disk (the tree still holds its good digest), reading
+ * that file fails with an I/O error, the others still read identical, and the server goes on.
+ *
+ * <p>Needs root, {@code /dev/fuse} and loop devices; without the devices it is skipped with the
+ * reason printed, anything else missing fails it.
+ */
+class Ext4OverNbdTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(20);
+  private static final String BAD = "big.bin"; // the file whose block gets corrupted
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void devicesArePresent() {
+    for (String device : List.of("/dev/fuse", "/dev/loop-control")) {
+      if (!Files.exists(Path.of(device))) {
+        System.out.println("Ext4OverNbdTest skipped: " + device + " is absent on this machine");
+      }
+      Assumptions.assumeTrue(Files.exists(Path.of(device)), device + " is absent on this machine");
+    }
+    var id = ClientProcess.run(TIMEOUT, ClientProcess.tool("id", "coreutils"), "-u").ok();
+    if (!id.out().strip().equals("0")) {
+      fail("Ext4OverNbdTest needs root (losetup, mount), and runs as uid %s", id.out().strip());
+    }
+  }
+
+  /** 20 files of varied sizes (0 B to 1.5 MiB, one in a subdirectory) with seeded contents. */
+  private static Map<String, byte[]> files() {
+    int[] sizes = {0, 1, 511, 4095, 4096, 4097, 8192, 12_345, 65_536, 65_537, 100_000, 131_072, 200_003, 262_144,
+        300_001, 400_000, 524_288, 700_000};
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    for (int i = 0; i < sizes.length; i++) {
+      files.put("f%02d.bin".formatted(i), random(i, sizes[i]));
+    }
+    files.put("sub/nested.txt", "a file in a directory\n".repeat(1000).getBytes(UTF_8));
+    files.put(BAD, random(99, 1_536 * 1024)); // the bad block sits in its middle, far from other files
+    return files;
+  }
+
+  private static byte[] random(long seed, int size) {
+    byte[] b = new byte[size];
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int i = 0; i < size; i++) {
+      b[i] = (byte) r.nextInt(256);
+    }
+    return b;
+  }
+
+  @Test
+  @DisplayName("ext4 via nbdfuse + losetup -r + mount -o ro: every file identical; a corrupted block fails only its file")
+  void ext4ThroughNbdfuseAndLoop() throws Exception {
+    Map<String, byte[]> files = files();
+    Path src = Files.createDirectories(dir.resolve("src"));
+    for (var f : files.entrySet()) {
+      Files.createDirectories(src.resolve(f.getKey()).getParent());
+      Files.write(src.resolve(f.getKey()), f.getValue());
+    }
+    Path img = dir.resolve("ext4.img");
+    ClientProcess.run(TIMEOUT, ClientProcess.tool("mkfs.ext4", "e2fsprogs"), "-q", "-b", "4096", "-d",
+        src.toString(), img.toString(), "16M").ok();
+    long badBlock = middleBlockOf(img, BAD);
+
+    // 1. The image as built: every file reads back identical.
+    Path clean = Files.createDirectories(dir.resolve("clean"));
+    Path cleanData = Files.copy(img, clean.resolve("data.img"));
+    try (ServedImage image = ServedImage.format(clean, cleanData, ReaderOptions.DEFAULTS, ServerLimits.DEFAULTS,
+            NbdEvents.NONE);
+        Mount m = Mount.attach(dir.resolve("m1"), image.unixUri())) {
+      for (var f : files.entrySet()) {
+        assertThat(Files.readAllBytes(m.root.resolve(f.getKey()))).as(f.getKey()).isEqualTo(f.getValue());
+      }
+      assertThat(m.root.resolve("lost+found")).isDirectory();
+    }
+
+    // 2. One byte of one data block of BAD flipped after formatting: only BAD fails, with EIO.
+    Path bad = Files.createDirectories(dir.resolve("bad"));
+    Path badData = Files.copy(img, bad.resolve("data.img"), StandardCopyOption.REPLACE_EXISTING);
+    Queue<Long> corrupted = new ConcurrentLinkedQueue<>();
+    NbdEvents events = new NbdEvents() {
+      @Override
+      public void corruption(String export, CorruptBlockException e) {
+        corrupted.add(e.dataBlock());
+      }
+    };
+    try (ServedImage image = ServedImage.format(bad, badData, ReaderOptions.DEFAULTS, ServerLimits.DEFAULTS, events,
+            data -> flipByte(data, badBlock * 4096 + 1000));
+        Mount m = Mount.attach(dir.resolve("m2"), image.unixUri())) {
+      Path badFile = m.root.resolve(BAD);
+      assertThatThrownBy(() -> Files.readAllBytes(badFile)).as("reading %s (block %d corrupted)", BAD, badBlock)
+          .isInstanceOf(IOException.class).hasMessageContaining("Input/output error");
+      assertThatThrownBy(() -> Files.readAllBytes(badFile)).as("again: nothing cached the bad block")
+          .isInstanceOf(IOException.class);
+      assertThat(corrupted).as("the server saw data block %d fail", badBlock).contains(badBlock).containsOnly(badBlock);
+      try (RandomAccessFile f = new RandomAccessFile(badFile.toFile(), "r")) {
+        byte[] head = new byte[65536];
+        f.readFully(head);
+        assertThat(head).as("the verified start of %s", BAD).isEqualTo(Arrays.copyOf(files.get(BAD), 65536));
+      }
+      for (var f : files.entrySet()) {
+        if (!f.getKey().equals(BAD)) {
+          assertThat(Files.readAllBytes(m.root.resolve(f.getKey()))).as(f.getKey()).isEqualTo(f.getValue());
+        }
+      }
+      var info = ClientProcess.run(TIMEOUT, ClientProcess.tool("nbdinfo", "libnbd-bin"), "--size",
+          image.tcpUri()).ok();
+      assertThat(info.out().strip()).as("the server is still up").isEqualTo(String.valueOf(Files.size(img)));
+    }
+  }
+
+  /** The filesystem block in the middle of {@code name}, by {@code debugfs -R 'blocks /name'}. */
+  private static long middleBlockOf(Path img, String name) {
+    var r = ClientProcess.run(TIMEOUT, ClientProcess.tool("debugfs", "e2fsprogs"), "-R", "blocks /" + name,
+        img.toString()).ok();
+    List<Long> blocks = new ArrayList<>();
+    for (String s : r.out().strip().split("\\s+")) {
+      blocks.add(Long.parseLong(s));
+    }
+    assertThat(blocks).as(r.toString()).hasSize(1_536 / 4);
+    return blocks.get(blocks.size() / 2);
+  }
+
+  private static void flipByte(Path data, long offset) throws IOException {
+    try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
+      f.seek(offset);
+      int b = f.read();
+      f.seek(offset);
+      f.write(b ^ 0x40);
+    }
+  }
+
+  /**
+   * An export mounted: {@code nbdfuse -r} at {@code fuse/}, a read-only loop device over
+   * {@code fuse/nbd}, ext4 mounted read-only at {@code root}. Closing undoes every step that was
+   * done, in reverse, even when an earlier one fails.
+   */
+  static final class Mount implements AutoCloseable {
+    final Path root;
+    private final Path fuse;
+    private final Path log;
+    private Process nbdfuse;
+    private String loop;
+    private boolean mounted;
+
+    private Mount(Path work) throws IOException {
+      this.fuse = Files.createDirectories(work.resolve("fuse"));
+      this.root = Files.createDirectories(work.resolve("root"));
+      this.log = work.resolve("nbdfuse.log");
+    }
+
+    static Mount attach(Path work, String uri) throws IOException, InterruptedException {
+      Mount m = new Mount(work);
+      try {
+        Path pid = work.resolve("nbdfuse.pid");
+        m.nbdfuse = ClientProcess.background(m.log, ClientProcess.tool("nbdfuse", "libnbd-bin"), "-r", "-P",
+            pid.toString(), m.fuse.toString(), uri);
+        long until = System.nanoTime() + TIMEOUT.toNanos();
+        while (!(Files.exists(pid) && Files.size(pid) > 0 && Files.exists(m.fuse.resolve("nbd")))) {
+          if (!m.nbdfuse.isAlive() || System.nanoTime() > until) {
+            fail("nbdfuse did not come up (%s): %s", m.nbdfuse.isAlive() ? "timed out" : "exited "
+                + m.nbdfuse.exitValue(), Files.readString(m.log));
+          }
+          Thread.sleep(20);
+        }
+        m.loop = ClientProcess.run(TIMEOUT, ClientProcess.tool("losetup", "mount"), "-r", "-f", "--show",
+            m.fuse.resolve("nbd").toString()).ok().out().strip();
+        ClientProcess.run(TIMEOUT, ClientProcess.tool("mount", "mount"), "-o", "ro", "-t", "ext4", m.loop,
+            m.root.toString()).ok();
+        m.mounted = true;
+        return m;
+      } catch (Throwable e) {
+        try {
+          m.close();
+        } catch (Throwable again) {
+          e.addSuppressed(again);
+        }
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      List<String> failures = new ArrayList<>();
+      if (mounted) {
+        undo(failures, "umount", "mount", root.toString());
+      }
+      if (loop != null && !loop.isEmpty()) {
+        undo(failures, "losetup", "mount", "-d", loop);
+      }
+      if (nbdfuse != null) {
+        if (nbdfuse.isAlive()) {
+          undo(failures, "fusermount3", "fuse3", "-u", fuse.toString());
+        }
+        try {
+          if (!nbdfuse.waitFor(10, TimeUnit.SECONDS)) {
+            nbdfuse.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            failures.add("nbdfuse did not exit after fusermount3 -u; killed");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          nbdfuse.destroyForcibly();
+        }
+      }
+      if (!failures.isEmpty()) {
+        throw new IOException("cleaning up " + root + ": " + failures);
+      }
+    }
+
+    private static void undo(List<String> failures, String tool, String pkg, String... args) {
+      List<String> command = new ArrayList<>(List.of(ClientProcess.tool(tool, pkg)));
+      command.addAll(List.of(args));
+      try {
+        var r = ClientProcess.run(TIMEOUT, command.toArray(String[]::new));
+        if (r.exit() != 0) {
+          failures.add(r.toString());
+        }
+      } catch (RuntimeException | AssertionError e) {
+        failures.add(command + ": " + e.getMessage());
+      }
+    }
+  }
+}
