@@ -1,5 +1,6 @@
 package org.jverity.nbd;
 
+import java.util.List;
 import org.jverity.verify.CorruptBlockException;
 
 /**
@@ -9,6 +10,48 @@ import org.jverity.verify.CorruptBlockException;
  */
 public interface NbdEvents {
   NbdEvents NONE = new NbdEvents() {};
+
+  /**
+   * Tells every one of {@code listeners}, in order (e.g. a log and {@link NbdMetrics}); one that
+   * throws does not keep the others from hearing.
+   */
+  static NbdEvents all(NbdEvents... listeners) {
+    List<NbdEvents> each = List.of(listeners);
+    return new NbdEvents() {
+      @Override
+      public void connected(String peer) {
+        each.forEach(l -> NbdServer.quietly(() -> l.connected(peer)));
+      }
+
+      @Override
+      public void disconnected(String peer, String reason) {
+        each.forEach(l -> NbdServer.quietly(() -> l.disconnected(peer, reason)));
+      }
+
+      @Override
+      public void protocolError(String peer, String message) {
+        each.forEach(l -> NbdServer.quietly(() -> l.protocolError(peer, message)));
+      }
+
+      @Override
+      public void request(String export, String command, long bytes, String error, long nanos) {
+        for (NbdEvents l : each) { // the hot path: no lambda per listener
+          try {
+            l.request(export, command, bytes, error, nanos);
+          } catch (RuntimeException e) {
+            NbdServer.quietly(() -> {
+              throw e;
+            });
+          }
+        }
+      }
+
+      @Override
+      public void corruption(String export, CorruptBlockException e) {
+        each.forEach(l -> NbdServer.quietly(() -> l.corruption(export, e)));
+      }
+    };
+  }
 
   /** A client connected. */
   default void connected(String peer) {}

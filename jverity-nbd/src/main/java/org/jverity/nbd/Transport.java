@@ -97,6 +97,15 @@ abstract class Transport implements Closeable {
 
     @Override
     public void close() throws IOException {
+      if (tls && !socket.isClosed()) {
+        // close_notify alone: a duplex close before the client's close_notify adds a TLS 1.3
+        // user_canceled alert, which GnuTLS (libnbd) reports as a fatal error on disconnect
+        try {
+          socket.shutdownOutput();
+        } catch (IOException e) {
+          // the connection is gone already; close anyway
+        }
+      }
       socket.close();
     }
   }

@@ -33,13 +33,14 @@ final class ServedImage implements AutoCloseable {
   final NbdServer server;
   final InetSocketAddress address;
   final Path socket;
+  final Export export;
   private final BlockDevice dataDevice;
   private final BlockDevice hashDevice;
   private final VerifiedReader reader;
   private final VerificationScheduler scheduler;
 
   private ServedImage(Path dir, Path data, Path hash, byte[] root, VerityParams params, ReaderOptions options,
-      ServerLimits limits, NbdEvents events) throws IOException {
+      ServerLimits limits, NbdTls tls, NbdEvents events) throws IOException {
     this.dir = dir;
     this.data = data;
     this.hash = hash;
@@ -49,8 +50,8 @@ final class ServedImage implements AutoCloseable {
     this.hashDevice = BlockDevices.openRead(hash);
     this.reader = VerifiedReader.open(params, dataDevice, hashDevice, root, new HashBlockCache(16 << 20), options);
     this.scheduler = new VerificationScheduler(reader, HashingPool.shared());
-    this.server = new NbdServer(List.of(new Export("", "test image", scheduler, IoClass.BEST_EFFORT)), limits,
-        null, events);
+    this.export = new Export("", "test image", scheduler, IoClass.BEST_EFFORT);
+    this.server = new NbdServer(List.of(export), limits, tls, events);
     this.address = server.listen(new InetSocketAddress("127.0.0.1", 0));
     this.socket = dir.resolve("nbd.sock");
     server.listenUnix(socket);
@@ -73,11 +74,23 @@ final class ServedImage implements AutoCloseable {
 
   /** As {@link #random(Path, int, ReaderOptions)}, telling {@code events} what the server sees. */
   static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events) throws IOException {
-    return random(dir, blocks, options, events, Tamper.NONE);
+    return random(dir, blocks, options, null, events, Tamper.NONE);
   }
 
   /** As {@link #random(Path, int, ReaderOptions, NbdEvents)}, with {@code tamper} run after formatting. */
   static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events, Tamper tamper)
+      throws IOException {
+    return random(dir, blocks, options, null, events, tamper);
+  }
+
+  /** As {@link #random(Path, int, ReaderOptions, NbdEvents)}, served with {@code tls} (null: none). */
+  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events)
+      throws IOException {
+    return random(dir, blocks, options, tls, events, Tamper.NONE);
+  }
+
+  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events,
+      Tamper tamper)
       throws IOException {
     byte[] bytes = new byte[blocks * 4096];
     SplittableRandom rnd = new SplittableRandom(blocks);
@@ -92,7 +105,7 @@ final class ServedImage implements AutoCloseable {
       }
     }
     Path data = Files.write(dir.resolve("data.img"), bytes);
-    return format(dir, data, options, ServerLimits.DEFAULTS, events, tamper);
+    return format(dir, data, options, ServerLimits.DEFAULTS, tls, events, tamper);
   }
 
   static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events)
@@ -100,9 +113,17 @@ final class ServedImage implements AutoCloseable {
     return format(dir, data, options, limits, events, Tamper.NONE);
   }
 
-  /** Builds the tree over {@code data} as it is, lets {@code tamper} change the data, then serves it. */
   static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events,
       Tamper tamper) throws IOException {
+    return format(dir, data, options, limits, null, events, tamper);
+  }
+
+  /**
+   * Builds the tree over {@code data} as it is, lets {@code tamper} change the data, then serves it
+   * with {@code tls} (null: none).
+   */
+  static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdTls tls,
+      NbdEvents events, Tamper tamper) throws IOException {
     byte[] salt = new byte[32];
     java.util.Arrays.fill(salt, (byte) 0x5a);
     VerityParams p = VerityParams.builder().dataBlocks(Files.size(data) / 4096).salt(salt).superblock(false).build();
@@ -112,11 +133,16 @@ final class ServedImage implements AutoCloseable {
       root = TreeBuilder.of(p).build(d, h);
     }
     tamper.apply(data);
-    return new ServedImage(dir, data, hash, root, p, options, limits, events);
+    return new ServedImage(dir, data, hash, root, p, options, limits, tls, events);
   }
 
   String tcpUri() {
     return "nbd://127.0.0.1:" + address.getPort() + "/";
+  }
+
+  /** The {@code nbds://} URI of the TCP listener, with libnbd's certificates directory for the client. */
+  String tlsUri(Path clientCertificates) {
+    return "nbds://127.0.0.1:" + address.getPort() + "/?tls-certificates=" + clientCertificates;
   }
 
   String unixUri() {
