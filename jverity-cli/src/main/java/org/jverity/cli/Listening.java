@@ -15,9 +15,10 @@ import org.jverity.nbd.ServerLimits;
  * @param cacheSize bytes of hash blocks cached, shared by every export
  * @param limits connections, requests in flight, idle timeout
  * @param runtimeDir where status sockets go; null for the default ({@link RuntimeDir})
+ * @param security TLS and metrics
  */
 record Listening(String bind, int port, Path socket, boolean stdin, long cacheSize, ServerLimits limits,
-    Path runtimeDir) {
+    Path runtimeDir, Security security) {
 
   /** Checks a limit given as an option or a config key: at least 1. */
   static int positive(String what, long value) {

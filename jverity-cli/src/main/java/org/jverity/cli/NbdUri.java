@@ -14,10 +14,19 @@ final class NbdUri {
   private NbdUri() {}
 
   static String tcp(InetSocketAddress bound, String export) {
+    return tcp(bound, export, false);
+  }
+
+  /** With {@code tls}, {@code nbds://}: the client must use TLS. */
+  static String tcp(InetSocketAddress bound, String export, boolean tls) {
+    return (tls ? "nbds://" : "nbd://") + host(bound) + ":" + bound.getPort() + "/" + encode(export, false);
+  }
+
+  /** The address as a URI host: IPv6 in brackets, without a zone. */
+  static String host(InetSocketAddress bound) {
     var address = bound.getAddress();
-    String host = address instanceof Inet6Address ? "[" + address.getHostAddress().replaceAll("%.*", "") + "]"
+    return address instanceof Inet6Address ? "[" + address.getHostAddress().replaceAll("%.*", "") + "]"
         : address.getHostAddress();
-    return "nbd://" + host + ":" + bound.getPort() + "/" + encode(export, false);
   }
 
   static String unix(Path socket, String export) {

@@ -84,6 +84,22 @@ final class OpenCommand implements Callable<Integer> {
       description = "Where the status socket goes (default $JVERITY_RUNTIME_DIR, $XDG_RUNTIME_DIR/jverity or /run/jverity).")
   Path runtimeDir;
 
+  @Option(names = "--tls", paramLabel = "MODE", description = "off (default), on (offered) or require.")
+  String tls;
+
+  @Option(names = "--tls-certificates", paramLabel = "DIR",
+      description = "nbdkit's layout: server-cert.pem, server-key.pem, ca-cert.pem (default $HOME/.pki/nbdkit or /etc/pki/nbdkit).")
+  Path tlsCertificates;
+
+  @Option(names = "--tls-verify-peer", description = "Clients must present a certificate signed by ca-cert.pem.")
+  boolean tlsVerifyPeer;
+
+  @Option(names = "--metrics-port", paramLabel = "N", description = "Serve Prometheus metrics on this port (/metrics).")
+  Integer metricsPort;
+
+  @Option(names = "--metrics-bind", paramLabel = "ADDR", description = "Address of the metrics endpoint (default 127.0.0.1).")
+  String metricsBind;
+
   @Override
   public Integer call() throws IOException {
     Checks.requireCacheSize(cacheSize);
@@ -93,8 +109,13 @@ final class OpenCommand implements Callable<Integer> {
     if (socket != null && (given("--port") || given("--bind"))) {
       throw new CliException(ExitCode.USAGE, "--socket listens on a Unix socket: give no --port or --bind");
     }
+    Security security = Security.of(tls, tlsCertificates, tlsVerifyPeer, metricsBind, metricsPort, "--");
+    if (security.tls().equals("require") && (socket != null || stdin)) {
+      throw new CliException(ExitCode.USAGE, "--tls=require works over TCP only: no client could start TLS over "
+          + (stdin ? "--stdin" : "--socket"));
+    }
     Listening listening = new Listening(bind, port, socket, stdin, cacheSize,
-        Listening.limits(maxConnections, maxInFlight, idleTimeout, "--"), runtimeDir);
+        Listening.limits(maxConnections, maxInFlight, idleTimeout, "--"), runtimeDir, security);
     String rootText = RootHashes.text("open", rootHash, rootHashFile);
     ExportSpec export = new ExportSpec(name, description, data, hash, rootText, options, corruption.mode(),
         corruption.ignoreZeroBlocks, corruption.checkAtMostOnce, ioClass);

@@ -27,7 +27,8 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
   static final String GENERIC = "generic";
 
   private static final Set<String> GENERIC_KEYS = Set.of("bind", "port", "socket", "cache-size", "max-connections",
-      "idle-timeout", "max-in-flight", "runtime-dir");
+      "idle-timeout", "max-in-flight", "runtime-dir", "tls", "tls-certificates", "tls-verify-peer", "metrics-port",
+      "metrics-bind");
   private static final List<String> EXPORT_KEYS = List.of("data", "hash", "root-hash", "root-hash-file",
       "description", "io-class", "hash-algorithm", "data-block-size", "hash-block-size", "data-blocks",
       "hash-offset", "salt", "format", "no-superblock", "ignore-corruption", "restart-on-corruption",
@@ -50,7 +51,7 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
     }
     if (listening == null) {
       listening = new Listening("127.0.0.1", Port.NBD, null, false, HashBlockCache.DEFAULT_CAPACITY_BYTES,
-          Listening.limits(null, null, null, ""), runtimeDir);
+          Listening.limits(null, null, null, ""), runtimeDir, Security.NONE);
     }
     return new ServeConfig(listening, List.copyOf(exports));
   }
@@ -70,8 +71,14 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
     Duration idle = k.value("idle-timeout", TimeSpan::parse, TimeSpan.EXPECTED, null);
     var limits = Listening.limits(maxConnections, maxInFlight, idle, "");
     Path dir = runtimeDir != null ? runtimeDir : k.path("runtime-dir");
+    Integer metricsPort = k.value("metrics-port", Port::parse, Port.EXPECTED, null);
+    Security security = k.at("tls", () -> Security.of(k.text("tls", "off"), k.path("tls-certificates"),
+        k.flag("tls-verify-peer"), k.text("metrics-bind", "127.0.0.1"), metricsPort, ""));
+    if (security.tls().equals("require") && socket != null) {
+      throw k.error("tls", "require (expected: off or on with a Unix socket: no client could start TLS there)");
+    }
     return new Listening(k.text("bind", "127.0.0.1"), k.value("port", Port::parse, Port.EXPECTED, Port.NBD), socket,
-        false, cacheSize, limits, dir);
+        false, cacheSize, limits, dir, security);
   }
 
   private static ExportSpec export(Keys k) throws IOException {

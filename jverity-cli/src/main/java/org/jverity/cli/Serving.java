@@ -17,7 +17,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jverity.nbd.Export;
+import org.jverity.nbd.NbdEvents;
+import org.jverity.nbd.NbdMetrics;
 import org.jverity.nbd.NbdServer;
+import org.jverity.nbd.NbdTls;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
@@ -65,7 +68,26 @@ final class Serving {
         opened.add(e);
         served.add(e);
       }
-      server = new NbdServer(served.stream().map(e -> e.export).toList(), listening.limits(), null, log);
+      Security security = listening.security();
+      NbdTls tls = security.openTls();
+      InetSocketAddress metricsAt = security.metricsAddress();
+      NbdMetrics metrics = metricsAt == null ? null : new NbdMetrics();
+      NbdEvents events = metrics == null ? log : NbdEvents.all(log, metrics);
+      server = new NbdServer(served.stream().map(e -> e.export).toList(), listening.limits(), tls, events);
+      if (metrics != null) {
+        served.forEach(e -> metrics.register(e.export));
+        metrics.registerCache(cache::stats); // the one cache every export shares
+        InetSocketAddress m;
+        try {
+          m = metrics.start(metricsAt);
+        } catch (IOException e) {
+          metrics.close();
+          throw new CliException(ExitCode.IO_ERROR, "--metrics-port " + security.metricsPort() + ": cannot listen: "
+              + e.getMessage());
+        }
+        opened.add(metrics);
+        log.line("metrics: http://" + NbdUri.host(m) + ":" + m.getPort() + "/metrics");
+      }
       if (!listening.stdin()) { // one process per connection there: status sockets would collide
         Path dir = RuntimeDir.create(RuntimeDir.resolve(listening.runtimeDir()));
         for (int i = 0; i < served.size(); i++) {
@@ -140,7 +162,8 @@ final class Serving {
       throw new CliException(ExitCode.IO_ERROR, "--bind " + listening.bind() + " --port " + listening.port()
           + ": cannot listen: " + e.getMessage());
     }
-    return served.stream().map(e -> NbdUri.tcp(bound, e.spec.name())).toList();
+    boolean tls = listening.security().tlsOn();
+    return served.stream().map(e -> NbdUri.tcp(bound, e.spec.name(), tls)).toList();
   }
 
   /** One connection on stdin/stdout, as {@code nbdkit -s}: stdout carries the protocol only. */
