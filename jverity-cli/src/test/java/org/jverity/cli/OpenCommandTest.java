@@ -108,4 +108,42 @@ class OpenCommandTest {
       assertThat(Files.exists(dir.resolve("run/disk.ctl"))).isFalse();
     }
   }
+
+  /**
+   * nbdkit's fuzzing seeds (jverity-nbd's test resources, copied from nbdkit) fed to
+   * {@code open --stdin} as {@code nbdkit -s} is fed them: each run ends by itself with exit 0,
+   * the greeting first, and the right bytes or EPERM where the seed reads or writes.
+   */
+  @Test
+  void nbdkitsFuzzingSeedsReplayedThroughStdin() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 256);
+    byte[] first = java.util.Arrays.copyOf(Files.readAllBytes(image.data()), 512);
+    Path corpus = Path.of("..", "jverity-nbd", "src", "test", "resources", "nbd-corpus");
+    String[] seeds = {"newstyle-cflags", "newstyle-cflags-exportname", "newstyle-cflags-exportname-read4",
+        "newstyle-cflags-go", "newstyle-cflags-go-read", "newstyle-cflags-go-read4", "newstyle-cflags-go-write"};
+    for (String seed : seeds) {
+      List<String> cmd = NbdClients.list(ServerProcess.javaCommand(), "open", image.data().toString(), "",
+          image.hash().toString(), image.root(), "--stdin");
+      Process p = new ProcessBuilder(cmd).redirectInput(corpus.resolve(seed).toFile())
+          .redirectError(dir.resolve(seed + ".err").toFile()).start();
+      byte[] out = p.getInputStream().readAllBytes();
+      assertThat(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).as(seed).isTrue();
+      assertThat(p.exitValue()).as(seed + ": " + Files.readString(dir.resolve(seed + ".err"))).isZero();
+      assertThat(new String(out, 0, 16, java.nio.charset.StandardCharsets.ISO_8859_1)).as(seed)
+          .isEqualTo("NBDMAGICIHAVEOPT");
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(out);
+      if (seed.endsWith("go-read")) { // greeting 18, GO replies, then a simple reply and 512 bytes
+        assertThat(java.util.Arrays.copyOfRange(out, out.length - 512, out.length)).isEqualTo(first);
+        assertThat(b.getInt(out.length - 512 - 16)).isEqualTo(0x67446698);
+        assertThat(b.getInt(out.length - 512 - 12)).isZero();
+      } else if (seed.endsWith("go-write")) {
+        assertThat(b.getInt(out.length - 16)).isEqualTo(0x67446698);
+        assertThat(b.getInt(out.length - 12)).as("EPERM").isEqualTo(1);
+      } else if (seed.endsWith("go-read4")) {
+        assertThat(java.util.Arrays.copyOfRange(out, out.length - 512, out.length)).isEqualTo(first);
+      } else if (seed.contains("exportname")) {
+        assertThat(out).hasSize(18); // "/" is not an export: the session ends after the greeting
+      }
+    }
+  }
 }
