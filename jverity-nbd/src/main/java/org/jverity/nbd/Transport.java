@@ -20,12 +20,29 @@ import java.time.Duration;
 abstract class Transport implements Closeable {
   static final int BUFFER = 64 << 10; // bytes
 
-  abstract InputStream in();
+  private final InputStream in;
+  private final OutputStream out;
+  private final String peer;
 
-  abstract OutputStream out();
+  /** Buffers {@code in} and {@code out}; {@code peer} names the client in log lines. */
+  Transport(InputStream in, OutputStream out, String peer) {
+    this.in = new BufferedInputStream(in, BUFFER);
+    this.out = new BufferedOutputStream(out, BUFFER);
+    this.peer = peer;
+  }
+
+  final InputStream in() {
+    return in;
+  }
+
+  final OutputStream out() {
+    return out;
+  }
 
   /** Names the client in log lines. */
-  abstract String peer();
+  final String peer() {
+    return peer;
+  }
 
   /** Whether this connection is already encrypted. */
   boolean isTls() {
@@ -48,31 +65,13 @@ abstract class Transport implements Closeable {
   /** Over a TCP (or TLS) socket. */
   static final class OverSocket extends Transport {
     private final Socket socket;
-    private final InputStream in;
-    private final OutputStream out;
     private final boolean tls;
 
     OverSocket(Socket socket, boolean tls) throws IOException {
+      super(socket.getInputStream(), socket.getOutputStream(), socket.getRemoteSocketAddress() + (tls ? " (tls)" : ""));
       this.socket = socket;
       this.tls = tls;
       socket.setTcpNoDelay(true); // replies are flushed whole; do not wait for more
-      this.in = new BufferedInputStream(socket.getInputStream(), BUFFER);
-      this.out = new BufferedOutputStream(socket.getOutputStream(), BUFFER);
-    }
-
-    @Override
-    InputStream in() {
-      return in;
-    }
-
-    @Override
-    OutputStream out() {
-      return out;
-    }
-
-    @Override
-    String peer() {
-      return socket.getRemoteSocketAddress() + (tls ? " (tls)" : "");
     }
 
     @Override
@@ -113,30 +112,10 @@ abstract class Transport implements Closeable {
   /** Over a Unix-domain socket channel. */
   static final class OverChannel extends Transport {
     private final SocketChannel channel;
-    private final InputStream in;
-    private final OutputStream out;
-    private final String peer;
 
     OverChannel(SocketChannel channel, String peer) {
+      super(Channels.newInputStream(channel), Channels.newOutputStream(channel), peer);
       this.channel = channel;
-      this.peer = peer;
-      this.in = new BufferedInputStream(Channels.newInputStream(channel), BUFFER);
-      this.out = new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER);
-    }
-
-    @Override
-    InputStream in() {
-      return in;
-    }
-
-    @Override
-    OutputStream out() {
-      return out;
-    }
-
-    @Override
-    String peer() {
-      return peer;
     }
 
     @Override
@@ -147,37 +126,16 @@ abstract class Transport implements Closeable {
 
   /** Over two streams (stdin and stdout), closed together. */
   static final class OverStreams extends Transport {
-    private final InputStream in;
-    private final OutputStream out;
-    private final String peer;
-
     OverStreams(InputStream in, OutputStream out, String peer) {
-      this.in = new BufferedInputStream(in, BUFFER);
-      this.out = new BufferedOutputStream(out, BUFFER);
-      this.peer = peer;
-    }
-
-    @Override
-    InputStream in() {
-      return in;
-    }
-
-    @Override
-    OutputStream out() {
-      return out;
-    }
-
-    @Override
-    String peer() {
-      return peer;
+      super(in, out, peer);
     }
 
     @Override
     public void close() throws IOException {
       try {
-        out.close();
+        out().close();
       } finally {
-        in.close();
+        in().close();
       }
     }
   }
