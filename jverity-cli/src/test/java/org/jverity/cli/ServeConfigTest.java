@@ -116,4 +116,33 @@ class ServeConfigTest {
     assertThat(r.exitCode()).isEqualTo(ExitCode.IO_ERROR);
     assertThat(r.stderrLines()).containsExactly("jverity: " + dir.resolve("nope.img") + ": data file does not exist");
   }
+
+  @Test
+  void readsTlsAndMetricsKeysAndRefusesWhatCannotWork() throws Exception {
+    Path conf = config("""
+        [generic]
+        tls = require
+        tls-certificates = pki
+        tls-verify-peer = true
+        metrics-port = 9100
+        metrics-bind = 0.0.0.0
+        """ + export(""));
+    Security s = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null).listening()
+        .security();
+    assertThat(s.tls()).isEqualTo("require");
+    assertThat(s.certificates()).isEqualTo(dir.resolve("pki"));
+    assertThat(s.verifyPeer()).isTrue();
+    assertThat(s.metricsPort()).isEqualTo(9100);
+    assertThat(s.metricsBind()).isEqualTo("0.0.0.0");
+
+    Path bad = config("[generic]\ntls = sometimes\n" + export(""));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ServeConfig.read(IniFile.parse(bad.toString(), Files.readString(bad)), dir, null))
+        .isInstanceOfSatisfying(CliException.class, e -> assertThat(e.getMessage())
+            .startsWith(bad + ":2: tls: sometimes (expected: off, on or require)"));
+    Path unix = config("[generic]\nsocket = s.sock\ntls = require\n" + export(""));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ServeConfig.read(IniFile.parse(unix.toString(), Files.readString(unix)), dir, null))
+        .isInstanceOf(CliException.class).hasMessageContaining("tls: require");
+  }
 }
