@@ -1,5 +1,6 @@
 /** dm-verity formats, geometry, tree builder and checker. Depends on java.base only. */
 module org.jverity.core {
+  exports org.jverity.fec;
   exports org.jverity.format;
   exports org.jverity.hash;
   exports org.jverity.io;
