@@ -1,0 +1,103 @@
+package org.jverity.fec;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.jverity.io.BlockDevice;
+import org.jverity.tree.Area;
+import org.jverity.verify.BlockRepairer;
+
+/**
+ * Forward error correction as the read path's {@link BlockRepairer}: maps the block that failed
+ * verification to its message block and asks a {@link FecCorrector}, first without erasures, then
+ * (as the kernel does) with erasures: the block itself, which is known bad, other blocks of its
+ * round that failed verification before, and blocks that fail to read (the corrector adds those).
+ * The reader verifies what it returns. Thread-safe.
+ *
+ * <p>The kernel finds erasures by hashing every block of the round; a repairer has no tree, so it
+ * remembers the blocks it was asked to repair (a bounded memory: they failed verification and stay
+ * bad on the device, whether or not FEC corrected them in memory).
+ */
+public final class FecRepairer implements BlockRepairer {
+  /** Rounds whose known-bad blocks are remembered; past this the memory starts over. */
+  private static final int MAX_REMEMBERED_ROUNDS = 4096;
+
+  private final FecCorrector corrector;
+  private final FecLayout layout;
+  /** Round → message blocks of it that failed verification (at most roots, most recent last). */
+  private final ConcurrentHashMap<Long, long[]> knownBad = new ConcurrentHashMap<>();
+  private final LongAdder corrected = new LongAdder();
+  private final LongAdder failed = new LongAdder();
+  private final LongAdder notCovered = new LongAdder();
+
+  public FecRepairer(FecCorrector corrector) {
+    this.corrector = Objects.requireNonNull(corrector, "corrector");
+    this.layout = corrector.layout();
+  }
+
+  public FecRepairer(FecLayout layout, BlockDevice data, BlockDevice hash, BlockDevice fec) {
+    this(new FecCorrector(layout, data, hash, fec));
+  }
+
+  public FecCorrector corrector() {
+    return corrector;
+  }
+
+  /** Blocks for which FEC produced a corrected copy (the reader still verifies it). */
+  public long correctedCount() {
+    return corrected.sum();
+  }
+
+  /** Blocks FEC could not correct (every codeword of the round must decode). */
+  public long failedCount() {
+    return failed.sum();
+  }
+
+  /** Blocks asked for that FEC does not cover (hash device blocks outside the message area). */
+  public long notCoveredCount() {
+    return notCovered.sum();
+  }
+
+  @Override
+  public byte[] repair(Area area, long block, int blockSize) {
+    if (blockSize != layout.blockSize()) {
+      throw new IllegalArgumentException("block size: " + blockSize + " (expected: the FEC block size "
+          + layout.blockSize() + ")");
+    }
+    long m = area == Area.DATA
+        ? (block >= 0 && block < layout.dataBlocks() ? layout.messageIndexOfData(block) : -1)
+        : layout.messageIndexOfHash(block);
+    if (m < 0) {
+      notCovered.increment();
+      return null;
+    }
+    long[] others = remember(m);
+    byte[] fixed = corrector.correct(m, new long[0]);
+    if (fixed == null && others.length > 1) {
+      fixed = corrector.correct(m, others);
+    }
+    if (fixed == null) {
+      fixed = corrector.correct(m, new long[] {m});
+    }
+    (fixed == null ? failed : corrected).increment();
+    return fixed;
+  }
+
+  /** Records {@code m} as known bad; returns the known-bad blocks of its round, {@code m} included. */
+  private long[] remember(long m) {
+    if (knownBad.size() > MAX_REMEMBERED_ROUNDS) {
+      knownBad.clear();
+    }
+    int cap = layout.roots();
+    return knownBad.compute(layout.round(m), (round, bad) -> {
+      if (bad == null) {
+        return new long[] {m};
+      }
+      long[] rest = Arrays.stream(bad).filter(x -> x != m).toArray();
+      long[] now = Arrays.copyOfRange(rest, Math.max(0, rest.length - (cap - 1)), rest.length + 1);
+      now[now.length - 1] = m;
+      return now;
+    });
+  }
+}
