@@ -102,4 +102,32 @@ class FecCorrectorTest {
     }
     assertThat(c.roundsDecoded()).isEqualTo(2 * l.rounds()); // one round kept: every change of round decodes
   }
+
+  @Test
+  void threadsCorrectingOneRoundAtOnceShareOneDecode() throws Exception {
+    FecImage f = FecImage.of(600, 4096, 8, 12);
+    FecLayout l = f.layout();
+    SplittableRandom rnd = new SplittableRandom(12);
+    long[] bad = {2, 2 + l.rounds() * 10, 2 + l.rounds() * 20, 2 + l.rounds() * 30};
+    for (long m : bad) {
+      f.corruptWhole(m, rnd);
+    }
+    var slowParity = new DeviceWrapper.Slow(f.fecDevice(), 20_000); // all threads arrive during the decode
+    FecCorrector c = new FecCorrector(l, f.image().dataDevice(), f.image().hashDevice(), slowParity);
+    var start = new java.util.concurrent.CountDownLatch(1);
+    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(bad.length)) {
+      var results = new java.util.ArrayList<java.util.concurrent.Future<byte[]>>();
+      for (long m : bad) {
+        results.add(pool.submit(() -> {
+          start.await();
+          return c.correct(m, new long[0]);
+        }));
+      }
+      start.countDown();
+      for (int i = 0; i < bad.length; i++) {
+        assertThat(results.get(i).get()).isEqualTo(f.original(bad[i]));
+      }
+    }
+    assertThat(c.roundsDecoded()).isEqualTo(1);
+  }
 }

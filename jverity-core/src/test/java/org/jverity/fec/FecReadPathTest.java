@@ -176,7 +176,7 @@ class FecReadPathTest {
    * or throws CorruptBlockException; when no round holds more than roots / 2 corrupted blocks,
    * every read returns.
    */
-  @Property(tries = 40)
+  @Property(tries = 100)
   void everyReadIsTheOriginalOrFails(
       @ForAll @IntRange(min = 0, max = 3) int rootsChoice,
       @ForAll @IntRange(min = 0, max = 10) int corrupted,
