@@ -11,9 +11,11 @@ import org.jverity.verify.BlockRepairer;
 /**
  * Forward error correction as the read path's {@link BlockRepairer}: maps the block that failed
  * verification to its message block and asks a {@link FecCorrector}, first without erasures, then
- * (as the kernel does) with erasures: the block itself, which is known bad, other blocks of its
- * round that failed verification before, and blocks that fail to read (the corrector adds those).
- * The reader verifies what it returns. Thread-safe.
+ * (as the kernel does) with erasures: other blocks of its round that failed verification before
+ * with the block itself, which is known bad, then the block alone; blocks that fail to read are
+ * always erasures (the corrector adds those). The first candidate that verifies against the tree is
+ * returned, so a miscorrection of one attempt does not stop the next; the reader verifies it again.
+ * Thread-safe.
  *
  * <p>The kernel finds erasures by hashing every block of the round; a repairer has no tree, so it
  * remembers the blocks it was asked to repair (a bounded memory: they failed verification and stay
@@ -60,7 +62,7 @@ public final class FecRepairer implements BlockRepairer {
   }
 
   @Override
-  public byte[] repair(Area area, long block, int blockSize) {
+  public byte[] repair(Area area, long block, int blockSize, BlockCheck check) {
     if (blockSize != layout.blockSize()) {
       throw new IllegalArgumentException("block size: " + blockSize + " (expected: the FEC block size "
           + layout.blockSize() + ")");
@@ -73,15 +75,18 @@ public final class FecRepairer implements BlockRepairer {
       return null;
     }
     long[] others = remember(m);
-    byte[] fixed = corrector.correct(m, new long[0]);
-    if (fixed == null && others.length > 1) {
-      fixed = corrector.correct(m, others);
+    long[][] attempts = others.length > 1
+        ? new long[][] {new long[0], others, new long[] {m}}
+        : new long[][] {new long[0], new long[] {m}};
+    for (long[] erasures : attempts) {
+      byte[] fixed = corrector.correct(m, erasures);
+      if (fixed != null && check.verifies(fixed)) {
+        corrected.increment();
+        return fixed;
+      }
     }
-    if (fixed == null) {
-      fixed = corrector.correct(m, new long[] {m});
-    }
-    (fixed == null ? failed : corrected).increment();
-    return fixed;
+    failed.increment();
+    return null;
   }
 
   /** Records {@code m} as known bad; returns the known-bad blocks of its round, {@code m} included. */

@@ -319,7 +319,10 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
       System.arraycopy(fresh, 0, buf, off, blockSize); // the first read was torn, not the data
       return;
     }
-    byte[] fixed = options.repairer().repair(Area.DATA, block, blockSize);
+    byte[] fixed = options.repairer().repair(Area.DATA, block, blockSize, candidate -> {
+      w.hasher.hash(candidate, 0, blockSize, w.digest, 0); // this thread's hasher: the walk is paused
+      return candidate.length == blockSize && matches(w.digest, want, at);
+    });
     if (fixed != null && fixed.length == blockSize) {
       w.hasher.hash(fixed, 0, blockSize, w.digest, 0);
       if (matches(w.digest, want, at)) {
@@ -386,7 +389,10 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     if (matches(w.digest, want, at)) {
       return space.install(hb.index, fresh, true);
     }
-    byte[] fixed = options.repairer().repair(Area.HASH, hb.index, fresh.length);
+    byte[] fixed = options.repairer().repair(Area.HASH, hb.index, fresh.length, candidate -> {
+      w.hasher.hash(candidate, 0, candidate.length, w.digest, 0);
+      return candidate.length == fresh.length && matches(w.digest, want, at);
+    });
     if (fixed != null && fixed.length == fresh.length) {
       w.hasher.hash(fixed, 0, fixed.length, w.digest, 0);
       if (matches(w.digest, want, at)) {

@@ -25,7 +25,7 @@ class BlockRepairerTest {
     }
 
     @Override
-    public byte[] repair(Area area, long block, int blockSize) {
+    public byte[] repair(Area area, long block, int blockSize, BlockCheck check) {
       asked.add(area.name() + " " + block);
       byte[] from = area == Area.DATA ? pristine.data() : pristine.hash();
       return Arrays.copyOfRange(from, (int) (block * blockSize), (int) ((block + 1) * blockSize));
@@ -70,7 +70,7 @@ class BlockRepairerTest {
   void whatARepairerReturnsIsVerifiedBeforeUse() throws Exception {
     TestImage im = TestImage.random(600, BS, 33);
     im.data()[9 * BS] ^= 1;
-    BlockRepairer liar = (area, block, size) -> new byte[size]; // "repairs" to zeros
+    BlockRepairer liar = (area, block, size, check) -> new byte[size]; // "repairs" to zeros
     try (VerifiedReader r = VerifiedReader.open(im.params(), im.dataDevice(), im.hashDevice(), im.root(),
         new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS.withRepairer(liar))) {
       assertThatThrownBy(() -> r.read(9 * BS, BS)).isInstanceOf(CorruptBlockException.class);
@@ -83,7 +83,7 @@ class BlockRepairerTest {
   void theInlinePathNeverAsksTheRepairer() throws Exception {
     TestImage im = TestImage.random(600, BS, 34);
     List<String> asked = new CopyOnWriteArrayList<>();
-    BlockRepairer watching = (area, block, size) -> {
+    BlockRepairer watching = (area, block, size, check) -> {
       asked.add(area.name() + " " + block);
       return null;
     };
