@@ -18,6 +18,7 @@ import org.jverity.verify.IoClass;
  * @param ignoreZeroBlocks dm-verity's {@code ignore_zero_blocks}
  * @param checkAtMostOnce dm-verity's {@code check_at_most_once}
  * @param ioClass the I/O class of the export's reads
+ * @param fec where the Reed-Solomon parity is; null for none
  */
 record ExportSpec(
     String name,
@@ -29,4 +30,5 @@ record ExportSpec(
     CorruptionMode mode,
     boolean ignoreZeroBlocks,
     boolean checkAtMostOnce,
-    IoClass ioClass) {}
+    IoClass ioClass,
+    FecOptions fec) {}

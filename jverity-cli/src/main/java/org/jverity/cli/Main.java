@@ -73,6 +73,7 @@ public final class Main implements Runnable {
     commands.put("verify", VerifyCommand::new);
     commands.put("dump", DumpCommand::new);
     commands.put("read", ReadCommand::new);
+    commands.put("repair", RepairCommand::new);
     commands.put("open", OpenCommand::new);
     commands.put("serve", ServeCommand::new);
     commands.put("status", StatusCommand::new);

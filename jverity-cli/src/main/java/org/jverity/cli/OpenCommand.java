@@ -84,6 +84,8 @@ final class OpenCommand implements Callable<Integer> {
       description = "Where the status socket goes (default $JVERITY_RUNTIME_DIR, $XDG_RUNTIME_DIR/jverity or /run/jverity).")
   Path runtimeDir;
 
+  @Mixin FecOptions fec;
+
   @Option(names = "--tls", paramLabel = "MODE", description = "off (default), on (offered) or require.")
   String tls;
 
@@ -118,7 +120,7 @@ final class OpenCommand implements Callable<Integer> {
         Listening.limits(maxConnections, maxInFlight, idleTimeout, "--"), runtimeDir, security);
     String rootText = RootHashes.text("open", rootHash, rootHashFile);
     ExportSpec export = new ExportSpec(name, description, data, hash, rootText, options, corruption.mode(),
-        corruption.ignoreZeroBlocks, corruption.checkAtMostOnce, ioClass);
+        corruption.ignoreZeroBlocks, corruption.checkAtMostOnce, ioClass, fec.given() ? fec : null);
     return new Serving(List.of(export), listening, spec.commandLine().getOut(), spec.commandLine().getErr()).run();
   }
 

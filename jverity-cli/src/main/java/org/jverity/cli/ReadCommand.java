@@ -10,6 +10,9 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
+import java.util.ArrayList;
+import java.util.List;
+import org.jverity.fec.FecRepairer;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.verify.CorruptBlockException;
@@ -37,6 +40,8 @@ final class ReadCommand implements Callable<Integer> {
   @Mixin ImageArguments image;
 
   @Mixin VerityOptions options;
+
+  @Mixin FecOptions fec;
 
   @Option(names = "--offset", paramLabel = "BYTES", converter = ByteSize.class,
       description = "First byte to read (default 0). Sizes take K, M, G, T (or KiB ... TiB): powers of 1024.")
@@ -86,6 +91,22 @@ final class ReadCommand implements Callable<Integer> {
               }
             }
           });
+      List<AutoCloseable> fecDevices = new ArrayList<>();
+      if (fec.given()) {
+        FecRepairer repairer = fec.repairer(p, dataDev, hashDev, hash, fecDevices);
+        java.util.Set<String> logged = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        ro = ro.withRepairer((area, block, size, check) -> {
+          byte[] fixed = repairer.repair(area, block, size, check);
+          if (fixed != null && logged.add((area == org.jverity.tree.Area.DATA ? "d" : "h") + block)) {
+            // verified against the tree: one line, as the kernel logs a correction (once per block,
+            // though pieces read at once may each correct a shared hash block)
+            err.println("jverity: " + (area == org.jverity.tree.Area.DATA ? "data" : "hash") + " block " + block
+                + " corrected with FEC");
+            err.flush();
+          }
+          return fixed;
+        });
+      }
       VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, trusted.rootHash(),
           new HashBlockCache(cacheSize), ro);
       long end = length == null ? reader.size() : offset + length;

@@ -32,7 +32,7 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
   private static final List<String> EXPORT_KEYS = List.of("data", "hash", "root-hash", "root-hash-file",
       "description", "io-class", "hash-algorithm", "data-block-size", "hash-block-size", "data-blocks",
       "hash-offset", "salt", "format", "no-superblock", "ignore-corruption", "restart-on-corruption",
-      "panic-on-corruption", "ignore-zero-blocks", "check-at-most-once");
+      "panic-on-corruption", "ignore-zero-blocks", "check-at-most-once", "fec-device", "fec-offset", "fec-roots");
 
   /** Reads the config; {@code runtimeDir} (from the command line, may be null) wins over the file's. */
   static ServeConfig read(IniFile ini, Path baseDir, Path runtimeDir) throws IOException {
@@ -102,8 +102,17 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
     var mode = k.at("ignore-corruption", () -> CorruptionOptions.mode(k.flag("ignore-corruption"),
         k.flag("restart-on-corruption"), k.flag("panic-on-corruption"), "", ""));
     IoClass io = k.value("io-class", IoClassName::parse, IoClassName.EXPECTED, IoClass.BEST_EFFORT);
+    FecOptions fec = null;
+    if (k.has("fec-device")) {
+      fec = new FecOptions();
+      fec.device = k.path("fec-device");
+      fec.offset = k.value("fec-offset", Long::parseLong, "a whole number of bytes", 0L);
+      fec.roots = k.value("fec-roots", Integer::parseInt, "2 to 24", 2);
+    } else if (k.has("fec-offset") || k.has("fec-roots")) {
+      throw k.error(k.has("fec-offset") ? "fec-offset" : "fec-roots", "given without fec-device (expected: fec-device too)");
+    }
     return new ExportSpec(k.section.name(), k.text("description", ""), data, hash, rootText, o, mode,
-        k.flag("ignore-zero-blocks"), k.flag("check-at-most-once"), io);
+        k.flag("ignore-zero-blocks"), k.flag("check-at-most-once"), io, fec);
   }
 
   /** The keys of one section, read with their line numbers at hand for messages. */

@@ -1,7 +1,10 @@
 package org.jverity.cli;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiConsumer;
+import org.jverity.fec.FecRepairer;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.nbd.Export;
@@ -31,6 +34,7 @@ final class ServedExport implements AutoCloseable {
   private final BlockDevice hash;
   private final VerifiedReader reader;
   private final VerificationScheduler scheduler;
+  private final List<AutoCloseable> fecDevices = new ArrayList<>(); // parity devices of its own, or none
 
   private ServedExport(ExportSpec spec, TrustedRoot trusted, BlockDevice data, BlockDevice hash,
       VerifiedReader reader) {
@@ -78,8 +82,21 @@ final class ServedExport implements AutoCloseable {
               failedClosed.accept(mode, cause);
             }
           });
+      List<AutoCloseable> fecDevices = new ArrayList<>();
+      if (spec.fec() != null) {
+        FecRepairer repairer = spec.fec().repairer(trusted.params(), data, hash, spec.hash(), fecDevices);
+        options = options.withRepairer((area, block, size, check) -> {
+          byte[] fixed = repairer.repair(area, block, size, check);
+          if (fixed != null) {
+            log.corrected(spec.name(), area, block);
+          }
+          return fixed;
+        });
+      }
       VerifiedReader reader = VerifiedReader.open(trusted.params(), data, hash, trusted.rootHash(), cache, options);
-      return new ServedExport(spec, trusted, data, hash, reader);
+      ServedExport served = new ServedExport(spec, trusted, data, hash, reader);
+      served.fecDevices.addAll(fecDevices);
+      return served;
     } catch (IOException | RuntimeException e) {
       closeQuietly(hash);
       closeQuietly(data);
@@ -102,6 +119,13 @@ final class ServedExport implements AutoCloseable {
     reader.close();
     closeQuietly(hash);
     closeQuietly(data);
+    for (AutoCloseable c : fecDevices) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // read-only parity: nothing to lose
+      }
+    }
   }
 
   private static void closeQuietly(AutoCloseable c) {

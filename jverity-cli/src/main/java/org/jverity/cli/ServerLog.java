@@ -74,6 +74,12 @@ final class ServerLog implements NbdEvents {
     }
   }
 
+  /** FEC corrected a block of {@code export} (the correction verified against the tree). */
+  void corrected(String export, org.jverity.tree.Area area, long block) {
+    line("export " + display(export) + ": " + (area == org.jverity.tree.Area.DATA ? "data" : "hash") + " block "
+        + block + " corrected with FEC");
+  }
+
   /** The reader of {@code export} failed closed: the server stops. */
   void failedClosed(String export, CorruptionMode mode, CorruptBlockException cause) {
     line("export " + display(export) + ": " + what(cause) + ": "

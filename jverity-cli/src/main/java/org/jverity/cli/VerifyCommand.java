@@ -3,10 +3,12 @@ package org.jverity.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jverity.fec.FecRecovery;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
@@ -27,6 +29,8 @@ final class VerifyCommand implements Callable<Integer> {
   @Mixin ImageArguments image;
 
   @Mixin VerityOptions options;
+
+  @Mixin FecOptions fec;
 
   @Option(names = "--json", description = "Print the result as JSON on stdout.")
   boolean json;
@@ -63,6 +67,9 @@ final class VerifyCommand implements Callable<Integer> {
       try (ProgressBar bar = ProgressBar.start("verify", checker.workBytes(), System.err)) {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
       }
+      if (fec.given() && !report.ok() && !report.nothingMatches()) {
+        return withFec(report, p, dataDev, hashDev, root);
+      }
     }
     int code = exitCode(report);
     if (json) {
@@ -77,6 +84,54 @@ final class VerifyCommand implements Callable<Integer> {
     describe(report, spec.commandLine().getErr());
     spec.commandLine().getErr().flush();
     return code;
+  }
+
+  /**
+   * Damage found and FEC given: lists what FEC corrects and what it cannot, as veritysetup verify
+   * --fec-device does; success when FEC corrects everything (in memory: nothing is written; see
+   * {@code repair}).
+   */
+  private int withFec(CheckReport report, VerityParams p, FileDevice dataDev, FileDevice hashDev, byte[] root)
+      throws IOException {
+    var err = spec.commandLine().getErr();
+    List<AutoCloseable> fecDevices = new ArrayList<>();
+    try {
+      FecRecovery recovery = new FecRecovery(p, fec.repairer(p, dataDev, hashDev, image.hash, fecDevices));
+      for (Corruption c : report.corruptions()) {
+        recovery.knownBad(c.area(), c.block());
+      }
+      FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
+      for (FecRecovery.Fix f : r.fixes()) {
+        err.println("jverity: " + RepairCommand.describe(f, p) + " is corrupted (correctable with FEC)");
+      }
+      for (var e : r.uncorrectable()) {
+        err.println("jverity: " + e.getMessage().replaceFirst("^.*?: ", "") + " (FEC cannot correct it)");
+      }
+      if (r.uncorrectableCount() > r.uncorrectable().size()) {
+        err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
+            + " more data blocks FEC cannot correct");
+      }
+      err.println("Found " + r.fixes().size() + " repairable errors with FEC device.");
+      if (!r.complete()) {
+        err.println("Verification failed: " + r.uncorrectableCount() + " data block"
+            + (r.uncorrectableCount() == 1 ? "" : "s") + " cannot be corrected with FEC.");
+        err.flush();
+        return ExitCode.CORRUPTION;
+      }
+      if (verbose) {
+        spec.commandLine().getOut().println("Command successful.");
+      }
+      err.flush();
+      return ExitCode.OK; // as veritysetup: everything is correctable
+    } finally {
+      for (AutoCloseable c : fecDevices) {
+        try {
+          c.close();
+        } catch (Exception ignored) {
+          // read-only: nothing to lose
+        }
+      }
+    }
   }
 
   static int exitCode(CheckReport r) {

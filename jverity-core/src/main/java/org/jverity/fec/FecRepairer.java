@@ -89,6 +89,20 @@ public final class FecRepairer implements BlockRepairer {
     return null;
   }
 
+  /**
+   * Tells the repairer that a block is known bad (a full check found it), so that corrections of
+   * its round treat it as an erasure, as the kernel does with the blocks of a round that fail
+   * verification. Blocks FEC does not cover are ignored.
+   */
+  public void knownBad(Area area, long block) {
+    long m = area == Area.DATA
+        ? (block >= 0 && block < layout.dataBlocks() ? layout.messageIndexOfData(block) : -1)
+        : layout.messageIndexOfHash(block);
+    if (m >= 0) {
+      remember(m);
+    }
+  }
+
   /** Records {@code m} as known bad; returns the known-bad blocks of its round, {@code m} included. */
   private long[] remember(long m) {
     if (knownBad.size() > MAX_REMEMBERED_ROUNDS) {

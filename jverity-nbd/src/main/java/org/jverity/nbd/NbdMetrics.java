@@ -234,6 +234,11 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
         .labelNames("export")
         .callback(cb -> exports.forEach(e -> cb.call(e.reader().corruptionCount(), e.name())))
         .register(registry);
+    CounterWithCallback.builder().name("jverity_nbd_export_fec_corrections_total")
+        .help("Blocks of the export that forward error correction corrected (verified against the tree)")
+        .labelNames("export")
+        .callback(cb -> exports.forEach(e -> cb.call(e.reader().repairedCount(), e.name())))
+        .register(registry);
     CounterWithCallback.builder().name("jverity_nbd_verifications_total")
         .help("Read requests verified inline on the connection's thread or through the hashing pool")
         .labelNames("export", "path")

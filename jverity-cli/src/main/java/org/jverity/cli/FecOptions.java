@@ -1,0 +1,57 @@
+package org.jverity.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jverity.fec.FecLayout;
+import org.jverity.fec.FecRepairer;
+import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.BlockDevices;
+import org.jverity.io.DeviceTooSmallException;
+import picocli.CommandLine.Option;
+
+/**
+ * veritysetup's FEC options for the commands that read an image ({@code read}, {@code verify},
+ * {@code repair}, {@code open}): where the Reed-Solomon parity is and how strong it is.
+ */
+final class FecOptions {
+  @Option(names = "--fec-device", paramLabel = "FILE", description = "Reed-Solomon parity (as veritysetup --fec-device).")
+  Path device;
+
+  @Option(names = "--fec-offset", paramLabel = "BYTES", description = "Where the parity starts on the FEC device (default 0).")
+  long offset;
+
+  @Option(names = "--fec-roots", paramLabel = "N", description = "Parity bytes per codeword, 2 to 24 (default 2).")
+  int roots = 2;
+
+  boolean given() {
+    return device != null;
+  }
+
+  /**
+   * A FEC corrector for the image: the parity device opened read-only (the hash device itself when
+   * they are one file), checked to be long enough.
+   *
+   * @param closer receives the FEC device to close after use (when it is not the hash device)
+   */
+  FecRepairer repairer(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath,
+      java.util.List<AutoCloseable> closer) throws IOException {
+    Checks.requireFile(device, "FEC");
+    if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
+      throw new VerityParameterException("--fec-offset: " + offset + " (expected: a non-negative multiple of 512)");
+    }
+    boolean shared = Files.isSameFile(device, hashPath);
+    FecLayout layout = FecLayout.of(params, roots, offset, shared, hash.size());
+    BlockDevice fec = shared ? hash : BlockDevices.openRead(device);
+    if (!shared) {
+      closer.add(fec);
+    }
+    long needed = Math.addExact(offset, layout.paritySize());
+    if (fec.size() < needed) {
+      throw new DeviceTooSmallException("FEC area (truncated?)", device.toString(), fec.size(), needed);
+    }
+    return new FecRepairer(layout, data, hash, fec);
+  }
+}

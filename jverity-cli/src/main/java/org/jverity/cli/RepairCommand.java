@@ -1,0 +1,122 @@
+package org.jverity.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jverity.fec.FecRecovery;
+import org.jverity.format.VerityParams;
+import org.jverity.io.FileDevice;
+import org.jverity.tree.Area;
+import org.jverity.tree.CheckReport;
+import org.jverity.tree.Corruption;
+import org.jverity.tree.MerkleLayout;
+import org.jverity.tree.TreeChecker;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(
+    name = "repair",
+    description = "Correct, in place, the blocks of DATA and HASH that fail verification, with the"
+        + " Reed-Solomon parity on --fec-device: only corrections that verify against the tree and"
+        + " ROOT_HASH are written. --dry-run lists them and writes nothing.")
+final class RepairCommand implements Callable<Integer> {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Mixin ImageArguments image;
+
+  @Mixin VerityOptions options;
+
+  @Mixin FecOptions fec;
+
+  @Option(names = "--dry-run", description = "List what would be written; write nothing.")
+  boolean dryRun;
+
+  @Override
+  public Integer call() throws IOException {
+    if (!fec.given()) {
+      throw new CliException(ExitCode.USAGE, "repair needs --fec-device (the parity to correct with)");
+    }
+    String rootText = image.check("repair");
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    List<AutoCloseable> fecDevices = new ArrayList<>();
+    // One-shot, as verify: FileChannel devices; written only when a correction verified.
+    try (FileDevice dataDev = FileDevice.openChannel(image.data, !dryRun);
+        FileDevice hashDev = FileDevice.openChannel(image.hash, !dryRun)) {
+      TrustedRoot trusted = TrustedRoot.resolve(options, image.data, hashDev, rootText);
+      VerityParams p = trusted.params();
+      byte[] root = trusted.rootHash();
+      TreeChecker checker = TreeChecker.of(p);
+      CheckReport before;
+      try (ProgressBar bar = ProgressBar.start("check", checker.workBytes(), System.err)) {
+        before = checker.withProgress(bar).check(dataDev, hashDev, root);
+      }
+      if (before.ok()) {
+        out.println("Nothing to repair: the image verifies.");
+        return ExitCode.OK;
+      }
+      if (before.nothingMatches()) {
+        throw new CliException(ExitCode.WRONG_PARAMETERS, "no block matches its hash"
+            + " (wrong salt, hash algorithm, format or block size?): nothing to repair with");
+      }
+      FecRecovery recovery = new FecRecovery(p, fec.repairer(p, dataDev, hashDev, image.hash, fecDevices));
+      for (Corruption c : before.corruptions()) {
+        recovery.knownBad(c.area(), c.block());
+      }
+      FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
+      for (FecRecovery.Fix f : r.fixes()) {
+        out.println((dryRun ? "would repair " : "repaired ") + describe(f, p));
+        if (!dryRun) {
+          FileDevice to = f.area() == Area.DATA ? dataDev : hashDev;
+          long blockSize = f.area() == Area.DATA ? p.dataBlockSize() : p.hashBlockSize();
+          to.writeFully(f.block() * blockSize, ByteBuffer.wrap(f.bytes()));
+        }
+      }
+      if (!dryRun) {
+        dataDev.flush();
+        hashDev.flush();
+      }
+      for (var e : r.uncorrectable()) {
+        err.println("jverity: " + e.getMessage().replaceFirst("^.*?: ", "") + " (FEC cannot correct it)");
+      }
+      if (!r.complete()) {
+        err.println("jverity: " + r.uncorrectableCount() + " data block" + (r.uncorrectableCount() == 1 ? "" : "s")
+            + " cannot be repaired" + (dryRun ? "" : "; " + r.fixes().size() + " blocks were repaired"));
+        return ExitCode.CORRUPTION;
+      }
+      if (!dryRun) {
+        CheckReport after = checker.check(dataDev, hashDev, root);
+        if (!after.ok()) {
+          err.println("jverity: the image still does not verify after repair (" + after.corruptionCount()
+              + " corrupted blocks: damage FEC does not cover, such as spare bytes of hash blocks)");
+          return ExitCode.CORRUPTION;
+        }
+      }
+      out.println((dryRun ? "Would repair " : "Repaired ") + r.fixes().size() + " block"
+          + (r.fixes().size() == 1 ? "" : "s") + ".");
+      return ExitCode.OK;
+    } finally {
+      for (AutoCloseable c : fecDevices) {
+        try {
+          c.close();
+        } catch (Exception ignored) {
+          // read-only parity: nothing to lose
+        }
+      }
+    }
+  }
+
+  /** "data block N" or "hash block N (level L)", as verify names blocks. */
+  static String describe(FecRecovery.Fix f, VerityParams p) {
+    if (f.area() == Area.DATA) {
+      return "data block " + f.block();
+    }
+    MerkleLayout layout = MerkleLayout.dmVerity(p);
+    int level = layout.levelOf(f.block());
+    return "hash block " + f.block() + (level >= 0 ? " (level " + level + ")" : "");
+  }
+}
