@@ -150,4 +150,21 @@ class FecCommandsTest {
     ToolRun noFec = Jverity.run("repair", im.data().toString(), im.hash().toString(), im.root());
     assertThat(noFec.exitCode()).isEqualTo(ExitCode.USAGE);
   }
+
+  @Test
+  void anNbdServerCorrectsOnReadAndCountsIt() throws Exception {
+    NbdClients.require("nbdcopy", "libnbd-bin");
+    Image im = image(300, 4, false);
+    flip(im.data(), 42 * 4096L, 4096);
+    try (ServerProcess server = ServerProcess.start(dir, "open", im.data().toString(), "disk", im.hash().toString(),
+        im.root(), "--port", "0", "--fec-device", im.fec().toString(), "--fec-roots", "4",
+        "--runtime-dir", dir.resolve("run").toString())) {
+      String uri = server.line();
+      assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(NbdClients.sha256(new java.io.ByteArrayInputStream(im.original())));
+      ToolRun status = Jverity.run("status", "disk", "--runtime-dir", dir.resolve("run").toString());
+      assertThat(status.stdout()).contains("status:        verified").containsPattern("repaired: +1");
+      assertThat(server.terminate()).isZero();
+      assertThat(server.stderr()).contains("jverity: export disk: data block 42 corrected with FEC");
+    }
+  }
 }
