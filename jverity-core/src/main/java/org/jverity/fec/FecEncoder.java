@@ -15,7 +15,7 @@ import org.jverity.tree.ProgressListener;
  * <p>Work is cut into tasks of consecutive rounds [r0, r1). Row i of those rounds is the run of
  * message blocks i·R + r0 … i·R + r1 − 1, consecutive on the device (a run may cross from the data
  * to the hash device, and past the message area into zeros), so a task reads each of its k rows
- * with one read and feeds it to (r1 − r0)·B codewords at once; it then writes the parity of its
+ * with one read and feeds them, two rows per pass, to (r1 − r0)·B codewords at once; it then writes the parity of its
  * rounds, contiguous on the FEC device, with one write. Every message block is read exactly once.
  * Tasks run on one platform thread per core, each with its own registers and buffers: at most
  * about {@link #TASK_BUDGET_BYTES} per thread, whatever the image size.
@@ -75,7 +75,7 @@ public final class FecEncoder {
   /** Rounds one task encodes: as many as fit {@link #TASK_BUDGET_BYTES}, then fewer to feed every thread. */
   int roundsPerTask() {
     long b = layout.blockSize();
-    long perRound = b * (Long.BYTES * Math.ceilDiv(layout.roots(), Long.BYTES) + 1 + layout.roots());
+    long perRound = b * (Long.BYTES * Math.ceilDiv(layout.roots(), Long.BYTES) + 2 + layout.roots());
     long fit = Math.max(1, TASK_BUDGET_BYTES / perRound);
     long spread = Math.max(1, Math.ceilDiv(layout.rounds(), (long) threads * TASKS_PER_THREAD));
     return (int) Math.min(fit, spread); // <= TASK_BUDGET_BYTES / B, fits int
@@ -105,7 +105,7 @@ public final class FecEncoder {
     private final WritableDevice fec;
     private final int perTask; // rounds
     private final PackedInterleaved codewords;
-    private final byte[] row; // one row of the task's rounds: (r1 − r0)·B message bytes
+    private final byte[] row; // two rows of the task's rounds: 2·(r1 − r0)·B message bytes
     private final byte[] parity; // the task's parity: (r1 − r0)·B·roots bytes
 
     Worker(int perTask, BlockDevice data, BlockDevice hash, long hashEnd, WritableDevice fec) {
@@ -116,7 +116,7 @@ public final class FecEncoder {
       this.perTask = perTask;
       int width = perTask * layout.blockSize();
       this.codewords = new PackedInterleaved(rs, width);
-      this.row = new byte[width];
+      this.row = new byte[2 * width];
       this.parity = new byte[width * layout.roots()];
     }
 
@@ -126,8 +126,16 @@ public final class FecEncoder {
       int b = layout.blockSize();
       PackedInterleaved cw = n == perTask ? codewords : new PackedInterleaved(rs, n * b);
       cw.reset();
-      for (int i = 0; i < layout.messageLength(); i++) {
-        readRun(layout.messageIndex(r0, i), n);
+      int k = layout.messageLength();
+      int width = n * b;
+      int i = 0;
+      for (; i + 1 < k; i += 2) { // two rows per pass over the registers
+        readRun(layout.messageIndex(r0, i), n, 0);
+        readRun(layout.messageIndex(r0, i + 1), n, width);
+        cw.feed2(row, 0, width);
+      }
+      if (i < k) {
+        readRun(layout.messageIndex(r0, i), n, 0);
         cw.feed(row, 0);
       }
       int bytes = n * b * layout.roots();
@@ -136,16 +144,16 @@ public final class FecEncoder {
       progress.advanced((long) n * b * layout.messageLength());
     }
 
-    /** Reads message blocks {@code m0 .. m0 + n − 1} into {@code row}: data, hash device, zeros. */
-    private void readRun(long m0, int n) throws IOException {
+    /** Reads message blocks {@code m0 .. m0 + n − 1} into {@code row[base...]}: data, hash device, zeros. */
+    private void readRun(long m0, int n, int base) throws IOException {
       int b = layout.blockSize();
       long end = m0 + n;
       long dataEnd = Math.min(end, layout.dataBlocks());
-      int at = 0; // bytes of row filled
+      int at = base; // row is filled up to here
       if (m0 < dataEnd) {
         int len = (int) (dataEnd - m0) * b;
-        data.readFully(m0 * b, row, 0, len);
-        at = len;
+        data.readFully(m0 * b, row, base, len);
+        at = base + len;
       }
       long first = Math.max(m0, layout.dataBlocks());
       long hashStop = Math.min(end, layout.messageBlocks());
@@ -159,7 +167,7 @@ public final class FecEncoder {
         Arrays.fill(row, at + present, at + len, (byte) 0);
         at += len;
       }
-      Arrays.fill(row, at, n * b, (byte) 0);
+      Arrays.fill(row, at, base + n * b, (byte) 0);
     }
   }
 }

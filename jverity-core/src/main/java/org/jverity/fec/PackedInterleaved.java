@@ -103,6 +103,61 @@ final class PackedInterleaved {
   }
 
   /**
+   * Feeds two message bytes of every codeword: byte {@code w} of {@code bytes[off...]}, then byte
+   * {@code w} of {@code bytes[off2...]}, to codeword {@code w}. The same as two {@link #feed} calls
+   * with half the register loads and stores (about a quarter faster at 2 roots).
+   */
+  void feed2(byte[] bytes, int off, int off2) {
+    if (fed + 2 > messageLength) {
+      throw new IllegalStateException("a codeword takes " + messageLength + " message bytes");
+    }
+    fed += 2;
+    long[] s = state;
+    switch (words) {
+      case 1 -> {
+        long[] t0 = g0;
+        for (int w = 0; w < width; w++) {
+          long v = s[w];
+          v = (v >>> 8) ^ t0[(int) (v ^ bytes[off + w]) & 0xff];
+          s[w] = (v >>> 8) ^ t0[(int) (v ^ bytes[off2 + w]) & 0xff];
+        }
+      }
+      case 2 -> {
+        long[] t0 = g0;
+        long[] t1 = g1;
+        for (int w = 0, i = 0; w < width; w++, i += 2) {
+          long v0 = s[i];
+          long v1 = s[i + 1];
+          int fb = (int) (v0 ^ bytes[off + w]) & 0xff;
+          v0 = ((v0 >>> 8) | (v1 << 56)) ^ t0[fb];
+          v1 = (v1 >>> 8) ^ t1[fb];
+          fb = (int) (v0 ^ bytes[off2 + w]) & 0xff;
+          s[i] = ((v0 >>> 8) | (v1 << 56)) ^ t0[fb];
+          s[i + 1] = (v1 >>> 8) ^ t1[fb];
+        }
+      }
+      default -> {
+        long[] t0 = g0;
+        long[] t1 = g1;
+        long[] t2 = g2;
+        for (int w = 0, i = 0; w < width; w++, i += 3) {
+          long v0 = s[i];
+          long v1 = s[i + 1];
+          long v2 = s[i + 2];
+          int fb = (int) (v0 ^ bytes[off + w]) & 0xff;
+          v0 = ((v0 >>> 8) | (v1 << 56)) ^ t0[fb];
+          v1 = ((v1 >>> 8) | (v2 << 56)) ^ t1[fb];
+          v2 = (v2 >>> 8) ^ t2[fb];
+          fb = (int) (v0 ^ bytes[off2 + w]) & 0xff;
+          s[i] = ((v0 >>> 8) | (v1 << 56)) ^ t0[fb];
+          s[i + 1] = ((v1 >>> 8) | (v2 << 56)) ^ t1[fb];
+          s[i + 2] = (v2 >>> 8) ^ t2[fb];
+        }
+      }
+    }
+  }
+
+  /**
    * Writes the parity of every codeword, {@code roots} bytes each, codeword after codeword (the
    * layout of a FEC device). Call after {@code messageLength} feeds.
    */
