@@ -17,7 +17,7 @@ import org.jverity.tree.ProgressListener;
  * to the hash device, and past the message area into zeros), so a task reads each of its k rows
  * with one read and feeds them, two rows per pass, to (r1 − r0)·B codewords at once; it then writes the parity of its
  * rounds, contiguous on the FEC device, with one write. Every message block is read exactly once.
- * Tasks run on one platform thread per core, each with its own registers and buffers: at most
+ * Tasks run on one platform thread per core, each with its own accumulators and buffers: at most
  * about {@link #TASK_BUDGET_BYTES} per thread, whatever the image size.
  *
  * <p>Hash-device blocks of the message area past the hash device's end (possible when the FEC area
@@ -27,21 +27,21 @@ import org.jverity.tree.ProgressListener;
  */
 public final class FecEncoder {
   /**
-   * Bytes per task of parity registers, row buffer and parity output: small enough to stay in a
-   * core's L2 cache (where the registers are read and written once per message byte).
+   * Bytes per task of parity accumulators, row buffer and parity output: small enough to stay in a
+   * core's L2 cache (the accumulators are read and written once per two message bytes).
    */
   static final long TASK_BUDGET_BYTES = 2L << 20; // 2 MiB
   /** Tasks per thread at least, when the image has enough rounds: evens out the threads' shares. */
   static final int TASKS_PER_THREAD = 4;
 
   private final FecLayout layout;
-  private final ReedSolomon rs;
+  private final PackedInterleaved.Tables tables; // shared by the workers
   private final int threads;
   private final ProgressListener progress;
 
   private FecEncoder(FecLayout layout, int threads, ProgressListener progress) {
     this.layout = layout;
-    this.rs = new ReedSolomon(layout.roots());
+    this.tables = new PackedInterleaved.Tables(new ReedSolomon(layout.roots()));
     this.threads = threads;
     this.progress = progress;
   }
@@ -97,7 +97,7 @@ public final class FecEncoder {
     fec.flush();
   }
 
-  /** One thread's registers and buffers; runs tasks one at a time. */
+  /** One thread's accumulators and buffers; runs tasks one at a time. */
   private final class Worker {
     private final BlockDevice data;
     private final BlockDevice hash;
@@ -115,7 +115,7 @@ public final class FecEncoder {
       this.fec = fec;
       this.perTask = perTask;
       int width = perTask * layout.blockSize();
-      this.codewords = new PackedInterleaved(rs, width);
+      this.codewords = new PackedInterleaved(tables, width);
       this.row = new byte[2 * width];
       this.parity = new byte[width * layout.roots()];
     }
@@ -124,12 +124,12 @@ public final class FecEncoder {
       long r0 = task * perTask;
       int n = (int) Math.min(perTask, layout.rounds() - r0); // rounds in this task
       int b = layout.blockSize();
-      PackedInterleaved cw = n == perTask ? codewords : new PackedInterleaved(rs, n * b);
+      PackedInterleaved cw = n == perTask ? codewords : new PackedInterleaved(tables, n * b);
       cw.reset();
       int k = layout.messageLength();
       int width = n * b;
       int i = 0;
-      for (; i + 1 < k; i += 2) { // two rows per pass over the registers
+      for (; i + 1 < k; i += 2) { // two rows per pass over the accumulators
         readRun(layout.messageIndex(r0, i), n, 0);
         readRun(layout.messageIndex(r0, i + 1), n, width);
         cw.feed2(row, 0, width);
