@@ -6,8 +6,13 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jverity.format.Hex;
 import org.jverity.format.ImageIdentity;
+import org.jverity.fec.FecEncoder;
+import org.jverity.fec.FecLayout;
+import org.jverity.fec.ReedSolomon;
+import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
+import org.jverity.io.WritableDevice;
 import org.jverity.tree.TreeBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,10 +48,25 @@ final class FormatCommand implements Callable<Integer> {
   @Option(names = "--threads", paramLabel = "N", description = "Hashing threads (default: one per core).")
   Integer threads;
 
+  @Option(names = "--fec-device", paramLabel = "FILE", description = "Also write Reed-Solomon parity (FEC) to FILE (created if missing; may be HASH or DATA with --fec-offset).")
+  Path fecDevice;
+
+  @Option(names = "--fec-offset", paramLabel = "BYTES", description = "Byte offset of the parity on the FEC device; a multiple of 512 (default 0).")
+  Long fecOffset;
+
+  @Option(names = "--fec-roots", paramLabel = "N", description = "Parity bytes per 255-byte codeword, 2 to 24 (default 2).")
+  Integer fecRoots;
+
+  /** veritysetup's default number of FEC roots. */
+  static final int DEFAULT_FEC_ROOTS = 2;
+  /** FEC offsets are in 512-byte sectors, as veritysetup requires ("Unsupported VERITY FEC offset"). */
+  static final int SECTOR = 512;
+
   @Override
   public Integer call() throws IOException {
     Checks.requireThreads(threads);
     Checks.requireFile(data, "data");
+    checkFecOptions();
     VerityParams p = ParamsResolver.forFormat(options, data, ParamsResolver.seedBytes(seed), seedLabel);
     TreeBuilder builder = TreeBuilder.of(p);
     if (threads != null) {
@@ -55,6 +75,14 @@ final class FormatCommand implements Callable<Integer> {
     if (Files.exists(hash) && Files.isSameFile(data, hash)) {
       builder.geometry().checkNoOverlapWithData();
     }
+    boolean fecOnHash = fecDevice != null && sameFile(fecDevice, hash);
+    boolean fecOnData = fecDevice != null && sameFile(fecDevice, data);
+    if (fecDevice != null) {
+      // The final layout depends on the hash device's size once written; this one checks the
+      // parameters and the overlaps before any file is created.
+      FecLayout early = FecLayout.of(p, roots(), fecOffset(), fecOnHash, builder.geometry().hashDeviceSize());
+      checkFecOverlaps(p, builder, early, fecOnHash, fecOnData);
+    }
     long dataSize = DeviceSize.of(data); // Files.size says 0 for a block device
     if (dataSize < p.dataSize()) {
       // Checked before the hash file is created, so a refused format leaves nothing behind.
@@ -62,19 +90,99 @@ final class FormatCommand implements Callable<Integer> {
           + p.dataBlockSize() + " bytes)", data.toString(), dataSize, p.dataSize());
     }
     byte[] root;
+    FecLayout fec = null;
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
     try (FileDevice dataDev = FileDevice.openChannel(data, false);
-        FileDevice hashDev = FileDevice.openChannel(hash, true);
-        ProgressBar bar = ProgressBar.start("format", builder.workBytes(), System.err)) {
-      root = builder.withProgress(bar).build(dataDev, hashDev);
+        FileDevice hashDev = FileDevice.openChannel(hash, true)) {
+      try (ProgressBar bar = ProgressBar.start("format", builder.workBytes(), System.err)) {
+        root = builder.withProgress(bar).build(dataDev, hashDev);
+      }
+      if (fecDevice != null) {
+        fec = FecLayout.of(p, roots(), fecOffset(), fecOnHash, hashDev.size());
+        FecEncoder encoder = FecEncoder.of(fec);
+        if (threads != null) {
+          encoder = encoder.withThreads(threads);
+        }
+        try (FileDevice own = fecOnHash ? null : FileDevice.openChannel(fecDevice, true);
+            ProgressBar bar = ProgressBar.start("fec", encoder.workBytes(), System.err)) {
+          WritableDevice out = fecOnHash ? hashDev : own;
+          encoder.withProgress(bar).encode(dataDev, hashDev, out);
+        }
+      }
     }
     if (rootHashFile != null) {
       Files.writeString(rootHashFile, Hex.format(root));
     }
+    Header.Fec fecInfo = fec == null ? null
+        : new Header.Fec(fecDevice.toString(), fec, fecOnHash);
     spec.commandLine().getOut().print(json
-        ? Json.write(Header.json(data.toString(), hash.toString(), builder.geometry(), root))
-        : Header.text(hash.toString(), builder.geometry(), root)
+        ? Json.write(Header.json(data.toString(), hash.toString(), builder.geometry(), root, fecInfo))
+        : Header.text(hash.toString(), builder.geometry(), root, fecInfo)
             + Header.identityLine(ImageIdentity.of(p, root)));
     return ExitCode.OK;
+  }
+
+  private int roots() {
+    return fecRoots == null ? DEFAULT_FEC_ROOTS : fecRoots;
+  }
+
+  private long fecOffset() {
+    return fecOffset == null ? 0 : fecOffset;
+  }
+
+  /** The FEC options alone: given only with --fec-device, roots in range, a sector-aligned offset. */
+  private void checkFecOptions() {
+    if (fecDevice == null) {
+      if (fecOffset != null || fecRoots != null) {
+        throw new CliException(ExitCode.USAGE,
+            (fecOffset != null ? "--fec-offset" : "--fec-roots") + " needs --fec-device");
+      }
+      return;
+    }
+    if (fecDevice.toString().isEmpty()) {
+      throw new CliException(ExitCode.INVALID_PARAMETER, "--fec-device: empty file name");
+    }
+    if (Files.isDirectory(fecDevice)) {
+      throw new CliException(ExitCode.IO_ERROR, fecDevice + ": FEC file is a directory");
+    }
+    int roots = roots();
+    if (roots < ReedSolomon.MIN_ROOTS || roots > ReedSolomon.MAX_ROOTS) {
+      throw new VerityParameterException("--fec-roots: " + roots + " (expected: "
+          + ReedSolomon.MIN_ROOTS + " to " + ReedSolomon.MAX_ROOTS + ")");
+    }
+    long off = fecOffset();
+    if (off < 0 || off % SECTOR != 0) {
+      throw new VerityParameterException("--fec-offset: " + off + " (expected: a non-negative multiple of " + SECTOR + ")");
+    }
+  }
+
+  /**
+   * When the FEC area shares a file with the data or the hash area, it must lie past both: the
+   * parity would otherwise overwrite what it protects (veritysetup 2.6 refuses only the data
+   * overlap and silently overwrites the tree or the superblock).
+   */
+  private static void checkFecOverlaps(VerityParams p, TreeBuilder builder, FecLayout fec,
+      boolean onHash, boolean onData) {
+    long start = fec.fecOffset();
+    if (onData && start < p.dataSize()) {
+      throw new VerityParameterException("--fec-offset: " + start + " (the FEC area overlaps the data,"
+          + " which ends at byte " + p.dataSize() + ")");
+    }
+    if (onHash) {
+      long areaStart = Math.min(p.hashOffset(), builder.geometry().treeOffset());
+      long areaEnd = builder.geometry().hashDeviceSize();
+      if (start + fec.paritySize() > areaStart && start < areaEnd) {
+        throw new VerityParameterException("--fec-offset: " + start + " (the FEC area overlaps the hash"
+            + " area, bytes " + areaStart + " to " + areaEnd + ")");
+      }
+    }
+  }
+
+  /** Whether two paths name one file; paths of files not yet created compare by name. */
+  private static boolean sameFile(Path a, Path b) throws IOException {
+    if (Files.exists(a) && Files.exists(b)) {
+      return Files.isSameFile(a, b);
+    }
+    return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
   }
 }

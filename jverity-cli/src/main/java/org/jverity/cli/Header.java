@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jverity.fec.FecLayout;
 import org.jverity.format.Hex;
 import org.jverity.format.ImageIdentity;
 import org.jverity.format.VerityParams;
@@ -21,6 +22,25 @@ final class Header {
    * only when the hash area starts at offset 0 (as veritysetup 2.6 does).
    */
   static String text(String hashDevice, TreeGeometry g, byte[] rootHash) {
+    return text(hashDevice, g, rootHash, null);
+  }
+
+  /**
+   * The FEC parity written by format.
+   *
+   * @param device the FEC file as given
+   * @param layout where the parity is
+   * @param onHashDevice whether the FEC file is the hash file
+   */
+  record Fec(String device, FecLayout layout, boolean onHashDevice) {}
+
+  /**
+   * As {@link #text(String, TreeGeometry, byte[])}, with veritysetup's FEC lines when {@code fec} is
+   * not null: roots and parity blocks after the algorithm; the hash device size counts the parity
+   * when it shares the hash device (veritysetup assumes it follows the tree); "FEC device size"
+   * only for a FEC device of its own with the parity at offset 0.
+   */
+  static String text(String hashDevice, TreeGeometry g, byte[] rootHash, Fec fec) {
     VerityParams p = g.params();
     StringBuilder s = new StringBuilder();
     s.append("VERITY header information for ").append(hashDevice).append('\n');
@@ -31,12 +51,23 @@ final class Header {
     s.append("Hash blocks:     \t").append(g.hashBlocks()).append('\n');
     s.append("Hash block size: \t").append(p.hashBlockSize()).append('\n');
     s.append("Hash algorithm:  \t").append(p.hashAlgorithm().kernelName()).append('\n');
+    if (fec != null) {
+      s.append("FEC RS roots:   \t").append(fec.layout().roots()).append('\n');
+      s.append("FEC blocks:     \t").append(fec.layout().parityBlocks()).append('\n');
+    }
     s.append("Salt:            \t").append(ParamsResolver.saltText(p.salt())).append('\n');
     if (rootHash != null) {
       s.append("Root hash:      \t").append(Hex.format(rootHash)).append('\n');
     }
     if (p.hashOffset() == 0) {
-      s.append("Hash device size: \t").append(g.hashDeviceSize()).append(" [bytes]\n");
+      long size = g.hashDeviceSize();
+      if (fec != null && fec.onHashDevice()) {
+        size += fec.layout().parityBlocks() * p.hashBlockSize();
+      }
+      s.append("Hash device size: \t").append(size).append(" [bytes]\n");
+    }
+    if (fec != null && !fec.onHashDevice() && fec.layout().fecOffset() == 0) {
+      s.append("FEC device size: \t").append(fec.layout().paritySize()).append(" [bytes]\n");
     }
     return s.toString();
   }
@@ -51,6 +82,11 @@ final class Header {
 
   /** Everything a build script needs, so it does no arithmetic of its own. Offsets in bytes. */
   static Map<String, Object> json(String dataDevice, String hashDevice, TreeGeometry g, byte[] rootHash) {
+    return json(dataDevice, hashDevice, g, rootHash, null);
+  }
+
+  /** As {@link #json(String, String, TreeGeometry, byte[])}, with a "fec" object when {@code fec} is not null. */
+  static Map<String, Object> json(String dataDevice, String hashDevice, TreeGeometry g, byte[] rootHash, Fec fec) {
     VerityParams p = g.params();
     Map<String, Object> m = new LinkedHashMap<>();
     if (dataDevice != null) {
@@ -86,6 +122,20 @@ final class Header {
       levels.add(l);
     }
     m.put("levels", levels);
+    if (fec != null) {
+      FecLayout f = fec.layout();
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("device", fec.device());
+      o.put("roots", f.roots());
+      o.put("offset", f.fecOffset());
+      o.put("size", f.paritySize());
+      o.put("blocks", f.parityBlocks());
+      o.put("rounds", f.rounds());
+      o.put("messageBlocks", f.messageBlocks());
+      o.put("hashDeviceBlocks", f.hashBlocks());
+      o.put("onHashDevice", fec.onHashDevice());
+      m.put("fec", o);
+    }
     return m;
   }
 }

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import org.jverity.format.VerityParams;
 import org.jverity.hash.BlockHasher;
 import org.jverity.io.BlockDevice;
+import org.jverity.internal.Parallel;
 import org.jverity.io.WritableDevice;
 
 /**

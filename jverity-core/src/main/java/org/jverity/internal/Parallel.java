@@ -1,4 +1,4 @@
-package org.jverity.tree;
+package org.jverity.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,17 +10,17 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Runs numbered tasks on a few platform threads that each own their buffers. Hashing is CPU-bound,
  * so one thread per core; tasks are handed out in increasing order, which keeps reads nearly
- * sequential.
+ * sequential. Not exported: shared by the tree builder/checker and the FEC encoder.
  */
-final class Parallel {
+public final class Parallel {
   private Parallel() {}
 
   /** One thread's worker; owns its buffers, runs tasks one at a time. */
-  interface Worker {
+  public interface Worker {
     void run(long task) throws IOException;
   }
 
-  interface WorkerFactory {
+  public interface WorkerFactory {
     Worker newWorker();
   }
 
@@ -28,7 +28,13 @@ final class Parallel {
    * Runs tasks {@code 0 .. tasks-1}, each exactly once, on up to {@code threads} threads (the
    * caller's among them). Stops handing out tasks after the first failure and rethrows it.
    */
-  static void run(int threads, long tasks, WorkerFactory factory) throws IOException {
+  public static void run(int threads, long tasks, WorkerFactory factory) throws IOException {
+    run("jverity-hash-", threads, tasks, factory);
+  }
+
+  /** As {@link #run(int, long, WorkerFactory)}, naming the helper threads {@code threadName + i}. */
+  public static void run(String threadName, int threads, long tasks, WorkerFactory factory)
+      throws IOException {
     if (tasks <= 0) {
       return;
     }
@@ -48,7 +54,7 @@ final class Parallel {
         };
     List<Thread> helpers = new ArrayList<>(n - 1);
     for (int i = 1; i < n; i++) {
-      helpers.add(Thread.ofPlatform().name("jverity-hash-" + i).daemon().start(loop));
+      helpers.add(Thread.ofPlatform().name(threadName + i).daemon().start(loop));
     }
     loop.run();
     boolean interrupted = false;
