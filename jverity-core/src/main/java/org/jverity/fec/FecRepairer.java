@@ -75,6 +75,13 @@ public final class FecRepairer implements BlockRepairer {
       return null;
     }
     long[] others = remember(m);
+    if (others.length == 1) { // the only bad block of its round we know of: try the cheap way first
+      byte[] fast = corrector.correctSingleErasure(m);
+      if (fast != null && check.verifies(fast)) {
+        corrected.increment();
+        return fast;
+      }
+    }
     long[][] attempts = others.length > 1
         ? new long[][] {new long[0], others, new long[] {m}}
         : new long[][] {new long[0], new long[] {m}};

@@ -130,4 +130,25 @@ class FecCorrectorTest {
     }
     assertThat(c.roundsDecoded()).isEqualTo(1);
   }
+
+  @Test
+  void aSingleBadBlockOfARoundIsTheXorOfTheRest() throws Exception {
+    for (int roots : new int[] {2, 3, 16}) {
+      FecImage f = FecImage.of(600, 4096, roots, 6);
+      FecLayout l = f.layout();
+      SplittableRandom rnd = new SplittableRandom(6);
+      long m = 3 + 2 * l.rounds();
+      f.corruptWhole(m, rnd);
+      FecCorrector c = f.corrector();
+      assertThat(c.correctSingleErasure(m)).isEqualTo(f.original(m));
+      assertThat(c.roundsDecoded()).isZero(); // no codeword decoded
+      long hashBlock = l.messageBlocks() - 1; // the last hash device block, alone in its round
+      f.corruptWhole(hashBlock, rnd);
+      assertThat(c.correctSingleErasure(hashBlock)).isEqualTo(f.original(hashBlock));
+      f.corruptWhole(m + l.rounds(), rnd); // a second bad block in m's round: the XOR is wrong
+      FecCorrector after = f.corrector(); // (the devices are snapshots)
+      assertThat(after.correctSingleErasure(m)).isNotEqualTo(f.original(m));
+      assertThat(after.correct(m, new long[] {m, m + l.rounds()})).isEqualTo(f.original(m));
+    }
+  }
 }
