@@ -36,8 +36,8 @@ public final class FecCorrector {
   private final LongAdder decodes = new LongAdder();
   private final LongAdder readFailures = new LongAdder();
 
-  /** The round and the rows of it given as erasures. */
-  private record Key(long round, BitSet erasedRows) {}
+  /** The round, the rows of it given as erasures, and whether only screened codewords are decoded. */
+  private record Key(long round, BitSet erasedRows, boolean screened) {}
 
   public FecCorrector(FecLayout layout, BlockDevice data, BlockDevice hash, BlockDevice fec) {
     this(layout, data, hash, fec, DEFAULT_CACHE_BYTES);
@@ -80,6 +80,21 @@ public final class FecCorrector {
    * @throws IllegalArgumentException if {@code messageIndex} is not a message block (0..T−1)
    */
   public byte[] correct(long messageIndex, long[] erasures) {
+    return correct(messageIndex, erasures, false);
+  }
+
+  /**
+   * As {@link #correct(long, long[])}, but only the codewords whose bytes do not XOR to zero are
+   * decoded (every codeword of this code XORs to zero, α^0 being a root, and any single error
+   * breaks that): with damage of a few bytes here and there, a handful of B codewords instead of
+   * all. A codeword with errors that happen to XOR to zero is left as it is, so the result may be
+   * wrong: the caller must verify it against the tree, and fall back to the full decode.
+   */
+  public byte[] correctScreened(long messageIndex, long[] erasures) {
+    return correct(messageIndex, erasures, true);
+  }
+
+  private byte[] correct(long messageIndex, long[] erasures, boolean screened) {
     if (messageIndex < 0 || messageIndex >= layout.messageBlocks()) {
       throw new IllegalArgumentException("message block: " + messageIndex + " (expected: 0 to "
           + (layout.messageBlocks() - 1) + ")");
@@ -91,7 +106,7 @@ public final class FecCorrector {
         erased.set(layout.row(m));
       }
     }
-    byte[] rows = decoded(new Key(round, erased));
+    byte[] rows = decoded(new Key(round, erased, screened));
     if (rows == null) {
       return null;
     }
@@ -211,8 +226,12 @@ public final class FecCorrector {
     if (positions.length > roots) {
       return new Decode(null, readFailed);
     }
+    byte[] dirty = key.screened() ? xorOfCodewords(rows, validRows, parity) : null;
     byte[] cw = new byte[ReedSolomon.N];
     for (int b = 0; b < bs; b++) {
+      if (dirty != null && dirty[b] == 0) {
+        continue; // XORs to zero: taken as clean (the tree decides)
+      }
       for (int i = 0; i < k; i++) {
         cw[i] = rows[i * bs + b];
       }
@@ -233,6 +252,25 @@ public final class FecCorrector {
       }
     }
     return new Decode(rows, readFailed);
+  }
+
+  /** Per byte position, the XOR of its codeword's 255 bytes: zero for every codeword. */
+  private byte[] xorOfCodewords(byte[] rows, int validRows, byte[] parity) {
+    int bs = layout.blockSize();
+    int roots = layout.roots();
+    byte[] x = new byte[bs];
+    for (int i = 0; i < validRows; i++) {
+      int at = i * bs;
+      for (int b = 0; b < bs; b++) {
+        x[b] ^= rows[at + b];
+      }
+    }
+    for (int b = 0; b < bs; b++) {
+      for (int j = 0; j < roots; j++) {
+        x[b] ^= parity[b * roots + j];
+      }
+    }
+    return x;
   }
 
   /** Rows of {@code round} that are message blocks (the rest, past T, are zeros). */

@@ -85,11 +85,15 @@ public final class FecRepairer implements BlockRepairer {
     long[][] attempts = others.length > 1
         ? new long[][] {new long[0], others, new long[] {m}}
         : new long[][] {new long[0], new long[] {m}};
-    for (long[] erasures : attempts) {
-      byte[] fixed = corrector.correct(m, erasures);
-      if (fixed != null && check.verifies(fixed)) {
-        corrected.increment();
-        return fixed;
+    // Screened first (decode only the codewords that do not XOR to zero: a few, for scattered
+    // damage), then every codeword; the tree decides which candidate is right.
+    for (boolean screened : new boolean[] {true, false}) {
+      for (long[] erasures : attempts) {
+        byte[] fixed = screened ? corrector.correctScreened(m, erasures) : corrector.correct(m, erasures);
+        if (fixed != null && check.verifies(fixed)) {
+          corrected.increment();
+          return fixed;
+        }
       }
     }
     failed.increment();

@@ -151,4 +151,27 @@ class FecCorrectorTest {
       assertThat(after.correct(m, new long[] {m, m + l.rounds()})).isEqualTo(f.original(m));
     }
   }
+
+  @Test
+  void screeningDecodesOnlyDirtyCodewordsAndCanMissWhatTheFullDecodeFinds() throws Exception {
+    FecImage f = FecImage.of(600, 4096, 8, 7);
+    FecLayout l = f.layout();
+    SplittableRandom rnd = new SplittableRandom(7);
+    long a = 5;
+    long b = 5 + 3 * l.rounds(); // same round
+    f.corruptBytes(a, 20, rnd);
+    f.corruptBytes(b, 20, rnd);
+    FecCorrector c = f.corrector();
+    assertThat(c.correctScreened(a, new long[0])).isEqualTo(f.original(a));
+    assertThat(c.correctScreened(b, new long[0])).isEqualTo(f.original(b));
+    // Two errors in one codeword that XOR to zero: screening takes it as clean, the full decode fixes it.
+    byte[] blockA = f.arrayOf(a);
+    byte[] blockB = f.arrayOf(b);
+    int at = 1000;
+    blockA[f.offsetOf(a) + at] ^= 0x33;
+    blockB[f.offsetOf(b) + at] ^= 0x33;
+    FecCorrector fresh = f.corrector();
+    assertThat(fresh.correctScreened(a, new long[0])).isNotEqualTo(f.original(a));
+    assertThat(fresh.correct(a, new long[0])).isEqualTo(f.original(a));
+  }
 }

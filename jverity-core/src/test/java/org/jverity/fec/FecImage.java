@@ -26,11 +26,11 @@ record FecImage(TestImage image, FecLayout layout, byte[] parity, byte[] pristin
   }
 
   /** The array and offset holding message block {@code m}. */
-  private byte[] arrayOf(long m) {
+  byte[] arrayOf(long m) {
     return layout.isData(m) ? image.data() : image.hash();
   }
 
-  private int offsetOf(long m) {
+  int offsetOf(long m) {
     return (int) ((layout.isData(m) ? m : layout.hashBlockOf(m)) * blockSize());
   }
 
