@@ -54,4 +54,15 @@ final class FecOptions {
     }
     return new FecRepairer(layout, data, hash, fec);
   }
+
+  /** Closes the parity devices {@link #repairer} opened: read-only, so a failure loses nothing. */
+  static void closeAll(java.util.List<AutoCloseable> devices) {
+    for (AutoCloseable c : devices) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // read-only parity: nothing to lose
+      }
+    }
+  }
 }

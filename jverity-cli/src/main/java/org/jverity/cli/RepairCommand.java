@@ -100,13 +100,7 @@ final class RepairCommand implements Callable<Integer> {
           + (r.fixes().size() == 1 ? "" : "s") + ".");
       return ExitCode.OK;
     } finally {
-      for (AutoCloseable c : fecDevices) {
-        try {
-          c.close();
-        } catch (Exception ignored) {
-          // read-only parity: nothing to lose
-        }
-      }
+      FecOptions.closeAll(fecDevices);
     }
   }
 

@@ -119,13 +119,7 @@ final class ServedExport implements AutoCloseable {
     reader.close();
     closeQuietly(hash);
     closeQuietly(data);
-    for (AutoCloseable c : fecDevices) {
-      try {
-        c.close();
-      } catch (Exception ignored) {
-        // read-only parity: nothing to lose
-      }
-    }
+    FecOptions.closeAll(fecDevices);
   }
 
   private static void closeQuietly(AutoCloseable c) {

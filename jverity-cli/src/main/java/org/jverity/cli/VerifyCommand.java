@@ -124,13 +124,7 @@ final class VerifyCommand implements Callable<Integer> {
       err.flush();
       return ExitCode.OK; // as veritysetup: everything is correctable
     } finally {
-      for (AutoCloseable c : fecDevices) {
-        try {
-          c.close();
-        } catch (Exception ignored) {
-          // read-only: nothing to lose
-        }
-      }
+      FecOptions.closeAll(fecDevices);
     }
   }
 
