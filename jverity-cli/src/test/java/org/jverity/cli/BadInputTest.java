@@ -561,15 +561,14 @@ class BadInputTest {
         bad(
             "verify: unknown option",
             ExitCode.USAGE,
-            "Unknown options: '--fec-device'",
+            "Unknown option: '--bogus'",
             f ->
                 List.of(
                     "verify",
                     f.data().toString(),
                     f.hash().toString(),
                     f.root(),
-                    "--fec-device",
-                    "x")),
+                    "--bogus")),
         bad(
             "unknown command",
             ExitCode.USAGE,

@@ -47,13 +47,19 @@ class FecCommandsTest {
     return new Image(data, hash, fec, root, bytes);
   }
 
+  /**
+   * Changes {@code count} bytes at {@code at}, each by a different nonzero value (seeded by the
+   * offset): damage in two blocks of one round must not cancel out, as equal changes would in the
+   * XOR every codeword has.
+   */
   private static void flip(Path file, long at, int count) throws Exception {
+    SplittableRandom rnd = new SplittableRandom(at);
     try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
       for (int i = 0; i < count; i++) {
         f.seek(at + i);
         int b = f.read();
         f.seek(at + i);
-        f.write(b ^ 0x5a);
+        f.write(b ^ (1 + rnd.nextInt(255)));
       }
     }
   }
