@@ -1,0 +1,122 @@
+package org.jverity.cli;
+
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.jverity.format.HashAlgorithm;
+import org.jverity.format.Hex;
+import org.jverity.format.VerityParameterException;
+import org.jverity.fsverity.FileDigestMismatchException;
+import org.jverity.fsverity.VerifiedFile;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.IoClass;
+import org.jverity.verify.ReaderOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code cat}: an fs-verity file, verified through its Merkle tree against its file digest. Exit
+ * codes: 7 when file and tree do not give the digest (nothing is written), 8 at the first
+ * corrupted block (every byte before it is written), 9 when the tree is too short.
+ */
+@Command(
+    name = "cat",
+    description = "Write FILE to stdout (or --output), every block verified through its fs-verity Merkle tree"
+        + " (fsverity digest --out-merkle-tree) against the file digest; stops at the first block that does"
+        + " not verify, naming it.")
+final class CatCommand implements Callable<Integer> {
+  private static final int PIECE = 1 << 20; // bytes read and written at a time
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "The file.")
+  Path file;
+
+  @Option(names = "--merkle-tree", required = true, paramLabel = "TREE",
+      description = "Its Merkle tree, as fsverity digest --out-merkle-tree writes it.")
+  Path tree;
+
+  @Option(names = "--digest", required = true, paramLabel = "ALG:HEX",
+      description = "The expected fs-verity file digest, e.g. sha256:3d24... (HEX alone means --hash-alg's).")
+  String digest;
+
+  @Option(names = "--hash-alg", paramLabel = "ALG", description = "sha256 or sha512 (default: the digest's, else sha256).")
+  String hashAlg;
+
+  @Option(names = "--block-size", paramLabel = "BYTES", converter = ByteSize.class,
+      description = "Merkle tree block size (default 4096).")
+  long blockSize = 4096;
+
+  @Option(names = "--salt", paramLabel = "HEX", description = "Salt as hex, as given to fsverity digest (default: none).")
+  String salt = "";
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of stdout.")
+  Path output;
+
+  @Override
+  public Integer call() throws IOException {
+    if (blockSize > 1 << 30) {
+      throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two, e.g. 4096)");
+    }
+    byte[] saltBytes = salt.isEmpty() || salt.equals("-") ? new byte[0] : Hex.parse("salt", salt);
+    VerifiedFile.Parameters params = VerifiedFile.Parameters.DEFAULTS.withBlockSize((int) blockSize)
+        .withSalt(saltBytes);
+    try (VerifiedFile f = VerifiedFile.open(file, tree, expectedDigest(), params, ReaderOptions.DEFAULTS);
+        OutputStream out = open()) {
+      copy(f, out);
+    } catch (FileDigestMismatchException e) {
+      throw new CliException(ExitCode.ROOT_HASH_MISMATCH, e.getMessage());
+    }
+    return ExitCode.OK;
+  }
+
+  /** {@code --digest} with its algorithm, which must agree with {@code --hash-alg} when both say one. */
+  private String expectedDigest() {
+    String given = hashAlg == null ? null : HashAlgorithm.fromName(hashAlg).kernelName();
+    int colon = digest.indexOf(':');
+    if (colon < 0) {
+      return (given == null ? "sha256" : given) + ":" + digest;
+    }
+    String named = digest.substring(0, colon).toLowerCase(Locale.ROOT);
+    if (given != null && !given.equals(named)) {
+      throw new VerityParameterException("--hash-alg: " + hashAlg + " (expected: " + named + ", as --digest says)");
+    }
+    return digest;
+  }
+
+  private OutputStream open() throws IOException {
+    return new BufferedOutputStream(output == null
+        ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(output), PIECE);
+  }
+
+  /**
+   * Copies verified bytes in block-aligned pieces. When a piece fails, the scheduler has reported
+   * its lowest failing block and every byte before it verified: those are written, then the error.
+   */
+  private static void copy(VerifiedFile f, OutputStream out) throws IOException {
+    int bs = f.blockSize();
+    byte[] buf = new byte[PIECE];
+    long pos = 0;
+    long end = f.size();
+    while (pos < end) {
+      long pieceEnd = Math.min(end, pos + PIECE); // pos is block-aligned, PIECE a multiple of bs
+      int n = (int) (pieceEnd - pos); // <= PIECE
+      try {
+        f.read(pos, buf, 0, n, IoClass.BEST_EFFORT); // hashed on every core
+      } catch (CorruptBlockException e) {
+        if (e.dataBlock() >= 0) {
+          out.write(buf, 0, (int) (Math.max(pos, e.dataBlock() * bs) - pos)); // the verified bytes before it
+        }
+        out.flush();
+        throw e;
+      }
+      out.write(buf, 0, n);
+      pos = pieceEnd;
+    }
+  }
+}

@@ -1,0 +1,297 @@
+package org.jverity.fsverity;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.Locale;
+import java.util.Objects;
+import org.jverity.format.HashAlgorithm;
+import org.jverity.format.Hex;
+import org.jverity.format.VerityParameterException;
+import org.jverity.hash.BlockHasher;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.BlockDevices;
+import org.jverity.io.DeviceTooSmallException;
+import org.jverity.tree.MerkleLayout;
+import org.jverity.verify.HashBlockCache;
+import org.jverity.verify.HashingPool;
+import org.jverity.verify.IoClass;
+import org.jverity.verify.ReaderOptions;
+import org.jverity.verify.VerificationScheduler;
+import org.jverity.verify.VerifiedReader;
+import org.jverity.verify.VerifiedSource;
+
+/**
+ * A file read through its fs-verity Merkle tree: no byte is returned unless its block verified
+ * against a root hash that was itself checked against the expected fs-verity file digest, as the
+ * kernel reads a verity file. The tree is the one {@code fsverity digest --out-merkle-tree} writes
+ * (and {@code FS_IOC_READ_VERITY_METADATA} returns): root level first at offset 0.
+ *
+ * <p>Opening trusts nothing but the digest. The file digest is the hash of the 256-byte
+ * descriptor, which holds the algorithm, block size, salt, file size and root hash; so opening
+ * computes the root hash from the tree's top block (from the single data block for a one-block
+ * file; all zeros for the empty file), builds the descriptor for the file's size and the given
+ * parameters, and refuses with {@link FileDigestMismatchException} unless it hashes to the expected
+ * digest. Only then is the root trusted. A damaged top tree block (or, for a one-block file, a
+ * damaged data block) therefore shows as a digest mismatch at open; damage anywhere else shows as a
+ * {@link org.jverity.verify.CorruptBlockException} when the blocks under it are read.
+ *
+ * <p>Reads go through the block path's machinery: a {@link VerifiedReader} over the shared
+ * {@link HashBlockCache}, a {@link VerificationScheduler} (inline or pooled hashing, Merkle readahead
+ * on sequential reads) and the {@link ReaderOptions} corruption policy.
+ *
+ * <pre>{@code
+ * try (VerifiedFile f = VerifiedFile.open(Path.of("app.bin"), Path.of("app.bin.merkle"),
+ *     "sha256:3d248ca542a24fc62d1c43b916eae5016878e2533c88238480b26128a1f1af95")) {
+ *   byte[] head = f.read(0, (int) Math.min(f.size(), 4096));  // verified bytes, or an IOException
+ * } catch (FileDigestMismatchException e) {
+ *   // not the file (or tree) the digest names: nothing was read
+ * } catch (CorruptBlockException e) {
+ *   // e.dataBlock(): the first block that did not verify; bytes before it did
+ * }
+ * }</pre>
+ *
+ * With other parameters: {@code VerifiedFile.open(file, tree, "sha512:…",
+ * VerifiedFile.Parameters.DEFAULTS.withBlockSize(1024).withSalt(salt))}.
+ *
+ * <p>Thread-safe: any number of threads may read at once. {@link #close()} waits for reads in flight.
+ */
+public final class VerifiedFile implements VerifiedSource, AutoCloseable {
+  private final VerifiedReader reader;
+  private final VerificationScheduler scheduler;
+  private final String digest; // alg:hex, verified
+  private final byte[] rootHash; // trusted: the verified descriptor holds it
+  private final BlockDevice ownedFile; // closed with this; null when the caller owns the devices
+  private final BlockDevice ownedTree;
+
+  /**
+   * The tree parameters that are not in the digest string: the block size (bytes, data and tree
+   * alike) and the salt (0 to 32 bytes, as given to {@code fsverity digest --salt}). The hash
+   * algorithm is named by the digest ({@code sha256:} or {@code sha512:}).
+   */
+  public record Parameters(int blockSize, byte[] salt) {
+    /** {@code fsverity digest}'s defaults: 4096-byte blocks, no salt. */
+    public static final Parameters DEFAULTS = new Parameters(4096, new byte[0]);
+
+    public Parameters {
+      if (blockSize < 64 || Integer.bitCount(blockSize) != 1) { // the layout checks it per algorithm
+        throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two, e.g. 4096)");
+      }
+      Objects.requireNonNull(salt, "salt");
+      if (salt.length > DescriptorDigest.MAX_SALT) {
+        throw new VerityParameterException("salt: " + salt.length + " bytes (expected: at most "
+            + DescriptorDigest.MAX_SALT + ")");
+      }
+      salt = salt.clone();
+    }
+
+    @Override
+    public byte[] salt() {
+      return salt.clone();
+    }
+
+    public Parameters withBlockSize(int v) {
+      return new Parameters(v, salt);
+    }
+
+    public Parameters withSalt(byte[] v) {
+      return new Parameters(blockSize, v);
+    }
+  }
+
+  private VerifiedFile(VerifiedReader reader, VerificationScheduler scheduler, String digest, byte[] rootHash,
+      BlockDevice ownedFile, BlockDevice ownedTree) {
+    this.reader = reader;
+    this.rootHash = rootHash;
+    this.scheduler = scheduler;
+    this.digest = digest;
+    this.ownedFile = ownedFile;
+    this.ownedTree = ownedTree;
+  }
+
+  /** Opens {@code file} with its tree {@code merkleTree}, 4096-byte blocks and no salt. */
+  public static VerifiedFile open(Path file, Path merkleTree, String expectedDigest) throws IOException {
+    return open(file, merkleTree, expectedDigest, Parameters.DEFAULTS, ReaderOptions.DEFAULTS);
+  }
+
+  /**
+   * Opens {@code file} with its tree {@code merkleTree}; the hash block cache and hashing pool are
+   * the process-wide ones. The files are closed with the returned object.
+   *
+   * @param expectedDigest {@code sha256:HEX} or {@code sha512:HEX}, as {@code fsverity digest} and
+   *     {@code fsverity measure} print it
+   * @throws FileDigestMismatchException if file and tree do not give {@code expectedDigest}
+   * @throws VerityParameterException if the digest or parameters are malformed
+   * @throws DeviceTooSmallException if the tree is shorter than a tree of this file
+   */
+  public static VerifiedFile open(Path file, Path merkleTree, String expectedDigest, Parameters params,
+      ReaderOptions options) throws IOException {
+    BlockDevice data = BlockDevices.openRead(file);
+    BlockDevice tree = null;
+    try {
+      tree = BlockDevices.openRead(merkleTree);
+      return open(data, tree, expectedDigest, params, HashBlockCache.shared(), options, HashingPool.shared(),
+          data, tree);
+    } catch (IOException | RuntimeException | Error e) {
+      closeQuietly(tree, e);
+      closeQuietly(data, e);
+      throw e;
+    }
+  }
+
+  /**
+   * Opens a file held on {@code file} with its tree on {@code tree}; the caller keeps ownership of
+   * the devices, the cache and the pool, which must outlive the returned object.
+   */
+  public static VerifiedFile open(BlockDevice file, BlockDevice tree, String expectedDigest, Parameters params,
+      HashBlockCache cache, ReaderOptions options, HashingPool pool) throws IOException {
+    return open(file, tree, expectedDigest, params, cache, options, pool, null, null);
+  }
+
+  private static VerifiedFile open(BlockDevice file, BlockDevice tree, String expectedDigest, Parameters params,
+      HashBlockCache cache, ReaderOptions options, HashingPool pool, BlockDevice ownedFile,
+      BlockDevice ownedTree) throws IOException {
+    Objects.requireNonNull(params, "params");
+    HashAlgorithm alg = algorithmOf(expectedDigest);
+    byte[] want = Hex.parse("fs-verity digest", expectedDigest.substring(expectedDigest.indexOf(':') + 1));
+    if (want.length != alg.digestSize()) {
+      throw new VerityParameterException("fs-verity digest: " + want.length + " bytes (expected: "
+          + alg.digestSize() + " for " + alg + ")");
+    }
+    byte[] salt = params.salt();
+    long size = file.size();
+    MerkleLayout layout = MerkleLayout.fsVerity(alg, params.blockSize(), size);
+    BlockHasher hasher = BlockHasher.fsVerity(alg, salt);
+    byte[] root = rootHash(layout, hasher, file, tree);
+    byte[] got = DescriptorDigest.digest(alg, params.blockSize(), salt, size, root);
+    if (!MessageDigest.isEqual(got, want)) {
+      throw new FileDigestMismatchException(file.description(), alg + ":" + Hex.format(want),
+          alg + ":" + Hex.format(got));
+    }
+    VerifiedReader reader = VerifiedReader.open(layout, hasher, file, tree, root, cache, options);
+    return new VerifiedFile(reader, new VerificationScheduler(reader, pool), alg + ":" + Hex.format(want),
+        root, ownedFile, ownedTree);
+  }
+
+  /** The algorithm an {@code alg:hex} digest names; fs-verity knows sha256 and sha512. */
+  private static HashAlgorithm algorithmOf(String digest) {
+    Objects.requireNonNull(digest, "expectedDigest");
+    int colon = digest.indexOf(':');
+    if (colon < 0) {
+      throw new VerityParameterException("fs-verity digest: " + abbreviate(digest)
+          + " (expected: sha256:HEX or sha512:HEX)");
+    }
+    String name = digest.substring(0, colon).toLowerCase(Locale.ROOT);
+    HashAlgorithm alg = switch (name) {
+      case "sha256" -> HashAlgorithm.SHA256;
+      case "sha512" -> HashAlgorithm.SHA512;
+      default -> throw new VerityParameterException("fs-verity digest algorithm: " + abbreviate(name)
+          + " (expected: sha256 or sha512)");
+    };
+    return alg;
+  }
+
+  /**
+   * The root hash file and tree give: H(top tree block), or H(the data block) for a one-block file,
+   * or zeros for the empty file (fs-verity's rules). Untrusted until the descriptor checks.
+   */
+  private static byte[] rootHash(MerkleLayout layout, BlockHasher hasher, BlockDevice file, BlockDevice tree)
+      throws IOException {
+    if (layout.dataBlocks() == 0) {
+      return new byte[layout.digestSize()];
+    }
+    int bs = layout.dataBlockSize();
+    byte[] block = new byte[bs]; // zero-padded: a one-block file may be shorter than a block
+    if (layout.levels() == 0) {
+      file.readFully(0, ByteBuffer.wrap(block, 0, (int) layout.dataSize())); // < one block, fits int
+    } else {
+      long needed = layout.endHashBlock() * (long) layout.hashBlockSize();
+      if (tree.size() < needed) {
+        throw new DeviceTooSmallException("Merkle tree (truncated, or not this file's?)", tree.description(),
+            tree.size(), needed);
+      }
+      tree.readFully(layout.levelStart(layout.levels() - 1) * layout.hashBlockSize(), ByteBuffer.wrap(block));
+    }
+    return hasher.hash(block, 0, bs);
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+  }
+
+  private static void closeQuietly(BlockDevice d, Throwable primary) {
+    if (d == null) {
+      return;
+    }
+    try {
+      d.close();
+    } catch (IOException | RuntimeException e) {
+      primary.addSuppressed(e);
+    }
+  }
+
+  /** The file's size in bytes. */
+  @Override
+  public long size() {
+    return reader.size();
+  }
+
+  /** The verified fs-verity file digest, {@code alg:hex} (lower case), as {@code fsverity digest} prints it. */
+  public String digest() {
+    return digest;
+  }
+
+  /** The tree's root hash, trusted because the descriptor holding it hashes to {@link #digest()}. */
+  public byte[] rootHash() {
+    return rootHash.clone();
+  }
+
+  /** Bytes per block, of data and tree alike. */
+  public int blockSize() {
+    return reader.layout().dataBlockSize();
+  }
+
+  /**
+   * Reads {@code length} verified bytes at {@code offset}; as {@link VerifiedSource#read(long,
+   * byte[], int, int)}, with {@link IoClass#BEST_EFFORT}.
+   */
+  @Override
+  public void read(long offset, byte[] dst, int dstOffset, int length) throws IOException {
+    scheduler.read(offset, dst, dstOffset, length);
+  }
+
+  /** As {@link #read(long, byte[], int, int)}, scheduled as {@code ioClass} (inline limits differ). */
+  public void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass) throws IOException {
+    scheduler.read(offset, dst, dstOffset, length, ioClass);
+  }
+
+  /** The reader underneath, for its status and counters ({@code corruptionCount()}, {@code cacheStats()}). */
+  public VerifiedReader reader() {
+    return reader;
+  }
+
+  /** Waits for reads in flight, then closes the reader and, if this object opened them, the files. */
+  @Override
+  public void close() throws IOException {
+    scheduler.close();
+    reader.close();
+    IOException first = null;
+    for (BlockDevice d : new BlockDevice[] {ownedTree, ownedFile}) {
+      if (d != null) {
+        try {
+          d.close();
+        } catch (IOException e) {
+          if (first == null) {
+            first = e;
+          } else {
+            first.addSuppressed(e);
+          }
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}
