@@ -1,0 +1,152 @@
+package org.jverity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code jverity cat}: an fs-verity file made by {@code fsverity digest --out-merkle-tree} comes out
+ * exactly; a damaged one comes out up to its first damaged block, then one line and exit 8; a
+ * digest that is not the file's is exit 7 with nothing written.
+ */
+class CatCommandTest {
+  @TempDir Path dir;
+
+  record Made(Path file, Path tree, String digest, byte[] bytes) {}
+
+  /** {@code size} seeded bytes in {@code dir/f}, digested by fsverity (the oracle). */
+  private Made make(int size, String alg, int blockSize, String salt) throws Exception {
+    byte[] bytes = new byte[size];
+    new Random(size).nextBytes(bytes);
+    Path file = dir.resolve("f");
+    Path tree = dir.resolve("f.merkle");
+    Files.write(file, bytes);
+    List<String> cmd = new ArrayList<>(List.of("fsverity", "digest", file.toString(), "--hash-alg=" + alg,
+        "--block-size=" + blockSize, "--out-merkle-tree=" + tree));
+    if (!salt.isEmpty()) {
+      cmd.add("--salt=" + salt);
+    }
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    } catch (IOException e) {
+      throw new AssertionError("fsverity (fsverity-utils) is needed by this test: install the Debian package"
+          + " 'fsverity' (apt-get install fsverity): " + e.getMessage(), e);
+    }
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertThat(p.waitFor()).as(out).isZero();
+    return new Made(file, tree, out.split(" ")[0], bytes);
+  }
+
+  private ToolRun cat(Made m, String... extra) {
+    List<String> args = new ArrayList<>(List.of("cat", m.file().toString(), "--merkle-tree=" + m.tree(),
+        "--digest=" + m.digest(), "-o", dir.resolve("out").toString()));
+    args.addAll(List.of(extra));
+    return Jverity.run(args);
+  }
+
+  private byte[] out() throws IOException {
+    return Files.readAllBytes(dir.resolve("out"));
+  }
+
+  private static void flip(Path file, long at) throws IOException {
+    byte[] b = Files.readAllBytes(file);
+    b[(int) at] ^= 1;
+    Files.write(file, b);
+  }
+
+  @ParameterizedTest(name = "{0} bytes, {1}, {2}-byte blocks, salt ''{3}''")
+  @CsvSource({"0, sha256, 4096, ''", "1, sha256, 4096, ''", "4095, sha512, 4096, abcd", "4096, sha256, 1024, ''",
+      "4097, sha256, 4096, 00", "5242880, sha256, 4096, ''", "5242881, sha512, 1024, 0011223344556677"})
+  void writesTheFileExactly(int size, String alg, int blockSize, String salt) throws Exception {
+    Made m = make(size, alg, blockSize, salt);
+    List<String> extra = new ArrayList<>(List.of("--block-size=" + blockSize, "--hash-alg=" + alg));
+    if (!salt.isEmpty()) {
+      extra.add("--salt=" + salt);
+    }
+    ToolRun r = cat(m, extra.toArray(String[]::new));
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.stderr()).isEmpty();
+    assertThat(out()).isEqualTo(m.bytes());
+  }
+
+  @Test
+  void aDigestWithoutItsAlgorithmIsTheHashAlgsDigest() throws Exception {
+    Made m = make(10_000, "sha512", 4096, "");
+    ToolRun r = Jverity.run("cat", m.file().toString(), "--merkle-tree", m.tree().toString(),
+        "--digest", m.digest().substring("sha512:".length()), "--hash-alg", "sha512", "-o", dir.resolve("out").toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(out()).isEqualTo(m.bytes());
+  }
+
+  @ParameterizedTest(name = "byte {0} flipped")
+  @CsvSource({"0", "4096", "1048575", "1048576", "3000000", "5242880"})
+  void stopsAtTheFirstDamagedBlockAfterWritingEveryByteBeforeIt(int at) throws Exception {
+    Made m = make(5 * 1024 * 1024 + 1, "sha256", 4096, "");
+    flip(m.file(), at);
+    ToolRun r = cat(m);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(r.stderrLines()).containsExactly("jverity: " + m.file() + ": data block " + at / 4096 + " is corrupted");
+    assertThat(out()).isEqualTo(Arrays.copyOf(m.bytes(), at / 4096 * 4096));
+  }
+
+  @Test
+  void aDamagedTreeBlockStopsAtTheFirstBlockUnderIt() throws Exception {
+    Made m = make(5 * 1024 * 1024, "sha256", 4096, ""); // 1280 blocks: tree levels of 10 and 1 blocks
+    flip(m.tree(), 4096 * 4 + 7); // level 0, its 4th block: data blocks 384..511
+    ToolRun r = cat(m);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(r.stderrLines()).containsExactly("jverity: " + m.tree() + ": hash block 4 (level 0) is corrupted");
+    assertThat(out()).isEqualTo(Arrays.copyOf(m.bytes(), 384 * 4096));
+  }
+
+  @Test
+  void aDigestThatIsNotTheFilesIsExit7AndWritesNothing() throws Exception {
+    Made m = make(100_000, "sha256", 4096, "");
+    Made wrong = new Made(m.file(), m.tree(), "sha256:" + "ab".repeat(32), m.bytes());
+    ToolRun r = cat(wrong);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
+    assertThat(r.stderrLines()).singleElement().asString()
+        .startsWith("jverity: " + m.file() + ": fs-verity digest is " + m.digest() + ", expected sha256:abab");
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
+  void theWrongSaltIsADigestMismatch() throws Exception {
+    Made m = make(100_000, "sha256", 4096, "abcd");
+    ToolRun r = cat(m); // no --salt
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "--hash-alg=sha512|3|--hash-alg: sha512 (expected: sha256, as --digest says)",
+      "--salt=zz|3|salt: not a hex string: zz",
+      "--block-size=1000|3|block size: 1000",
+      "--salt=00112233445566778899001122334455667788990011223344556677889900112233|3|salt: 34 bytes"})
+  void badParametersAreExit3(String option, int code, String message) throws Exception {
+    Made m = make(1000, "sha256", 4096, "");
+    ToolRun r = cat(m, option);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(code);
+    assertThat(r.stderrLines()).singleElement().asString().contains(message);
+  }
+
+  @Test
+  void theTreeAndDigestAreRequired() throws Exception {
+    Made m = make(1000, "sha256", 4096, "");
+    ToolRun r = Jverity.run("cat", m.file().toString(), "--digest", m.digest());
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.USAGE);
+    assertThat(r.stderr()).contains("--merkle-tree");
+  }
+}
