@@ -73,6 +73,13 @@ final class Pkcs7 {
     s.initSign(key);
     s.update(content);
     byte[] signature = s.sign();
+    Signature check = Signature.getInstance(jca); // as OpenSSL's X509_check_private_key: the pair must match
+    check.initVerify(cert.getPublicKey());
+    check.update(content);
+    if (!check.verify(signature)) {
+      throw new java.security.InvalidKeyException("the private key is not the certificate's ("
+          + cert.getSubjectX500Principal().getName() + ")");
+    }
 
     AlgorithmIdentifier digestAlg = new AlgorithmIdentifier(digestOid(alg), DERNull.INSTANCE);
     IssuerAndSerialNumber signer;
