@@ -13,6 +13,7 @@ import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.io.WritableDevice;
+import org.jverity.sig.RootHashSignature;
 import org.jverity.tree.TreeBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,6 +36,17 @@ final class FormatCommand implements Callable<Integer> {
 
   @Option(names = "--root-hash-file", paramLabel = "FILE", description = "Also write the root hash (hex, no newline) to FILE.")
   Path rootHashFile;
+
+  @Option(names = "--root-hash-signature-out", paramLabel = "FILE",
+      description = "Also write a detached PKCS#7 signature (DER) of the root hash to FILE, as veritysetup open"
+          + " --root-hash-signature takes it; needs --key and --cert.")
+  Path rootHashSignatureOut;
+
+  @Option(names = "--key", paramLabel = "KEY.pem", description = "Private key signing the root hash (PEM: RSA or EC).")
+  Path key;
+
+  @Option(names = "--cert", paramLabel = "CERT.pem", description = "The key's X.509 certificate (PEM).")
+  Path cert;
 
   @Option(names = "--seed", paramLabel = "STRING", description = "Derive salt and UUID from this secret seed (reproducible builds).")
   String seed;
@@ -67,6 +79,7 @@ final class FormatCommand implements Callable<Integer> {
     Checks.requireThreads(threads);
     Checks.requireFile(data, "data");
     checkFecOptions();
+    Signing signing = signing();
     VerityParams p = ParamsResolver.forFormat(options, data, ParamsResolver.seedBytes(seed), seedLabel);
     TreeBuilder builder = TreeBuilder.of(p);
     if (threads != null) {
@@ -113,6 +126,10 @@ final class FormatCommand implements Callable<Integer> {
     if (rootHashFile != null) {
       Files.writeString(rootHashFile, Hex.format(root));
     }
+    if (signing != null) {
+      String rootHex = Hex.format(root);
+      Files.write(rootHashSignatureOut, signing.sign(s -> RootHashSignature.sign(rootHex, s.key(), s.cert())));
+    }
     Header.Fec fecInfo = fec == null ? null
         : new Header.Fec(fecDevice.toString(), fec, fecOnHash);
     spec.commandLine().getOut().print(json
@@ -120,6 +137,22 @@ final class FormatCommand implements Callable<Integer> {
         : Header.text(hash.toString(), builder.geometry(), root, fecInfo)
             + Header.identityLine(ImageIdentity.of(p, root)));
     return ExitCode.OK;
+  }
+
+  /** The signing key and certificate, loaded before any file is written; null when not signing. */
+  private Signing signing() throws IOException {
+    if (rootHashSignatureOut == null) {
+      if (key != null || cert != null) {
+        throw new CliException(ExitCode.USAGE, (key != null ? "--key" : "--cert") + " needs --root-hash-signature-out");
+      }
+      return null;
+    }
+    if (key == null || cert == null) {
+      throw new CliException(ExitCode.USAGE, "--root-hash-signature-out needs --key and --cert");
+    }
+    Signing s = Signing.load(key, cert);
+    s.sign(k -> RootHashSignature.sign("00", k.key(), k.cert())); // a key the certificate does not hold fails now
+    return s;
   }
 
   private int roots() {

@@ -79,6 +79,8 @@ public final class Main implements Runnable {
     commands.put("status", StatusCommand::new);
     commands.put("demo", DemoCommand::new);
     commands.put("cat", CatCommand::new);
+    commands.put("sign", SignCommand::new);
+    commands.put("verify-sig", VerifySigCommand::new);
     if (args.length > 0 && commands.containsKey(args[0])) {
       cli.addSubcommand(args[0], commands.get(args[0]).get());
     } else {
@@ -133,6 +135,7 @@ public final class Main implements Runnable {
   static int exitCode(Throwable e) {
     return switch (e) {
       case CliException c -> c.exitCode();
+      case org.jverity.sig.InvalidSignatureException s -> ExitCode.SIGNATURE_INVALID;
       case VerityParameterException v -> ExitCode.INVALID_PARAMETER;
       case SuperblockException s -> ExitCode.BAD_SUPERBLOCK;
       case IdentityMismatchException m -> ExitCode.SUPERBLOCK_MISMATCH;

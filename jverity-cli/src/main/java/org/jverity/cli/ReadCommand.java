@@ -43,6 +43,8 @@ final class ReadCommand implements Callable<Integer> {
 
   @Mixin FecOptions fec;
 
+  @Mixin RootHashSignatureOptions signature;
+
   @Option(names = "--offset", paramLabel = "BYTES", converter = ByteSize.class,
       description = "First byte to read (default 0). Sizes take K, M, G, T (or KiB ... TiB): powers of 1024.")
   long offset;
@@ -68,8 +70,9 @@ final class ReadCommand implements Callable<Integer> {
   boolean checkAtMostOnce;
 
   @Override
-  public Integer call() throws IOException {
+  public Integer call() throws IOException, org.jverity.sig.InvalidSignatureException {
     Checks.requireCacheSize(cacheSize);
+    signature.checkGiven();
     String rootText = image.check("read");
     Path data = image.data;
     Path hash = image.hash;
@@ -77,6 +80,7 @@ final class ReadCommand implements Callable<Integer> {
     try (BlockDevice dataDev = BlockDevices.openRead(data);
         BlockDevice hashDev = BlockDevices.openRead(hash)) {
       TrustedRoot trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
+      signature.check(trusted.rootHash()); // before any byte is written
       VerityParams p = trusted.params();
       var err = spec.commandLine().getErr();
       ReaderOptions ro = ReaderOptions.DEFAULTS

@@ -32,6 +32,8 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Mixin FecOptions fec;
 
+  @Mixin RootHashSignatureOptions signature;
+
   @Option(names = "--json", description = "Print the result as JSON on stdout.")
   boolean json;
 
@@ -42,8 +44,9 @@ final class VerifyCommand implements Callable<Integer> {
   Integer threads;
 
   @Override
-  public Integer call() throws IOException {
+  public Integer call() throws IOException, org.jverity.sig.InvalidSignatureException {
     Checks.requireThreads(threads);
+    signature.checkGiven();
     String rootText = image.check("verify");
     Path data = image.data;
     Path hash = image.hash;
@@ -55,6 +58,7 @@ final class VerifyCommand implements Callable<Integer> {
     try (FileDevice dataDev = FileDevice.openChannel(data, false);
         FileDevice hashDev = FileDevice.openChannel(hash, false)) {
       trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
+      signature.check(trusted.rootHash()); // before any hashing: an unsigned root is refused outright
       p = trusted.params();
       byte[] root = trusted.rootHash();
       checker = TreeChecker.of(p);

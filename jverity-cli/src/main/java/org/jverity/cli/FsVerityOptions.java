@@ -1,0 +1,50 @@
+package org.jverity.cli;
+
+import org.jverity.format.HashAlgorithm;
+import org.jverity.format.Hex;
+import picocli.CommandLine.Option;
+
+/** The fs-verity tree parameters, named as fsverity-utils names them. */
+final class FsVerityOptions {
+  @Option(names = "--hash-alg", paramLabel = "ALG", description = "Hash algorithm: sha256 (default) or sha512.")
+  String hashAlg = "sha256";
+
+  @Option(names = "--block-size", paramLabel = "BYTES", description = "Merkle tree block size, a power of two (default 4096).")
+  int blockSize = 4096;
+
+  @Option(names = "--salt", paramLabel = "HEX", description = "Salt in hex, at most 32 bytes (default: none).")
+  String salt;
+
+  /** fs-verity's largest salt, in bytes ({@code salt[32]} of the descriptor). */
+  static final int MAX_SALT = 32;
+  /** The largest block size jverity digests with, in bytes (fsverity-utils has no upper limit). */
+  static final int MAX_BLOCK_SIZE = 1 << 20;
+
+  HashAlgorithm algorithm() {
+    HashAlgorithm a = HashAlgorithm.fromName(hashAlg);
+    if (a != HashAlgorithm.SHA256 && a != HashAlgorithm.SHA512) {
+      throw new CliException(ExitCode.INVALID_PARAMETER, "--hash-alg: " + hashAlg + " (expected: sha256 or sha512)");
+    }
+    return a;
+  }
+
+  int blockSize() {
+    int min = 2 * algorithm().digestSize(); // a hash block holds at least two digests
+    if (blockSize < min || blockSize > MAX_BLOCK_SIZE || Integer.bitCount(blockSize) != 1) {
+      throw new CliException(ExitCode.INVALID_PARAMETER,
+          "--block-size: " + blockSize + " (expected: a power of two from " + min + " to " + MAX_BLOCK_SIZE + ")");
+    }
+    return blockSize;
+  }
+
+  byte[] salt() {
+    if (salt == null) {
+      return new byte[0];
+    }
+    byte[] s = Hex.parse("--salt", salt);
+    if (s.length > MAX_SALT) {
+      throw new CliException(ExitCode.INVALID_PARAMETER, "--salt: " + s.length + " bytes (expected: at most " + MAX_SALT + ")");
+    }
+    return s;
+  }
+}

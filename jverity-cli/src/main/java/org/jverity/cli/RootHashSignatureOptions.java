@@ -1,0 +1,52 @@
+package org.jverity.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.jverity.format.Hex;
+import org.jverity.sig.InvalidSignatureException;
+import org.jverity.sig.RootHashSignature;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --root-hash-signature} and {@code --trusted-cert}: the image's root hash must be signed
+ * (detached PKCS#7 over its lower-case hex, as the kernel's {@code root_hash_sig_key_desc} checks)
+ * by a trusted certificate before anything is read.
+ */
+final class RootHashSignatureOptions {
+  @Option(names = "--root-hash-signature", paramLabel = "FILE",
+      description = "Detached PKCS#7 signature (DER) of the root hash; needs --trusted-cert.")
+  Path signature;
+
+  @Option(names = "--trusted-cert", paramLabel = "PEM",
+      description = "Certificate(s) trusted to sign root hashes (PEM; repeatable).")
+  List<Path> trusted;
+
+  /**
+   * Checks the signature of {@code root} when one is given.
+   *
+   * @throws InvalidSignatureException when it is not a trusted certificate's signature of it
+   */
+  void check(byte[] root) throws IOException, InvalidSignatureException {
+    if (signature == null) {
+      if (trusted != null) {
+        throw new CliException(ExitCode.USAGE, "--trusted-cert needs --root-hash-signature");
+      }
+      return;
+    }
+    if (trusted == null) {
+      throw new CliException(ExitCode.USAGE, "--root-hash-signature needs --trusted-cert");
+    }
+    Checks.requireFile(signature, "signature");
+    RootHashSignature.verify(Files.readAllBytes(signature), Hex.format(root), Signing.certificates(trusted));
+  }
+
+  /** Early option checks, before any file is opened. */
+  void checkGiven() {
+    if ((signature == null) != (trusted == null)) {
+      throw new CliException(ExitCode.USAGE, signature == null
+          ? "--trusted-cert needs --root-hash-signature" : "--root-hash-signature needs --trusted-cert");
+    }
+  }
+}

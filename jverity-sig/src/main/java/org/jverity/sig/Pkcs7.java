@@ -1,0 +1,213 @@
+package org.jverity.sig;
+
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.CertificateEncodingException;
+import java.security.cert.X509Certificate;
+import java.util.Collection;
+import java.util.Locale;
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.ASN1Encoding;
+import org.bouncycastle.asn1.ASN1Integer;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.DERNull;
+import org.bouncycastle.asn1.DEROctetString;
+import org.bouncycastle.asn1.DERSequence;
+import org.bouncycastle.asn1.DERSet;
+import org.bouncycastle.asn1.DERTaggedObject;
+import org.bouncycastle.asn1.cms.IssuerAndSerialNumber;
+import org.bouncycastle.asn1.nist.NISTObjectIdentifiers;
+import org.bouncycastle.asn1.oiw.OIWObjectIdentifiers;
+import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
+import org.bouncycastle.asn1.x9.X9ObjectIdentifiers;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cms.CMSException;
+import org.bouncycastle.cms.CMSProcessableByteArray;
+import org.bouncycastle.cms.CMSSignedData;
+import org.bouncycastle.cms.SignerInformation;
+import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.jverity.format.HashAlgorithm;
+
+/**
+ * Detached PKCS#7 SignedData as OpenSSL's {@code PKCS7_sign} writes it with {@code
+ * PKCS7_BINARY|PKCS7_DETACHED|PKCS7_NOATTR|PKCS7_NOCERTS} (what {@code fsverity sign} and {@code
+ * openssl smime -sign -nocerts -noattr -binary} make), and its verification. Stateless.
+ *
+ * <pre>
+ * ContentInfo { signedData, [0] SignedData {
+ *   version 1, digestAlgorithms { {H, NULL} }, contentInfo { data }      -- detached: no content
+ *   signerInfos { { version 1, issuerAndSerialNumber, {H, NULL},          -- no authenticated attributes
+ *                   {rsaEncryption, NULL} | {ecdsa-with-H}, OCTET STRING signature } } } }
+ * </pre>
+ */
+final class Pkcs7 {
+  private Pkcs7() {}
+
+  /** Signs {@code content} with {@code key}, naming {@code cert} (issuer and serial) as signer. */
+  static byte[] signDetached(byte[] content, HashAlgorithm alg, PrivateKey key, X509Certificate cert)
+      throws GeneralSecurityException {
+    if (!key.getAlgorithm().equals(cert.getPublicKey().getAlgorithm())) {
+      throw new java.security.InvalidKeyException("a " + key.getAlgorithm() + " key, but the certificate holds a "
+          + cert.getPublicKey().getAlgorithm() + " key (expected: the certificate's key)");
+    }
+    String hash = alg.jcaName().replace("-", ""); // SHA256
+    AlgorithmIdentifier sigAlg;
+    String jca;
+    switch (key.getAlgorithm()) {
+      case "RSA" -> { // OpenSSL: rsaEncryption with NULL parameters; PKCS#1 v1.5 over the DigestInfo
+        sigAlg = new AlgorithmIdentifier(PKCSObjectIdentifiers.rsaEncryption, DERNull.INSTANCE);
+        jca = hash + "withRSA";
+      }
+      case "EC" -> { // OpenSSL: ecdsa-with-SHAxxx, parameters absent
+        sigAlg = new AlgorithmIdentifier(ecdsaWith(alg));
+        jca = hash + "withECDSA";
+      }
+      default -> throw new java.security.InvalidKeyException(
+          "key algorithm: " + key.getAlgorithm() + " (expected: RSA or EC)");
+    }
+    Signature s = Signature.getInstance(jca);
+    s.initSign(key);
+    s.update(content);
+    byte[] signature = s.sign();
+    Signature check = Signature.getInstance(jca); // as OpenSSL's X509_check_private_key: the pair must match
+    check.initVerify(cert.getPublicKey());
+    check.update(content);
+    if (!check.verify(signature)) {
+      throw new java.security.InvalidKeyException("the private key is not the certificate's ("
+          + cert.getSubjectX500Principal().getName() + ")");
+    }
+
+    AlgorithmIdentifier digestAlg = new AlgorithmIdentifier(digestOid(alg), DERNull.INSTANCE);
+    IssuerAndSerialNumber signer;
+    try {
+      signer = new IssuerAndSerialNumber(new X509CertificateHolder(cert.getEncoded()).toASN1Structure());
+    } catch (IOException e) {
+      throw new CertificateEncodingException("certificate: " + e.getMessage(), e);
+    }
+    DERSequence signerInfo = new DERSequence(new ASN1Encodable[] {
+        new ASN1Integer(1), signer, digestAlg, sigAlg, new DEROctetString(signature)});
+    DERSequence signedData = new DERSequence(new ASN1Encodable[] {
+        new ASN1Integer(1),
+        new DERSet(digestAlg),
+        new DERSequence(PKCSObjectIdentifiers.data),
+        new DERSet(signerInfo)});
+    DERSequence contentInfo = new DERSequence(new ASN1Encodable[] {
+        PKCSObjectIdentifiers.signedData, new DERTaggedObject(true, 0, signedData)});
+    try {
+      return contentInfo.getEncoded(ASN1Encoding.DER);
+    } catch (IOException e) {
+      throw new IllegalStateException("DER encoding in memory", e); // no I/O happens
+    }
+  }
+
+  /**
+   * Checks a detached signature over {@code content}: one signer, a trusted certificate naming it,
+   * the digest algorithm {@code requiredAlg} (any when null), and the signature itself. Signed
+   * attributes, as {@code openssl cms -sign} adds without {@code -noattr}, are accepted (the
+   * kernel's PKCS#7 parser accepts them too); certificates in the signature are ignored.
+   *
+   * @return the trusted certificate that made the signature
+   */
+  static X509Certificate verifyDetached(String what, byte[] signature, byte[] content, HashAlgorithm requiredAlg,
+      Collection<X509Certificate> trusted) throws InvalidSignatureException {
+    CMSSignedData cms;
+    try {
+      cms = new CMSSignedData(new CMSProcessableByteArray(content), signature);
+    } catch (CMSException | RuntimeException e) { // BouncyCastle reports some malformed DER unchecked
+      throw new InvalidSignatureException(InvalidSignatureException.Reason.MALFORMED,
+          what + ": not a DER PKCS#7 signature (" + oneLine(e) + ")", e);
+    }
+    if (cms.getSignedContent() == null || !cms.getSignedContentTypeOID().equals(PKCSObjectIdentifiers.data.getId())) {
+      throw new InvalidSignatureException(InvalidSignatureException.Reason.MALFORMED,
+          what + ": not a detached PKCS#7 signature of data (content type " + cms.getSignedContentTypeOID() + ")");
+    }
+    Collection<SignerInformation> signers = cms.getSignerInfos().getSigners();
+    if (signers.size() != 1) {
+      throw new InvalidSignatureException(InvalidSignatureException.Reason.MALFORMED,
+          what + ": " + signers.size() + " signers (expected: 1)");
+    }
+    SignerInformation signer = signers.iterator().next();
+    if (requiredAlg != null && !signer.getDigestAlgOID().equals(digestOid(requiredAlg).getId())) {
+      throw new InvalidSignatureException(InvalidSignatureException.Reason.WRONG_DIGEST_ALGORITHM,
+          what + ": signed with digest algorithm " + digestName(signer.getDigestAlgOID())
+              + " (expected: " + requiredAlg + ")");
+    }
+    X509Certificate match = null;
+    for (X509Certificate c : trusted) {
+      try {
+        if (signer.getSID().match(new X509CertificateHolder(c.getEncoded()))) {
+          match = c;
+          break;
+        }
+      } catch (IOException | CertificateEncodingException e) {
+        // an unreadable trusted certificate matches nothing
+      }
+    }
+    if (match == null) {
+      throw new InvalidSignatureException(InvalidSignatureException.Reason.UNTRUSTED_SIGNER,
+          what + ": signed by " + describe(signer) + ", which no trusted certificate is");
+    }
+    boolean ok;
+    try {
+      ok = signer.verify(new JcaSimpleSignerInfoVerifierBuilder().build(match));
+    } catch (CMSException | OperatorCreationException | RuntimeException e) {
+      throw new InvalidSignatureException(InvalidSignatureException.Reason.BAD_SIGNATURE,
+          what + ": signature does not verify (" + oneLine(e) + ")", e);
+    }
+    if (!ok) {
+      throw new InvalidSignatureException(InvalidSignatureException.Reason.BAD_SIGNATURE,
+          what + ": signature does not verify with " + match.getSubjectX500Principal().getName());
+    }
+    return match;
+  }
+
+  private static String describe(SignerInformation s) {
+    var sid = s.getSID();
+    if (sid.getIssuer() != null) {
+      return "issuer '" + sid.getIssuer() + "' serial " + sid.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+    }
+    return "key identifier " + org.bouncycastle.util.encoders.Hex.toHexString(sid.getSubjectKeyIdentifier());
+  }
+
+  private static String oneLine(Throwable e) {
+    Throwable c = e;
+    while (c.getCause() != null && c.getMessage() == null) {
+      c = c.getCause();
+    }
+    String m = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+    return m.strip().replaceAll("\\s*\\R\\s*", " ");
+  }
+
+  static ASN1ObjectIdentifier digestOid(HashAlgorithm alg) {
+    return switch (alg) {
+      case SHA1 -> OIWObjectIdentifiers.idSHA1;
+      case SHA224 -> NISTObjectIdentifiers.id_sha224;
+      case SHA256 -> NISTObjectIdentifiers.id_sha256;
+      case SHA384 -> NISTObjectIdentifiers.id_sha384;
+      case SHA512 -> NISTObjectIdentifiers.id_sha512;
+    };
+  }
+
+  private static String digestName(String oid) {
+    for (HashAlgorithm a : HashAlgorithm.values()) {
+      if (digestOid(a).getId().equals(oid)) {
+        return a.kernelName();
+      }
+    }
+    return oid;
+  }
+
+  private static ASN1ObjectIdentifier ecdsaWith(HashAlgorithm alg) {
+    return switch (alg) {
+      case SHA1 -> X9ObjectIdentifiers.ecdsa_with_SHA1;
+      case SHA224 -> X9ObjectIdentifiers.ecdsa_with_SHA224;
+      case SHA256 -> X9ObjectIdentifiers.ecdsa_with_SHA256;
+      case SHA384 -> X9ObjectIdentifiers.ecdsa_with_SHA384;
+      case SHA512 -> X9ObjectIdentifiers.ecdsa_with_SHA512;
+    };
+  }
+}
