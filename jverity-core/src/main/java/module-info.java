@@ -2,6 +2,7 @@
 module org.jverity.core {
   exports org.jverity.fec;
   exports org.jverity.format;
+  exports org.jverity.fsverity;
   exports org.jverity.hash;
   exports org.jverity.io;
   exports org.jverity.tree;
