@@ -78,6 +78,7 @@ public final class Main implements Runnable {
     commands.put("serve", ServeCommand::new);
     commands.put("status", StatusCommand::new);
     commands.put("demo", DemoCommand::new);
+    commands.put("digest", DigestCommand::new);
     if (args.length > 0 && commands.containsKey(args[0])) {
       cli.addSubcommand(args[0], commands.get(args[0]).get());
     } else {

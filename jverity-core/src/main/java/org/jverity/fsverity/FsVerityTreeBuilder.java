@@ -74,6 +74,17 @@ public final class FsVerityTreeBuilder {
    * {@link FsVerityDescriptor#digest()} is the file digest. The tree device is not truncated.
    */
   public FsVerityDescriptor build(BlockDevice file, WritableDevice tree) throws IOException {
+    return build(file, tree, 0);
+  }
+
+  /**
+   * As {@link #build(BlockDevice, WritableDevice)}, the tree starting at byte {@code treeOffset} of
+   * {@code tree}: {@code fsverity digest} given several files writes their trees one after another.
+   */
+  public FsVerityDescriptor build(BlockDevice file, WritableDevice tree, long treeOffset) throws IOException {
+    if (treeOffset < 0) {
+      throw new IllegalArgumentException("tree offset: " + treeOffset + " (expected: >= 0)");
+    }
     long size = file.size();
     MerkleLayout layout = layout(size);
     byte[] root;
@@ -83,12 +94,13 @@ public final class FsVerityTreeBuilder {
       root = hashOne(file, size); // one block: no tree
     } else {
       WritableDevice sink = tree != null ? tree : new MemoryDevice("merkle tree");
+      long base = tree != null ? treeOffset : 0;
       for (int level = 0; level < layout.levels(); level++) {
-        runLevel(layout, level, file, sink);
+        runLevel(layout, level, file, sink, base);
       }
       int bs = params.blockSize();
       byte[] top = new byte[bs];
-      sink.readFully(layout.levelStart(layout.levels() - 1) * bs, top, 0, bs);
+      sink.readFully(base + layout.levelStart(layout.levels() - 1) * bs, top, 0, bs);
       root = newDigest().digest(top);
       if (tree != null) {
         tree.flush();
@@ -111,13 +123,14 @@ public final class FsVerityTreeBuilder {
     return d;
   }
 
-  private void runLevel(MerkleLayout layout, int level, BlockDevice file, WritableDevice tree) throws IOException {
+  private void runLevel(MerkleLayout layout, int level, BlockDevice file, WritableDevice tree, long base)
+      throws IOException {
     long outputBlocks = layout.levelBlocks(level);
     long inputPerOutputBlock = (long) layout.hashesPerBlock() * params.blockSize();
     int blocksPerTask = (int) Math.max(1, Math.min(outputBlocks, TASK_INPUT_BYTES / inputPerOutputBlock));
     long tasks = Math.ceilDiv(outputBlocks, blocksPerTask);
     BlockDevice input = level == 0 ? file : tree;
-    Parallel.run("jverity-fsverity-", threads, tasks, () -> new Worker(layout, level, input, tree, blocksPerTask)::run);
+    Parallel.run("jverity-fsverity-", threads, tasks, () -> new Worker(layout, level, input, tree, base, blocksPerTask)::run);
   }
 
   /** One thread's state for one level: a digest, a chunk buffer and a task's output blocks. */
@@ -126,6 +139,7 @@ public final class FsVerityTreeBuilder {
     private final int level;
     private final BlockDevice input;
     private final WritableDevice tree;
+    private final long base; // bytes, where the tree starts on its device
     private final int blocksPerTask;
     private final long inputBytes; // bytes of the level's input; level 0's last block may be short
     private final MessageDigest digest;
@@ -133,8 +147,9 @@ public final class FsVerityTreeBuilder {
     private final ByteBuffer in; // a chunk of input, read straight from the kernel
     private final byte[] out; // the task's hash blocks
 
-    Worker(MerkleLayout layout, int level, BlockDevice input, WritableDevice tree, int blocksPerTask) {
+    Worker(MerkleLayout layout, int level, BlockDevice input, WritableDevice tree, long base, int blocksPerTask) {
       this.layout = layout;
+      this.base = base;
       this.level = level;
       this.input = input;
       this.tree = tree;
@@ -160,7 +175,7 @@ public final class FsVerityTreeBuilder {
       long end = Math.min((firstOut + outCount) << bits, layout.inputBlocks(level));
       long pos = first * bs; // bytes into the level's input
       long stop = Math.min(end * bs, inputBytes);
-      long inputBase = level == 0 ? 0 : layout.levelStart(level - 1) * bs;
+      long inputBase = level == 0 ? 0 : base + layout.levelStart(level - 1) * bs;
       int at = 0; // where the next digest goes in out
       int inBlock = 0; // bytes of the current block hashed so far
       digest.update(paddedSalt);
@@ -195,7 +210,7 @@ public final class FsVerityTreeBuilder {
       } else {
         digest.reset();
       }
-      tree.writeFully((layout.levelStart(level) + firstOut) * bs, ByteBuffer.wrap(out, 0, outCount * bs));
+      tree.writeFully(base + (layout.levelStart(level) + firstOut) * bs, ByteBuffer.wrap(out, 0, outCount * bs));
     }
 
     private void finish(int at) {
