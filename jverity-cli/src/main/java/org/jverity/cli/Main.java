@@ -78,6 +78,7 @@ public final class Main implements Runnable {
     commands.put("serve", ServeCommand::new);
     commands.put("status", StatusCommand::new);
     commands.put("demo", DemoCommand::new);
+    commands.put("digest", DigestCommand::new);
     commands.put("cat", CatCommand::new);
     commands.put("sign", SignCommand::new);
     commands.put("verify-sig", VerifySigCommand::new);

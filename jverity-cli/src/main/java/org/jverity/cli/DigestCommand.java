@@ -1,0 +1,242 @@
+package org.jverity.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.jverity.format.HashAlgorithm;
+import org.jverity.fsverity.FsVerityDescriptor;
+import org.jverity.fsverity.FsVerityParams;
+import org.jverity.fsverity.FsVerityTreeBuilder;
+import org.jverity.io.FileDevice;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code fsverity digest}: prints each file's fs-verity digest, optionally writing its Merkle tree
+ * and descriptor, with fsverity-utils 1.5's output. Small files are hashed side by side, one per
+ * core; a big one on every core; lines come out in argument order.
+ */
+@Command(
+    name = "digest",
+    description = "Print the fs-verity digest of each FILE, as fsverity digest does.")
+final class DigestCommand implements Callable<Integer> {
+  /** Files up to this size are hashed one per thread; bigger ones on every thread in turn. */
+  static final long SMALL_FILE = 8L << 20; // bytes
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "Files (with --recursive, directories too).")
+  List<Path> files;
+
+  @Option(names = "--hash-alg", paramLabel = "ALG", converter = AlgorithmName.class,
+      description = "sha256 (default) or sha512.")
+  HashAlgorithm algorithm = HashAlgorithm.SHA256;
+
+  @Option(names = "--block-size", paramLabel = "N", converter = BlockSize.class,
+      description = "Merkle tree block size in bytes, a power of two (default 4096).")
+  int blockSize = FsVerityParams.DEFAULT_BLOCK_SIZE;
+
+  @Option(names = "--salt", paramLabel = "HEX", converter = SaltHex.class,
+      description = "Salt, up to 32 bytes in hex (default: none).")
+  Salt salt = new Salt(new byte[0]);
+
+  @Option(names = "--out-merkle-tree", paramLabel = "FILE", description = "Write the Merkle tree to FILE (given several FILEs, each written over the last from offset 0, as fsverity does).")
+  Path outTree;
+
+  @Option(names = "--out-descriptor", paramLabel = "FILE", description = "Write the 256-byte fs-verity descriptor to FILE (given several FILEs, one after another).")
+  Path outDescriptor;
+
+  @Option(names = "--compact", description = "Print the digest alone, without algorithm and file name.")
+  boolean compact;
+
+  @Option(names = "--for-builtin-sig", description = "Print the fsverity_formatted_digest a built-in signature signs, in hex.")
+  boolean forBuiltinSig;
+
+  @Option(names = {"-r", "--recursive"}, description = "Digest every regular file under each directory FILE, in sorted order.")
+  boolean recursive;
+
+  @Option(names = "--threads", paramLabel = "N", description = "Hashing threads (default: one per core).")
+  Integer threads;
+
+  @Override
+  public Integer call() throws Exception {
+    Checks.requireThreads(threads);
+    FsVerityParams params = new FsVerityParams(algorithm, blockSize, salt.bytes());
+    List<Path> all = expand();
+    int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+    FsVerityTreeBuilder builder = FsVerityTreeBuilder.of(params).withThreads(n);
+    FsVerityTreeBuilder single = builder.withThreads(1);
+    boolean sidecars = outTree != null || outDescriptor != null;
+
+    PrintWriter out = spec.commandLine().getOut();
+    if (sidecars) {
+      // As fsverity 1.5: the descriptors one after another; each tree written at offset 0 over the last.
+      sequentially(builder, all, out);
+      return ExitCode.OK;
+    }
+    List<Future<FsVerityDescriptor>> small = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(n, Thread.ofPlatform().daemon().name("jverity-digest-", 1).factory());
+    try {
+      for (Path p : all) {
+        requireRegular(p);
+        small.add(Files.size(p) <= SMALL_FILE ? pool.submit(() -> digest(single, p)) : null);
+      }
+      for (int i = 0; i < all.size(); i++) {
+        FsVerityDescriptor d = small.get(i) != null ? await(small.get(i)) : digest(builder, all.get(i));
+        out.println(line(d, all.get(i)));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return ExitCode.OK;
+  }
+
+  private FsVerityDescriptor digest(FsVerityTreeBuilder b, Path file) throws IOException {
+    try (FileDevice in = FileDevice.openChannel(file, false)) {
+      return b.digest(in);
+    }
+  }
+
+  /** Each file on every core in turn, writing its tree at 0 and appending its descriptor. */
+  private void sequentially(FsVerityTreeBuilder b, List<Path> all, PrintWriter out) throws IOException {
+    for (Path p : all) {
+      requireRegular(p);
+    }
+    if (outTree != null) {
+      truncate(outTree);
+    }
+    if (outDescriptor != null) {
+      truncate(outDescriptor);
+    }
+    try (FileDevice tree = outTree == null ? null : FileDevice.openChannel(outTree, true);
+        FileDevice descriptors = outDescriptor == null ? null : FileDevice.openChannel(outDescriptor, true)) {
+      long descriptorEnd = 0;
+      for (Path p : all) {
+        FsVerityDescriptor d;
+        try (FileDevice in = FileDevice.openChannel(p, false)) {
+          d = tree == null ? b.digest(in) : b.build(in, tree);
+        }
+        if (descriptors != null) {
+          descriptors.writeFully(descriptorEnd, java.nio.ByteBuffer.wrap(d.encode()));
+          descriptorEnd += FsVerityDescriptor.SIZE;
+        }
+        out.println(line(d, p));
+      }
+      if (descriptors != null) {
+        descriptors.flush();
+      }
+    }
+  }
+
+  /** The files to hash: the arguments, each directory replaced by its regular files (--recursive). */
+  private List<Path> expand() throws IOException {
+    List<Path> all = new ArrayList<>();
+    for (Path f : files) {
+      if (recursive && Files.isDirectory(f)) {
+        try (Stream<Path> walk = Files.walk(f)) {
+          walk.filter(p -> Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)).sorted().forEach(all::add);
+        }
+      } else {
+        all.add(f);
+      }
+    }
+    return all;
+  }
+
+  private void requireRegular(Path p) {
+    if (!Files.exists(p)) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": no such file");
+    }
+    if (Files.isDirectory(p)) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": is a directory" + (recursive ? "" : " (use --recursive)"));
+    }
+    if (!Files.isReadable(p)) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": permission denied");
+    }
+  }
+
+  private static void truncate(Path p) throws IOException {
+    try (FileChannel c = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      // fsverity digest replaces the file: an older, longer tree must not survive at its end
+    }
+  }
+
+  private String line(FsVerityDescriptor d, Path file) {
+    String digest = forBuiltinSig ? HexFormat.of().formatHex(d.signedDigest()) : HexFormat.of().formatHex(d.digest());
+    if (compact) {
+      return digest;
+    }
+    return (forBuiltinSig ? "" : algorithm.kernelName() + ":") + digest + " " + file;
+  }
+
+  private static <T> T await(Future<T> f) throws Exception {
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception x ? x : new IllegalStateException(e.getCause());
+    }
+  }
+
+  /** --hash-alg: the names fsverity accepts, exactly. */
+  static final class AlgorithmName implements CommandLine.ITypeConverter<HashAlgorithm> {
+    @Override
+    public HashAlgorithm convert(String value) {
+      return switch (value) {
+        case "sha256" -> HashAlgorithm.SHA256;
+        case "sha512" -> HashAlgorithm.SHA512;
+        default -> throw new BadValue("sha256 or sha512");
+      };
+    }
+  }
+
+  /** --block-size: a decimal number of bytes, a power of two (the range is checked with the algorithm). */
+  static final class BlockSize implements CommandLine.ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      try {
+        int n = Integer.parseInt(value);
+        if (n > 0 && Integer.bitCount(n) == 1) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // refused below
+      }
+      throw new BadValue("a power of two in bytes, e.g. 4096");
+    }
+  }
+
+  /** A --salt value (a record: picocli would take a {@code byte[]} field for a list of values). */
+  record Salt(byte[] bytes) {}
+
+  /** --salt: hex, up to 32 bytes; empty for none. */
+  static final class SaltHex implements CommandLine.ITypeConverter<Salt> {
+    @Override
+    public Salt convert(String value) {
+      byte[] b;
+      try {
+        b = HexFormat.of().parseHex(value);
+      } catch (IllegalArgumentException e) {
+        throw new BadValue("an even number of hex digits");
+      }
+      if (b.length > FsVerityParams.MAX_SALT_SIZE) {
+        throw new BadValue("at most " + FsVerityParams.MAX_SALT_SIZE + " bytes in hex");
+      }
+      return new Salt(b);
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package org.jverity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code jverity digest} against the real {@code fsverity digest} (fsverity-utils; bin/test
+ * installs it): digest lines, Merkle tree files and descriptor files byte-identical over both
+ * algorithms, block sizes 512 to 65536, salts of 0, 1 and 32 bytes, and files of 0 bytes, 1 byte,
+ * one block, one block + 1 and a multi-level tree. A missing fsverity fails, naming the package.
+ */
+class DigestCommandTest {
+  @TempDir static Path dir;
+  static final List<Path> FILES = new ArrayList<>();
+
+  @BeforeAll
+  static void files() throws IOException {
+    SplittableRandom r = new SplittableRandom(575);
+    for (int bs : new int[] {512, 1024, 4096, 65536}) {
+      // Multi-level: more blocks than one hash block covers with sha512 (bs / 64), times 3, plus a tail.
+      for (long size : new long[] {0, 1, bs, bs + 1, (long) bs * (bs / 64) * 3 + 17}) {
+        Path f = dir.resolve("f-" + bs + "-" + size);
+        if (!Files.exists(f)) {
+          byte[] b = new byte[(int) size];
+          r.nextBytes(b);
+          Files.write(f, b);
+        }
+        if (!FILES.contains(f)) {
+          FILES.add(f);
+        }
+      }
+    }
+  }
+
+  static ToolRun fsverity(List<String> args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of("fsverity", "digest"));
+    cmd.addAll(args);
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).start();
+    } catch (IOException e) {
+      throw new AssertionError("fsverity is missing: install fsverity (Debian: apt-get install fsverity)", e);
+    }
+    byte[] out = p.getInputStream().readAllBytes();
+    byte[] err = p.getErrorStream().readAllBytes();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new ToolRun(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+  }
+
+  static Stream<Arguments> matrix() {
+    List<Arguments> a = new ArrayList<>();
+    for (String alg : new String[] {"sha256", "sha512"}) {
+      for (int bs : new int[] {512, 1024, 4096, 65536}) {
+        for (String salt : new String[] {"", "5a", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"}) {
+          a.add(Arguments.of(alg, bs, salt));
+        }
+      }
+    }
+    return a.stream();
+  }
+
+  @ParameterizedTest(name = "{0}, {1}-byte blocks, salt ''{2}''")
+  @MethodSource("matrix")
+  void sameLinesTreesAndDescriptorsAsFsverity(String alg, int bs, String salt) throws Exception {
+    List<String> opts = List.of("--hash-alg=" + alg, "--block-size=" + bs, "--salt=" + salt);
+    for (Path f : FILES) {
+      if (!f.getFileName().toString().startsWith("f-" + bs + "-")) {
+        continue;
+      }
+      List<String> j = new ArrayList<>(List.of("digest", f.toString()));
+      j.addAll(opts);
+      j.addAll(List.of("--out-merkle-tree=" + dir.resolve("jt"), "--out-descriptor=" + dir.resolve("jd")));
+      List<String> v = new ArrayList<>(List.of(f.toString()));
+      v.addAll(opts);
+      v.addAll(List.of("--out-merkle-tree=" + dir.resolve("ft"), "--out-descriptor=" + dir.resolve("fd")));
+      ToolRun mine = Jverity.run(j);
+      ToolRun theirs = fsverity(v);
+      assertThat(theirs.exitCode()).as("%s", theirs).isZero();
+      assertThat(mine.exitCode()).as("%s", mine).isZero();
+      assertThat(mine.stdout()).as(f.toString()).isEqualTo(theirs.stdout());
+      assertThat(Files.readAllBytes(dir.resolve("jt"))).as("tree of %s", f).isEqualTo(Files.readAllBytes(dir.resolve("ft")));
+      assertThat(Files.readAllBytes(dir.resolve("jd"))).as("descriptor of %s", f).isEqualTo(Files.readAllBytes(dir.resolve("fd")));
+    }
+  }
+
+  @ParameterizedTest(name = "flags ''{0}''")
+  @CsvSource({"''", "--compact", "--for-builtin-sig", "--compact --for-builtin-sig", "--hash-alg=sha512 --for-builtin-sig"})
+  void severalFilesInArgumentOrderWithEachOutputForm(String flags) throws Exception {
+    List<String> opts = flags.isEmpty() ? List.of() : List.of(flags.split(" "));
+    List<String> names = FILES.stream().map(Path::toString).toList().reversed();
+    List<String> j = new ArrayList<>(List.of("digest"));
+    j.addAll(names);
+    j.addAll(opts);
+    List<String> v = new ArrayList<>(names);
+    v.addAll(opts);
+    ToolRun mine = Jverity.run(j);
+    assertThat(mine.exitCode()).as("%s", mine).isZero();
+    assertThat(mine.stdout()).isEqualTo(fsverity(v).stdout());
+  }
+
+  @Test
+  void severalFilesWithSidecarsAsFsverity() throws Exception {
+    List<String> names = FILES.stream().map(Path::toString).toList();
+    List<String> j = new ArrayList<>(List.of("digest", "--block-size=1024"));
+    j.addAll(names);
+    j.addAll(List.of("--out-merkle-tree=" + dir.resolve("jt"), "--out-descriptor=" + dir.resolve("jd")));
+    List<String> v = new ArrayList<>(names);
+    v.addAll(List.of("--block-size=1024", "--out-merkle-tree=" + dir.resolve("ft"), "--out-descriptor=" + dir.resolve("fd")));
+    ToolRun mine = Jverity.run(j);
+    assertThat(mine.stdout()).isEqualTo(fsverity(v).stdout());
+    assertThat(Files.readAllBytes(dir.resolve("jt"))).isEqualTo(Files.readAllBytes(dir.resolve("ft")));
+    assertThat(Files.readAllBytes(dir.resolve("jd"))).isEqualTo(Files.readAllBytes(dir.resolve("fd")));
+  }
+
+  @Test
+  void recursivePrintsEveryRegularFileInSortedOrder(@TempDir Path tree) throws Exception {
+    Files.createDirectories(tree.resolve("b/c"));
+    Files.writeString(tree.resolve("b/c/z"), "z");
+    Files.writeString(tree.resolve("b/a"), "a".repeat(5000));
+    Files.writeString(tree.resolve("a"), "");
+    Files.createSymbolicLink(tree.resolve("link"), tree.resolve("a"));
+    ToolRun mine = Jverity.run("digest", "--recursive", tree.toString());
+    assertThat(mine.exitCode()).as("%s", mine).isZero();
+    ToolRun theirs = fsverity(List.of(tree.resolve("a").toString(), tree.resolve("b/a").toString(), tree.resolve("b/c/z").toString()));
+    assertThat(mine.stdout()).isEqualTo(theirs.stdout());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "--salt=abc | 3 | --salt",
+      "--salt=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20 | 3 | --salt",
+      "--block-size=1000 | 3 | --block-size",
+      "--block-size=4k | 3 | --block-size",
+      "--hash-alg=sha1 | 3 | --hash-alg",
+      "--hash-alg=SHA256 | 3 | --hash-alg",
+      "--block-size=64 --hash-alg=sha512 | 3 | block size",
+      "--frobnicate | 2 | frobnicate",
+  })
+  void badOptionValuesAreOneLineWithTheirCode(String flags, int code, String names) {
+    List<String> j = new ArrayList<>(List.of("digest", FILES.get(0).toString()));
+    j.addAll(List.of(flags.split(" ")));
+    ToolRun r = Jverity.run(j);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(code);
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.stderrLines()).singleElement().asString().startsWith("jverity: ").contains(names);
+  }
+
+  @Test
+  void missingFilesAndDirectoriesAreIoErrors() {
+    ToolRun missing = Jverity.run("digest", dir.resolve("nosuch").toString());
+    assertThat(missing.exitCode()).isEqualTo(4);
+    assertThat(missing.stderrLines()).singleElement().asString().contains("nosuch").contains("no such file");
+    ToolRun directory = Jverity.run("digest", dir.toString());
+    assertThat(directory.exitCode()).isEqualTo(4);
+    assertThat(directory.stderrLines()).singleElement().asString().contains("is a directory");
+  }
+}
