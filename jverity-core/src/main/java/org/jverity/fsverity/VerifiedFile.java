@@ -79,9 +79,9 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
         throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two, e.g. 4096)");
       }
       Objects.requireNonNull(salt, "salt");
-      if (salt.length > DescriptorDigest.MAX_SALT) {
+      if (salt.length > FsVerityParams.MAX_SALT_SIZE) {
         throw new VerityParameterException("salt: " + salt.length + " bytes (expected: at most "
-            + DescriptorDigest.MAX_SALT + ")");
+            + FsVerityParams.MAX_SALT_SIZE + ")");
       }
       salt = salt.clone();
     }
@@ -164,7 +164,7 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
     MerkleLayout layout = MerkleLayout.fsVerity(alg, params.blockSize(), size);
     BlockHasher hasher = BlockHasher.fsVerity(alg, salt);
     byte[] root = rootHash(layout, hasher, file, tree);
-    byte[] got = DescriptorDigest.digest(alg, params.blockSize(), salt, size, root);
+    byte[] got = new FsVerityDescriptor(new FsVerityParams(alg, params.blockSize(), salt), size, root).digest();
     if (!MessageDigest.isEqual(got, want)) {
       throw new FileDigestMismatchException(file.description(), alg + ":" + Hex.format(want),
           alg + ":" + Hex.format(got));

@@ -56,8 +56,8 @@ class VerifiedFileTest {
       }
       byte[] desc = Files.readAllBytes(m.descriptor()); // fsverity's own descriptor holds our root
       assertThat(Arrays.copyOfRange(desc, 16, 16 + f.rootHash().length)).isEqualTo(f.rootHash());
-      assertThat(DescriptorDigest.descriptor(HashAlgorithm.fromName(alg), blockSize, Hex.parse("salt", salt), size,
-          f.rootHash())).isEqualTo(desc);
+      assertThat(new FsVerityDescriptor(new FsVerityParams(HashAlgorithm.fromName(alg), blockSize,
+          Hex.parse("salt", salt)), size, f.rootHash()).encode()).isEqualTo(desc);
     }
   }
 
