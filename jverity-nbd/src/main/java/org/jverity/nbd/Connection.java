@@ -41,7 +41,6 @@ final class Connection implements Runnable {
   private final String peer;
   private final Semaphore inFlight; // permits: requests that may still start
   private volatile boolean draining; // the server is shutting down: answer ESHUTDOWN
-  private byte[] ownBuffer; // the reading thread's read buffer (one piece and a header), or null
 
   Connection(NbdServer server, Transport transport) {
     this.server = server;
@@ -85,9 +84,6 @@ final class Connection implements Runnable {
     } finally {
       inFlight.acquireUninterruptibly(limits.maxInFlight()); // every request started has answered
       inFlight.release(limits.maxInFlight()); // (a concurrent drainAndClose waits for the same)
-      if (ownBuffer != null) {
-        server.releaseBuffer(ownBuffer.length);
-      }
       closeQuietly();
       server.ended(this);
       String why = reason;
@@ -174,10 +170,14 @@ final class Connection implements Runnable {
           inFlight.acquireUninterruptibly(); // past the limit, stop reading: TCP pushes back
           if (cmd == NbdCommand.READ && transport.in().available() == 0) {
             // Nothing queued behind it (a client waiting for this reply): serve it on this thread,
-            // with this connection's buffer. A thread per request costs more than a small read.
+            // with a reused buffer. A thread per request costs more than a small read.
+            byte[] buffer = inlineBuffer(r);
             try {
-              read(r, export, inlineBuffer(r));
+              read(r, export, buffer);
             } finally {
+              if (buffer != null) {
+                server.giveBuffer(buffer);
+              }
               inFlight.release();
             }
             continue;
@@ -205,20 +205,15 @@ final class Connection implements Runnable {
   }
 
   /**
-   * The reading thread's own buffer for a READ it serves itself: kept between requests up to one
-   * piece (with its header) and counted in the server's read-buffer budget once; null when the
-   * request needs more, which then takes budget for itself.
+   * A reused buffer (one piece and a header) for a READ served on the reading thread, from the
+   * server's few spares, to give back after the reply; null when the request needs more (a simple
+   * reply of more than a piece is read whole into a buffer of its own).
    */
   private byte[] inlineBuffer(Request r) {
-    int needed = (int) Math.min(r.length, PIECE) + ReplyWriter.DATA_CHUNK_HEADER;
     if (!r.session.structured() && r.length > PIECE) {
-      return null; // a simple reply of more than a piece is read whole: its own buffer
+      return null;
     }
-    if (ownBuffer == null) {
-      server.acquireBuffer(PIECE + ReplyWriter.DATA_CHUNK_HEADER);
-      ownBuffer = new byte[PIECE + ReplyWriter.DATA_CHUNK_HEADER];
-    }
-    return needed <= ownBuffer.length ? ownBuffer : null;
+    return server.takeBuffer(PIECE + ReplyWriter.DATA_CHUNK_HEADER);
   }
 
   /** Why a READ, CACHE or BLOCK_STATUS cannot be served, or null; "!" marks EOVERFLOW. */

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A read-only NBD server over verified images: fixed newstyle, structured replies, block status,
@@ -42,6 +43,9 @@ public final class NbdServer implements AutoCloseable {
   private final NbdTls tls; // null: no TLS
   private final NbdEvents events;
   private final Semaphore buffers; // permits: KiB of read buffers that may still be allocated
+  // Reused read buffers (their budget stays taken): a few per core, whatever the number of clients.
+  private final AtomicReferenceArray<byte[]> spares =
+      new AtomicReferenceArray<>(2 * Runtime.getRuntime().availableProcessors() + 2);
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
   private final List<AutoCloseable> listeners = Collections.synchronizedList(new ArrayList<>());
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -183,6 +187,33 @@ public final class NbdServer implements AutoCloseable {
 
   void releaseBuffer(int bytes) {
     buffers.release(kib(bytes));
+  }
+
+  /**
+   * A buffer of {@code bytes} for a request served on a connection's thread: one of a few spares
+   * kept across requests (so sequential reads do not allocate and zero a piece each time), or a
+   * new one taking read-buffer budget. Spares belong to the server, not to connections: clients
+   * that read once and go idle hold none. Return it with {@link #giveBuffer}.
+   */
+  byte[] takeBuffer(int bytes) {
+    for (int i = 0; i < spares.length(); i++) {
+      byte[] b = spares.get(i);
+      if (b != null && b.length == bytes && spares.compareAndSet(i, b, null)) {
+        return b;
+      }
+    }
+    acquireBuffer(bytes);
+    return new byte[bytes];
+  }
+
+  /** Keeps {@code b} as a spare when a slot is free; otherwise drops it and frees its budget. */
+  void giveBuffer(byte[] b) {
+    for (int i = 0; i < spares.length(); i++) {
+      if (spares.get(i) == null && spares.compareAndSet(i, null, b)) {
+        return;
+      }
+    }
+    releaseBuffer(b.length);
   }
 
   private static int kib(int bytes) {

@@ -193,4 +193,29 @@ class RobustnessTest {
       nbdinfoStillWorks();
     }
   }
+
+  /**
+   * Read buffers belong to requests, not to connections: 400 clients that each read once and then
+   * stay connected hold no read budget, so a new client's read is served at once (a buffer kept
+   * per connection would exhaust the 256 MiB budget after ~255 such clients and stall the rest).
+   */
+  @Test
+  void idleClientsThatHaveReadHoldNoReadBudget() throws Exception {
+    List<RawNbdClient> idle = new ArrayList<>();
+    try {
+      for (int i = 0; i < 400; i++) {
+        RawNbdClient c = RawNbdClient.connect(image.address, false);
+        idle.add(c);
+        long at = (long) (i % BLOCKS) * 4096;
+        assertThat(c.read(at, 4096)).isEqualTo(Arrays.copyOfRange(bytes, (int) at, (int) at + 4096));
+      }
+      try (RawNbdClient late = RawNbdClient.connect(image.address, false)) {
+        assertThat(late.read(0, 1 << 20)).isEqualTo(Arrays.copyOf(bytes, 1 << 20));
+      }
+    } finally {
+      for (RawNbdClient c : idle) {
+        c.close();
+      }
+    }
+  }
 }
