@@ -3,26 +3,29 @@ package org.jverity.format;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
+import org.jverity.internal.LibCryptoDigest;
 
 /**
  * Hash algorithms jverity supports, by their kernel crypto API / veritysetup name (what the
  * superblock stores) and their JCA name.
  */
 public enum HashAlgorithm {
-  SHA1("sha1", "SHA-1", 20, 64),
-  SHA224("sha224", "SHA-224", 28, 64),
-  SHA256("sha256", "SHA-256", 32, 64),
-  SHA384("sha384", "SHA-384", 48, 128),
-  SHA512("sha512", "SHA-512", 64, 128);
+  SHA1("sha1", "SHA-1", "SHA1", 20, 64),
+  SHA224("sha224", "SHA-224", "SHA224", 28, 64),
+  SHA256("sha256", "SHA-256", "SHA256", 32, 64),
+  SHA384("sha384", "SHA-384", "SHA384", 48, 128),
+  SHA512("sha512", "SHA-512", "SHA512", 64, 128);
 
   private final String kernelName;
   private final String jcaName;
+  private final String opensslName; // prefix of libcrypto's SHA256_Init etc.
   private final int digestSize; // bytes
   private final int inputBlockSize; // bytes the compression function consumes at a time
 
-  HashAlgorithm(String kernelName, String jcaName, int digestSize, int inputBlockSize) {
+  HashAlgorithm(String kernelName, String jcaName, String opensslName, int digestSize, int inputBlockSize) {
     this.kernelName = kernelName;
     this.jcaName = jcaName;
+    this.opensslName = opensslName;
     this.digestSize = digestSize;
     this.inputBlockSize = inputBlockSize;
   }
@@ -49,8 +52,18 @@ public enum HashAlgorithm {
     return inputBlockSize;
   }
 
-  /** A fresh digest; each thread needs its own. */
+  /**
+   * A fresh digest; each thread needs its own. The system's libcrypto computes it when there is one
+   * (it hashes at full speed from the first block, where the JDK's code needs the JIT first), the
+   * JDK otherwise; {@code -Djverity.digest=jdk} forces the JDK. Both give the same bytes: libcrypto
+   * is self-tested against the JDK before it is used.
+   */
   public MessageDigest newDigest() {
+    return LibCryptoDigest.of(jcaName, opensslName, digestSize).orElseGet(this::newJdkDigest);
+  }
+
+  /** A fresh digest computed by the JDK's own provider. */
+  public MessageDigest newJdkDigest() {
     try {
       return MessageDigest.getInstance(jcaName);
     } catch (NoSuchAlgorithmException e) {

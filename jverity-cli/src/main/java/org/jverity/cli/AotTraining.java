@@ -1,0 +1,69 @@
+package org.jverity.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The training run of the ahead-of-time cache (JDK 25, JEP 483/514/515): runs, in one process, the
+ * commands users run most, so the cache holds their classes and the method profiles that let the
+ * JIT compile their hashing loops early. {@code bin/jverity} runs it once per build:
+ * {@code java -XX:AOTCacheOutput=jverity.aot -cp jverity.jar org.jverity.cli.AotTraining DIR}.
+ * DIR is scratch space; the files are left for the caller to delete.
+ */
+public final class AotTraining {
+  private AotTraining() {}
+
+  /** Data hashed per training command: enough for the optimising compiler to take over. */
+  static final int DATA_BYTES = 64 << 20;
+  static final int SMALL_FILES = 200;
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 1) {
+      System.err.println("usage: AotTraining DIR");
+      System.exit(ExitCode.USAGE);
+    }
+    Path dir = Path.of(args[0]);
+    SplittableRandom random = new SplittableRandom(1);
+    Path data = dir.resolve("data.img");
+    Files.write(data, bytes(random, DATA_BYTES));
+    List<String> small = new ArrayList<>();
+    for (int i = 0; i < SMALL_FILES; i++) {
+      Path f = dir.resolve("small-" + i);
+      Files.write(f, bytes(random, 4096 * (1 + random.nextInt(16))));
+      small.add(f.toString());
+    }
+    String hash = dir.resolve("data.hash").toString();
+    String rootFile = dir.resolve("root").toString();
+    run("--version");
+    run("--help");
+    run("format", data.toString(), hash, "--root-hash-file", rootFile);
+    String root = Files.readString(Path.of(rootFile)).strip();
+    run("verify", data.toString(), hash, root);
+    run("dump", hash);
+    run("read", data.toString(), hash, root, "--length", "1M", "-o", dir.resolve("out").toString());
+    run("digest", data.toString());
+    List<String> digest = new ArrayList<>(List.of("digest"));
+    digest.addAll(small);
+    run(digest.toArray(String[]::new));
+  }
+
+  private static void run(String... args) {
+    StringWriter sink = new StringWriter();
+    int code = Main.run(new PrintWriter(sink), new PrintWriter(sink), args);
+    if (code != ExitCode.OK) { // a training run that fails teaches the cache the wrong path
+      throw new IllegalStateException("training: jverity " + String.join(" ", args) + " exited " + code + ": " + sink);
+    }
+  }
+
+  private static byte[] bytes(SplittableRandom random, int n) {
+    byte[] b = new byte[n];
+    random.nextBytes(b);
+    return b;
+  }
+}

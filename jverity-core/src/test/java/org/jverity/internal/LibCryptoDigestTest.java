@@ -1,0 +1,85 @@
+package org.jverity.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.security.DigestException;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.jverity.format.HashAlgorithm;
+import org.junit.jupiter.api.Test;
+
+/** The libcrypto digests give the JDK's bytes, however the input is fed, and behave as a MessageDigest. */
+class LibCryptoDigestTest {
+
+  private static MessageDigest libcrypto(HashAlgorithm a) {
+    return LibCryptoDigest.of(a.jcaName(), a.name(), a.digestSize()).orElseThrow(
+        () -> new AssertionError("no usable libcrypto for " + a + " (Debian: libssl3); this machine must have one"));
+  }
+
+  @Test
+  void everyAlgorithmIsAvailableHereAndChosenByDefault() {
+    for (HashAlgorithm a : HashAlgorithm.values()) {
+      assertThat(libcrypto(a).getDigestLength()).isEqualTo(a.digestSize());
+      assertThat(a.newDigest()).isInstanceOf(LibCryptoDigest.class);
+      assertThat(a.newJdkDigest()).isNotInstanceOf(LibCryptoDigest.class);
+    }
+  }
+
+  @Property(tries = 300)
+  void sameBytesAsTheJdkWhateverTheSplits(@ForAll @IntRange(min = 0, max = 4) int alg,
+      @ForAll @IntRange(min = 0, max = 20000) int length, @ForAll @IntRange(min = 1, max = 5000) int piece,
+      @ForAll long seed, @ForAll @IntRange(min = 0, max = 2) int feed) {
+    HashAlgorithm a = HashAlgorithm.values()[alg];
+    byte[] data = new byte[length];
+    new SplittableRandom(seed).nextBytes(data);
+    MessageDigest ours = libcrypto(a);
+    for (int at = 0; at < length; at += piece) {
+      int n = Math.min(piece, length - at);
+      switch (feed) {
+        case 0 -> ours.update(data, at, n);
+        case 1 -> ours.update(ByteBuffer.allocateDirect(n).put(data, at, n).flip());
+        default -> ours.update(ByteBuffer.wrap(data, at, n));
+      }
+    }
+    assertThat(ours.digest()).isEqualTo(a.newJdkDigest().digest(data));
+    // digest() resets: the same object hashes the next input from scratch
+    ours.update((byte) 7);
+    assertThat(ours.digest()).isEqualTo(a.newJdkDigest().digest(new byte[] {7}));
+  }
+
+  @Test
+  void aCloneCarriesTheStateAndIsIndependent() throws Exception {
+    MessageDigest salted = libcrypto(HashAlgorithm.SHA256);
+    salted.update(new byte[64]); // a padded salt, as fs-verity hashes it
+    MessageDigest copy = (MessageDigest) salted.clone();
+    copy.update("block".getBytes());
+    byte[] fromCopy = copy.digest();
+    salted.update("other".getBytes()); // the copy's updates did not reach the original
+    MessageDigest jdk = HashAlgorithm.SHA256.newJdkDigest();
+    jdk.update(new byte[64]);
+    jdk.update("other".getBytes());
+    assertThat(salted.digest()).isEqualTo(jdk.digest());
+    jdk.update(new byte[64]);
+    jdk.update("block".getBytes());
+    assertThat(fromCopy).isEqualTo(jdk.digest());
+  }
+
+  @Test
+  void digestIntoAnArrayAtAnOffsetAfterAReset() throws Exception {
+    MessageDigest d = libcrypto(HashAlgorithm.SHA512);
+    d.update(new byte[] {1, 2, 3});
+    d.reset();
+    d.update(new byte[] {4});
+    byte[] out = new byte[70];
+    assertThat(d.digest(out, 3, 67)).isEqualTo(64);
+    assertThat(Arrays.copyOfRange(out, 3, 67)).isEqualTo(HashAlgorithm.SHA512.newJdkDigest().digest(new byte[] {4}));
+    assertThat(out[0]).isZero();
+    assertThatThrownBy(() -> d.digest(out, 10, 60)).isInstanceOf(DigestException.class);
+  }
+}
