@@ -1,11 +1,10 @@
 /**
- * A read-only NBD server over verified images. Depends on the core, BouncyCastle for PEM keys (TLS)
- * and the Prometheus Java client for metrics.
+ * A read-only NBD server over verified images. Depends on the core, jverity-sig for PEM keys and
+ * certificates (TLS; it brings BouncyCastle) and the Prometheus Java client for metrics.
  */
 module org.jverity.nbd {
   requires org.jverity.core;
-  requires org.bouncycastle.pkix; // PEMParser, JcaPEMKeyConverter
-  requires org.bouncycastle.provider; // PrivateKeyInfo
+  requires org.jverity.sig; // Pem
   requires io.prometheus.metrics.core;
   requires io.prometheus.metrics.model;
   requires io.prometheus.metrics.exporter.httpserver;

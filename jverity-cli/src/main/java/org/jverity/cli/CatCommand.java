@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jverity.format.HashAlgorithm;
@@ -14,6 +16,8 @@ import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
 import org.jverity.fsverity.FileDigestMismatchException;
 import org.jverity.fsverity.VerifiedFile;
+import org.jverity.sig.InvalidSignatureException;
+import org.jverity.sig.SignedFileDigest;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
@@ -22,14 +26,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code cat}: an fs-verity file, verified through its Merkle tree against its file digest. Exit
- * codes: 7 when file and tree do not give the digest (nothing is written), 8 at the first
- * corrupted block (every byte before it is written), 9 when the tree is too short.
+ * {@code cat}: an fs-verity file, verified through its Merkle tree against its file digest, given
+ * ({@code --digest}) or vouched for by a built-in signature ({@code --signature} and {@code
+ * --trusted-cert}). Exit codes: 7 when file and tree do not give the digest, 14 when the signature
+ * does not sign the digest they give (nothing is written either way), 8 at the first corrupted
+ * block (every byte before it is written), 9 when the tree is too short.
  */
 @Command(
     name = "cat",
     description = "Write FILE to stdout (or --output), every block verified through its fs-verity Merkle tree"
-        + " (fsverity digest --out-merkle-tree) against the file digest; stops at the first block that does"
+        + " (fsverity digest --out-merkle-tree) against the file digest, given with --digest or signed"
+        + " (--signature, as fsverity sign writes it, by a --trusted-cert); stops at the first block that does"
         + " not verify, naming it.")
 final class CatCommand implements Callable<Integer> {
   private static final int PIECE = 1 << 20; // bytes read and written at a time
@@ -41,9 +48,17 @@ final class CatCommand implements Callable<Integer> {
       description = "Its Merkle tree, as fsverity digest --out-merkle-tree writes it.")
   Path tree;
 
-  @Option(names = "--digest", required = true, paramLabel = "ALG:HEX",
+  @Option(names = "--digest", paramLabel = "ALG:HEX",
       description = "The expected fs-verity file digest, e.g. sha256:3d24... (HEX alone means --hash-alg's).")
   String digest;
+
+  @Option(names = "--signature", paramLabel = "SIG",
+      description = "Instead of --digest: a signature of the file digest (DER PKCS#7, fsverity sign); needs --trusted-cert.")
+  Path signature;
+
+  @Option(names = "--trusted-cert", paramLabel = "PEM",
+      description = "Certificate(s) trusted to sign file digests (PEM; repeatable).")
+  List<Path> trusted;
 
   @Option(names = "--hash-alg", paramLabel = "ALG", description = "sha256 or sha512 (default: the digest's, else sha256).")
   String hashAlg;
@@ -59,20 +74,44 @@ final class CatCommand implements Callable<Integer> {
   Path output;
 
   @Override
-  public Integer call() throws IOException {
+  public Integer call() throws IOException, InvalidSignatureException {
+    checkGiven();
     if (blockSize > 1 << 30) {
       throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two, e.g. 4096)");
     }
     byte[] saltBytes = salt.isEmpty() || salt.equals("-") ? new byte[0] : Hex.parse("salt", salt);
     VerifiedFile.Parameters params = VerifiedFile.Parameters.DEFAULTS.withBlockSize((int) blockSize)
         .withSalt(saltBytes);
-    try (VerifiedFile f = VerifiedFile.open(file, tree, expectedDigest(), params, ReaderOptions.DEFAULTS);
-        OutputStream out = open()) {
+    try (VerifiedFile f = openVerified(params); OutputStream out = open()) {
       copy(f, out);
     } catch (FileDigestMismatchException e) {
       throw new CliException(ExitCode.ROOT_HASH_MISMATCH, e.getMessage());
     }
     return ExitCode.OK;
+  }
+
+  /** Exactly one of --digest and --signature; --trusted-cert with --signature only. */
+  private void checkGiven() {
+    if ((digest == null) == (signature == null)) {
+      throw new CliException(ExitCode.USAGE, digest == null
+          ? "cat needs --digest, or --signature with --trusted-cert" : "give --digest or --signature, not both");
+    }
+    if ((signature == null) != (trusted == null)) {
+      throw new CliException(ExitCode.USAGE, signature == null
+          ? "--trusted-cert needs --signature" : "--signature needs --trusted-cert");
+    }
+  }
+
+  /** The file opened with the given digest, or with the one the signature signs (checked first). */
+  private VerifiedFile openVerified(VerifiedFile.Parameters params) throws IOException, InvalidSignatureException {
+    if (digest != null) {
+      return VerifiedFile.open(file, tree, expectedDigest(), params, ReaderOptions.DEFAULTS);
+    }
+    Checks.requireFile(signature, "signature");
+    List<X509Certificate> certs = Signing.certificates(trusted);
+    HashAlgorithm alg = HashAlgorithm.fromName(hashAlg == null ? "sha256" : hashAlg);
+    return SignedFileDigest.open(file, tree, Files.readAllBytes(signature), certs, alg, params,
+        ReaderOptions.DEFAULTS);
   }
 
   /** {@code --digest} with its algorithm, which must agree with {@code --hash-alg} when both say one. */

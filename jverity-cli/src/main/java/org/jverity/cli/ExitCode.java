@@ -41,9 +41,10 @@ final class ExitCode {
   /** {@code status}: no running {@code open} or {@code serve} serves an export of that name. */
   static final int INACTIVE = 13;
   /**
-   * A signature does not establish trust: {@code verify-sig} (fs-verity file signature) or {@code
-   * --root-hash-signature} (dm-verity) is unreadable or truncated, made by no trusted certificate,
-   * made with another digest algorithm, or does not verify (forged, or over another digest).
+   * A signature does not establish trust: {@code verify-sig} or {@code cat --signature} (fs-verity
+   * file signature) or {@code --root-hash-signature} (dm-verity: {@code verify}, {@code read},
+   * {@code open}, {@code serve}) is unreadable or truncated, made by no trusted certificate, made
+   * with another digest algorithm, or does not verify (forged, or over another digest).
    */
   static final int SIGNATURE_INVALID = 14;
 }

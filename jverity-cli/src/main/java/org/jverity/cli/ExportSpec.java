@@ -13,6 +13,7 @@ import org.jverity.verify.IoClass;
  * @param data the data image
  * @param hash the hash device
  * @param rootText the root hash in hex or an image identity, as given (not yet parsed)
+ * @param signature the root hash's signature and the certificates trusted to make it; null for none
  * @param options the tree's options (algorithm, block sizes, offsets, superblock)
  * @param mode what a corrupted block does
  * @param ignoreZeroBlocks dm-verity's {@code ignore_zero_blocks}
@@ -26,6 +27,7 @@ record ExportSpec(
     Path data,
     Path hash,
     String rootText,
+    RootHashSignatureOptions signature,
     VerityOptions options,
     CorruptionMode mode,
     boolean ignoreZeroBlocks,

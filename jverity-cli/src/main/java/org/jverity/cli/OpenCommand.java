@@ -43,6 +43,8 @@ final class OpenCommand implements Callable<Integer> {
 
   @Mixin VerityOptions options;
 
+  @Mixin RootHashSignatureOptions signature;
+
   @Mixin CorruptionOptions corruption;
 
   @Option(names = "--bind", paramLabel = "ADDR", description = "Address to listen on (default 127.0.0.1).")
@@ -105,6 +107,7 @@ final class OpenCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Checks.requireCacheSize(cacheSize);
+    signature.checkGiven();
     if (stdin && (socket != null || given("--port") || given("--bind"))) {
       throw new CliException(ExitCode.USAGE, "--stdin serves stdin: give no --socket, --port or --bind");
     }
@@ -119,7 +122,8 @@ final class OpenCommand implements Callable<Integer> {
     Listening listening = new Listening(bind, port, socket, stdin, cacheSize,
         Listening.limits(maxConnections, maxInFlight, idleTimeout, "--"), runtimeDir, security);
     String rootText = RootHashes.text("open", rootHash, rootHashFile);
-    ExportSpec export = new ExportSpec(name, description, data, hash, rootText, options, corruption.mode(),
+    ExportSpec export = new ExportSpec(name, description, data, hash, rootText,
+        signature.given() ? signature : null, options, corruption.mode(),
         corruption.ignoreZeroBlocks, corruption.checkAtMostOnce, ioClass, fec.given() ? fec : null);
     return new Serving(List.of(export), listening, spec.commandLine().getOut(), spec.commandLine().getErr()).run();
   }

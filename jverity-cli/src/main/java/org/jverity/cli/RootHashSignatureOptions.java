@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code --root-hash-signature} and {@code --trusted-cert}: the image's root hash must be signed
  * (detached PKCS#7 over its lower-case hex, as the kernel's {@code root_hash_sig_key_desc} checks)
- * by a trusted certificate before anything is read.
+ * by a trusted certificate before anything is read. {@code verify}, {@code read} and {@code open}
+ * take them as options; {@code serve}'s config as the keys {@code root-hash-signature} and {@code
+ * trusted-cert} of an export ({@link #of}). Not changed once the command runs.
  */
 final class RootHashSignatureOptions {
   @Option(names = "--root-hash-signature", paramLabel = "FILE",
@@ -22,6 +24,19 @@ final class RootHashSignatureOptions {
   @Option(names = "--trusted-cert", paramLabel = "PEM",
       description = "Certificate(s) trusted to sign root hashes (PEM; repeatable).")
   List<Path> trusted;
+
+  /** Both given, as a {@code serve} config gives them (which has checked they come in pairs). */
+  static RootHashSignatureOptions of(Path signature, List<Path> trusted) {
+    RootHashSignatureOptions o = new RootHashSignatureOptions();
+    o.signature = signature;
+    o.trusted = List.copyOf(trusted);
+    return o;
+  }
+
+  /** Whether a signature is to be checked. */
+  boolean given() {
+    return signature != null;
+  }
 
   /**
    * Checks the signature of {@code root} when one is given.

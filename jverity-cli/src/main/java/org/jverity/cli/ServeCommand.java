@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
     description = "Serve the exports of CONFIG over NBD, every byte verified. CONFIG is an INI file as"
         + " nbd-server's: [generic] (bind, port, socket, cache-size, max-connections, idle-timeout,"
         + " max-in-flight) and one [NAME] section per export (data, hash, root-hash or root-hash-file,"
-        + " description, io-class, tree options, dm-verity flags). Prints one URI per export on stdout,"
+        + " root-hash-signature with trusted-cert, description, io-class, tree options, dm-verity flags). Prints one URI per export on stdout,"
         + " then serves until SIGINT or SIGTERM (exit 0).")
 final class ServeCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

@@ -15,10 +15,12 @@ import org.jverity.verify.IoClass;
  * {@code serve}'s config file, nbd-server's layout: a {@code [generic]} section for the server
  * (bind, port, socket, cache-size, max-connections, idle-timeout, max-in-flight, runtime-dir), then
  * one section per export named by it, with {@code data}, {@code hash}, {@code root-hash} or
- * {@code root-hash-file} (hex or an identity), {@code description}, {@code io-class}, the tree
- * options as {@code open} spells them without the dashes ({@code hash-algorithm} for {@code
- * --hash}) and dm-verity's flags as {@code key = true}. Relative paths are relative to the config
- * file's directory. Every refusal names file:line and the key, exit 3. Immutable once read.
+ * {@code root-hash-file} (hex or an identity), {@code root-hash-signature} with {@code
+ * trusted-cert} (one PEM file, which may hold several certificates: an INI key is given once),
+ * {@code description}, {@code io-class}, the tree options as {@code open} spells them without the
+ * dashes ({@code hash-algorithm} for {@code --hash}) and dm-verity's flags as {@code key = true}.
+ * Relative paths are relative to the config file's directory. Every refusal names file:line and the
+ * key, exit 3. Immutable once read.
  *
  * @param listening the server's settings
  * @param exports the exports, in file order
@@ -30,7 +32,7 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
       "idle-timeout", "max-in-flight", "runtime-dir", "tls", "tls-certificates", "tls-verify-peer", "metrics-port",
       "metrics-bind");
   private static final List<String> EXPORT_KEYS = List.of("data", "hash", "root-hash", "root-hash-file",
-      "description", "io-class", "hash-algorithm", "data-block-size", "hash-block-size", "data-blocks",
+      "root-hash-signature", "trusted-cert", "description", "io-class", "hash-algorithm", "data-block-size", "hash-block-size", "data-blocks",
       "hash-offset", "salt", "format", "no-superblock", "ignore-corruption", "restart-on-corruption",
       "panic-on-corruption", "ignore-zero-blocks", "check-at-most-once", "fec-device", "fec-offset", "fec-roots");
 
@@ -90,6 +92,14 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
           + " given (expected: exactly one)");
     }
     String rootText = k.has("root-hash") ? k.text("root-hash", null) : RootHashes.text("serve", null, k.path("root-hash-file"));
+    RootHashSignatureOptions signature = null; // checked when the export opens, before the server listens
+    if (k.has("root-hash-signature") && k.has("trusted-cert")) {
+      signature = RootHashSignatureOptions.of(k.path("root-hash-signature"), List.of(k.path("trusted-cert")));
+    } else if (k.has("root-hash-signature") || k.has("trusted-cert")) {
+      String given = k.has("root-hash-signature") ? "root-hash-signature" : "trusted-cert";
+      String missing = k.has("root-hash-signature") ? "trusted-cert" : "root-hash-signature";
+      throw k.error(given, "given without " + missing + " (expected: " + missing + " too)");
+    }
     VerityOptions o = new VerityOptions();
     o.hash = k.text("hash-algorithm", null);
     o.dataBlockSize = k.value("data-block-size", Long::parseLong, "a whole number", null);
@@ -111,7 +121,7 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
     } else if (k.has("fec-offset") || k.has("fec-roots")) {
       throw k.error(k.has("fec-offset") ? "fec-offset" : "fec-roots", "given without fec-device (expected: fec-device too)");
     }
-    return new ExportSpec(k.section.name(), k.text("description", ""), data, hash, rootText, o, mode,
+    return new ExportSpec(k.section.name(), k.text("description", ""), data, hash, rootText, signature, o, mode,
         k.flag("ignore-zero-blocks"), k.flag("check-at-most-once"), io, fec);
   }
 

@@ -8,6 +8,7 @@ import org.jverity.fec.FecRepairer;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.nbd.Export;
+import org.jverity.sig.InvalidSignatureException;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
 import org.jverity.verify.CorruptionMode;
@@ -49,8 +50,12 @@ final class ServedExport implements AutoCloseable {
 
   /**
    * Opens {@code spec}'s image: checks the files, resolves its parameters and root hash (superblock,
-   * options or identity) and opens the verified reader. Corruption is logged on {@code log};
-   * {@code failedClosed} is told once when RESTART or PANIC stops the reader.
+   * options or identity), checks the root hash's signature when the spec has one, and opens the
+   * verified reader. Corruption is logged on {@code log}; {@code failedClosed} is told once when
+   * RESTART or PANIC stops the reader.
+   *
+   * @throws CliException ({@link ExitCode#SIGNATURE_INVALID}) naming the export, when the root hash
+   *     is not signed by a trusted certificate
    */
   static ServedExport open(ExportSpec spec, HashBlockCache cache, ServerLog log,
       BiConsumer<CorruptionMode, CorruptBlockException> failedClosed) throws IOException {
@@ -66,6 +71,7 @@ final class ServedExport implements AutoCloseable {
     try {
       hash = BlockDevices.openRead(spec.hash());
       TrustedRoot trusted = TrustedRoot.resolve(spec.options(), spec.data(), hash, spec.rootText());
+      checkSignature(spec, trusted.rootHash()); // before any block is read or served
       ReaderOptions options = ReaderOptions.DEFAULTS
           .withMode(spec.mode())
           .withIgnoreZeroBlocks(spec.ignoreZeroBlocks())
@@ -101,6 +107,19 @@ final class ServedExport implements AutoCloseable {
       closeQuietly(hash);
       closeQuietly(data);
       throw e;
+    }
+  }
+
+  /** A root hash signed by no trusted certificate refuses the export, and with it the server. */
+  private static void checkSignature(ExportSpec spec, byte[] root) throws IOException {
+    if (spec.signature() == null) {
+      return;
+    }
+    try {
+      spec.signature().check(root);
+    } catch (InvalidSignatureException e) {
+      throw new CliException(ExitCode.SIGNATURE_INVALID, "export " + ServerLog.display(spec.name()) + ": "
+          + e.getMessage());
     }
   }
 

@@ -18,7 +18,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * {@code jverity cat}: an fs-verity file made by {@code fsverity digest --out-merkle-tree} comes out
  * exactly; a damaged one comes out up to its first damaged block, then one line and exit 8; a
- * digest that is not the file's is exit 7 with nothing written.
+ * digest that is not the file's is exit 7 with nothing written. With {@code --signature} ({@code
+ * fsverity sign}'s) instead of the digest: the same, and a signature that does not establish trust
+ * is exit 14 with nothing written.
  */
 class CatCommandTest {
   @TempDir Path dir;
@@ -140,6 +142,101 @@ class CatCommandTest {
     ToolRun r = cat(m, option);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(code);
     assertThat(r.stderrLines()).singleElement().asString().contains(message);
+  }
+
+  /** {@code fsverity sign} of {@code m} by {@code signer.key} (made in {@code dir} if missing): the signature file. */
+  private Path sign(Made m, String... options) throws Exception {
+    if (!Files.exists(dir.resolve("signer.key"))) {
+      SigTools.rsa(dir, "signer");
+      SigTools.rsa(dir, "other");
+    }
+    Path sig = dir.resolve(m.file().getFileName() + ".sig");
+    List<String> cmd = new ArrayList<>(List.of("fsverity", "sign", m.file().toString(), sig.toString(),
+        "--key=signer.key", "--cert=signer.crt"));
+    cmd.addAll(List.of(options));
+    SigTools.run(dir, cmd.toArray(String[]::new));
+    return sig;
+  }
+
+  /** {@code cat} of {@code m} trusting its signature {@code sig} if one of {@code certs} made it. */
+  private ToolRun catSigned(Made m, Path sig, List<String> certs, String... extra) {
+    List<String> args = new ArrayList<>(List.of("cat", m.file().toString(), "--merkle-tree=" + m.tree(),
+        "--signature=" + sig, "-o", dir.resolve("out").toString()));
+    certs.forEach(c -> args.add("--trusted-cert=" + dir.resolve(c)));
+    args.addAll(List.of(extra));
+    return Jverity.run(args);
+  }
+
+  @ParameterizedTest(name = "{0} bytes, {1}, {2}-byte blocks, salt ''{3}''")
+  @CsvSource({"0, sha256, 4096, ''", "5242881, sha256, 4096, ''", "100000, sha512, 1024, abcd"})
+  void aSignatureByATrustedCertificateWritesTheFileExactly(int size, String alg, int blockSize, String salt)
+      throws Exception {
+    Made m = make(size, alg, blockSize, salt);
+    List<String> options = new ArrayList<>(List.of("--hash-alg=" + alg, "--block-size=" + blockSize));
+    if (!salt.isEmpty()) {
+      options.add("--salt=" + salt);
+    }
+    Path sig = sign(m, options.toArray(String[]::new));
+    ToolRun r = catSigned(m, sig, List.of("other.crt", "signer.crt"), options.toArray(String[]::new));
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.stderr()).isEmpty();
+    assertThat(out()).isEqualTo(m.bytes());
+  }
+
+  @Test
+  void aSignatureNoTrustedCertificateMadeIsExit14AndWritesNothing() throws Exception {
+    Made m = make(100_000, "sha256", 4096, "");
+    ToolRun r = catSigned(m, sign(m), List.of("other.crt"));
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.SIGNATURE_INVALID);
+    assertThat(r.stderrLines()).singleElement().asString()
+        .startsWith("jverity: fs-verity signature: signed by ").contains("CN=signer", "no trusted certificate");
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
+  void aForgedSignatureOrOneOfAnotherFileIsExit14AndWritesNothing() throws Exception {
+    Made m = make(100_000, "sha256", 4096, "");
+    Path forged = SigTools.flipped(sign(m), 3);
+    ToolRun r = catSigned(m, forged, List.of("signer.crt"));
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.SIGNATURE_INVALID);
+    assertThat(r.stderrLines()).singleElement().asString().startsWith("jverity: fs-verity signature: ")
+        .contains("does not verify");
+    Path otherFile = Files.write(dir.resolve("g"), new byte[100_000]);
+    Path otherSig = sign(new Made(otherFile, m.tree(), null, null));
+    r = catSigned(m, otherSig, List.of("signer.crt"));
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.SIGNATURE_INVALID);
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
+  void underASignatureADamagedBlockStillStopsTheCopyThere() throws Exception {
+    Made m = make(5 * 1024 * 1024, "sha256", 4096, "");
+    Path sig = sign(m);
+    flip(m.file(), 3_000_000);
+    ToolRun r = catSigned(m, sig, List.of("signer.crt"));
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(r.stderrLines()).containsExactly("jverity: " + m.file() + ": data block " + 3_000_000 / 4096
+        + " is corrupted");
+    assertThat(out()).isEqualTo(Arrays.copyOf(m.bytes(), 3_000_000 / 4096 * 4096));
+  }
+
+  @Test
+  void aDigestOrASignatureWithTrustedCertificatesIsRequired() throws Exception {
+    Made m = make(1000, "sha256", 4096, "");
+    Path sig = sign(m);
+    String[][] cases = {
+        {"cat needs --digest, or --signature with --trusted-cert"},
+        {"--signature needs --trusted-cert", "--signature=" + sig},
+        {"--trusted-cert needs --signature", "--digest=" + m.digest(), "--trusted-cert=" + dir.resolve("signer.crt")},
+        {"give --digest or --signature, not both", "--digest=" + m.digest(), "--signature=" + sig,
+            "--trusted-cert=" + dir.resolve("signer.crt")}};
+    for (String[] c : cases) {
+      List<String> args = new ArrayList<>(List.of("cat", m.file().toString(), "--merkle-tree=" + m.tree()));
+      args.addAll(List.of(c).subList(1, c.length));
+      ToolRun r = Jverity.run(args);
+      assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.USAGE);
+      assertThat(r.stderr()).isEqualTo("jverity: " + c[0] + "\n");
+    }
   }
 
   @Test

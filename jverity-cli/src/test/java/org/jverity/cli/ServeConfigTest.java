@@ -106,6 +106,26 @@ class ServeConfigTest {
   }
 
   @Test
+  void readsTheRootHashSignatureKeysRelativeToTheFile() throws Exception {
+    Path conf = config(export("root-hash-signature = disk.p7s\ntrusted-cert = certs/trusted.pem\n"));
+    ExportSpec e = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null).exports()
+        .getFirst();
+    assertThat(e.signature().signature).isEqualTo(dir.resolve("disk.p7s"));
+    assertThat(e.signature().trusted).containsExactly(dir.resolve("certs/trusted.pem"));
+    Path plain = config(export(""));
+    assertThat(ServeConfig.read(IniFile.parse(plain.toString(), Files.readString(plain)), dir, null).exports()
+        .getFirst().signature()).isNull();
+  }
+
+  @Test
+  void refusesASignatureWithoutTrustedCertificatesAndTheReverse() throws Exception {
+    refused(export("root-hash-signature = disk.p7s\n"), 3,
+        ":5: root-hash-signature: given without trusted-cert (expected: trusted-cert too)");
+    refused(export("trusted-cert = signer.crt\n"), 3,
+        ":5: trusted-cert: given without root-hash-signature (expected: root-hash-signature too)");
+  }
+
+  @Test
   void refusesAConfigWithoutExports() throws Exception {
     refused("[generic]\nport = 1\n", 3, ": no export (expected: at least one [name] section besides [generic])");
   }

@@ -64,6 +64,15 @@ final class ServerProcess implements AutoCloseable {
     return line;
   }
 
+  /** What is left on stdout, read to its end: call it once the process has exited. */
+  String restOfStdout() throws IOException {
+    StringBuilder rest = new StringBuilder();
+    for (String line; (line = stdout.readLine()) != null; ) {
+      rest.append(line).append('\n');
+    }
+    return rest.toString();
+  }
+
   /** Sends SIGTERM and returns the exit code. */
   int terminate() throws InterruptedException {
     process.destroy(); // SIGTERM on Linux

@@ -55,6 +55,11 @@ import org.jverity.verify.VerifiedSource;
  * With other parameters: {@code VerifiedFile.open(file, tree, "sha512:…",
  * VerifiedFile.Parameters.DEFAULTS.withBlockSize(1024).withSalt(salt))}.
  *
+ * <p>Without a digest known in advance, {@link #describe} gives the descriptor file and tree claim;
+ * once something trusted vouches for its digest (a built-in signature: {@code
+ * org.jverity.sig.SignedFileDigest} in jverity-sig), {@code open} with that digest checks it again
+ * and reads, as the kernel checks a signature over the digest it computed before using the file.
+ *
  * <p>Thread-safe: any number of threads may read at once. {@link #close()} waits for reads in flight.
  */
 public final class VerifiedFile implements VerifiedSource, AutoCloseable {
@@ -159,19 +164,46 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
       throw new VerityParameterException("fs-verity digest: " + want.length + " bytes (expected: "
           + alg.digestSize() + " for " + alg + ")");
     }
-    byte[] salt = params.salt();
-    long size = file.size();
-    MerkleLayout layout = MerkleLayout.fsVerity(alg, params.blockSize(), size);
-    BlockHasher hasher = BlockHasher.fsVerity(alg, salt);
-    byte[] root = rootHash(layout, hasher, file, tree);
-    byte[] got = new FsVerityDescriptor(new FsVerityParams(alg, params.blockSize(), salt), size, root).digest();
+    FsVerityDescriptor claimed = describe(file, tree, alg, params);
+    byte[] got = claimed.digest();
     if (!MessageDigest.isEqual(got, want)) {
       throw new FileDigestMismatchException(file.description(), alg + ":" + Hex.format(want),
           alg + ":" + Hex.format(got));
     }
+    byte[] root = claimed.rootHash(); // trusted from here: its descriptor hashes to the expected digest
+    MerkleLayout layout = MerkleLayout.fsVerity(alg, params.blockSize(), claimed.dataSize());
+    BlockHasher hasher = BlockHasher.fsVerity(alg, params.salt());
     VerifiedReader reader = VerifiedReader.open(layout, hasher, file, tree, root, cache, options);
     return new VerifiedFile(reader, new VerificationScheduler(reader, pool), alg + ":" + Hex.format(want),
         root, ownedFile, ownedTree);
+  }
+
+  /**
+   * The descriptor {@code file} and its tree {@code merkleTree} claim with these parameters: the
+   * file's size and the root hash computed from the tree's top block. Untrusted: it is what the
+   * files say, and its {@link FsVerityDescriptor#digest() digest} is what must be vouched for (a
+   * signature checked over it) before {@link #open} with that digest, which computes it again.
+   *
+   * @param alg sha256 or sha512
+   * @throws DeviceTooSmallException if the tree is shorter than a tree of this file
+   */
+  public static FsVerityDescriptor describe(Path file, Path merkleTree, HashAlgorithm alg, Parameters params)
+      throws IOException {
+    try (BlockDevice data = BlockDevices.openRead(file);
+        BlockDevice tree = BlockDevices.openRead(merkleTree)) {
+      return describe(data, tree, alg, params);
+    }
+  }
+
+  /** As {@link #describe(Path, Path, HashAlgorithm, Parameters)}, for devices the caller owns. */
+  public static FsVerityDescriptor describe(BlockDevice file, BlockDevice tree, HashAlgorithm alg, Parameters params)
+      throws IOException {
+    Objects.requireNonNull(params, "params");
+    FsVerityParams p = new FsVerityParams(alg, params.blockSize(), params.salt()); // refuses sha1, odd sizes
+    long size = file.size();
+    MerkleLayout layout = MerkleLayout.fsVerity(alg, params.blockSize(), size);
+    byte[] root = rootHash(layout, BlockHasher.fsVerity(alg, p.salt()), file, tree);
+    return new FsVerityDescriptor(p, size, root);
   }
 
   /** The algorithm an {@code alg:hex} digest names; fs-verity knows sha256 and sha512. */

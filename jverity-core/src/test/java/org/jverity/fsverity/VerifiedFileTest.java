@@ -183,6 +183,26 @@ class VerifiedFileTest {
         .isInstanceOf(VerityParameterException.class).hasMessageContaining(message);
   }
 
+  @ParameterizedTest(name = "{0} bytes, {1}, {2}-byte blocks, salt ''{3}''")
+  @CsvSource({"0, sha256, 4096, ''", "1, sha512, 1024, ab", "4097, sha256, 4096, ''", "5242881, sha256, 1024, 00"})
+  void describeGivesTheDescriptorFsverityWrote(int size, String alg, int blockSize, String salt) throws Exception {
+    var m = FsverityTool.make(dir, "f", size, size, alg, blockSize, salt);
+    FsVerityDescriptor claimed = VerifiedFile.describe(m.file(), m.tree(), HashAlgorithm.fromName(alg),
+        params(blockSize, salt));
+    assertThat(claimed.encode()).isEqualTo(Files.readAllBytes(m.descriptor()));
+    assertThat(claimed.formattedDigest()).isEqualTo(m.digest());
+  }
+
+  @Test
+  void describeTrustsNothingAFlippedTopTreeBlockGivesAnotherDigest() throws Exception {
+    var m = FsverityTool.make(dir, "f", 100_000, 5, "sha256", 4096, "");
+    FsverityTool.flip(m.tree(), 10); // 25 data blocks: the tree is one block, the top
+    FsVerityDescriptor claimed = VerifiedFile.describe(m.file(), m.tree(), HashAlgorithm.SHA256, params(4096, ""));
+    assertThat(claimed.formattedDigest()).isNotEqualTo(m.digest());
+    assertThatThrownBy(() -> VerifiedFile.describe(m.file(), m.tree(), HashAlgorithm.SHA1, params(4096, "")))
+        .isInstanceOf(VerityParameterException.class).hasMessageContaining("expected: sha256 or sha512");
+  }
+
   @Test
   void saltsLongerThanTheDescriptorsFieldAreRefused() {
     assertThatThrownBy(() -> VerifiedFile.Parameters.DEFAULTS.withSalt(new byte[33]))

@@ -1,11 +1,8 @@
 package org.jverity.nbd;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.Reader;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -14,24 +11,14 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.cert.Certificate;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.openssl.PEMEncryptedKeyPair;
-import org.bouncycastle.openssl.PEMException;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
-import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
+import org.jverity.sig.Pem;
 
 /**
  * TLS with x509 certificates from a directory laid out as nbdkit's {@code --tls-certificates}
@@ -165,55 +152,27 @@ public final class X509Tls implements NbdTls {
     return ca.getSigAlgName().toUpperCase(java.util.Locale.ROOT).endsWith("WITHRSA");
   }
 
-  /** Every certificate of a PEM file, in order; at least one. */
-  static List<X509Certificate> readCertificates(Path file) throws IOException {
-    try (InputStream in = Files.newInputStream(file)) {
-      Collection<? extends Certificate> all = CertificateFactory.getInstance("X.509").generateCertificates(in);
-      List<X509Certificate> certs = new ArrayList<>();
-      for (Certificate c : all) {
-        certs.add((X509Certificate) c);
-      }
-      if (certs.isEmpty()) {
-        throw new IOException(file + ": no certificate (expected: PEM 'BEGIN CERTIFICATE')");
-      }
-      return certs;
+  /** Every certificate of a PEM file, in order; at least one ({@link Pem}, a missing file named). */
+  private static List<X509Certificate> readCertificates(Path file) throws IOException {
+    try {
+      return Pem.readCertificates(file);
     } catch (NoSuchFileException e) {
-      throw new IOException(file + ": no such file", e);
-    } catch (CertificateException e) {
-      throw new IOException(file + ": not a PEM certificate: " + e.getMessage(), e);
+      throw noSuchFile(file, e);
     }
   }
 
-  /**
-   * The first private key of a PEM file: PKCS#8 ("BEGIN PRIVATE KEY"), PKCS#1 ("BEGIN RSA PRIVATE
-   * KEY") or SEC1 ("BEGIN EC PRIVATE KEY", possibly after an "EC PARAMETERS" block).
-   */
-  static PrivateKey readPrivateKey(Path file) throws IOException {
-    Object key = null;
-    try (Reader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII); PEMParser pem = new PEMParser(r)) {
-      for (Object o = pem.readObject(); o != null && key == null; o = pem.readObject()) {
-        if (o instanceof PEMKeyPair || o instanceof PrivateKeyInfo || o instanceof PEMEncryptedKeyPair
-            || o instanceof PKCS8EncryptedPrivateKeyInfo) {
-          key = o;
-        }
-      }
-    } catch (NoSuchFileException e) {
-      throw new IOException(file + ": no such file", e);
-    } catch (IOException | RuntimeException e) { // BouncyCastle reports some malformed input unchecked
-      throw new IOException(file + ": not a PEM private key: " + e.getMessage(), e);
-    }
+  /** The first private key of a PEM file: PKCS#8, PKCS#1 RSA or SEC1 EC ({@link Pem}, a missing file named). */
+  private static PrivateKey readPrivateKey(Path file) throws IOException {
     try {
-      JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-      return switch (key) {
-        case PEMKeyPair pair -> converter.getPrivateKey(pair.getPrivateKeyInfo());
-        case PrivateKeyInfo info -> converter.getPrivateKey(info);
-        case null -> throw new IOException(file + ": no private key (expected: PEM 'BEGIN PRIVATE KEY', "
-            + "'BEGIN RSA PRIVATE KEY' or 'BEGIN EC PRIVATE KEY')");
-        default -> throw new IOException(file + ": the private key is encrypted (expected: an unencrypted key)");
-      };
-    } catch (PEMException e) {
-      throw new IOException(file + ": unusable private key: " + e.getMessage(), e);
+      return Pem.readPrivateKey(file);
+    } catch (NoSuchFileException e) {
+      throw noSuchFile(file, e);
     }
+  }
+
+  /** nbdkit's directory is found by convention: say which of its files is missing, in words. */
+  private static IOException noSuchFile(Path file, NoSuchFileException e) {
+    return new IOException(file + ": no such file", e);
   }
 
   /** Signs a challenge with the key and verifies it with the certificate's public key. */
