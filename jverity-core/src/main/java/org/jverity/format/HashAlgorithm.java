@@ -3,6 +3,7 @@ package org.jverity.format;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
+import org.jverity.internal.LibCrypto;
 import org.jverity.internal.LibCryptoDigest;
 
 /**
@@ -53,13 +54,16 @@ public enum HashAlgorithm {
   }
 
   /**
-   * A fresh digest; each thread needs its own. The system's libcrypto computes it when there is one
-   * (it hashes at full speed from the first block, where the JDK's code needs the JIT first), the
-   * JDK otherwise; {@code -Djverity.digest=jdk} forces the JDK. Both give the same bytes: libcrypto
-   * is self-tested against the JDK before it is used.
+   * A fresh digest; each thread needs its own. The JDK's, unless {@code -Djverity.digest=libcrypto}
+   * asks for the system's libcrypto (see {@code org.jverity.internal.LibCrypto} for why that is
+   * not the default); asked for and missing, it is an error, not a silent fallback.
    */
   public MessageDigest newDigest() {
-    return LibCryptoDigest.of(jcaName, opensslName, digestSize).orElseGet(this::newJdkDigest);
+    if (LibCrypto.MODE.equals("libcrypto")) {
+      return LibCryptoDigest.of(jcaName, opensslName, digestSize).orElseThrow(() -> new IllegalStateException(
+          "-Djverity.digest=libcrypto: no usable libcrypto for " + kernelName));
+    }
+    return newJdkDigest();
   }
 
   /** A fresh digest computed by the JDK's own provider. */

@@ -144,7 +144,7 @@ public final class FsVerityTreeBuilder {
     private final long inputBytes; // bytes of the level's input; level 0's last block may be short
     private final MessageDigest digest;
     private final int digestSize; // bytes
-    private final ByteBuffer in; // a chunk of input, read straight from the kernel
+    private final byte[] in; // a chunk of input
     private final byte[] out; // the task's hash blocks
 
     Worker(MerkleLayout layout, int level, BlockDevice input, WritableDevice tree, long base, int blocksPerTask) {
@@ -160,7 +160,7 @@ public final class FsVerityTreeBuilder {
       this.digestSize = digest.getDigestLength();
       long taskInput = Math.min((long) blocksPerTask * layout.hashesPerBlock() * bs, inputBytes);
       // Any size works: blocks may straddle chunks, and a block bigger than a chunk is hashed piecewise.
-      this.in = ByteBuffer.allocateDirect((int) Math.max(1, Math.min(CHUNK_BYTES, taskInput)));
+      this.in = new byte[(int) Math.max(1, Math.min(CHUNK_BYTES, taskInput))];
       this.out = new byte[blocksPerTask * bs];
     }
 
@@ -180,16 +180,13 @@ public final class FsVerityTreeBuilder {
       int inBlock = 0; // bytes of the current block hashed so far
       digest.update(paddedSalt);
       while (pos < stop) {
-        int n = (int) Math.min(in.capacity(), stop - pos);
-        in.clear().limit(n);
-        input.readFully(inputBase + pos, in);
-        in.flip();
-        while (in.hasRemaining()) {
-          int take = Math.min(in.remaining(), bs - inBlock);
-          int limit = in.limit();
-          in.limit(in.position() + take);
-          digest.update(in);
-          in.limit(limit);
+        int n = (int) Math.min(in.length, stop - pos);
+        input.readFully(inputBase + pos, in, 0, n);
+        int from = 0;
+        if (inBlock > 0) { // finish a block begun in the last chunk
+          int take = Math.min(n, bs - inBlock);
+          digest.update(in, 0, take);
+          from = take;
           inBlock += take;
           if (inBlock == bs) {
             finish(at);
@@ -197,6 +194,13 @@ public final class FsVerityTreeBuilder {
             inBlock = 0;
             digest.update(paddedSalt);
           }
+        }
+        int whole = (n - from) / bs;
+        at = hashBlocks(digest, paddedSalt, in, from, whole, bs, out, at);
+        from += whole * bs;
+        if (from < n) { // a block that goes on in the next chunk (or level 0's short last block)
+          digest.update(in, from, n - from);
+          inBlock = n - from;
         }
         pos += n;
       }
@@ -220,5 +224,27 @@ public final class FsVerityTreeBuilder {
         throw new IllegalStateException("no room for a digest at " + at, e); // out holds every digest of the task
       }
     }
+
+  /**
+   * Hashes {@code count} whole blocks of {@code chunk} from {@code from}, the digest already holding
+   * the salt, writing each digest at {@code at} in {@code out}; returns where the next one goes. A
+   * small static loop of its own: it is called once per chunk, so the JIT compiles it within the
+   * first few megabytes, where a loop inlined in a long task would wait for an on-stack replacement.
+   */
+  static int hashBlocks(MessageDigest digest, byte[] salt, byte[] chunk, int from, int count, int blockSize,
+      byte[] out, int at) {
+    int size = digest.getDigestLength();
+    try {
+      for (int i = 0; i < count; i++) {
+        digest.update(chunk, from + i * blockSize, blockSize);
+        digest.digest(out, at, size);
+        at += size;
+        digest.update(salt);
+      }
+    } catch (DigestException e) {
+      throw new IllegalStateException("no room for a digest at " + at, e); // out holds every digest of the task
+    }
+    return at;
+  }
   }
 }
