@@ -106,7 +106,7 @@ final class FormatCommand implements Callable<Integer> {
     FecLayout fec = null;
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
     try (FileDevice dataDev = FileDevice.openChannel(data, false);
-        FileDevice hashDev = FileDevice.openChannel(hash, true)) {
+        FileDevice hashDev = FileDevice.openChannel(PrivateFile.create(hash), true)) {
       try (ProgressBar bar = ProgressBar.start("format", builder.workBytes(), System.err)) {
         root = builder.withProgress(bar).build(dataDev, hashDev);
       }
@@ -116,7 +116,7 @@ final class FormatCommand implements Callable<Integer> {
         if (threads != null) {
           encoder = encoder.withThreads(threads);
         }
-        try (FileDevice own = fecOnHash ? null : FileDevice.openChannel(fecDevice, true);
+        try (FileDevice own = fecOnHash ? null : FileDevice.openChannel(PrivateFile.create(fecDevice), true);
             ProgressBar bar = ProgressBar.start("fec", encoder.workBytes(), System.err)) {
           WritableDevice out = fecOnHash ? hashDev : own;
           encoder.withProgress(bar).encode(dataDev, hashDev, out);
@@ -124,11 +124,11 @@ final class FormatCommand implements Callable<Integer> {
       }
     }
     if (rootHashFile != null) {
-      Files.writeString(rootHashFile, Hex.format(root));
+      Files.writeString(PrivateFile.create(rootHashFile), Hex.format(root));
     }
     if (signing != null) {
       String rootHex = Hex.format(root);
-      Files.write(rootHashSignatureOut, signing.sign(s -> RootHashSignature.sign(rootHex, s.key(), s.cert())));
+      Files.write(PrivateFile.create(rootHashSignatureOut), signing.sign(s -> RootHashSignature.sign(rootHex, s.key(), s.cert())));
     }
     Header.Fec fecInfo = fec == null ? null
         : new Header.Fec(fecDevice.toString(), fec, fecOnHash);

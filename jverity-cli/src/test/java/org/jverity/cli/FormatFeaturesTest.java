@@ -74,6 +74,26 @@ class FormatFeaturesTest {
   }
 
   @Test
+  void newOutputFilesAreTheOwnersOnlyAsVeritysetupMakesThem() throws Exception {
+    ToolRun v = VeritysetupOracle.run("format", data.toString(), dir.resolve("vs.hash").toString(),
+        "--root-hash-file", dir.resolve("vs.root").toString(), "--fec-device", dir.resolve("vs.fec").toString());
+    assertThat(v.exitCode()).as("%s", v).isZero();
+    format("jv.hash", "--root-hash-file", dir.resolve("jv.root").toString(), "--fec-device", dir.resolve("jv.fec").toString());
+    for (String kind : List.of("hash", "root", "fec")) {
+      assertThat(mode(dir.resolve("jv." + kind))).as(kind).isEqualTo(mode(dir.resolve("vs." + kind))).isEqualTo("rw-------");
+    }
+    Path shared = dir.resolve("shared.hash"); // an existing file keeps the mode its owner gave it
+    Files.createFile(shared);
+    Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    format("shared.hash");
+    assertThat(mode(shared)).isEqualTo("rw-r--r--");
+  }
+
+  private static String mode(Path p) throws java.io.IOException {
+    return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+  }
+
+  @Test
   void aRefusedFormatLeavesNoHashFileBehind() {
     Path hash = dir.resolve("never.hash");
     ToolRun r = Jverity.run("format", data.toString(), hash.toString(), "--data-blocks", "301");
