@@ -10,7 +10,7 @@ package org.jverity.cli;
  * block does not match ("Verification failed at position N", exit 2) and -EFAULT when only the
  * root hash does not ("Verification of root hash failed", exit 1). A device it cannot open,
  * missing or not permitted, is "does not exist or access denied", exit 4. Checked against
- * veritysetup 2.6.1 in VeritysetupExitCodesTest.
+ * veritysetup 2.6.1 in CommandLineHabitsTest.
  */
 final class VeritysetupExitCodes {
   private VeritysetupExitCodes() {}
