@@ -58,8 +58,9 @@ jverity_train_aot() {
   tmp=$(mktemp -d)
   # One process runs the commands users run most (format, verify, dump, read, digest of a big file
   # and of many small ones): the cache keeps their classes and the profiles of their hashing loops.
+  # The JVM options must be those of the runs that use the cache (bin/jverity), or it is refused.
   "$JAVA_HOME/bin/java" -XX:AOTCacheOutput="$aot" -Xlog:aot=off -Xlog:cds=off \
-    -cp "$jar" org.jverity.cli.AotTraining "$tmp" >/dev/null 2>&1 || rm -f "$aot"
+    --enable-native-access=ALL-UNNAMED -cp "$jar" org.jverity.cli.AotTraining "$tmp" >/dev/null 2>&1 || rm -f "$aot"
   rm -rf "$tmp"
   [ -s "$aot" ]
 }

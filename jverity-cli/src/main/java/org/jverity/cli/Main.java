@@ -113,8 +113,10 @@ public final class Main {
     try {
       Syntax.Parsed<C> parsed = syntax.parse(args, GlobalOptions.SYNTAX, global);
       io = new Io(out, err, parsed.given(), global.debug);
-      io.debug("jverity " + Version.get() + " processing \"jverity " + String.join(" ", commandLine) + "\"");
-      io.debug("Running command " + syntax.name() + ".");
+      if (io.debug()) { // Version.get() opens the jar, which a run from the AOT cache otherwise never does
+        io.debug("jverity " + Version.get() + " processing \"jverity " + String.join(" ", commandLine) + "\"");
+        io.debug("Running command " + syntax.name() + ".");
+      }
       code = parsed.target().run(io);
     } catch (UsageException e) {
       err.println("jverity: " + e.getMessage() + " (try 'jverity " + syntax.name() + " --help')");
