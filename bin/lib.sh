@@ -3,11 +3,16 @@
 JVERITY_MIN_JAVA=25
 
 # Prints the feature version of the java at $1 (e.g. 25), or nothing.
-# Reads the JDK's release file when there is one (no JVM start), else asks the JVM.
+# Reads the JDK's release file when there is one (no JVM start, and no process: bin/jverity pays
+# this on every run), else asks the JVM.
 jverity_java_version() {
-  local home; home=$(dirname "$(dirname "$1")")
+  local home=${1%/bin/java} line v
   if [ -f "$home/release" ]; then
-    sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release"
+    while IFS= read -r line; do
+      case $line in
+        JAVA_VERSION=*) v=${line#JAVA_VERSION=\"}; echo "${v%%[.\"]*}"; return ;;
+      esac
+    done < "$home/release"
   else
     "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2; exit}'
   fi
@@ -15,13 +20,14 @@ jverity_java_version() {
 
 # Prints a JAVA_HOME whose java is >= 25: $JAVA_HOME, then java on PATH, then /usr/lib/jvm/*.
 jverity_find_jdk() {
-  local c v
-  for c in ${JAVA_HOME:+"$JAVA_HOME"} \
-           "$(dirname "$(dirname "$(readlink -f "$(command -v java 2>/dev/null || echo /nonexistent)")")")" \
+  local c
+  # $JAVA_HOME first, on its own: the common case costs no process at all.
+  if [ -n "${JAVA_HOME:-}" ] && jverity_is_jdk "$JAVA_HOME"; then
+    echo "$JAVA_HOME"; return 0
+  fi
+  for c in "$(dirname "$(dirname "$(readlink -f "$(command -v java 2>/dev/null || echo /nonexistent)")")")" \
            /usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home; do
-    [ -x "$c/bin/java" ] && [ -x "$c/bin/javac" ] || continue
-    v=$(jverity_java_version "$c/bin/java")
-    if [ -n "$v" ] && [ "${v%%.*}" -ge "$JVERITY_MIN_JAVA" ] 2>/dev/null; then
+    if jverity_is_jdk "$c"; then
       echo "$c"; return 0
     fi
   done
@@ -29,6 +35,14 @@ jverity_find_jdk() {
   echo "  Install one, e.g. Temurin 25 (apt-get install temurin-25-jdk from Adoptium's repository)," >&2
   echo "  or set JAVA_HOME to it." >&2
   return 1
+}
+
+# Whether $1 is a JDK (java and javac) of version >= 25.
+jverity_is_jdk() {
+  local v
+  [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 1
+  v=$(jverity_java_version "$1/bin/java")
+  [ -n "$v" ] && [ "${v%%.*}" -ge "$JVERITY_MIN_JAVA" ] 2>/dev/null
 }
 
 # Runs Maven in the project root with the JDK found above.
@@ -44,8 +58,9 @@ jverity_train_aot() {
   tmp=$(mktemp -d)
   # One process runs the commands users run most (format, verify, dump, read, digest of a big file
   # and of many small ones): the cache keeps their classes and the profiles of their hashing loops.
+  # The JVM options must be those of the runs that use the cache (bin/jverity), or it is refused.
   "$JAVA_HOME/bin/java" -XX:AOTCacheOutput="$aot" -Xlog:aot=off -Xlog:cds=off \
-    -cp "$jar" org.jverity.cli.AotTraining "$tmp" >/dev/null 2>&1 || rm -f "$aot"
+    --enable-native-access=ALL-UNNAMED -cp "$jar" org.jverity.cli.AotTraining "$tmp" >/dev/null 2>&1 || rm -f "$aot"
   rm -rf "$tmp"
   [ -s "$aot" ]
 }

@@ -42,6 +42,7 @@ public final class AotTraining {
     String rootFile = dir.resolve("root").toString();
     run("--version");
     run("--help");
+    run("dump", "--help");
     run("format", data.toString(), hash, "--root-hash-file", rootFile);
     String root = Files.readString(Path.of(rootFile)).strip();
     run("verify", data.toString(), hash, root);

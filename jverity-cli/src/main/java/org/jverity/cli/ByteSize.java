@@ -2,22 +2,16 @@ package org.jverity.cli;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 
 /**
  * A byte count on the command line: plain bytes, or a whole number with K, M, G, T, KiB, MiB, GiB
  * or TiB (all powers of 1024; k, m, g, t too), so {@code --length 1M} is 1048576 bytes. Never
  * negative. Stateless.
  */
-final class ByteSize implements CommandLine.ITypeConverter<Long> {
+final class ByteSize {
   static final String EXPECTED = "bytes, or a number with K, M, G, T, KiB, MiB, GiB or TiB";
 
   private static final Pattern SIZE = Pattern.compile("([0-9]+)([KMGTkmgt]|[KMGT]iB)?");
-
-  @Override
-  public Long convert(String value) {
-    return parse(value);
-  }
 
   /** The number of bytes {@code text} names; a {@link BadValue} when it names none. */
   static long parse(String text) {

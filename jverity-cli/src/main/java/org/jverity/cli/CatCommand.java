@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
@@ -21,9 +20,6 @@ import org.jverity.sig.SignedFileDigest;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code cat}: an fs-verity file, verified through its Merkle tree against its file digest, given
@@ -32,49 +28,37 @@ import picocli.CommandLine.Parameters;
  * does not sign the digest they give (nothing is written either way), 8 at the first corrupted
  * block (every byte before it is written), 9 when the tree is too short.
  */
-@Command(
-    name = "cat",
-    description = "Write FILE to stdout (or --output), every block verified through its fs-verity Merkle tree"
-        + " (fsverity digest --out-merkle-tree) against the file digest, given with --digest or signed"
-        + " (--signature, as fsverity sign writes it, by a --trusted-cert); stops at the first block that does"
-        + " not verify, naming it.")
-final class CatCommand implements Callable<Integer> {
+final class CatCommand implements Command {
   private static final int PIECE = 1 << 20; // bytes read and written at a time
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The file.")
   Path file;
-
-  @Option(names = "--merkle-tree", required = true, paramLabel = "TREE",
-      description = "Its Merkle tree, as fsverity digest --out-merkle-tree writes it.")
   Path tree;
-
-  @Option(names = "--digest", paramLabel = "ALG:HEX",
-      description = "The expected fs-verity file digest, e.g. sha256:3d24... (HEX alone means --hash-alg's).")
   String digest;
-
-  @Option(names = "--signature", paramLabel = "SIG",
-      description = "Instead of --digest: a signature of the file digest (DER PKCS#7, fsverity sign); needs --trusted-cert.")
   Path signature;
-
-  @Option(names = "--trusted-cert", paramLabel = "PEM",
-      description = "Certificate(s) trusted to sign file digests (PEM; repeatable).")
   List<Path> trusted;
-
-  @Option(names = "--hash-alg", paramLabel = "ALG", description = "sha256 or sha512 (default: the digest's, else sha256).")
   String hashAlg;
-
-  @Option(names = "--block-size", paramLabel = "BYTES", converter = ByteSize.class,
-      description = "Merkle tree block size (default 4096).")
   long blockSize = 4096;
-
-  @Option(names = "--salt", paramLabel = "HEX", description = "Salt as hex, as given to fsverity digest (default: none).")
   String salt = "";
-
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of stdout.")
   Path output;
 
+  static final Syntax<CatCommand> SYNTAX = Syntax.command("cat",
+      "Write FILE to stdout (or --output), every block verified through its fs-verity Merkle tree"
+        + " (fsverity digest --out-merkle-tree) against the file digest, given with --digest or signed"
+        + " (--signature, as fsverity sign writes it, by a --trusted-cert); stops at the first block that does"
+        + " not verify, naming it.",
+      CatCommand::new)
+      .parameter("FILE", "The file.", (c, v) -> c.file = FileName.parse(v))
+      .requiredOption("--merkle-tree", "TREE", "Its Merkle tree, as fsverity digest --out-merkle-tree writes it.", (c, v) -> c.tree = FileName.parse(v))
+      .option("--digest", "ALG:HEX", "The expected fs-verity file digest, e.g. sha256:3d24... (HEX alone means --hash-alg's).", (c, v) -> c.digest = v)
+      .option("--signature", "SIG", "Instead of --digest: a signature of the file digest (DER PKCS#7, fsverity sign); needs --trusted-cert.", (c, v) -> c.signature = FileName.parse(v))
+      .option("--trusted-cert", "PEM", "Certificate(s) trusted to sign file digests (PEM; repeatable).", (c, v) -> c.trusted = Syntax.append(c.trusted, FileName.parse(v)))
+      .option("--hash-alg", "ALG", "sha256 or sha512 (default: the digest's, else sha256).", (c, v) -> c.hashAlg = v)
+      .option("--block-size", "BYTES", "Merkle tree block size (default 4096).", (c, v) -> c.blockSize = ByteSize.parse(v))
+      .option("--salt", "HEX", "Salt as hex, as given to fsverity digest (default: none).", (c, v) -> c.salt = v)
+      .option("-o, --output", "FILE", "Write to FILE instead of stdout.", (c, v) -> c.output = FileName.parse(v));
+
   @Override
-  public Integer call() throws IOException, InvalidSignatureException {
+  public int run(Io io) throws IOException, InvalidSignatureException {
     checkGiven();
     if (blockSize > 1 << 30) {
       throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two, e.g. 4096)");

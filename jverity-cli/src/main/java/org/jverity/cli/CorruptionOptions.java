@@ -1,7 +1,6 @@
 package org.jverity.cli;
 
 import org.jverity.verify.CorruptionMode;
-import picocli.CommandLine.Option;
 
 /**
  * dm-verity's table options for what a served image does on corruption, named as veritysetup
@@ -9,23 +8,18 @@ import picocli.CommandLine.Option;
  * request with EIO and serving goes on.
  */
 final class CorruptionOptions {
-  @Option(names = "--ignore-corruption", description = "Log corrupted blocks but serve their data anyway.")
   boolean ignoreCorruption;
-
-  @Option(names = "--restart-on-corruption",
-      description = "On the first corrupted block, answer ESHUTDOWN from then on and exit with code 11.")
   boolean restartOnCorruption;
-
-  @Option(names = "--panic-on-corruption",
-      description = "On the first corrupted block, stop at once and exit with code 12.")
   boolean panicOnCorruption;
-
-  @Option(names = "--ignore-zero-blocks",
-      description = "Blocks whose digest is that of a zero block read as zeros (and are holes to block status).")
   boolean ignoreZeroBlocks;
-
-  @Option(names = "--check-at-most-once", description = "Verify each data block only the first time it is read.")
   boolean checkAtMostOnce;
+
+  static final Syntax<CorruptionOptions> SYNTAX = Syntax.<CorruptionOptions>group()
+      .flag("--ignore-corruption", "Log corrupted blocks but serve their data anyway.", c -> c.ignoreCorruption = true)
+      .flag("--restart-on-corruption", "On the first corrupted block, answer ESHUTDOWN from then on and exit with code 11.", c -> c.restartOnCorruption = true)
+      .flag("--panic-on-corruption", "On the first corrupted block, stop at once and exit with code 12.", c -> c.panicOnCorruption = true)
+      .flag("--ignore-zero-blocks", "Blocks whose digest is that of a zero block read as zeros (and are holes to block status).", c -> c.ignoreZeroBlocks = true)
+      .flag("--check-at-most-once", "Verify each data block only the first time it is read.", c -> c.checkAtMostOnce = true);
 
   /** The mode the flags name. */
   CorruptionMode mode() {

@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
@@ -27,27 +26,23 @@ import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
-@Command(
-    name = "demo",
-    description = "Show jverity at work on a sample image in a temporary folder: format, verify, corrupt a"
-        + " copy and report, verified reads, with throughput figures (and veritysetup's, when installed).")
-final class DemoCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
-  @Option(names = "--size-mib", paramLabel = "MIB", description = "Sample image size in MiB (default 512).")
+final class DemoCommand implements Command {
   int sizeMib = 512;
-
-  @Option(names = "--keep", description = "Keep the temporary folder.")
   boolean keep;
+
+  static final Syntax<DemoCommand> SYNTAX = Syntax.command("demo",
+      "Show jverity at work on a sample image in a temporary folder: format, verify, corrupt a"
+        + " copy and report, verified reads, with throughput figures (and veritysetup's, when installed).",
+      DemoCommand::new)
+      .option("--size-mib", "MIB", "Sample image size in MiB (default 512).", (c, v) -> c.sizeMib = WholeNumber.parseInt(v))
+      .flag("--keep", "Keep the temporary folder.", c -> c.keep = true);
 
   private java.io.PrintWriter out;
 
   @Override
-  public Integer call() throws Exception {
-    out = spec.commandLine().getOut();
+  public int run(Io io) throws Exception {
+    out = io.out();
     if (sizeMib < 1 || sizeMib > 65536) {
       throw new CliException(ExitCode.INVALID_PARAMETER, "--size-mib: " + sizeMib + " (expected: 1 to 65536)");
     }

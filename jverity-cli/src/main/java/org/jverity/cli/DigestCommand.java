@@ -9,7 +9,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,60 +21,43 @@ import org.jverity.fsverity.FsVerityTreeBuilder;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code fsverity digest}: prints each file's fs-verity digest, optionally writing its Merkle tree
  * and descriptor, with fsverity-utils 1.5's output. Small files are hashed side by side, one per
  * core; a big one on every core; lines come out in argument order.
  */
-@Command(
-    name = "digest",
-    description = "Print the fs-verity digest of each FILE, as fsverity digest does.")
-final class DigestCommand implements Callable<Integer> {
+final class DigestCommand implements Command {
   /** Files up to this size are hashed one per thread; bigger ones on every thread in turn. */
   static final long SMALL_FILE = 8L << 20; // bytes
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Parameters(arity = "1..*", paramLabel = "FILE", description = "Files (with --recursive, directories too).")
   List<Path> files;
-
-  @Option(names = "--hash-alg", paramLabel = "ALG", converter = AlgorithmName.class,
-      description = "sha256 (default) or sha512.")
   HashAlgorithm algorithm = HashAlgorithm.SHA256;
-
-  @Option(names = "--block-size", paramLabel = "N", converter = BlockSize.class,
-      description = "Merkle tree block size in bytes, a power of two (default 4096).")
   int blockSize = FsVerityParams.DEFAULT_BLOCK_SIZE;
-
-  @Option(names = "--salt", paramLabel = "HEX", converter = SaltHex.class,
-      description = "Salt, up to 32 bytes in hex (default: none).")
   Salt salt = new Salt(new byte[0]);
-
-  @Option(names = "--out-merkle-tree", paramLabel = "FILE", description = "Write the Merkle tree to FILE (given several FILEs, each written over the last from offset 0, as fsverity does).")
   Path outTree;
-
-  @Option(names = "--out-descriptor", paramLabel = "FILE", description = "Write the 256-byte fs-verity descriptor to FILE (given several FILEs, one after another).")
   Path outDescriptor;
-
-  @Option(names = "--compact", description = "Print the digest alone, without algorithm and file name.")
   boolean compact;
-
-  @Option(names = "--for-builtin-sig", description = "Print the fsverity_formatted_digest a built-in signature signs, in hex.")
   boolean forBuiltinSig;
-
-  @Option(names = {"-r", "--recursive"}, description = "Digest every regular file under each directory FILE, in sorted order.")
   boolean recursive;
-
-  @Option(names = "--threads", paramLabel = "N", description = "Hashing threads (default: one per core).")
   Integer threads;
 
+  static final Syntax<DigestCommand> SYNTAX = Syntax.command("digest",
+      "Print the fs-verity digest of each FILE, as fsverity digest does.",
+      DigestCommand::new)
+      .parameters("FILE", "Files (with --recursive, directories too).", (c, v) -> c.files = Syntax.append(c.files, FileName.parse(v)))
+      .option("--hash-alg", "ALG", "sha256 (default) or sha512.", (c, v) -> c.algorithm = AlgorithmName.parse(v))
+      .option("--block-size", "N", "Merkle tree block size in bytes, a power of two (default 4096).", (c, v) -> c.blockSize = BlockSize.parse(v))
+      .option("--salt", "HEX", "Salt, up to 32 bytes in hex (default: none).", (c, v) -> c.salt = SaltHex.parse(v))
+      .option("--out-merkle-tree", "FILE", "Write the Merkle tree to FILE (given several FILEs, each written over the last from offset 0, as fsverity does).", (c, v) -> c.outTree = FileName.parse(v))
+      .option("--out-descriptor", "FILE", "Write the 256-byte fs-verity descriptor to FILE (given several FILEs, one after another).", (c, v) -> c.outDescriptor = FileName.parse(v))
+      .flag("--compact", "Print the digest alone, without algorithm and file name.", c -> c.compact = true)
+      .flag("--for-builtin-sig", "Print the fsverity_formatted_digest a built-in signature signs, in hex.", c -> c.forBuiltinSig = true)
+      .flag("-r, --recursive", "Digest every regular file under each directory FILE, in sorted order.", c -> c.recursive = true)
+      .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v));
+
   @Override
-  public Integer call() throws Exception {
+  public int run(Io io) throws Exception {
     Checks.requireThreads(threads);
     FsVerityParams params = new FsVerityParams(algorithm, blockSize, salt.bytes());
     List<Path> all = expand();
@@ -84,7 +66,7 @@ final class DigestCommand implements Callable<Integer> {
     FsVerityTreeBuilder single = builder.withThreads(1);
     boolean sidecars = outTree != null || outDescriptor != null;
 
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = io.out();
     if (sidecars) {
       // As fsverity 1.5: the descriptors one after another; each tree written at offset 0 over the last.
       sequentially(builder, all, out);
@@ -203,9 +185,10 @@ final class DigestCommand implements Callable<Integer> {
   }
 
   /** --hash-alg: the names fsverity accepts, exactly. */
-  static final class AlgorithmName implements CommandLine.ITypeConverter<HashAlgorithm> {
-    @Override
-    public HashAlgorithm convert(String value) {
+  static final class AlgorithmName {
+    private AlgorithmName() {}
+
+    static HashAlgorithm parse(String value) {
       return switch (value) {
         case "sha256" -> HashAlgorithm.SHA256;
         case "sha512" -> HashAlgorithm.SHA512;
@@ -215,9 +198,10 @@ final class DigestCommand implements Callable<Integer> {
   }
 
   /** --block-size: a decimal number of bytes, a power of two (the range is checked with the algorithm). */
-  static final class BlockSize implements CommandLine.ITypeConverter<Integer> {
-    @Override
-    public Integer convert(String value) {
+  static final class BlockSize {
+    private BlockSize() {}
+
+    static Integer parse(String value) {
       try {
         int n = Integer.parseInt(value);
         if (n > 0 && Integer.bitCount(n) == 1) {
@@ -230,13 +214,14 @@ final class DigestCommand implements Callable<Integer> {
     }
   }
 
-  /** A --salt value (a record: picocli would take a {@code byte[]} field for a list of values). */
+  /** A --salt value (a record, so that the digest's parameters hold no array shared with the parser). */
   record Salt(byte[] bytes) {}
 
   /** --salt: hex, up to 32 bytes; empty for none. */
-  static final class SaltHex implements CommandLine.ITypeConverter<Salt> {
-    @Override
-    public Salt convert(String value) {
+  static final class SaltHex {
+    private SaltHex() {}
+
+    static Salt parse(String value) {
       byte[] b;
       try {
         b = HexFormat.of().parseHex(value);

@@ -2,29 +2,24 @@ package org.jverity.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.TreeGeometry;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
-@Command(name = "dump", description = "Show the superblock of HASH, as veritysetup dump does.")
-final class DumpCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
-  @Parameters(index = "0", paramLabel = "HASH")
+final class DumpCommand implements Command {
   Path hash;
-
-  @Option(names = "--hash-offset", paramLabel = "BYTES", description = "Byte offset of the superblock on HASH.")
   Long hashOffset;
-
-  @Option(names = "--json", description = "Print the header and layout as JSON.")
   boolean json;
 
+  static final Syntax<DumpCommand> SYNTAX = Syntax.command("dump",
+      "Show the superblock of HASH, as veritysetup dump does.",
+      DumpCommand::new)
+      .parameter("HASH", "Hash device (with the superblock).", (c, v) -> c.hash = FileName.parse(v))
+      .option("--hash-offset", "BYTES", "Byte offset of the superblock on HASH.", (c, v) -> c.hashOffset = WholeNumber.parseLong(v))
+      .flag("--json", "Print the header and layout as JSON.", c -> c.json = true);
+
   @Override
-  public Integer call() throws IOException {
+  public int run(Io io) throws IOException {
     Checks.requireFile(hash, "hash");
     VerityOptions o = new VerityOptions();
     o.hashOffset = hashOffset;
@@ -32,7 +27,7 @@ final class DumpCommand implements Callable<Integer> {
     try (FileDevice dev = FileDevice.openChannel(hash, false)) {
       VerityParams p = ParamsResolver.forCheck(o, null, dev);
       TreeGeometry g = TreeGeometry.of(p);
-      spec.commandLine().getOut().print(json ? Json.write(Header.json(null, hash.toString(), g, null)) : Header.text(hash.toString(), g, null));
+      io.out().print(json ? Json.write(Header.json(null, hash.toString(), g, null)) : Header.text(hash.toString(), g, null));
     }
     return ExitCode.OK;
   }

@@ -7,7 +7,7 @@ final class ExitCode {
   static final int OK = 0;
   /** Something unexpected inside jverity (a bug): the message says what. */
   static final int INTERNAL = 1;
-  /** Command line not understood: unknown option, missing argument (picocli's code). */
+  /** Command line not understood: unknown command or option, missing argument. */
   static final int USAGE = 2;
   /**
    * A parameter dm-verity cannot accept (block size, salt, offsets, root hash or identity syntax),
@@ -47,4 +47,26 @@ final class ExitCode {
    * with another digest algorithm, or does not verify (forged, or over another digest).
    */
   static final int SIGNATURE_INVALID = 14;
+
+  /** What {@code code} means, in a few words (for -v and --debug). */
+  static String meaning(int code) {
+    return switch (code) {
+      case OK -> "success";
+      case INTERNAL -> "internal error";
+      case USAGE -> "command line not understood";
+      case INVALID_PARAMETER -> "invalid parameter";
+      case IO_ERROR -> "file missing, unreadable or failing";
+      case BAD_SUPERBLOCK -> "no valid superblock";
+      case SUPERBLOCK_MISMATCH -> "superblock contradicts the options";
+      case ROOT_HASH_MISMATCH -> "wrong root hash";
+      case CORRUPTION -> "corrupted blocks";
+      case DEVICE_TOO_SMALL -> "device too small";
+      case WRONG_PARAMETERS -> "no block matches: wrong parameters";
+      case RESTART -> "restart on corruption";
+      case PANIC -> "panic on corruption";
+      case INACTIVE -> "no such export served";
+      case SIGNATURE_INVALID -> "signature not trusted";
+      default -> "unknown";
+    };
+  }
 }

@@ -10,21 +10,20 @@ import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.DeviceTooSmallException;
-import picocli.CommandLine.Option;
 
 /**
  * veritysetup's FEC options for the commands that read an image ({@code read}, {@code verify},
  * {@code repair}, {@code open}): where the Reed-Solomon parity is and how strong it is.
  */
 final class FecOptions {
-  @Option(names = "--fec-device", paramLabel = "FILE", description = "Reed-Solomon parity (as veritysetup --fec-device).")
   Path device;
-
-  @Option(names = "--fec-offset", paramLabel = "BYTES", description = "Where the parity starts on the FEC device (default 0).")
   long offset;
-
-  @Option(names = "--fec-roots", paramLabel = "N", description = "Parity bytes per codeword, 2 to 24 (default 2).")
   int roots = 2;
+
+  static final Syntax<FecOptions> SYNTAX = Syntax.<FecOptions>group()
+      .option("--fec-device", "FILE", "Reed-Solomon parity (as veritysetup --fec-device).", (c, v) -> c.device = FileName.parse(v))
+      .option("--fec-offset", "BYTES", "Where the parity starts on the FEC device (default 0).", (c, v) -> c.offset = WholeNumber.parseLong(v))
+      .option("--fec-roots", "N", "Parity bytes per codeword, 2 to 24 (default 2).", (c, v) -> c.roots = WholeNumber.parseInt(v));
 
   boolean given() {
     return device != null;

@@ -2,15 +2,15 @@ package org.jverity.cli;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import picocli.CommandLine;
 
 /**
  * A file named on the command line. An empty name is refused here: {@code Path.of("")} is the
  * current directory, which would surface later as ": Is a directory". Stateless.
  */
-final class FileName implements CommandLine.ITypeConverter<Path> {
-  @Override
-  public Path convert(String value) {
+final class FileName {
+  private FileName() {}
+
+  static Path parse(String value) {
     if (value.isEmpty()) {
       throw new BadValue("a file name");
     }

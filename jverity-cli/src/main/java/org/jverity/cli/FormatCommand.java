@@ -3,7 +3,6 @@ package org.jverity.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import org.jverity.format.Hex;
 import org.jverity.format.ImageIdentity;
 import org.jverity.fec.FecEncoder;
@@ -15,59 +14,41 @@ import org.jverity.io.FileDevice;
 import org.jverity.io.WritableDevice;
 import org.jverity.sig.RootHashSignature;
 import org.jverity.tree.TreeBuilder;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
-@Command(
-    name = "format",
-    description = "Calculate and store the hash tree of DATA on HASH, as veritysetup format does.")
-final class FormatCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
-  @Parameters(index = "0", paramLabel = "DATA", description = "Data image.")
+final class FormatCommand implements Command {
   Path data;
-
-  @Parameters(index = "1", paramLabel = "HASH", description = "Hash device (created if missing; may be DATA with --hash-offset).")
   Path hash;
-
-  @Mixin VerityOptions options;
-
-  @Option(names = "--root-hash-file", paramLabel = "FILE", description = "Also write the root hash (hex, no newline) to FILE.")
+  final VerityOptions options = new VerityOptions();
   Path rootHashFile;
-
-  @Option(names = "--root-hash-signature-out", paramLabel = "FILE",
-      description = "Also write a detached PKCS#7 signature (DER) of the root hash to FILE, as veritysetup open"
-          + " --root-hash-signature takes it; needs --key and --cert.")
   Path rootHashSignatureOut;
-
-  @Option(names = "--key", paramLabel = "KEY.pem", description = "Private key signing the root hash (PEM: RSA or EC).")
   Path key;
-
-  @Option(names = "--cert", paramLabel = "CERT.pem", description = "The key's X.509 certificate (PEM).")
   Path cert;
-
-  @Option(names = "--seed", paramLabel = "STRING", description = "Derive salt and UUID from this secret seed (reproducible builds).")
   String seed;
-
-  @Option(names = "--seed-label", paramLabel = "NAME", description = "Label mixed with --seed (default: the data file's name).")
   String seedLabel;
-
-  @Option(names = "--json", description = "Print the header and layout as JSON.")
   boolean json;
-
-  @Option(names = "--threads", paramLabel = "N", description = "Hashing threads (default: one per core).")
   Integer threads;
-
-  @Option(names = "--fec-device", paramLabel = "FILE", description = "Also write Reed-Solomon parity (FEC) to FILE (created if missing; may be HASH or DATA with --fec-offset).")
   Path fecDevice;
-
-  @Option(names = "--fec-offset", paramLabel = "BYTES", description = "Byte offset of the parity on the FEC device; a multiple of 512 (default 0).")
   Long fecOffset;
-
-  @Option(names = "--fec-roots", paramLabel = "N", description = "Parity bytes per 255-byte codeword, 2 to 24 (default 2).")
   Integer fecRoots;
+
+  static final Syntax<FormatCommand> SYNTAX = Syntax.command("format",
+      "Calculate and store the hash tree of DATA on HASH, as veritysetup format does.",
+      FormatCommand::new)
+      .parameter("DATA", "Data image.", (c, v) -> c.data = FileName.parse(v))
+      .parameter("HASH", "Hash device (created if missing; may be DATA with --hash-offset).", (c, v) -> c.hash = FileName.parse(v))
+      .include(VerityOptions.FORMAT, c -> c.options)
+      .option("--root-hash-file", "FILE", "Also write the root hash (hex, no newline) to FILE.", (c, v) -> c.rootHashFile = FileName.parse(v))
+      .option("--root-hash-signature-out", "FILE", "Also write a detached PKCS#7 signature (DER) of the root hash to FILE, as veritysetup open"
+          + " --root-hash-signature takes it; needs --key and --cert.", (c, v) -> c.rootHashSignatureOut = FileName.parse(v))
+      .option("--key", "KEY.pem", "Private key signing the root hash (PEM: RSA or EC).", (c, v) -> c.key = FileName.parse(v))
+      .option("--cert", "CERT.pem", "The key's X.509 certificate (PEM).", (c, v) -> c.cert = FileName.parse(v))
+      .option("--seed", "STRING", "Derive salt and UUID from this secret seed (reproducible builds).", (c, v) -> c.seed = v)
+      .option("--seed-label", "NAME", "Label mixed with --seed (default: the data file's name).", (c, v) -> c.seedLabel = v)
+      .flag("--json", "Print the header and layout as JSON.", c -> c.json = true)
+      .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v))
+      .option("--fec-device", "FILE", "Also write Reed-Solomon parity (FEC) to FILE (created if missing; may be HASH or DATA with --fec-offset).", (c, v) -> c.fecDevice = FileName.parse(v))
+      .option("--fec-offset", "BYTES", "Byte offset of the parity on the FEC device; a multiple of 512 (default 0).", (c, v) -> c.fecOffset = WholeNumber.parseLong(v))
+      .option("--fec-roots", "N", "Parity bytes per 255-byte codeword, 2 to 24 (default 2).", (c, v) -> c.fecRoots = WholeNumber.parseInt(v));
 
   /** veritysetup's default number of FEC roots. */
   static final int DEFAULT_FEC_ROOTS = 2;
@@ -75,7 +56,7 @@ final class FormatCommand implements Callable<Integer> {
   static final int SECTOR = 512;
 
   @Override
-  public Integer call() throws IOException {
+  public int run(Io io) throws IOException {
     Checks.requireThreads(threads);
     Checks.requireFile(data, "data");
     checkFecOptions();
@@ -132,7 +113,7 @@ final class FormatCommand implements Callable<Integer> {
     }
     Header.Fec fecInfo = fec == null ? null
         : new Header.Fec(fecDevice.toString(), fec, fecOnHash);
-    spec.commandLine().getOut().print(json
+    io.out().print(json
         ? Json.write(Header.json(data.toString(), hash.toString(), builder.geometry(), root, fecInfo))
         : Header.text(hash.toString(), builder.geometry(), root, fecInfo)
             + Header.identityLine(ImageIdentity.of(p, root)));

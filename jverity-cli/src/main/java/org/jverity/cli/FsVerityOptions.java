@@ -2,18 +2,17 @@ package org.jverity.cli;
 
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
-import picocli.CommandLine.Option;
 
 /** The fs-verity tree parameters, named as fsverity-utils names them. */
 final class FsVerityOptions {
-  @Option(names = "--hash-alg", paramLabel = "ALG", description = "Hash algorithm: sha256 (default) or sha512.")
   String hashAlg = "sha256";
-
-  @Option(names = "--block-size", paramLabel = "BYTES", description = "Merkle tree block size, a power of two (default 4096).")
   int blockSize = 4096;
-
-  @Option(names = "--salt", paramLabel = "HEX", description = "Salt in hex, at most 32 bytes (default: none).")
   String salt;
+
+  static final Syntax<FsVerityOptions> SYNTAX = Syntax.<FsVerityOptions>group()
+      .option("--hash-alg", "ALG", "Hash algorithm: sha256 (default) or sha512.", (c, v) -> c.hashAlg = v)
+      .option("--block-size", "BYTES", "Merkle tree block size, a power of two (default 4096).", (c, v) -> c.blockSize = WholeNumber.parseInt(v))
+      .option("--salt", "HEX", "Salt in hex, at most 32 bytes (default: none).", (c, v) -> c.salt = v);
 
   /** fs-verity's largest salt, in bytes ({@code salt[32]} of the descriptor). */
   static final int MAX_SALT = 32;

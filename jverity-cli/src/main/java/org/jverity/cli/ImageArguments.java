@@ -2,23 +2,21 @@ package org.jverity.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** DATA HASH [ROOT_HASH] and --root-hash-file: what every command that checks an image is given. */
 final class ImageArguments {
-  @Parameters(index = "0", paramLabel = "DATA", description = "Data image.")
   Path data;
-
-  @Parameters(index = "1", paramLabel = "HASH", description = "Hash device (may be DATA with --hash-offset).")
   Path hash;
-
-  @Parameters(index = "2", paramLabel = "ROOT_HASH", arity = "0..1",
-      description = "Root hash in hex, or the image identity (verity1:...) that format prints (or use --root-hash-file).")
   String rootHash;
-
-  @Option(names = "--root-hash-file", paramLabel = "FILE", description = "Read the root hash (hex) or identity from FILE.")
   Path rootHashFile;
+
+  static final Syntax<ImageArguments> SYNTAX = Syntax.<ImageArguments>group()
+      .parameter("DATA", "Data image.", (a, v) -> a.data = FileName.parse(v))
+      .parameter("HASH", "Hash device (may be DATA with --hash-offset).", (a, v) -> a.hash = FileName.parse(v))
+      .optionalParameter("ROOT_HASH", "Root hash in hex, or the image identity (verity1:...) that format prints"
+          + " (or use --root-hash-file).", (a, v) -> a.rootHash = v)
+      .option("--root-hash-file", "FILE", "Read the root hash (hex) or identity from FILE.",
+          (a, v) -> a.rootHashFile = FileName.parse(v));
 
   /** Checks that the files exist and returns the root hash text (not yet parsed). */
   String check(String command) throws IOException {

@@ -2,19 +2,13 @@ package org.jverity.cli;
 
 import java.util.Locale;
 import org.jverity.verify.IoClass;
-import picocli.CommandLine;
 
 /**
  * An I/O class by its ionice name: {@code none}, {@code real-time}, {@code best-effort} or
  * {@code idle} (underscores and case do not matter). Stateless.
  */
-final class IoClassName implements CommandLine.ITypeConverter<IoClass> {
+final class IoClassName {
   static final String EXPECTED = "none, real-time, best-effort or idle";
-
-  @Override
-  public IoClass convert(String value) {
-    return parse(value);
-  }
 
   static IoClass parse(String text) {
     String key = text.toLowerCase(Locale.ROOT).replace('_', '-');

@@ -7,43 +7,34 @@ import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.SuperblockException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.verify.CorruptBlockException;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
-@Command(
-    name = "jverity",
-    description = "dm-verity hash trees, compatible with veritysetup.",
-    versionProvider = Main.Version.class)
-public final class Main implements Runnable {
-  @Option(names = {"-?", "--help"}, usageHelp = true, description = "Show this help.")
-  boolean help;
+/**
+ * The jverity command line: finds the command among the arguments (global options may come
+ * before it, as veritysetup's), parses the rest with the command's {@link Syntax}, runs it, and
+ * turns a failure into one line on stderr and its {@link ExitCode}.
+ */
+public final class Main {
+  private Main() {}
 
-  @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print the version.")
-  boolean version;
-
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
-  }
+  /** What {@code jverity --help} says jverity is. */
+  static final String SUMMARY = "dm-verity hash trees, compatible with veritysetup (and fs-verity digests,"
+      + " compatible with fsverity).";
 
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8), true);
     PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true);
     int code;
     try {
-      code = run(out, err, args);
-    } catch (Throwable e) { // an Error escapes picocli's handler; still one line, no stack trace
+      code = run(out, err, System.getenv(), args);
+    } catch (Throwable e) { // an Error (out of memory): still one line, no stack trace
       err.println("jverity: internal error: " + e);
       code = ExitCode.INTERNAL;
     }
@@ -60,64 +51,136 @@ public final class Main implements Runnable {
 
   /**
    * Runs a command line with the given output streams and returns its exit code; a failure prints
-   * one line on {@code err}, never a stack trace.
+   * one line on {@code err}, never a stack trace. The environment is the process's.
    */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
+    return run(out, err, System.getenv(), args);
+  }
+
+  /** As {@link #run(PrintWriter, PrintWriter, String...)}, with {@code env} as the environment. */
+  static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
     // The command line reports corruption itself, one line each; the library's log stays quiet.
     LIBRARY_LOG.setLevel(java.util.logging.Level.OFF);
-    CommandLine cli = new CommandLine(new Main());
-    // picocli reflects over every option of every command it is given, which is most of the
-    // start-up time; a command line naming one command only needs that one.
-    Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
-    commands.put("format", FormatCommand::new);
-    commands.put("verify", VerifyCommand::new);
-    commands.put("dump", DumpCommand::new);
-    commands.put("read", ReadCommand::new);
-    commands.put("repair", RepairCommand::new);
-    commands.put("open", OpenCommand::new);
-    commands.put("serve", ServeCommand::new);
-    commands.put("status", StatusCommand::new);
-    commands.put("demo", DemoCommand::new);
-    commands.put("digest", DigestCommand::new);
-    commands.put("cat", CatCommand::new);
-    commands.put("sign", SignCommand::new);
-    commands.put("verify-sig", VerifySigCommand::new);
-    if (args.length > 0 && commands.containsKey(args[0])) {
-      cli.addSubcommand(args[0], commands.get(args[0]).get());
-    } else {
-      commands.forEach((name, command) -> cli.addSubcommand(name, command.get()));
+    List<String> all = List.of(args);
+    int code = dispatch(out, err, all);
+    out.flush();
+    err.flush();
+    // Looked for before parsing, so that a command line that does not parse maps its code too.
+    boolean veritysetup = VeritysetupExitCodes.requested(env) || flagged(all, "--veritysetup-exit-codes");
+    return veritysetup ? VeritysetupExitCodes.of(code) : code;
+  }
+
+  private static int dispatch(PrintWriter out, PrintWriter err, List<String> args) {
+    int at = commandIndex(args);
+    Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
+    if (flagged(args, "-V", "--version")) {
+      out.println("jverity " + Version.get());
+      return ExitCode.OK;
     }
-    cli.registerConverter(java.nio.file.Path.class, new FileName()); // after the subcommands: reaches them
-    cli.setOut(out);
-    cli.setErr(err);
-    cli.setExecutionExceptionHandler((e, cmd, parsed) -> report(e, cmd.getErr()));
-    cli.setParameterExceptionHandler((e, args2) -> {
-      PrintWriter w = e.getCommandLine().getErr();
-      if (e.getCause() instanceof BadValue b) { // a value we refused: "--length: 1X (expected: ...)"
-        w.println("jverity: " + name(e.getArgSpec()) + ": " + (e.getValue().isEmpty() ? "\"\"" : e.getValue())
-            + " (expected: " + b.expected() + ")");
-        w.flush();
-        return ExitCode.INVALID_PARAMETER;
-      }
-      String help = "jverity " + (e.getCommandLine() == cli ? "" : e.getCommandLine().getCommandName() + " ") + "--help";
-      w.println("jverity: " + String.valueOf(e.getMessage()).strip().replaceAll("\\s*\\R\\s*", " ")
-          + " (try '" + help + "')");
-      w.flush();
+    if (at >= 0 && command == null) {
+      err.println("jverity: unknown command '" + args.get(at) + "' (commands: "
+          + String.join(", ", Commands.NAMES) + "; see 'jverity --help')");
       return ExitCode.USAGE;
-    });
-    for (CommandLine sub : cli.getSubcommands().values()) {
-      sub.getCommandSpec().addOption(CommandLine.Model.OptionSpec.builder("-?", "--help")
-          .usageHelp(true).description("Show this help.").build());
     }
-    return cli.execute(args);
+    if (flagged(args, "-?", "--help")) {
+      out.print(command == null
+          ? Usage.help(SUMMARY, Commands.all(), GlobalOptions.SYNTAX)
+          : Usage.help(command, GlobalOptions.SYNTAX));
+      return ExitCode.OK;
+    }
+    if (flagged(args, "--usage")) {
+      out.print(command == null
+          ? "Usage: jverity [OPTION...] COMMAND [ARGUMENTS]\n       COMMAND: " + String.join(" | ", Commands.NAMES) + "\n"
+          : Usage.brief(command));
+      return ExitCode.OK;
+    }
+    if (command == null) { // as veritysetup: "Argument <action> missing.", then what there is
+      err.println("jverity: missing command");
+      err.print(Usage.commandList(Commands.all()));
+      err.println("See 'jverity --help' for the global options, 'jverity COMMAND --help' for a command's.");
+      return ExitCode.USAGE;
+    }
+    List<String> rest = new ArrayList<>(args);
+    rest.remove(at);
+    return execute(command, rest, out, err, args);
   }
 
-  /** An option's longest name, or a positional parameter's label. */
-  private static String name(CommandLine.Model.ArgSpec arg) {
-    return arg instanceof CommandLine.Model.OptionSpec o ? o.longestName() : arg.paramLabel();
+  private static <C extends Command> int execute(Syntax<C> syntax, List<String> args, PrintWriter out,
+      PrintWriter err, List<String> commandLine) {
+    GlobalOptions global = new GlobalOptions();
+    Io io = null;
+    int code;
+    try {
+      Syntax.Parsed<C> parsed = syntax.parse(args, GlobalOptions.SYNTAX, global);
+      io = new Io(out, err, parsed.given(), global.debug);
+      if (io.debug()) { // Version.get() opens the jar, which a run from the AOT cache otherwise never does
+        io.debug("jverity " + Version.get() + " processing \"jverity " + String.join(" ", commandLine) + "\"");
+        io.debug("Running command " + syntax.name() + ".");
+      }
+      code = parsed.target().run(io);
+    } catch (UsageException e) {
+      err.println("jverity: " + e.getMessage() + " (try 'jverity " + syntax.name() + " --help')");
+      code = ExitCode.USAGE;
+    } catch (BadValue e) {
+      err.println("jverity: " + e.getMessage());
+      code = e.exitCode();
+    } catch (Exception e) {
+      code = report(e, err, global.debug);
+    }
+    out.flush();
+    if (io != null) {
+      io.debug("Exit code " + code + " (" + ExitCode.meaning(code) + ").");
+    }
+    if (global.verbose) { // as veritysetup -v
+      if (code == ExitCode.OK) {
+        out.println("Command successful.");
+      } else {
+        err.println("Command failed with code " + code + " (" + ExitCode.meaning(code) + ").");
+      }
+    }
+    err.flush();
+    return code;
   }
 
-  private static int report(Exception e, PrintWriter err) {
+  /**
+   * Where the command's name is: the first argument that is neither an option nor the value of
+   * one. Global options may come first ({@code jverity --hash sha512 format ...}); whether an
+   * option takes a value is the same in every command that has it ({@code CommandsTest}). -1 when
+   * there is none.
+   */
+  static int commandIndex(List<String> args) {
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals("--")) {
+        return i + 1 < args.size() ? i + 1 : -1;
+      }
+      if (!a.startsWith("-") || a.equals("-")) {
+        return i;
+      }
+      boolean attached = a.startsWith("--") ? a.contains("=") : a.length() > 2;
+      if (!attached && Commands.optionTakesValue(a)) {
+        i++; // its value
+      }
+    }
+    return -1;
+  }
+
+  /** Whether one of {@code names} is among the options (before any "--"). */
+  private static boolean flagged(List<String> args, String... names) {
+    for (String a : args) {
+      if (a.equals("--")) {
+        return false;
+      }
+      for (String n : names) {
+        if (a.equals(n)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static int report(Exception e, PrintWriter err, boolean debug) {
     int code = exitCode(e);
     Throwable shown = e instanceof UncheckedIOException u ? u.getCause() : e;
     String message = shown.getMessage() == null ? shown.toString() : shown.getMessage();
@@ -129,6 +192,11 @@ public final class Main implements Runnable {
       message = "internal error: " + shown;
     }
     err.println("jverity: " + message);
+    if (debug) {
+      java.io.StringWriter trace = new java.io.StringWriter();
+      e.printStackTrace(new PrintWriter(trace));
+      trace.toString().lines().forEach(l -> err.println("# " + l));
+    }
     err.flush();
     return code;
   }
@@ -148,13 +216,5 @@ public final class Main implements Runnable {
       case UncheckedIOException u -> exitCode(u.getCause());
       default -> ExitCode.INTERNAL;
     };
-  }
-
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      String v = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"jverity " + (v == null ? "(development build)" : v)};
-    }
   }
 }

@@ -1,18 +1,12 @@
 package org.jverity.cli;
 
-import picocli.CommandLine;
 
 /** A TCP port on the command line or in a config file: 0 (any free port) to 65535. Stateless. */
-final class Port implements CommandLine.ITypeConverter<Integer> {
+final class Port {
   static final String EXPECTED = "a port from 0 (any free port) to 65535";
 
   /** The IANA port of NBD. */
   static final int NBD = 10809;
-
-  @Override
-  public Integer convert(String value) {
-    return parse(value);
-  }
 
   static int parse(String text) {
     try {

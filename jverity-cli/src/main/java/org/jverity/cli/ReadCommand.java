@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import java.util.ArrayList;
@@ -23,54 +22,41 @@ import org.jverity.verify.IoClass;
 import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
-@Command(
-    name = "read",
-    description = "Write verified bytes of DATA to stdout (or --output). Every data block is checked"
-        + " against the hash tree and ROOT_HASH before any of its bytes is written; stops at the first"
-        + " block that does not verify, naming it.")
-final class ReadCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
+final class ReadCommand implements Command {
   private static final int PIECE = 1 << 20; // bytes read and written at a time
 
-  @Mixin ImageArguments image;
-
-  @Mixin VerityOptions options;
-
-  @Mixin FecOptions fec;
-
-  @Mixin RootHashSignatureOptions signature;
-
-  @Option(names = "--offset", paramLabel = "BYTES", converter = ByteSize.class,
-      description = "First byte to read (default 0). Sizes take K, M, G, T (or KiB ... TiB): powers of 1024.")
+  final ImageArguments image = new ImageArguments();
+  final VerityOptions options = new VerityOptions();
+  final FecOptions fec = new FecOptions();
+  final RootHashSignatureOptions signature = new RootHashSignatureOptions();
   long offset;
-
-  @Option(names = "--length", paramLabel = "BYTES", converter = ByteSize.class,
-      description = "Bytes to read (default: to the end of the data).")
   Long length;
-
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of stdout.")
   Path output;
-
-  @Option(names = "--cache-size", paramLabel = "BYTES", converter = ByteSize.class,
-      description = "Hash block cache size (default 64M).")
   long cacheSize = HashBlockCache.DEFAULT_CAPACITY_BYTES;
-
-  @Option(names = "--ignore-corruption", description = "Report corrupted blocks but write their data anyway.")
   boolean ignoreCorruption;
-
-  @Option(names = "--ignore-zero-blocks", description = "Blocks whose digest is that of a zero block read as zeros.")
   boolean ignoreZeroBlocks;
-
-  @Option(names = "--check-at-most-once", description = "Verify each data block only the first time it is read.")
   boolean checkAtMostOnce;
 
+  static final Syntax<ReadCommand> SYNTAX = Syntax.command("read",
+      "Write verified bytes of DATA to stdout (or --output). Every data block is checked"
+        + " against the hash tree and ROOT_HASH before any of its bytes is written; stops at the first"
+        + " block that does not verify, naming it.",
+      ReadCommand::new)
+      .include(ImageArguments.SYNTAX, c -> c.image)
+      .include(VerityOptions.CHECK, c -> c.options)
+      .include(FecOptions.SYNTAX, c -> c.fec)
+      .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
+      .option("--offset", "BYTES", "First byte to read (default 0). Sizes take K, M, G, T (or KiB ... TiB): powers of 1024.", (c, v) -> c.offset = ByteSize.parse(v))
+      .option("--length", "BYTES", "Bytes to read (default: to the end of the data).", (c, v) -> c.length = ByteSize.parse(v))
+      .option("-o, --output", "FILE", "Write to FILE instead of stdout.", (c, v) -> c.output = FileName.parse(v))
+      .option("--cache-size", "BYTES", "Hash block cache size (default 64M).", (c, v) -> c.cacheSize = ByteSize.parse(v))
+      .flag("--ignore-corruption", "Report corrupted blocks but write their data anyway.", c -> c.ignoreCorruption = true)
+      .flag("--ignore-zero-blocks", "Blocks whose digest is that of a zero block read as zeros.", c -> c.ignoreZeroBlocks = true)
+      .flag("--check-at-most-once", "Verify each data block only the first time it is read.", c -> c.checkAtMostOnce = true);
+
   @Override
-  public Integer call() throws IOException, org.jverity.sig.InvalidSignatureException {
+  public int run(Io io) throws IOException, org.jverity.sig.InvalidSignatureException {
     Checks.requireCacheSize(cacheSize);
     signature.checkGiven();
     String rootText = image.check("read");
@@ -82,7 +68,7 @@ final class ReadCommand implements Callable<Integer> {
       TrustedRoot trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
       signature.check(trusted.rootHash()); // before any byte is written
       VerityParams p = trusted.params();
-      var err = spec.commandLine().getErr();
+      var err = io.err();
       ReaderOptions ro = ReaderOptions.DEFAULTS
           .withMode(ignoreCorruption ? CorruptionMode.IGNORE : CorruptionMode.EIO)
           .withIgnoreZeroBlocks(ignoreZeroBlocks).withCheckAtMostOnce(checkAtMostOnce)

@@ -5,7 +5,6 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.jverity.fec.FecRecovery;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
@@ -14,35 +13,31 @@ import org.jverity.tree.CheckReport;
 import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeChecker;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
-@Command(
-    name = "repair",
-    description = "Correct, in place, the blocks of DATA and HASH that fail verification, with the"
-        + " Reed-Solomon parity on --fec-device: only corrections that verify against the tree and"
-        + " ROOT_HASH are written. --dry-run lists them and writes nothing.")
-final class RepairCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
-  @Mixin ImageArguments image;
-
-  @Mixin VerityOptions options;
-
-  @Mixin FecOptions fec;
-
-  @Option(names = "--dry-run", description = "List what would be written; write nothing.")
+final class RepairCommand implements Command {
+  final ImageArguments image = new ImageArguments();
+  final VerityOptions options = new VerityOptions();
+  final FecOptions fec = new FecOptions();
   boolean dryRun;
 
+  static final Syntax<RepairCommand> SYNTAX = Syntax.command("repair",
+      "Correct, in place, the blocks of DATA and HASH that fail verification, with the"
+        + " Reed-Solomon parity on --fec-device: only corrections that verify against the tree and"
+        + " ROOT_HASH are written. --dry-run lists them and writes nothing.",
+      RepairCommand::new)
+      .include(ImageArguments.SYNTAX, c -> c.image)
+      .include(VerityOptions.CHECK, c -> c.options)
+      .include(FecOptions.SYNTAX, c -> c.fec)
+      .flag("--dry-run", "List what would be written; write nothing.", c -> c.dryRun = true);
+
   @Override
-  public Integer call() throws IOException {
+  public int run(Io io) throws IOException {
     if (!fec.given()) {
       throw new CliException(ExitCode.USAGE, "repair needs --fec-device (the parity to correct with)");
     }
     String rootText = image.check("repair");
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter out = io.out();
+    PrintWriter err = io.err();
     List<AutoCloseable> fecDevices = new ArrayList<>();
     // One-shot, as verify: FileChannel devices; written only when a correction verified.
     try (FileDevice dataDev = FileDevice.openChannel(image.data, !dryRun);

@@ -7,7 +7,6 @@ import java.util.List;
 import org.jverity.format.Hex;
 import org.jverity.sig.InvalidSignatureException;
 import org.jverity.sig.RootHashSignature;
-import picocli.CommandLine.Option;
 
 /**
  * {@code --root-hash-signature} and {@code --trusted-cert}: the image's root hash must be signed
@@ -17,13 +16,12 @@ import picocli.CommandLine.Option;
  * trusted-cert} of an export ({@link #of}). Not changed once the command runs.
  */
 final class RootHashSignatureOptions {
-  @Option(names = "--root-hash-signature", paramLabel = "FILE",
-      description = "Detached PKCS#7 signature (DER) of the root hash; needs --trusted-cert.")
   Path signature;
-
-  @Option(names = "--trusted-cert", paramLabel = "PEM",
-      description = "Certificate(s) trusted to sign root hashes (PEM; repeatable).")
   List<Path> trusted;
+
+  static final Syntax<RootHashSignatureOptions> SYNTAX = Syntax.<RootHashSignatureOptions>group()
+      .option("--root-hash-signature", "FILE", "Detached PKCS#7 signature (DER) of the root hash; needs --trusted-cert.", (c, v) -> c.signature = FileName.parse(v))
+      .option("--trusted-cert", "PEM", "Certificate(s) trusted to sign root hashes (PEM; repeatable).", (c, v) -> c.trusted = Syntax.append(c.trusted, FileName.parse(v)));
 
   /** Both given, as a {@code serve} config gives them (which has checked they come in pairs). */
   static RootHashSignatureOptions of(Path signature, List<Path> trusted) {

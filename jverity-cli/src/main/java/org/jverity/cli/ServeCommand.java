@@ -4,39 +4,32 @@ import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code jverity serve CONFIG}: several images as named exports of one NBD server, from an
  * nbd-server-style INI file ({@link ServeConfig}), sharing one hash block cache and the hashing
  * pool. Prints one URI per export, then serves until SIGINT or SIGTERM.
  */
-@Command(
-    name = "serve",
-    description = "Serve the exports of CONFIG over NBD, every byte verified. CONFIG is an INI file as"
-        + " nbd-server's: [generic] (bind, port, socket, cache-size, max-connections, idle-timeout,"
-        + " max-in-flight) and one [NAME] section per export (data, hash, root-hash or root-hash-file,"
-        + " root-hash-signature with trusted-cert, description, io-class, tree options, dm-verity flags). Prints one URI per export on stdout,"
-        + " then serves until SIGINT or SIGTERM (exit 0).")
-final class ServeCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
+final class ServeCommand implements Command {
   /** Larger is not a config file. */
   private static final long MAX_CONFIG_BYTES = 1 << 20;
 
-  @Parameters(index = "0", paramLabel = "CONFIG", description = "The config file.")
   Path config;
-
-  @Option(names = "--runtime-dir", paramLabel = "DIR",
-      description = "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"
-          + " $XDG_RUNTIME_DIR/jverity or /run/jverity).")
   Path runtimeDir;
 
+  static final Syntax<ServeCommand> SYNTAX = Syntax.command("serve",
+      "Serve the exports of CONFIG over NBD, every byte verified. CONFIG is an INI file as"
+        + " nbd-server's: [generic] (bind, port, socket, cache-size, max-connections, idle-timeout,"
+        + " max-in-flight) and one [NAME] section per export (data, hash, root-hash or root-hash-file,"
+        + " root-hash-signature with trusted-cert, description, io-class, tree options, dm-verity flags). Prints one URI per export on stdout,"
+        + " then serves until SIGINT or SIGTERM (exit 0).",
+      ServeCommand::new)
+      .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
+      .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"
+          + " $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v));
+
   @Override
-  public Integer call() throws IOException {
+  public int run(Io io) throws IOException {
     Checks.requireFile(config, "config");
     if (Files.size(config) > MAX_CONFIG_BYTES) {
       throw new CliException(ExitCode.INVALID_PARAMETER, config + ": " + Files.size(config)
@@ -51,6 +44,6 @@ final class ServeCommand implements Callable<Integer> {
     IniFile ini = IniFile.parse(config.toString(), text);
     Path base = config.toAbsolutePath().getParent();
     ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
-    return new Serving(c.exports(), c.listening(), spec.commandLine().getOut(), spec.commandLine().getErr()).run();
+    return new Serving(c.exports(), c.listening(), io.out(), io.err()).run();
   }
 }

@@ -3,38 +3,29 @@ package org.jverity.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
 import org.jverity.sig.FsVeritySignature;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
-@Command(
-    name = "sign",
-    description = "Sign the fs-verity digest of FILE into OUT_SIG (DER PKCS#7), as fsverity sign does:"
-        + " byte-identical for RSA keys.")
-final class SignCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
-  @Parameters(index = "0", paramLabel = "FILE", description = "File to sign.")
+final class SignCommand implements Command {
   Path file;
-
-  @Parameters(index = "1", paramLabel = "OUT_SIG", description = "Signature file to write.")
   Path out;
-
-  @Option(names = "--key", required = true, paramLabel = "KEY.pem", description = "Private key (PEM: RSA or EC, PKCS#8, PKCS#1 or SEC1).")
   Path key;
-
-  @Option(names = "--cert", required = true, paramLabel = "CERT.pem", description = "The key's X.509 certificate (PEM).")
   Path cert;
+  final FsVerityOptions options = new FsVerityOptions();
 
-  @Mixin FsVerityOptions options;
+  static final Syntax<SignCommand> SYNTAX = Syntax.command("sign",
+      "Sign the fs-verity digest of FILE into OUT_SIG (DER PKCS#7), as fsverity sign does:"
+        + " byte-identical for RSA keys.",
+      SignCommand::new)
+      .parameter("FILE", "File to sign.", (c, v) -> c.file = FileName.parse(v))
+      .parameter("OUT_SIG", "Signature file to write.", (c, v) -> c.out = FileName.parse(v))
+      .requiredOption("--key", "KEY.pem", "Private key (PEM: RSA or EC, PKCS#8, PKCS#1 or SEC1).", (c, v) -> c.key = FileName.parse(v))
+      .requiredOption("--cert", "CERT.pem", "The key's X.509 certificate (PEM).", (c, v) -> c.cert = FileName.parse(v))
+      .include(FsVerityOptions.SYNTAX, c -> c.options);
 
   @Override
-  public Integer call() throws IOException {
+  public int run(Io io) throws IOException {
     Checks.requireFile(file, "input");
     HashAlgorithm alg = options.algorithm();
     int blockSize = options.blockSize();
@@ -43,7 +34,7 @@ final class SignCommand implements Callable<Integer> {
     byte[] digest = FsVerityFileDigest.compute(file, alg, blockSize, salt);
     byte[] sig = signing.sign(k -> FsVeritySignature.sign(digest, alg, k.key(), k.cert()));
     Files.write(out, sig);
-    spec.commandLine().getOut().println("Signed file '" + file + "' (" + alg + ":" + Hex.format(digest) + ")");
+    io.out().println("Signed file '" + file + "' (" + alg + ":" + Hex.format(digest) + ")");
     return ExitCode.OK;
   }
 }

@@ -2,34 +2,27 @@ package org.jverity.cli;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code jverity status NAME}: like {@code veritysetup status}, asks the running {@code open} or
  * {@code serve} that serves export NAME, through its status socket, and prints its report.
  */
-@Command(
-    name = "status",
-    description = "Show the status of export NAME of a running open or serve, like veritysetup status:"
-        + " verified or corrupted, the tree's parameters, devices, root hash, counts. Exit 13 when no"
-        + " server serves NAME.")
-final class StatusCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
+final class StatusCommand implements Command {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  @Parameters(index = "0", paramLabel = "NAME", description = "Export name.")
   String name;
-
-  @Option(names = "--runtime-dir", paramLabel = "DIR",
-      description = "Where servers put their status sockets (default $JVERITY_RUNTIME_DIR, $XDG_RUNTIME_DIR/jverity or /run/jverity).")
   Path runtimeDir;
 
+  static final Syntax<StatusCommand> SYNTAX = Syntax.command("status",
+      "Show the status of export NAME of a running open or serve, like veritysetup status:"
+        + " verified or corrupted, the tree's parameters, devices, root hash, counts. Exit 13 when no"
+        + " server serves NAME.",
+      StatusCommand::new)
+      .parameter("NAME", "Export name.", (c, v) -> c.name = v)
+      .option("--runtime-dir", "DIR", "Where servers put their status sockets (default $JVERITY_RUNTIME_DIR, $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v));
+
   @Override
-  public Integer call() {
+  public int run(Io io) {
     Path dir = RuntimeDir.resolve(runtimeDir);
     Path socket = RuntimeDir.socket(dir, name);
     String report = StatusSocket.query(socket, TIMEOUT);
@@ -37,7 +30,7 @@ final class StatusCommand implements Callable<Integer> {
       throw new CliException(ExitCode.INACTIVE, ServerLog.display(name) + " is inactive (no server answers at "
           + socket + ")");
     }
-    var out = spec.commandLine().getOut();
+    var out = io.out();
     out.print(report);
     out.flush();
     return ExitCode.OK;

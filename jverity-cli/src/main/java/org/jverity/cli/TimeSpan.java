@@ -3,22 +3,16 @@ package org.jverity.cli;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 
 /**
  * A duration on the command line or in a config file: whole seconds, or a whole number with
  * {@code ms}, {@code s}, {@code m} or {@code h}, so {@code 90}, {@code 90s} and {@code 1500ms}
  * all work; {@code 0} means no limit. Stateless.
  */
-final class TimeSpan implements CommandLine.ITypeConverter<Duration> {
+final class TimeSpan {
   static final String EXPECTED = "seconds, or a number with ms, s, m or h (0: no limit)";
 
   private static final Pattern SPAN = Pattern.compile("([0-9]{1,9})(ms|s|m|h)?");
-
-  @Override
-  public Duration convert(String value) {
-    return parse(value);
-  }
 
   static Duration parse(String text) {
     Matcher m = SPAN.matcher(text);

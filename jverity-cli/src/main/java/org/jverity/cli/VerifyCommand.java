@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.jverity.fec.FecRecovery;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
@@ -15,36 +14,28 @@ import org.jverity.io.FileDevice;
 import org.jverity.tree.CheckReport;
 import org.jverity.tree.Corruption;
 import org.jverity.tree.TreeChecker;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
-@Command(
-    name = "verify",
-    description = "Verify DATA against the hash tree on HASH and ROOT_HASH, as veritysetup verify does,"
-        + " listing every corrupted block (the first 100, then a count).")
-final class VerifyCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
-  @Mixin ImageArguments image;
-
-  @Mixin VerityOptions options;
-
-  @Mixin FecOptions fec;
-
-  @Mixin RootHashSignatureOptions signature;
-
-  @Option(names = "--json", description = "Print the result as JSON on stdout.")
+final class VerifyCommand implements Command {
+  final ImageArguments image = new ImageArguments();
+  final VerityOptions options = new VerityOptions();
+  final FecOptions fec = new FecOptions();
+  final RootHashSignatureOptions signature = new RootHashSignatureOptions();
   boolean json;
-
-  @Option(names = {"-v", "--verbose"}, description = "Say so on success.")
-  boolean verbose;
-
-  @Option(names = "--threads", paramLabel = "N", description = "Hashing threads (default: one per core).")
   Integer threads;
 
+  static final Syntax<VerifyCommand> SYNTAX = Syntax.command("verify",
+      "Verify DATA against the hash tree on HASH and ROOT_HASH, as veritysetup verify does,"
+        + " listing every corrupted block (the first 100, then a count).",
+      VerifyCommand::new)
+      .include(ImageArguments.SYNTAX, c -> c.image)
+      .include(VerityOptions.CHECK, c -> c.options)
+      .include(FecOptions.SYNTAX, c -> c.fec)
+      .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
+      .flag("--json", "Print the result as JSON on stdout.", c -> c.json = true)
+      .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v));
+
   @Override
-  public Integer call() throws IOException, org.jverity.sig.InvalidSignatureException {
+  public int run(Io io) throws IOException, org.jverity.sig.InvalidSignatureException {
     Checks.requireThreads(threads);
     signature.checkGiven();
     String rootText = image.check("verify");
@@ -72,21 +63,18 @@ final class VerifyCommand implements Callable<Integer> {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
       }
       if (fec.given() && !report.ok() && !report.nothingMatches()) {
-        return withFec(report, p, dataDev, hashDev, root);
+        return withFec(io, report, p, dataDev, hashDev, root);
       }
     }
     int code = exitCode(report);
     if (json) {
-      spec.commandLine().getOut().print(Json.write(toJson(report, code, trusted)));
+      io.out().print(Json.write(toJson(report, code, trusted)));
     }
     if (code == ExitCode.OK) {
-      if (verbose) {
-        spec.commandLine().getOut().println("Command successful.");
-      }
-      return code;
+      return code; // -v (global) says "Command successful."
     }
-    describe(report, spec.commandLine().getErr());
-    spec.commandLine().getErr().flush();
+    describe(report, io.err());
+    io.err().flush();
     return code;
   }
 
@@ -95,9 +83,9 @@ final class VerifyCommand implements Callable<Integer> {
    * --fec-device does; success when FEC corrects everything (in memory: nothing is written; see
    * {@code repair}).
    */
-  private int withFec(CheckReport report, VerityParams p, FileDevice dataDev, FileDevice hashDev, byte[] root)
+  private int withFec(Io io, CheckReport report, VerityParams p, FileDevice dataDev, FileDevice hashDev, byte[] root)
       throws IOException {
-    var err = spec.commandLine().getErr();
+    var err = io.err();
     List<AutoCloseable> fecDevices = new ArrayList<>();
     try {
       FecRecovery recovery = new FecRecovery(p, fec.repairer(p, dataDev, hashDev, image.hash, fecDevices));
@@ -121,9 +109,6 @@ final class VerifyCommand implements Callable<Integer> {
             + (r.uncorrectableCount() == 1 ? "" : "s") + " cannot be corrected with FEC.");
         err.flush();
         return ExitCode.CORRUPTION;
-      }
-      if (verbose) {
-        spec.commandLine().getOut().println("Command successful.");
       }
       err.flush();
       return ExitCode.OK; // as veritysetup: everything is correctable

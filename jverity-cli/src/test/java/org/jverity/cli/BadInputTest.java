@@ -572,9 +572,8 @@ class BadInputTest {
         bad(
             "unknown command",
             ExitCode.USAGE,
-            "Unmatched argument",
+            "unknown command 'close'",
             f -> List.of("close", "x", "y")),
-        bad("no command", ExitCode.USAGE, "missing command", f -> List.of()),
         bad(
             "format: missing hash file argument",
             ExitCode.USAGE,

@@ -1,0 +1,56 @@
+package org.jverity.cli;
+
+import java.util.List;
+
+/**
+ * Every command by name. A command line naming one command builds that command's syntax only
+ * (its class's static initialiser); help and a leading option's lookup build them all.
+ */
+final class Commands {
+  private Commands() {}
+
+  /** In the order help lists them. */
+  static final List<String> NAMES = List.of("format", "verify", "dump", "read", "repair", "open", "serve",
+      "status", "demo", "digest", "cat", "sign", "verify-sig");
+
+  /** The syntax of the command {@code name}, or null when there is none of that name. */
+  static Syntax<? extends Command> named(String name) {
+    return switch (name) {
+      case "format" -> FormatCommand.SYNTAX;
+      case "verify" -> VerifyCommand.SYNTAX;
+      case "dump" -> DumpCommand.SYNTAX;
+      case "read" -> ReadCommand.SYNTAX;
+      case "repair" -> RepairCommand.SYNTAX;
+      case "open" -> OpenCommand.SYNTAX;
+      case "serve" -> ServeCommand.SYNTAX;
+      case "status" -> StatusCommand.SYNTAX;
+      case "demo" -> DemoCommand.SYNTAX;
+      case "digest" -> DigestCommand.SYNTAX;
+      case "cat" -> CatCommand.SYNTAX;
+      case "sign" -> SignCommand.SYNTAX;
+      case "verify-sig" -> VerifySigCommand.SYNTAX;
+      default -> null;
+    };
+  }
+
+  static List<Syntax<? extends Command>> all() {
+    return NAMES.stream().<Syntax<? extends Command>>map(Commands::named).toList();
+  }
+
+  /**
+   * Whether the option {@code name} (a global one, or any command's) takes a value: how a global
+   * option before the command's name is told from the command.
+   */
+  static boolean optionTakesValue(String name) {
+    if (GlobalOptions.SYNTAX.option(name) != null) {
+      return false; // all flags
+    }
+    for (String n : NAMES) {
+      Syntax.Option<?> o = named(n).option(name);
+      if (o != null) {
+        return o.takesValue();
+      }
+    }
+    return false; // unknown: the command's parser says so
+  }
+}

@@ -1,0 +1,129 @@
+package org.jverity.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Help texts, laid out as veritysetup's (popt's): 80 columns, descriptions in a second column. */
+final class Usage {
+  private Usage() {}
+
+  /** Text width of every help line. */
+  static final int WIDTH = 80;
+  /** Where descriptions start, unless the names are wider. */
+  private static final int COLUMN = 32;
+
+  /** {@code jverity CMD --help}: usage line, summary, parameters, the command's options, the global ones. */
+  static String help(Syntax<?> command, Syntax<?> global) {
+    StringBuilder b = new StringBuilder(brief(command));
+    b.append('\n');
+    wrap(b, command.summary(), 0, 0);
+    if (!command.parameters().isEmpty()) {
+      b.append("\nParameters:\n");
+      for (Syntax.Parameter<?> p : command.parameters()) {
+        row(b, "  " + p.label() + (p.many() ? "..." : ""), p.help());
+      }
+    }
+    if (!command.options().isEmpty()) {
+      b.append("\nOptions:\n");
+      options(b, command);
+    }
+    b.append("\nGlobal options (before or after the command):\n");
+    options(b, global);
+    return b.toString();
+  }
+
+  /** {@code jverity --help}: the commands with their summaries, and the global options. */
+  static String help(String summary, List<? extends Syntax<?>> commands, Syntax<?> global) {
+    StringBuilder b = new StringBuilder("Usage: jverity [OPTION...] COMMAND [ARGUMENTS]\n");
+    wrap(b, summary, 0, 0);
+    b.append('\n').append(commandList(commands));
+    b.append("\nGlobal options (before or after the command):\n");
+    options(b, global);
+    b.append("\nSee 'jverity COMMAND --help' for the options of each command.\n");
+    return b.toString();
+  }
+
+  /** The commands, one a row, with their summaries. */
+  static String commandList(List<? extends Syntax<?>> commands) {
+    StringBuilder b = new StringBuilder("Commands:\n");
+    for (Syntax<?> c : commands) {
+      b.append(String.format("  %-11s ", c.name()));
+      wrap(b, c.summary(), 14, 14);
+    }
+    return b.toString();
+  }
+
+  /** {@code --usage}: one usage line, wrapped, naming every option, as popt's. */
+  static String brief(Syntax<?> command) {
+    List<String> words = new ArrayList<>();
+    for (Syntax.Option<?> o : command.options()) {
+      String names = String.join("|", o.names());
+      String w = names + (o.takesValue() ? "=" + o.label() : "");
+      words.add(o.required() ? w : "[" + w + "]");
+    }
+    for (Syntax.Parameter<?> p : command.parameters()) {
+      String w = p.label() + (p.many() ? "..." : "");
+      words.add(p.min() == 0 ? "[" + w + "]" : w);
+    }
+    StringBuilder b = new StringBuilder();
+    String head = "Usage: jverity " + command.name();
+    b.append(head);
+    int col = head.length();
+    for (String w : words) {
+      if (col + 1 + w.length() > WIDTH) {
+        b.append("\n       ");
+        col = 7;
+      }
+      b.append(' ').append(w);
+      col += 1 + w.length();
+    }
+    return b.append('\n').toString();
+  }
+
+  private static void options(StringBuilder b, Syntax<?> s) {
+    for (Syntax.Option<?> o : s.options()) {
+      String names = String.join(", ", o.names());
+      if (!o.names().getFirst().startsWith("--")) {
+        names = "  " + names;
+      } else {
+        names = "      " + names;
+      }
+      row(b, names + (o.takesValue() ? "=" + o.label() : ""), o.help() + (o.required() ? " (required)" : ""));
+    }
+  }
+
+  /** {@code left}, then {@code text} wrapped from {@link #COLUMN} (on the next line when left is wider). */
+  private static void row(StringBuilder b, String left, String text) {
+    b.append(left);
+    if (left.length() + 2 > COLUMN) {
+      b.append('\n').append(" ".repeat(COLUMN));
+    } else {
+      b.append(" ".repeat(COLUMN - left.length()));
+    }
+    wrap(b, text, COLUMN, COLUMN);
+  }
+
+  /**
+   * Appends {@code text} in lines of at most {@link #WIDTH}, the first continuing a line at column
+   * {@code first}, the others indented by {@code indent}.
+   */
+  private static void wrap(StringBuilder b, String text, int first, int indent) {
+    int col = first;
+    boolean lineStart = true;
+    for (String word : text.split(" ")) {
+      if (!lineStart && col + 1 + word.length() > WIDTH) {
+        b.append('\n').append(" ".repeat(indent));
+        col = indent;
+        lineStart = true;
+      }
+      if (!lineStart) {
+        b.append(' ');
+        col++;
+      }
+      b.append(word);
+      col += word.length();
+      lineStart = false;
+    }
+    b.append('\n');
+  }
+}

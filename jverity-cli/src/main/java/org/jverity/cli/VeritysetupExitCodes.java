@@ -1,0 +1,40 @@
+package org.jverity.cli;
+
+/**
+ * jverity's exit codes as veritysetup's, for scripts written against veritysetup
+ * ({@code --veritysetup-exit-codes} or {@code JVERITY_EXIT_CODES=veritysetup}).
+ *
+ * <p>veritysetup exits with {@code translate_errno(r)} (cryptsetup's src/utils_tools.c): 0 success;
+ * 1 for -EINVAL and anything unlisted; 2 for -EPERM; 3 for -ENOMEM; 4 for -ENODEV/-ENOTBLK; 5 for
+ * -EEXIST/-EBUSY. Its verification (lib/verity/verity_hash.c) returns -EPERM when a data or hash
+ * block does not match ("Verification failed at position N", exit 2) and -EFAULT when only the
+ * root hash does not ("Verification of root hash failed", exit 1). A device it cannot open,
+ * missing or not permitted, is "does not exist or access denied", exit 4. Checked against
+ * veritysetup 2.6.1 in CommandLineHabitsTest.
+ */
+final class VeritysetupExitCodes {
+  private VeritysetupExitCodes() {}
+
+  static final String ENV = "JVERITY_EXIT_CODES";
+  static final String ENV_VALUE = "veritysetup";
+
+  /** veritysetup's code for what jverity's {@code code} means. */
+  static int of(int code) {
+    return switch (code) {
+      case ExitCode.OK -> 0;
+      // Blocks that do not match their hashes: -EPERM. A tree of other parameters (nothing matches)
+      // fails the same way in veritysetup, at position 0.
+      case ExitCode.CORRUPTION, ExitCode.WRONG_PARAMETERS -> 2;
+      // The device cannot be opened: -ENODEV.
+      case ExitCode.IO_ERROR -> 4;
+      // Usage, parameters, superblock, root hash, short device, signature, status of an unknown
+      // name, internal errors: -EINVAL, -EFAULT, -EIO, -EKEYREJECTED and the rest, all 1.
+      default -> 1;
+    };
+  }
+
+  /** Whether the environment asks for veritysetup's codes. */
+  static boolean requested(java.util.Map<String, String> env) {
+    return ENV_VALUE.equals(env.get(ENV));
+  }
+}
