@@ -22,7 +22,7 @@ final class FsVerityOptions {
 
   HashAlgorithm algorithm() {
     HashAlgorithm a = HashAlgorithm.fromName(hashAlg);
-    if (a != HashAlgorithm.SHA256 && a != HashAlgorithm.SHA512) {
+    if (!a.equals(HashAlgorithm.SHA256) && !a.equals(HashAlgorithm.SHA512)) { // fsverity-utils: these names only
       throw new CliException(ExitCode.INVALID_PARAMETER, "--hash-alg: " + hashAlg + " (expected: sha256 or sha512)");
     }
     return a;
