@@ -47,4 +47,9 @@ final class ExitCode {
    * with another digest algorithm, or does not verify (forged, or over another digest).
    */
   static final int SIGNATURE_INVALID = 14;
+  /**
+   * A hash algorithm jverity cannot compute, named by {@code --hash} or by the superblock ({@code
+   * dump} still shows such a superblock, and exits 0).
+   */
+  static final int UNSUPPORTED_HASH = 15;
 }

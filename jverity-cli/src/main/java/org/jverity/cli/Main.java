@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.SuperblockException;
+import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.verify.CorruptBlockException;
@@ -65,6 +66,7 @@ public final class Main implements Runnable {
   public static int run(PrintWriter out, PrintWriter err, String... args) {
     // The command line reports corruption itself, one line each; the library's log stays quiet.
     LIBRARY_LOG.setLevel(java.util.logging.Level.OFF);
+    VeritysetupHashes.register(); // BLAKE2, SM3 and the rest, by name only: nothing is loaded until one hashes
     CommandLine cli = new CommandLine(new Main());
     // picocli reflects over every option of every command it is given, which is most of the
     // start-up time; a command line naming one command only needs that one.
@@ -137,6 +139,7 @@ public final class Main implements Runnable {
     return switch (e) {
       case CliException c -> c.exitCode();
       case org.jverity.sig.InvalidSignatureException s -> ExitCode.SIGNATURE_INVALID;
+      case UnsupportedHashAlgorithmException u -> ExitCode.UNSUPPORTED_HASH;
       case VerityParameterException v -> ExitCode.INVALID_PARAMETER;
       case SuperblockException s -> ExitCode.BAD_SUPERBLOCK;
       case IdentityMismatchException m -> ExitCode.SUPERBLOCK_MISMATCH;

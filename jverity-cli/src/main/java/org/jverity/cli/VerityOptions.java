@@ -7,7 +7,7 @@ import picocli.CommandLine.Option;
  * given, so a superblock's values can fill them in and contradictions can be reported.
  */
 final class VerityOptions {
-  @Option(names = {"-h", "--hash"}, paramLabel = "ALG", description = "Hash algorithm: sha1, sha256 (default), sha512, sha224, sha384.")
+  @Option(names = {"-h", "--hash"}, paramLabel = "ALG", description = "Hash algorithm, as veritysetup names it: sha256 (default), sha1, sha512, sha3-256, blake2b-512, sm3, ... (README lists them all).")
   String hash;
 
   @Option(names = "--data-block-size", paramLabel = "BYTES", description = "Data block size (default 4096).")
