@@ -134,7 +134,8 @@ final class FormatCommand implements Callable<Integer> {
         : new Header.Fec(fecDevice.toString(), fec, fecOnHash);
     spec.commandLine().getOut().print(json
         ? Json.write(Header.json(data.toString(), hash.toString(), builder.geometry(), root, fecInfo))
-        : Header.text(hash.toString(), builder.geometry(), root, fecInfo)
+        : Header.text(hash.toString(), builder.geometry(), root, fecInfo,
+            options.hash != null ? options.hash : p.hashAlgorithm().kernelName())
             + Header.identityLine(ImageIdentity.of(p, root)));
     return ExitCode.OK;
   }
