@@ -110,6 +110,7 @@ public final class HashAlgorithm {
    * veritysetup accepts it.
    *
    * @throws UnsupportedHashAlgorithmException naming every algorithm there is
+   * @throws VerityParameterException for the empty name
    */
   public static HashAlgorithm fromName(String name) {
     Optional<HashAlgorithm> a = HashRegistry.lookup(Objects.requireNonNull(name, "name"));

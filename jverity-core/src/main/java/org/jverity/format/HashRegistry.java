@@ -57,14 +57,19 @@ final class HashRegistry {
     return List.copyOf(PRIMARY);
   }
 
-  /** The message for a name nothing answers to: the name and every algorithm's own name. */
-  static UnsupportedHashAlgorithmException unsupported(String name) {
+  /**
+   * The error for a name nothing answers to, naming every algorithm by its own name. An empty
+   * name is a mistake on the command line rather than an algorithm jverity lacks.
+   */
+  static VerityParameterException unsupported(String name) {
     List<String> names = new ArrayList<>();
     for (HashAlgorithm a : primaries()) {
       names.add(a.kernelName());
     }
-    return new UnsupportedHashAlgorithmException(name,
-        "hash algorithm: " + name + " (not supported; expected: " + String.join(", ", names) + ")");
+    String expected = "expected: " + String.join(", ", names) + ")";
+    return name.isEmpty()
+        ? new VerityParameterException("hash algorithm: \"\" (" + expected)
+        : new UnsupportedHashAlgorithmException(name, "hash algorithm: " + name + " (not supported; " + expected);
   }
 
   private static List<HashAlgorithm> concat(HashAlgorithm first, List<HashAlgorithm> rest) {

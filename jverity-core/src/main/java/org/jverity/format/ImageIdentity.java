@@ -108,6 +108,8 @@ public record ImageIdentity(
           HashFormat.fromCode(number("hash type", f[5])),
           f[6].equals("-") ? new byte[0] : nonEmptyHex("salt", f[6]),
           nonEmptyHex("root hash", f[7]));
+    } catch (UnsupportedHashAlgorithmException e) { // keeps its type: a caller tells it from a typo
+      throw new UnsupportedHashAlgorithmException(e.algorithm(), "identity: " + e.getMessage());
     } catch (VerityParameterException e) {
       throw new VerityParameterException("identity: " + e.getMessage());
     }

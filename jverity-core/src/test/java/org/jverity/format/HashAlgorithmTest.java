@@ -86,6 +86,10 @@ class HashAlgorithmTest {
         .hasMessageNotContaining("sha-256") // aliases are not listed
         .satisfies(e -> assertThat(((UnsupportedHashAlgorithmException) e).algorithm()).isEqualTo("tiger"));
     assertThat(HashAlgorithm.lookup("tiger")).isEmpty();
+    assertThatThrownBy(() -> HashAlgorithm.fromName(""))
+        .isNotInstanceOf(UnsupportedHashAlgorithmException.class)
+        .isInstanceOf(VerityParameterException.class)
+        .hasMessageStartingWith("hash algorithm: \"\" (expected: sha1, ");
     assertThat(HashAlgorithm.lookup("TIGER")).isEmpty();
   }
 
