@@ -382,8 +382,8 @@ class BadInputTest {
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--salt", "abc")),
         bad(
             "format: unknown hash",
-            ExitCode.INVALID_PARAMETER,
-            "hash algorithm: blah",
+            ExitCode.UNSUPPORTED_HASH,
+            "hash algorithm: blah (not supported; expected: sha1",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash", "blah")),
         bad(
             "format: hash type 3",
@@ -481,7 +481,7 @@ class BadInputTest {
         bad(
             "format: empty --hash",
             ExitCode.INVALID_PARAMETER,
-            "hash algorithm:  (expected: sha1",
+            "hash algorithm: \"\" (expected: sha1",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash", "")),
         bad(
             "format: --data-blocks past 2^63 bytes",

@@ -228,6 +228,34 @@ class HashAlgorithmCompatTest {
   }
 
   /**
+   * {@code --hash} and an identity name a digest, whatever the spelling: sha-256 agrees with a
+   * sha256 superblock, sha512 does not, and an identity naming an unknown algorithm is refused as
+   * unsupported.
+   */
+  @Test
+  void anotherNameOfTheSameDigestAgreesWithTheSuperblock(@TempDir Path dir) throws IOException {
+    Path data = Files.write(dir.resolve("data.img"), bytes(16 * 4096, 6));
+    Path hash = dir.resolve("data.hash");
+    ToolRun format = Jverity.run(args("format", data, hash, List.of("--salt", "abcd")));
+    assertThat(format.exitCode()).as("%s", format).isZero();
+    String root = format.headerField("Root hash");
+    String id = format.headerField("Identity");
+    assertThat(id).startsWith("verity1:sha256:");
+
+    ToolRun alias = Jverity.run(args("verify", data, hash, List.of(root, "--hash", "SHA2-256")));
+    assertThat(alias.exitCode()).as("%s", alias).isZero();
+    ToolRun other = Jverity.run(args("verify", data, hash, List.of(root, "--hash", "sha512")));
+    assertThat(other.exitCode()).as("%s", other).isEqualTo(ExitCode.SUPERBLOCK_MISMATCH);
+    assertThat(other.stderr()).contains("hash algorithm sha256 (option: sha512)");
+    ToolRun aliasId = Jverity.run(args("verify", data, hash, List.of(id.replace(":sha256:", ":sha-256:"))));
+    assertThat(aliasId.exitCode()).as("%s", aliasId).isZero();
+    ToolRun tigerId = Jverity.run(args("verify", data, hash, List.of(id.replace(":sha256:", ":tiger:"))));
+    assertThat(tigerId.exitCode()).as("%s", tigerId).isEqualTo(ExitCode.UNSUPPORTED_HASH);
+    assertThat(tigerId.stderrLines()).singleElement().asString()
+        .startsWith("jverity: identity: hash algorithm: tiger (not supported; expected: sha1, ");
+  }
+
+  /**
    * Formats {@code data} with both tools and compares everything: hash files, root hashes, the
    * header, each tool's verify of the other's tree, and dump of both files. Leaves vs.hash and
    * jv.hash in {@code dir}.
