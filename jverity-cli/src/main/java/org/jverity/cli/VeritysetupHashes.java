@@ -35,8 +35,8 @@ final class VeritysetupHashes {
     add("md5", "MD5", 16, 64, "ssl3-md5", "1.2.840.113549.2.5");
     add("md4", "MD4", 16, 64, "1.2.840.113549.2.4");
     add("md5-sha1", "MD5-SHA1", 36, 64); // MD5 ‖ SHA-1, TLS 1.0's
-    // OpenSSL 3.0 gives the SHAKEs a default length (OpenSSL 3.4 no longer does: veritysetup
-    // linked with it refuses them); the input block is the sponge's rate.
+    // At the default lengths OpenSSL 3.0 gives the SHAKEs (OpenSSL 3.4 dropped them, so a
+    // veritysetup linked with it is not expected to take these); the input block is the rate.
     add("shake128", "SHAKE128", 16, 168, "shake-128", "2.16.840.1.101.3.4.2.11");
     add("shake256", "SHAKE256", 32, 136, "shake-256", "2.16.840.1.101.3.4.2.12");
     add("keccak-kmac-128", "KECCAK-KMAC-128", 32, 168, "keccak-kmac128");

@@ -726,7 +726,9 @@ class BadInputTest {
     ToolRun dump = timed(() -> Jverity.run("dump", hash.toString()));
     assertThat(dump.exitCode()).as("dump\n%s", dump).isIn(ExitCode.OK, ExitCode.BAD_SUPERBLOCK);
     if (dump.exitCode() == ExitCode.OK) {
-      assertThat(dump.stderr()).isEmpty();
+      // A name no digest has: the fields are still shown, and one line says what is left out.
+      assertThat(dump.stderrLines()).as("%s", dump).hasSizeLessThanOrEqualTo(1)
+          .allMatch(l -> l.contains("(from the superblock) is not supported by jverity"));
       assertThat(dump.stdoutLines().getFirst()).startsWith("VERITY header information for ");
     } else {
       assertOneErrorLine(dump);
@@ -743,7 +745,8 @@ class BadInputTest {
             ExitCode.ROOT_HASH_MISMATCH,
             ExitCode.CORRUPTION,
             ExitCode.DEVICE_TOO_SMALL,
-            ExitCode.WRONG_PARAMETERS);
+            ExitCode.WRONG_PARAMETERS,
+            ExitCode.UNSUPPORTED_HASH);
     assertThat(verify.stdout()).isEmpty();
     assertNoStackTrace(verify);
     if (code == ExitCode.OK) {
@@ -751,7 +754,8 @@ class BadInputTest {
     } else if (code == ExitCode.INVALID_PARAMETER
         || code == ExitCode.BAD_SUPERBLOCK
         || code == ExitCode.DEVICE_TOO_SMALL
-        || code == ExitCode.WRONG_PARAMETERS) {
+        || code == ExitCode.WRONG_PARAMETERS
+        || code == ExitCode.UNSUPPORTED_HASH) {
       assertOneErrorLine(verify);
     } else {
       // A verification report: one line per corrupted block, then veritysetup's verdict line.
@@ -765,6 +769,9 @@ class BadInputTest {
           .as("verify reads the superblock as dump does\n%s", verify)
           .isEqualTo(ExitCode.BAD_SUPERBLOCK);
     }
+    assertThat(code == ExitCode.UNSUPPORTED_HASH)
+        .as("verify refuses the algorithm exactly when dump says it is not supported\n%s\n%s", dump, verify)
+        .isEqualTo(!dump.stderr().isEmpty() && dump.exitCode() == ExitCode.OK);
   }
 
   @Provide
