@@ -93,14 +93,23 @@ final class CatCommand implements Command {
     }
     Checks.requireFile(signature, "signature");
     List<X509Certificate> certs = Signing.certificates(trusted);
-    HashAlgorithm alg = HashAlgorithm.fromName(hashAlg == null ? "sha256" : hashAlg);
+    HashAlgorithm alg = hashAlg == null ? HashAlgorithm.SHA256 : givenAlgorithm();
     return SignedFileDigest.open(file, tree, Files.readAllBytes(signature), certs, alg, params,
         ReaderOptions.DEFAULTS);
   }
 
+  /** {@code --hash-alg}: fs-verity has sha256 and sha512; any other name, known to dm-verity or not, is refused. */
+  private HashAlgorithm givenAlgorithm() {
+    HashAlgorithm a = HashAlgorithm.lookup(hashAlg).orElse(null);
+    if (a == null || !a.equals(HashAlgorithm.SHA256) && !a.equals(HashAlgorithm.SHA512)) {
+      throw new VerityParameterException("--hash-alg: " + hashAlg + " (expected: sha256 or sha512)");
+    }
+    return a;
+  }
+
   /** {@code --digest} with its algorithm, which must agree with {@code --hash-alg} when both say one. */
   private String expectedDigest() {
-    String given = hashAlg == null ? null : HashAlgorithm.fromName(hashAlg).kernelName();
+    String given = hashAlg == null ? null : givenAlgorithm().kernelName();
     int colon = digest.indexOf(':');
     if (colon < 0) {
       return (given == null ? "sha256" : given) + ":" + digest;

@@ -2,7 +2,9 @@ package org.jverity.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParams;
+import org.jverity.format.VeritySuperblock;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.TreeGeometry;
 
@@ -25,7 +27,18 @@ final class DumpCommand implements Command {
     o.hashOffset = hashOffset;
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
     try (FileDevice dev = FileDevice.openChannel(hash, false)) {
-      VerityParams p = ParamsResolver.forCheck(o, null, dev);
+      VerityParams p;
+      try {
+        p = ParamsResolver.forCheck(o, null, dev);
+      } catch (UnsupportedHashAlgorithmException e) {
+        // A sound superblock naming a hash jverity cannot compute: still show what it stores.
+        long offset = hashOffset == null ? 0 : hashOffset;
+        VeritySuperblock sb = ParamsResolver.readSuperblock(dev, offset);
+        io.out().print(json
+            ? Json.write(Header.json(hash.toString(), sb, offset)) : Header.text(hash.toString(), sb));
+        io.err().println("jverity: " + e.getMessage() + " (hash blocks and sizes not shown)");
+        return ExitCode.OK;
+      }
       TreeGeometry g = TreeGeometry.of(p);
       io.out().print(json ? Json.write(Header.json(null, hash.toString(), g, null)) : Header.text(hash.toString(), g, null));
     }

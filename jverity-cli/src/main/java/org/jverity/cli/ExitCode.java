@@ -47,6 +47,11 @@ final class ExitCode {
    * with another digest algorithm, or does not verify (forged, or over another digest).
    */
   static final int SIGNATURE_INVALID = 14;
+  /**
+   * A hash algorithm jverity cannot compute, named by {@code --hash} or by the superblock ({@code
+   * dump} still shows such a superblock, and exits 0).
+   */
+  static final int UNSUPPORTED_HASH = 15;
 
   /** What {@code code} means, in a few words (for -v and --debug). */
   static String meaning(int code) {
@@ -66,6 +71,7 @@ final class ExitCode {
       case PANIC -> "panic on corruption";
       case INACTIVE -> "no such export served";
       case SIGNATURE_INVALID -> "signature not trusted";
+      case UNSUPPORTED_HASH -> "hash algorithm not supported";
       default -> "unknown";
     };
   }

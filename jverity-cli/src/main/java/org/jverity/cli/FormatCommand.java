@@ -115,7 +115,8 @@ final class FormatCommand implements Command {
         : new Header.Fec(fecDevice.toString(), fec, fecOnHash);
     io.out().print(json
         ? Json.write(Header.json(data.toString(), hash.toString(), builder.geometry(), root, fecInfo))
-        : Header.text(hash.toString(), builder.geometry(), root, fecInfo)
+        : Header.text(hash.toString(), builder.geometry(), root, fecInfo,
+            options.hash != null ? options.hash : p.hashAlgorithm().kernelName())
             + Header.identityLine(ImageIdentity.of(p, root)));
     return ExitCode.OK;
   }

@@ -20,8 +20,9 @@ final class FsVerityOptions {
   static final int MAX_BLOCK_SIZE = 1 << 20;
 
   HashAlgorithm algorithm() {
-    HashAlgorithm a = HashAlgorithm.fromName(hashAlg);
-    if (a != HashAlgorithm.SHA256 && a != HashAlgorithm.SHA512) {
+    // fs-verity has two algorithms: any other name, known to dm-verity or not, is the same mistake.
+    HashAlgorithm a = HashAlgorithm.lookup(hashAlg).orElse(null);
+    if (a == null || !a.equals(HashAlgorithm.SHA256) && !a.equals(HashAlgorithm.SHA512)) {
       throw new CliException(ExitCode.INVALID_PARAMETER, "--hash-alg: " + hashAlg + " (expected: sha256 or sha512)");
     }
     return a;

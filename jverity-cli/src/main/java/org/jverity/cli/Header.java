@@ -8,6 +8,7 @@ import org.jverity.fec.FecLayout;
 import org.jverity.format.Hex;
 import org.jverity.format.ImageIdentity;
 import org.jverity.format.VerityParams;
+import org.jverity.format.VeritySuperblock;
 import org.jverity.tree.TreeGeometry;
 
 /**
@@ -41,6 +42,15 @@ final class Header {
    * only for a FEC device of its own with the parity at offset 0.
    */
   static String text(String hashDevice, TreeGeometry g, byte[] rootHash, Fec fec) {
+    return text(hashDevice, g, rootHash, fec, g.params().hashAlgorithm().kernelName());
+  }
+
+  /**
+   * As {@link #text(String, TreeGeometry, byte[], Fec)}, naming the hash algorithm as the user
+   * spelled it: veritysetup's format prints {@code --hash} as given ({@code SHA256}), though the
+   * superblock, and so dump, has it in lower case.
+   */
+  static String text(String hashDevice, TreeGeometry g, byte[] rootHash, Fec fec, String algorithm) {
     VerityParams p = g.params();
     StringBuilder s = new StringBuilder();
     s.append("VERITY header information for ").append(hashDevice).append('\n');
@@ -50,7 +60,7 @@ final class Header {
     s.append("Data block size: \t").append(p.dataBlockSize()).append('\n');
     s.append("Hash blocks:     \t").append(g.hashBlocks()).append('\n');
     s.append("Hash block size: \t").append(p.hashBlockSize()).append('\n');
-    s.append("Hash algorithm:  \t").append(p.hashAlgorithm().kernelName()).append('\n');
+    s.append("Hash algorithm:  \t").append(algorithm).append('\n');
     if (fec != null) {
       s.append("FEC RS roots:   \t").append(fec.layout().roots()).append('\n');
       s.append("FEC blocks:     \t").append(fec.layout().parityBlocks()).append('\n');
@@ -70,6 +80,40 @@ final class Header {
       s.append("FEC device size: \t").append(fec.layout().paritySize()).append(" [bytes]\n");
     }
     return s.toString();
+  }
+
+  /**
+   * veritysetup's lines for a superblock whose hash algorithm jverity cannot compute: every field
+   * the superblock stores. "Hash blocks" and "Hash device size" depend on the digest size, which
+   * only the algorithm knows, and are left out.
+   */
+  static String text(String hashDevice, VeritySuperblock sb) {
+    return "VERITY header information for " + hashDevice + "\n"
+        + "UUID:            \t" + sb.uuid() + "\n"
+        + "Hash type:       \t" + sb.hashFormat().code() + "\n"
+        + "Data blocks:     \t" + sb.dataBlocks() + "\n"
+        + "Data block size: \t" + sb.dataBlockSize() + "\n"
+        + "Hash block size: \t" + sb.hashBlockSize() + "\n"
+        + "Hash algorithm:  \t" + sb.algorithm() + "\n"
+        + "Salt:            \t" + ParamsResolver.saltText(sb.salt()) + "\n";
+  }
+
+  /** The JSON of {@link #text(String, VeritySuperblock)}: the stored fields, no layout. */
+  static Map<String, Object> json(String hashDevice, VeritySuperblock sb, long hashOffset) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("hashDevice", hashDevice);
+    m.put("uuid", sb.uuid().toString());
+    m.put("hashType", sb.hashFormat().code());
+    m.put("hashAlgorithm", sb.algorithm());
+    m.put("hashAlgorithmSupported", false);
+    m.put("dataBlocks", sb.dataBlocks());
+    m.put("dataBlockSize", sb.dataBlockSize());
+    m.put("dataSize", sb.dataBlocks() * sb.dataBlockSize()); // cannot overflow: checked by decode
+    m.put("hashBlockSize", sb.hashBlockSize());
+    m.put("salt", ParamsResolver.saltText(sb.salt()));
+    m.put("superblock", true);
+    m.put("hashOffset", hashOffset);
+    return m;
   }
 
   /**

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.SuperblockException;
+import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.verify.CorruptBlockException;
@@ -61,6 +62,7 @@ public final class Main {
   static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
     // The command line reports corruption itself, one line each; the library's log stays quiet.
     LIBRARY_LOG.setLevel(java.util.logging.Level.OFF);
+    VeritysetupHashes.register(); // BLAKE2, SM3 and the rest, by name only: nothing is loaded until one hashes
     List<String> all = List.of(args);
     int code = dispatch(out, err, all);
     out.flush();
@@ -205,6 +207,7 @@ public final class Main {
     return switch (e) {
       case CliException c -> c.exitCode();
       case org.jverity.sig.InvalidSignatureException s -> ExitCode.SIGNATURE_INVALID;
+      case UnsupportedHashAlgorithmException u -> ExitCode.UNSUPPORTED_HASH;
       case VerityParameterException v -> ExitCode.INVALID_PARAMETER;
       case SuperblockException s -> ExitCode.BAD_SUPERBLOCK;
       case IdentityMismatchException m -> ExitCode.SUPERBLOCK_MISMATCH;

@@ -15,6 +15,7 @@ import org.jverity.format.Hex;
 import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.ImageIdentity;
 import org.jverity.format.SuperblockException;
+import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
@@ -104,6 +105,9 @@ final class ParamsResolver {
     VeritySuperblock sb = readSuperblock(hash, offset);
     try {
       return sb.toParams(offset);
+    } catch (UnsupportedHashAlgorithmException e) {
+      throw new UnsupportedHashAlgorithmException(e.algorithm(), hash.description() + ": hash algorithm "
+          + e.algorithm() + " (from the superblock) is not supported by jverity");
     } catch (VerityParameterException e) {
       throw new CliException(ExitCode.BAD_SUPERBLOCK, hash.description() + ": superblock " + e.getMessage());
     }
@@ -120,7 +124,7 @@ final class ParamsResolver {
   /** Each tree option given whose value {@code p} does not have: "data blocks 256 (option: 300)". */
   private static List<String> conflicts(VerityOptions o, VerityParams p) {
     List<String> conflicts = new ArrayList<>();
-    if (o.hash != null && HashAlgorithm.fromName(o.hash) != p.hashAlgorithm()) {
+    if (o.hash != null && !HashAlgorithm.fromName(o.hash).sameDigest(p.hashAlgorithm())) { // sha-256 is sha256
       conflicts.add("hash algorithm " + p.hashAlgorithm() + " (option: " + o.hash + ")");
     }
     if (o.format != null && HashFormat.fromCode(o.format) != p.hashFormat()) {

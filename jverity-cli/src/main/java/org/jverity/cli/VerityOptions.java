@@ -16,7 +16,7 @@ final class VerityOptions {
   boolean noSuperblock;
 
   /** The algorithms, for both help texts. */
-  static final String HASH_HELP = "Hash algorithm: sha1, sha256 (default), sha512, sha224, sha384";
+  static final String HASH_HELP = "Hash algorithm, as veritysetup names it: sha256 (default), sha1, sha512, sha3-256, blake2b-512, sm3, ... (README lists them all)";
 
   /** {@code format}'s: the values written to the tree and its superblock. */
   static final Syntax<VerityOptions> FORMAT = Syntax.<VerityOptions>group()

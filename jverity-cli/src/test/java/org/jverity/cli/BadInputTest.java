@@ -382,8 +382,8 @@ class BadInputTest {
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--salt", "abc")),
         bad(
             "format: unknown hash",
-            ExitCode.INVALID_PARAMETER,
-            "hash algorithm: blah",
+            ExitCode.UNSUPPORTED_HASH,
+            "hash algorithm: blah (not supported; expected: sha1",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash", "blah")),
         bad(
             "format: hash type 3",
@@ -481,7 +481,7 @@ class BadInputTest {
         bad(
             "format: empty --hash",
             ExitCode.INVALID_PARAMETER,
-            "hash algorithm:  (expected: sha1",
+            "hash algorithm: \"\" (expected: sha1",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--hash", "")),
         bad(
             "format: --data-blocks past 2^63 bytes",
@@ -725,7 +725,9 @@ class BadInputTest {
     ToolRun dump = timed(() -> Jverity.run("dump", hash.toString()));
     assertThat(dump.exitCode()).as("dump\n%s", dump).isIn(ExitCode.OK, ExitCode.BAD_SUPERBLOCK);
     if (dump.exitCode() == ExitCode.OK) {
-      assertThat(dump.stderr()).isEmpty();
+      // A name no digest has: the fields are still shown, and one line says what is left out.
+      assertThat(dump.stderrLines()).as("%s", dump).hasSizeLessThanOrEqualTo(1)
+          .allMatch(l -> l.contains("(from the superblock) is not supported by jverity"));
       assertThat(dump.stdoutLines().getFirst()).startsWith("VERITY header information for ");
     } else {
       assertOneErrorLine(dump);
@@ -742,7 +744,8 @@ class BadInputTest {
             ExitCode.ROOT_HASH_MISMATCH,
             ExitCode.CORRUPTION,
             ExitCode.DEVICE_TOO_SMALL,
-            ExitCode.WRONG_PARAMETERS);
+            ExitCode.WRONG_PARAMETERS,
+            ExitCode.UNSUPPORTED_HASH);
     assertThat(verify.stdout()).isEmpty();
     assertNoStackTrace(verify);
     if (code == ExitCode.OK) {
@@ -750,7 +753,8 @@ class BadInputTest {
     } else if (code == ExitCode.INVALID_PARAMETER
         || code == ExitCode.BAD_SUPERBLOCK
         || code == ExitCode.DEVICE_TOO_SMALL
-        || code == ExitCode.WRONG_PARAMETERS) {
+        || code == ExitCode.WRONG_PARAMETERS
+        || code == ExitCode.UNSUPPORTED_HASH) {
       assertOneErrorLine(verify);
     } else {
       // A verification report: one line per corrupted block, then veritysetup's verdict line.
@@ -764,6 +768,9 @@ class BadInputTest {
           .as("verify reads the superblock as dump does\n%s", verify)
           .isEqualTo(ExitCode.BAD_SUPERBLOCK);
     }
+    assertThat(code == ExitCode.UNSUPPORTED_HASH)
+        .as("verify refuses the algorithm exactly when dump says it is not supported\n%s\n%s", dump, verify)
+        .isEqualTo(!dump.stderr().isEmpty() && dump.exitCode() == ExitCode.OK);
   }
 
   @Provide

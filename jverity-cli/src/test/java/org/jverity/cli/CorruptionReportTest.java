@@ -309,7 +309,6 @@ class CorruptionReportTest {
     "version,         8, 0x03, unsupported superblock version 2",
     "version,        11, 0x80, unsupported superblock version",
     "hash type,      12, 0x02, unsupported hash type 3",
-    "algorithm,      32, 0x0b, hash algorithm",
     "data block size, 65, 0x01, data block size 768",
     "hash block size, 68, 0x01, hash block size 513",
     "data block size, 67, 0x40, data block size",
@@ -333,6 +332,28 @@ class CorruptionReportTest {
     assertThat(VeritysetupOracle.run("dump", im.hash().toString()).exitCode())
         .as("veritysetup dump")
         .isNotZero();
+  }
+
+  /**
+   * A flipped bit in the algorithm name makes a name no digest has ("xha256"): the superblock is
+   * otherwise sound, so dump still shows it, and verify says the algorithm is not supported.
+   */
+  @Test
+  void aCorruptAlgorithmNameIsAnUnsupportedHash(@TempDir Path dir) throws IOException {
+    Geometry g = GEOMETRIES.getFirst();
+    Image im = format(g, dir);
+    flip(im.hash(), g.hashOffset() + 32, 0x0b);
+
+    ToolRun r = verify(im);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.UNSUPPORTED_HASH);
+    assertThat(r.stderrLines()).as("%s", r).singleElement().asString()
+        .startsWith("jverity: " + im.hash() + ": hash algorithm x").endsWith("(from the superblock) is not supported by jverity");
+    assertThat(r.stdout()).isEmpty();
+    assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
+
+    ToolRun dump = Jverity.run("dump", "--hash-offset", String.valueOf(g.hashOffset()), im.hash().toString());
+    assertThat(dump.exitCode()).as("dump: %s", dump).isZero();
+    assertThat(dump.headerField("Hash algorithm")).as("%s", dump).startsWith("x");
   }
 
   // ---- wrong root hash, wrong parameters, contradicting options ----

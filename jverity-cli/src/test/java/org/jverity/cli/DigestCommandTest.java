@@ -149,6 +149,7 @@ class DigestCommandTest {
       "--block-size=4k | 3 | --block-size",
       "--hash-alg=sha1 | 3 | --hash-alg",
       "--hash-alg=SHA256 | 3 | --hash-alg",
+      "--hash-alg=blake2b-512 | 3 | --hash-alg",
       "--block-size=64 --hash-alg=sha512 | 3 | block size",
       "--frobnicate | 2 | frobnicate",
   })

@@ -15,7 +15,7 @@ import java.util.Objects;
  * <pre>
  * identity = "verity1" ":" algorithm ":" data-block-size ":" hash-block-size ":" data-blocks
  *            ":" hash-type ":" salt ":" root-hash
- * algorithm        sha1 | sha224 | sha256 | sha384 | sha512 (veritysetup's names)
+ * algorithm        a name veritysetup takes for --hash, in lower case: sha256, sha3-256, ...
  * *-size           bytes, decimal; a power of two from 512 to 524288
  * data-blocks      decimal count, at least 1
  * hash-type        0 (Chrome OS) or 1 (normal)
@@ -108,6 +108,8 @@ public record ImageIdentity(
           HashFormat.fromCode(number("hash type", f[5])),
           f[6].equals("-") ? new byte[0] : nonEmptyHex("salt", f[6]),
           nonEmptyHex("root hash", f[7]));
+    } catch (UnsupportedHashAlgorithmException e) { // keeps its type: a caller tells it from a typo
+      throw new UnsupportedHashAlgorithmException(e.algorithm(), "identity: " + e.getMessage());
     } catch (VerityParameterException e) {
       throw new VerityParameterException("identity: " + e.getMessage());
     }
@@ -135,7 +137,7 @@ public record ImageIdentity(
    */
   public void check(String source, VerityParams p) throws IdentityMismatchException {
     List<String> conflicts = new ArrayList<>();
-    if (p.hashAlgorithm() != hashAlgorithm) {
+    if (!p.hashAlgorithm().sameDigest(hashAlgorithm)) { // sha-256 and sha256 make the same tree
       conflicts.add("hash algorithm " + p.hashAlgorithm() + " (identity says " + hashAlgorithm + ")");
     }
     if (p.dataBlockSize() != dataBlockSize) {
@@ -178,7 +180,7 @@ public record ImageIdentity(
   @Override
   public boolean equals(Object o) {
     return o instanceof ImageIdentity i
-        && hashAlgorithm == i.hashAlgorithm
+        && hashAlgorithm.equals(i.hashAlgorithm)
         && dataBlockSize == i.dataBlockSize
         && hashBlockSize == i.hashBlockSize
         && dataBlocks == i.dataBlocks

@@ -101,7 +101,7 @@ public record VerityParams(
   @Override
   public boolean equals(Object o) {
     return o instanceof VerityParams p
-        && hashAlgorithm == p.hashAlgorithm
+        && hashAlgorithm.equals(p.hashAlgorithm)
         && hashFormat == p.hashFormat
         && dataBlockSize == p.dataBlockSize
         && hashBlockSize == p.hashBlockSize

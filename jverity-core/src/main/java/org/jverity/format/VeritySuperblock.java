@@ -170,7 +170,8 @@ public record VeritySuperblock(
   /**
    * The tree parameters this superblock describes, for a superblock found at {@code hashOffset}.
    *
-   * @throws VerityParameterException if the algorithm is unknown or the sizes are inconsistent
+   * @throws UnsupportedHashAlgorithmException if no registered algorithm has the superblock's name
+   * @throws VerityParameterException if the sizes are inconsistent
    */
   public VerityParams toParams(long hashOffset) {
     return new VerityParams(

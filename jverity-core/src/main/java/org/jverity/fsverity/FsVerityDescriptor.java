@@ -134,11 +134,13 @@ public record FsVerityDescriptor(FsVerityParams params, long dataSize, byte[] ro
   }
 
   static int algorithmId(HashAlgorithm algorithm) {
-    return switch (algorithm) {
-      case SHA256 -> 1;
-      case SHA512 -> 2;
-      default -> throw new VerityParameterException("hash algorithm: " + algorithm + " (expected: sha256 or sha512)");
-    };
+    if (algorithm.equals(HashAlgorithm.SHA256)) {
+      return 1;
+    }
+    if (algorithm.equals(HashAlgorithm.SHA512)) {
+      return 2;
+    }
+    throw new VerityParameterException("hash algorithm: " + algorithm + " (expected: sha256 or sha512)");
   }
 
   private static HashAlgorithm algorithm(int id) {

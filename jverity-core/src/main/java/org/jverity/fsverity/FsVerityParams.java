@@ -23,7 +23,7 @@ public record FsVerityParams(HashAlgorithm algorithm, int blockSize, byte[] salt
   public static final int MAX_BLOCK_SIZE = 1 << 30; // bytes
 
   public FsVerityParams {
-    if (algorithm != HashAlgorithm.SHA256 && algorithm != HashAlgorithm.SHA512) {
+    if (!algorithm.equals(HashAlgorithm.SHA256) && !algorithm.equals(HashAlgorithm.SHA512)) {
       throw new VerityParameterException("hash algorithm: " + algorithm + " (expected: sha256 or sha512)");
     }
     int min = 2 * algorithm.digestSize();

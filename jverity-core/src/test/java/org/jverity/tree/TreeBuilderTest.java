@@ -16,6 +16,7 @@ import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.io.MemoryDevice;
+import org.jverity.testing.Algorithms;
 import org.jverity.testing.Images;
 import org.jverity.testing.ReferenceTree;
 import org.junit.jupiter.api.Test;
@@ -91,12 +92,12 @@ class TreeBuilderTest {
       @ForAll @IntRange(min = 1, max = 700) int blocks,
       @ForAll @IntRange(min = 9, max = 12) int dataBits,
       @ForAll @IntRange(min = 9, max = 12) int hashBits,
-      @ForAll @IntRange(min = 0, max = 4) int algorithm,
+      @ForAll @IntRange(min = 0, max = 10) int algorithm,
       @ForAll boolean chromeOs,
       @ForAll @IntRange(min = 0, max = 256) int saltSize,
       @ForAll @IntRange(min = 1, max = 4) int threads,
       @ForAll long seed) throws Exception {
-    HashAlgorithm alg = HashAlgorithm.values()[algorithm];
+    HashAlgorithm alg = Algorithms.BUILT_IN.get(algorithm);
     if ((1 << hashBits) < 2 * alg.digestSize()) {
       return;
     }

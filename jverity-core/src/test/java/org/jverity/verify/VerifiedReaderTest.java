@@ -20,6 +20,7 @@ import org.jverity.format.HashFormat;
 import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.MemoryDevice;
+import org.jverity.testing.Algorithms;
 import org.jverity.testing.Images;
 import org.jverity.tree.Area;
 import org.jverity.tree.TreeBuilder;
@@ -37,7 +38,7 @@ class VerifiedReaderTest {
   }
 
   static Image image(int blocks, int dataBits, int hashBits, int algorithm, boolean chromeOs, long seed) throws Exception {
-    HashAlgorithm alg = HashAlgorithm.values()[algorithm];
+    HashAlgorithm alg = Algorithms.BUILT_IN.get(algorithm);
     int hbs = Math.max(1 << hashBits, Integer.highestOneBit(4 * alg.digestSize() - 1) << 1);
     VerityParams p = VerityParams.builder()
         .dataBlockSize(1 << dataBits).hashBlockSize(hbs).hashAlgorithm(alg)
@@ -54,7 +55,7 @@ class VerifiedReaderTest {
       @ForAll @IntRange(min = 1, max = 600) int blocks,
       @ForAll @IntRange(min = 9, max = 12) int dataBits,
       @ForAll @IntRange(min = 9, max = 12) int hashBits,
-      @ForAll @IntRange(min = 0, max = 4) int algorithm,
+      @ForAll @IntRange(min = 0, max = 10) int algorithm,
       @ForAll boolean chromeOs,
       @ForAll long seed) throws Exception {
     Image im = image(blocks, dataBits, hashBits, algorithm, chromeOs, seed);
@@ -73,7 +74,7 @@ class VerifiedReaderTest {
       @ForAll @IntRange(min = 2, max = 400) int blocks,
       @ForAll @IntRange(min = 9, max = 11) int dataBits,
       @ForAll @IntRange(min = 9, max = 10) int hashBits,
-      @ForAll @IntRange(min = 0, max = 4) int algorithm,
+      @ForAll @IntRange(min = 0, max = 10) int algorithm,
       @ForAll boolean chromeOs,
       @ForAll boolean inHashArea,
       @ForAll long seed) throws Exception {

@@ -29,11 +29,13 @@ public final class FsVeritySignature {
    * @throws IllegalArgumentException for an algorithm fs-verity does not support
    */
   public static int algorithmNumber(HashAlgorithm alg) {
-    return switch (alg) {
-      case SHA256 -> 1;
-      case SHA512 -> 2;
-      default -> throw new IllegalArgumentException("hash algorithm: " + alg + " (expected: sha256 or sha512)");
-    };
+    if (alg.equals(HashAlgorithm.SHA256)) {
+      return 1;
+    }
+    if (alg.equals(HashAlgorithm.SHA512)) {
+      return 2;
+    }
+    throw new IllegalArgumentException("hash algorithm: " + alg + " (expected: sha256 or sha512)");
   }
 
   /**

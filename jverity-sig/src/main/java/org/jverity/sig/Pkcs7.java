@@ -7,6 +7,7 @@ import java.security.Signature;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.ASN1Encoding;
@@ -182,32 +183,41 @@ final class Pkcs7 {
     return m.strip().replaceAll("\\s*\\R\\s*", " ");
   }
 
+  /** A digest PKCS#7 signatures here may use, with its OIDs. */
+  private record SignatureDigest(HashAlgorithm algorithm, ASN1ObjectIdentifier oid, ASN1ObjectIdentifier ecdsaWith) {}
+
+  /** The SHA-1 and SHA-2 digests: what the kernel's PKCS#7 parser and {@code fsverity sign} use. */
+  private static final List<SignatureDigest> DIGESTS = List.of(
+      new SignatureDigest(HashAlgorithm.SHA1, OIWObjectIdentifiers.idSHA1, X9ObjectIdentifiers.ecdsa_with_SHA1),
+      new SignatureDigest(HashAlgorithm.SHA224, NISTObjectIdentifiers.id_sha224, X9ObjectIdentifiers.ecdsa_with_SHA224),
+      new SignatureDigest(HashAlgorithm.SHA256, NISTObjectIdentifiers.id_sha256, X9ObjectIdentifiers.ecdsa_with_SHA256),
+      new SignatureDigest(HashAlgorithm.SHA384, NISTObjectIdentifiers.id_sha384, X9ObjectIdentifiers.ecdsa_with_SHA384),
+      new SignatureDigest(HashAlgorithm.SHA512, NISTObjectIdentifiers.id_sha512, X9ObjectIdentifiers.ecdsa_with_SHA512));
+
   static ASN1ObjectIdentifier digestOid(HashAlgorithm alg) {
-    return switch (alg) {
-      case SHA1 -> OIWObjectIdentifiers.idSHA1;
-      case SHA224 -> NISTObjectIdentifiers.id_sha224;
-      case SHA256 -> NISTObjectIdentifiers.id_sha256;
-      case SHA384 -> NISTObjectIdentifiers.id_sha384;
-      case SHA512 -> NISTObjectIdentifiers.id_sha512;
-    };
+    return signatureDigest(alg).oid();
   }
 
   private static String digestName(String oid) {
-    for (HashAlgorithm a : HashAlgorithm.values()) {
-      if (digestOid(a).getId().equals(oid)) {
-        return a.kernelName();
+    for (SignatureDigest d : DIGESTS) {
+      if (d.oid().getId().equals(oid)) {
+        return d.algorithm().kernelName();
       }
     }
     return oid;
   }
 
   private static ASN1ObjectIdentifier ecdsaWith(HashAlgorithm alg) {
-    return switch (alg) {
-      case SHA1 -> X9ObjectIdentifiers.ecdsa_with_SHA1;
-      case SHA224 -> X9ObjectIdentifiers.ecdsa_with_SHA224;
-      case SHA256 -> X9ObjectIdentifiers.ecdsa_with_SHA256;
-      case SHA384 -> X9ObjectIdentifiers.ecdsa_with_SHA384;
-      case SHA512 -> X9ObjectIdentifiers.ecdsa_with_SHA512;
-    };
+    return signatureDigest(alg).ecdsaWith();
+  }
+
+  private static SignatureDigest signatureDigest(HashAlgorithm alg) {
+    for (SignatureDigest d : DIGESTS) {
+      if (d.algorithm().sameDigest(alg)) {
+        return d;
+      }
+    }
+    throw new IllegalArgumentException(
+        "signature digest algorithm: " + alg + " (expected: sha1, sha224, sha256, sha384 or sha512)");
   }
 }
