@@ -109,6 +109,7 @@ final class FormatCommand implements Callable<Integer> {
         FileDevice hashDev = FileDevice.openChannel(hash, true)) {
       try (ProgressBar bar = ProgressBar.start("format", builder.workBytes(), System.err)) {
         root = builder.withProgress(bar).build(dataDev, hashDev);
+        bar.finish();
       }
       if (fecDevice != null) {
         fec = FecLayout.of(p, roots(), fecOffset(), fecOnHash, hashDev.size());
@@ -120,6 +121,7 @@ final class FormatCommand implements Callable<Integer> {
             ProgressBar bar = ProgressBar.start("fec", encoder.workBytes(), System.err)) {
           WritableDevice out = fecOnHash ? hashDev : own;
           encoder.withProgress(bar).encode(dataDev, hashDev, out);
+          bar.finish();
         }
       }
     }
