@@ -70,6 +70,7 @@ final class VerifyCommand implements Callable<Integer> {
       }
       try (ProgressBar bar = ProgressBar.start("verify", checker.workBytes(), System.err)) {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
+        bar.finish();
       }
       if (fec.given() && !report.ok() && !report.nothingMatches()) {
         return withFec(report, p, dataDev, hashDev, root);
@@ -85,7 +86,7 @@ final class VerifyCommand implements Callable<Integer> {
       }
       return code;
     }
-    describe(report, spec.commandLine().getErr());
+    describe(report, p, spec.commandLine().getErr());
     spec.commandLine().getErr().flush();
     return code;
   }
@@ -106,10 +107,10 @@ final class VerifyCommand implements Callable<Integer> {
       }
       FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
       for (FecRecovery.Fix f : r.fixes()) {
-        err.println("jverity: " + RepairCommand.describe(f, p) + " is corrupted (correctable with FEC)");
+        err.println("jverity: " + BlockNames.of(f.area(), f.block(), p) + " is corrupted (correctable with FEC)");
       }
       for (var e : r.uncorrectable()) {
-        err.println("jverity: " + e.getMessage().replaceFirst("^.*?: ", "") + " (FEC cannot correct it)");
+        err.println("jverity: " + BlockNames.of(e, p) + " is corrupted (FEC cannot correct it)");
       }
       if (r.uncorrectableCount() > r.uncorrectable().size()) {
         err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
@@ -145,14 +146,14 @@ final class VerifyCommand implements Callable<Integer> {
     return ExitCode.ROOT_HASH_MISMATCH;
   }
 
-  private static void describe(CheckReport r, java.io.PrintWriter err) {
+  private static void describe(CheckReport r, VerityParams p, java.io.PrintWriter err) {
     if (r.nothingMatches()) {
       err.println("jverity: verification failed: no block matches its hash"
           + " (wrong salt, hash algorithm, format or block size?)");
       return;
     }
     for (Corruption c : r.corruptions()) {
-      err.println("jverity: " + c.describe() + " is corrupted");
+      err.println("jverity: " + BlockNames.of(c, p) + " is corrupted");
     }
     long more = r.corruptionCount() - r.corruptions().size();
     if (more > 0) {
@@ -190,6 +191,7 @@ final class VerifyCommand implements Callable<Integer> {
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("area", c.area().toString());
       e.put("block", c.block());
+      e.put("position", BlockNames.position(c.area(), c.block(), trusted.params()));
       if (c.level() >= 0) {
         e.put("level", c.level());
       }

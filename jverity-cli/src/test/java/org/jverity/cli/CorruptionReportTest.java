@@ -211,7 +211,8 @@ class CorruptionReportTest {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
     assertThat(corruptionLines(r))
         .as("%s", r)
-        .containsExactly("jverity: data block " + block + " is corrupted");
+        .containsExactly(
+            "jverity: data block " + block + " (position " + block * g.dbs() + ") is corrupted");
     assertThat(r.stderr()).contains("Verification failed: 1 corrupted block (1 data, 0 hash).");
     assertThat(r.stdout()).isEmpty();
     assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
@@ -252,7 +253,8 @@ class CorruptionReportTest {
     assertThat(corruptionLines(r))
         .as("%s", r)
         .containsExactly(
-            "jverity: hash block " + hashBlock + " (level " + level + ") is corrupted");
+            "jverity: hash block " + hashBlock + " (level " + level + ", position " + blockStart
+                + ") is corrupted");
     // Everything below the corrupted block is unverifiable, and said so.
     long span = pow(g.fanout(), level + 1); // data blocks under one level-`level` hash block
     long under = Math.min(g.dataBlocks(), (index + 1) * span) - index * span;
@@ -293,8 +295,11 @@ class CorruptionReportTest {
                 + hashBlock
                 + " (level "
                 + level
+                + ", position "
+                + blockStart
                 + ", spare area not zeroed) is corrupted"
-            : "jverity: hash block " + hashBlock + " (level " + level + ") is corrupted";
+            : "jverity: hash block " + hashBlock + " (level " + level + ", position " + blockStart
+                + ") is corrupted";
     assertThat(corruptionLines(r)).as("%s", r).containsExactly(expected);
     assertThat(r.stderr()).doesNotContain("Exception").doesNotContain("at org.");
     assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
@@ -452,7 +457,8 @@ class CorruptionReportTest {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
     List<String> expected = new ArrayList<>();
     for (int b = 0; b < 100; b++) {
-      expected.add("jverity: data block " + corrupted.get(b) + " is corrupted");
+      long block = corrupted.get(b);
+      expected.add("jverity: data block " + block + " (position " + block * g.dbs() + ") is corrupted");
     }
     assertThat(corruptionLines(r)).containsExactlyElementsOf(expected);
     assertThat(r.stderr()).contains("jverity: ... and 50 more corrupted blocks");
