@@ -72,7 +72,7 @@ final class VerifyCommand implements Callable<Integer> {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
         bar.finish();
       }
-      if (fec.given() && !report.ok() && !report.nothingMatches()) {
+      if (fec.given() && !report.ok() && !report.nothingMatches() && !dataMismatch(report, p).foreign()) {
         return withFec(report, p, dataDev, hashDev, root);
       }
     }
@@ -152,6 +152,14 @@ final class VerifyCommand implements Callable<Integer> {
           + " (wrong salt, hash algorithm, format or block size?)");
       return;
     }
+    DataMismatch mismatch = dataMismatch(r, p);
+    if (mismatch.foreign()) {
+      // One line: a list of hundreds of "corrupted" blocks would hide what is wrong.
+      err.println("jverity: " + mismatch.describe() + (r.rootMatches() ? ""
+          : "; the tree does not hash to the root hash given either (it hashes to "
+              + Hex.format(r.computedRoot()) + ")"));
+      return;
+    }
     for (Corruption c : r.corruptions()) {
       err.println("jverity: " + BlockNames.of(c, p) + " is corrupted");
     }
@@ -175,6 +183,11 @@ final class VerifyCommand implements Callable<Integer> {
     }
   }
 
+  /** Data blocks that mismatch a tree that verified, among those that could be checked. */
+  static DataMismatch dataMismatch(CheckReport r, VerityParams p) {
+    return new DataMismatch(r.dataCorruptionCount(), p.dataBlocks() - r.uncheckedDataBlocks(), false);
+  }
+
   private static Map<String, Object> toJson(CheckReport r, int code, TrustedRoot trusted) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("ok", r.ok());
@@ -185,6 +198,8 @@ final class VerifyCommand implements Callable<Integer> {
     m.put("rootHashMatches", r.rootMatches());
     m.put("computedRootHash", Hex.format(r.computedRoot()));
     m.put("corruptedBlocks", r.corruptionCount());
+    m.put("corruptedDataBlocks", r.dataCorruptionCount());
+    m.put("foreignHashFile", dataMismatch(r, trusted.params()).foreign());
     m.put("uncheckedDataBlocks", r.uncheckedDataBlocks());
     m.put("parametersMatch", !r.nothingMatches());
     List<Object> list = r.corruptions().stream().map(c -> {
