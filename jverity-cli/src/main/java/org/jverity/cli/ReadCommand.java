@@ -83,18 +83,11 @@ final class ReadCommand implements Callable<Integer> {
       signature.check(trusted.rootHash()); // before any byte is written
       VerityParams p = trusted.params();
       var err = spec.commandLine().getErr();
+      ReadDiagnosis diagnosis = new ReadDiagnosis(p, dataDev, hashDev, trusted.rootHash());
       ReaderOptions ro = ReaderOptions.DEFAULTS
           .withMode(ignoreCorruption ? CorruptionMode.IGNORE : CorruptionMode.EIO)
           .withIgnoreZeroBlocks(ignoreZeroBlocks).withCheckAtMostOnce(checkAtMostOnce)
-          .withListener(new CorruptionListener() {
-            @Override
-            public void corrupted(CorruptBlockException e) {
-              if (ignoreCorruption) {
-                err.println("jverity: " + e.getMessage() + " (ignored)");
-                err.flush();
-              }
-            }
-          });
+          .withListener(ignoreCorruption ? diagnosis.ignoring(err) : CorruptionListener.NONE);
       List<AutoCloseable> fecDevices = new ArrayList<>();
       if (fec.given()) {
         FecRepairer repairer = fec.repairer(p, dataDev, hashDev, hash, fecDevices);
@@ -121,7 +114,10 @@ final class ReadCommand implements Callable<Integer> {
       try (OutputStream out = open();
           VerificationScheduler scheduler = new VerificationScheduler(reader)) {
         copy(scheduler, offset, end, out);
+      } catch (CorruptBlockException e) {
+        throw diagnosis.explain(e);
       }
+      diagnosis.printUnnamed(err);
     }
     return ExitCode.OK;
   }
