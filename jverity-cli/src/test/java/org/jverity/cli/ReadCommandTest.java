@@ -79,6 +79,32 @@ class ReadCommandTest {
   }
 
   @Test
+  void aReadOfManyPiecesWritesEveryVerifiedPieceBeforeTheCorruptBlock() throws Exception {
+    // 1,300 blocks of 4 KiB: six pieces of 1 MiB, written while the next is verified.
+    TestImage im = TestImage.create(dir, "long", 1300);
+    byte[] original = Files.readAllBytes(im.data());
+    ToolRun whole = Jverity.run("read", im.data().toString(), im.hash().toString(), im.root(), "-o", out.toString());
+    assertThat(whole.exitCode()).as("%s", whole).isZero();
+    assertThat(Files.readAllBytes(out)).isEqualTo(original);
+
+    im.corrupt(1000);
+    ToolRun r = Jverity.run("read", im.data().toString(), im.hash().toString(), im.root(), "-o", out.toString());
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(r.stderr()).isEqualTo("jverity: " + im.data() + ": data block 1000 (position 4096000) is corrupted\n");
+    assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOf(original, 1000 * 4096));
+  }
+
+  @Test
+  void withoutOutputTheBytesGoToStdout() throws Exception {
+    List<String> cmd = ServerProcess.javaCommand(); // a child JVM: stdout is the process's own
+    cmd.addAll(List.of("read", data.toString(), hash.toString(), root, "--offset", "1000", "--length", "300000"));
+    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(dir.resolve("err").toFile()).start();
+    assertThat(p.waitFor(1, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    assertThat(p.exitValue()).as(Files.readString(dir.resolve("err"))).isZero();
+    assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(bytes, 1000, 301000));
+  }
+
+  @Test
   void ignoreCorruptionWritesTheStoredBytesAndSaysWhich() throws Exception {
     bytes[10 * 1024] ^= 1;
     Files.write(data, bytes);
