@@ -208,7 +208,7 @@ final class DemoCommand implements Callable<Integer> {
         reads++;
       }
       double rand = (System.nanoTime() - t0) / 1e9;
-      out.printf("   random 4 KiB reads on one thread: %d in %.3f s = %.0f reads/s (%d verified on the reading"
+      out.printf("   random 4 KiB reads on one thread: %d in %.4f s = %.0f reads/s (%d verified on the reading"
           + " thread, %d handed to the hashing pool)%n", reads, rand, reads / rand,
           s.inlineRequests() - inline0, s.pooledRequests() - pooled0);
     }
