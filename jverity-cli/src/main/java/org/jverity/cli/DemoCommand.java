@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -16,17 +17,22 @@ import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
-import org.jverity.tree.CheckReport;
-import org.jverity.tree.Corruption;
 import org.jverity.tree.TreeBuilder;
 import org.jverity.tree.TreeChecker;
 import org.jverity.tree.TreeGeometry;
-import org.jverity.verify.IoClass;
-import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.HashBlockCache;
+import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
+import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.VerifiedReader;
 
+/**
+ * A tour on a sample image. Every step is a command the user can paste (printed with {@code $},
+ * absolute paths, full salt) and is run as that command, a whole process; its time is that of the
+ * whole process, start-up included, the way veritysetup's is measured beside it. Figures measured
+ * inside this JVM once it is warm are printed apart and labelled so, never set against
+ * veritysetup's. Every rate is the size printed divided by the time printed.
+ */
 final class DemoCommand implements Command {
   int sizeMib = 512;
   boolean keep;
@@ -38,7 +44,13 @@ final class DemoCommand implements Command {
       .option("--size-mib", "MIB", "Sample image size in MiB (default 512).", (c, v) -> c.sizeMib = WholeNumber.parseInt(v))
       .flag("--keep", "Keep the temporary folder.", c -> c.keep = true);
 
+  private static final String SALT = "5a".repeat(32);
+  private static final String UUID_TEXT = "00000000-0000-4000-8000-00000000beef";
+  private static final int RUNS = 3; // whole processes per tool and command; the best one counts
+
   private java.io.PrintWriter out;
+  private Path dir;
+  private long size; // bytes of sample data
 
   @Override
   public int run(Io io) throws Exception {
@@ -46,94 +58,130 @@ final class DemoCommand implements Command {
     if (sizeMib < 1 || sizeMib > 65536) {
       throw new CliException(ExitCode.INVALID_PARAMETER, "--size-mib: " + sizeMib + " (expected: 1 to 65536)");
     }
-    Path dir = Files.createTempDirectory("jverity-demo-");
+    dir = Files.createTempDirectory("jverity-demo-");
     try {
-      return demo(dir);
+      return demo();
     } finally {
       if (keep) {
-        out.println("\nKept " + dir);
+        out.println("\nKept " + dir + ": the commands above run as printed.");
       } else {
         deleteTree(dir);
+        out.println("\n" + dir + " is deleted; to keep it and paste the commands above: "
+            + SelfCommand.shellLine(SelfCommand.command("demo", "--keep", "--size-mib", String.valueOf(sizeMib))));
       }
+      out.flush();
     }
   }
 
-  private int demo(Path dir) throws Exception {
+  private int demo() throws Exception {
     Path data = dir.resolve("data.img");
     Path hash = dir.resolve("data.hash");
-    long size = (long) sizeMib << 20;
-    step("1. A " + sizeMib + " MiB sample image of pseudo-random bytes: " + data);
+    size = (long) sizeMib << 20;
+    step("1. A sample image of " + sizeMib + " MiB (" + size + " bytes) of pseudo-random bytes: " + data);
     writeSample(data, size);
+    paragraph("Each $ line is a command you can paste; it ran as printed, as a process of its own. Times"
+        + " are wall-clock; a rate is the image size divided by the time (MB/s: 10^6 bytes a second).");
 
-    byte[] salt = new byte[32];
-    Arrays.fill(salt, (byte) 0x5a);
-    VerityParams p = VerityParams.builder()
-        .dataBlocks(size / 4096).salt(salt)
-        .uuid(UUID.fromString("00000000-0000-4000-8000-00000000beef")).build();
+    step("2. Build its hash tree, as veritysetup format does");
+    List<TimedRun> formats = new ArrayList<>();
+    TimedRun format = run(0, "format", data.toString(), hash.toString(), "--salt", SALT, "--uuid", UUID_TEXT);
+    formats.add(format);
+    format.stdout().lines().forEach(l -> out.println("   " + l));
+    timing(format);
+    String root = format.stdout().lines().filter(l -> l.startsWith("Root hash:"))
+        .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst()
+        .orElseThrow(() -> new IOException("format printed no root hash: " + format.stdout()));
 
-    step("2. jverity format data.img data.hash --salt 5a5a...5a");
-    TreeBuilder builder = TreeBuilder.of(p);
-    byte[] root;
-    long t0 = System.nanoTime();
-    try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(hash, true)) {
-      root = builder.build(d, h);
-    }
-    double formatSeconds = (System.nanoTime() - t0) / 1e9;
-    out.print(Header.text(hash.toString(), builder.geometry(), root));
-    out.printf("   formatted %d MiB in %.3f s: %.0f MB/s on %d threads%n", sizeMib, formatSeconds,
-        size / formatSeconds / 1e6, Runtime.getRuntime().availableProcessors());
+    step("3. Verify the image against the root hash (exit 0: every block matches)");
+    List<TimedRun> verifies = new ArrayList<>();
+    TimedRun verify = run(0, "verify", data.toString(), hash.toString(), root);
+    verifies.add(verify);
+    timing(verify);
 
-    step("3. jverity verify data.img data.hash " + Hex.format(root));
-    t0 = System.nanoTime();
-    CheckReport ok = check(p, data, hash, root);
-    double verifySeconds = (System.nanoTime() - t0) / 1e9;
-    out.printf("   %s in %.3f s: %.0f MB/s%n", ok.ok() ? "verified" : "FAILED", verifySeconds,
-        size / verifySeconds / 1e6);
+    VerityParams p = VerityParams.builder().dataBlocks(size / 4096).salt(Hex.parse("salt", SALT))
+        .uuid(UUID.fromString(UUID_TEXT)).build();
+    corruption(p, data, hash, root);
+    boolean readsOk = reads(p, data, hash, root);
+    compare(data, hash, root, formats, verifies);
+    warm(p, data, hash, Hex.parse("root hash", root));
+    return readsOk ? ExitCode.OK : ExitCode.INTERNAL;
+  }
 
-    step("   Again, now that the JIT has compiled the hashing path (as in a long-running process)");
-    t0 = System.nanoTime();
-    try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(dir.resolve("again.hash"), true)) {
-      builder.build(d, h);
-    }
-    double warmFormat = (System.nanoTime() - t0) / 1e9;
-    t0 = System.nanoTime();
-    check(p, data, hash, root);
-    double warmVerify = (System.nanoTime() - t0) / 1e9;
-    out.printf("   format %.0f MB/s, verify %.0f MB/s%n", size / warmFormat / 1e6, size / warmVerify / 1e6);
-    formatSeconds = Math.min(formatSeconds, warmFormat);
-    verifySeconds = Math.min(verifySeconds, warmVerify);
-
-    step("4. Flip one byte of data block 1234 and one byte of a level-0 hash block, in copies");
+  /** Step 4: a corrupted copy, jverity's and veritysetup's reports, and how blocks are numbered. */
+  private void corruption(VerityParams p, Path data, Path hash, String root) throws Exception {
+    TreeGeometry g = TreeGeometry.of(p);
+    int top = g.levels() - 1;
+    long hashBlock = g.levelStart(0) + g.levelBlocks(0) - 1; // the last level-0 block
+    long fanout = g.hashesPerBlock();
+    long firstCovered = (hashBlock - g.levelStart(0)) * fanout; // the first data block it covers
+    long lastCovered = Math.min(p.dataBlocks(), firstCovered + fanout) - 1;
+    // A data block the corrupted hash block does not cover (at least 256 data blocks: two level-0 blocks).
+    long dataBlock = Math.max(0, Math.min(1234, firstCovered - 1));
+    step("4. Flip one byte of data block " + dataBlock + " and one of hash block " + hashBlock
+        + " (the last of level 0), in copies");
     Path badData = dir.resolve("corrupt.img");
     Path badHash = dir.resolve("corrupt.hash");
     Files.copy(data, badData);
     Files.copy(hash, badHash);
-    long dataBlock = Math.min(1234, p.dataBlocks() - 1);
-    flipByte(badData, dataBlock * 4096 + 17);
-    TreeGeometry g = builder.geometry();
-    long hashBlock = g.levels() > 0 ? g.levelStart(0) + g.levelBlocks(0) - 1 : -1;
-    if (hashBlock >= 0) {
-      flipByte(badHash, hashBlock * p.hashBlockSize() + 3);
-    }
-    CheckReport bad = check(p, badData, badHash, root);
-    out.println("   jverity verify corrupt.img corrupt.hash ... exits " + VerifyCommand.exitCode(bad) + ":");
-    for (Corruption c : bad.corruptions()) {
-      out.println("     " + c.describe() + " is corrupted");
-    }
-    if (bad.uncheckedDataBlocks() > 0) {
-      out.println("     (" + bad.uncheckedDataBlocks() + " data blocks under the corrupted hash block could not be checked)");
+    flipByte(badData, dataBlock * p.dataBlockSize() + 17);
+    flipByte(badHash, hashBlock * p.hashBlockSize() + 3);
+    TimedRun bad = run(ExitCode.CORRUPTION, "verify", badData.toString(), badHash.toString(), root);
+    bad.stderr().lines().forEach(l -> out.println("   " + l));
+    out.println("   (exit " + bad.exitCode() + ": corrupted blocks)");
+    Path tool = veritysetup();
+    if (tool != null) {
+      TimedRun vs = TimedRun.of(List.of(tool.toString(), "verify", badData.toString(), badHash.toString(), root), dir);
+      out.println("   $ " + SelfCommand.shellLine(vs.command()));
+      vs.stderr().lines().forEach(l -> out.println("   " + l));
+      out.println("   (veritysetup stops at the first mismatch, and names its position)");
     }
 
-    verifiedReads(p, data, hash, root, size);
-    compareWithVeritysetup(data, dir, root, hash, formatSeconds, verifySeconds, size);
-    return ok.ok() && !bad.ok() ? ExitCode.OK : ExitCode.INTERNAL;
+    int bs = p.dataBlockSize();
+    int hbs = p.hashBlockSize();
+    paragraph("How blocks are numbered: data blocks count from 0 at the start of the data file, " + bs
+        + " bytes each, so data block " + dataBlock + " starts at byte " + dataBlock + " x " + bs + " = "
+        + dataBlock * bs + ", its position. Hash blocks count from 0 at the start of the hash file, " + hbs
+        + " bytes each: " + blockRange(0, g.levelStart(top)) + " the superblock, then the levels, top first: "
+        + levels(g) + ". Level 0 holds one digest per data block, " + fanout + " to a block: hash block "
+        + hashBlock + " holds those of data blocks " + firstCovered + " to " + lastCovered
+        + ", which is why they could not be checked.");
   }
 
-  /** Step 5: random and sequential reads through the verified read path, with their speed. */
-  private void verifiedReads(VerityParams p, Path data, Path hash, byte[] root, long size) throws IOException {
-    step("5. Verified reads (jverity read): every block checked against the root hash before use");
+  /** "block 0 holds" or "blocks 0 to 2 hold", for blocks {@code [from, to)}. */
+  private static String blockRange(long from, long to) {
+    return to - from == 1 ? "block " + from + " holds" : "blocks " + from + " to " + (to - 1) + " hold";
+  }
+
+  private static String levels(TreeGeometry g) {
+    List<String> parts = new ArrayList<>();
+    for (int i = g.levels() - 1; i >= 0; i--) {
+      long first = g.levelStart(i);
+      long n = g.levelBlocks(i);
+      parts.add("level " + i + " is " + (n == 1 ? "block " + first : "blocks " + first + " to " + (first + n - 1)));
+    }
+    return String.join(", ", parts);
+  }
+
+  /** Step 5: read as a process, a wrong root hash, then reads inside this JVM (labelled). */
+  private boolean reads(VerityParams p, Path data, Path hash, String root) throws Exception {
+    step("5. Verified reads: no byte is written before its block matches the tree and the root hash");
+    Path copy = dir.resolve("read.img");
+    TimedRun read = run(0, "read", data.toString(), hash.toString(), root, "-o", copy.toString());
+    timing(read);
+    boolean same = Files.mismatch(copy, data) == -1;
+    out.println("   " + copy.getFileName() + (same ? " is identical to " : " DIFFERS FROM ") + data.getFileName());
+    Files.delete(copy);
+
+    String wrongRoot = (root.charAt(0) == '0' ? "1" : "0") + root.substring(1);
+    TimedRun wrong = run(ExitCode.ROOT_HASH_MISMATCH, "read", data.toString(), hash.toString(), wrongRoot,
+        "--length", "4096", "-o", "/dev/null");
+    wrong.stderr().lines().forEach(l -> out.println("   " + l));
+    out.println("   (exit " + wrong.exitCode() + ": the tree is intact, the root hash given is not its own)");
+
+    out.println("   Inside this JVM, warm (as open and serve read once running; no process start-up):");
     try (BlockDevice d = BlockDevices.openRead(data); BlockDevice h = BlockDevices.openRead(hash);
-        VerifiedReader reader = VerifiedReader.open(p, d, h, root, HashBlockCache.shared(), ReaderOptions.DEFAULTS);
+        VerifiedReader reader = VerifiedReader.open(p, d, h, Hex.parse("root hash", root), new HashBlockCache(64 << 20),
+            ReaderOptions.DEFAULTS);
         VerificationScheduler s = new VerificationScheduler(reader)) {
       byte[] buf = new byte[1 << 20];
       long t0 = System.nanoTime();
@@ -141,6 +189,10 @@ final class DemoCommand implements Command {
         s.read(off, buf, 0, (int) Math.min(buf.length, size - off), IoClass.BEST_EFFORT);
       }
       double seq = (System.nanoTime() - t0) / 1e9;
+      out.printf("   sequential 1 MiB reads, hash blocks not yet cached: %d bytes in %.3f s = %.0f MB/s%n",
+          size, seq, size / seq / 1e6);
+      long inline0 = s.inlineRequests();
+      long pooled0 = s.pooledRequests();
       java.util.SplittableRandom rnd = new java.util.SplittableRandom(1);
       long reads = 0;
       long blocks = size / 4096;
@@ -151,74 +203,121 @@ final class DemoCommand implements Command {
         reads++;
       }
       double rand = (System.nanoTime() - t0) / 1e9;
-      out.printf("   sequential 1 MiB reads (first pass, cold cache): %.0f MB/s; random 4 KiB reads on one thread: %.0f IOPS"
-          + " (%d verified inline, %d on the pool)%n", size / seq / 1e6, reads / rand,
-          s.inlineRequests(), s.pooledRequests());
-      try (VerifiedReader bad = VerifiedReader.open(p, d, h, flipFirst(root), HashBlockCache.shared(), ReaderOptions.DEFAULTS)) {
-        bad.read(0, 4096);
-        out.println("   a wrong root hash was accepted: THIS IS A BUG");
-      } catch (org.jverity.verify.CorruptBlockException e) {
-        out.println("   with a wrong root hash, the first read fails: " + e.getMessage().replace(dirPrefix(data), ""));
-      }
+      out.printf("   random 4 KiB reads on one thread: %d in %.4f s = %.0f reads/s (%d verified on the reading"
+          + " thread, %d handed to the hashing pool)%n", reads, rand, reads / rand,
+          s.inlineRequests() - inline0, s.pooledRequests() - pooled0);
     }
+    return same;
   }
 
-  private static byte[] flipFirst(byte[] root) {
-    byte[] r = root.clone();
-    r[0] ^= 1;
-    return r;
-  }
-
-  private static String dirPrefix(Path data) {
-    return data.getParent() + "/";
-  }
-
-  private CheckReport check(VerityParams p, Path data, Path hash, byte[] root) throws IOException {
-    try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(hash, false)) {
-      return TreeChecker.of(p).check(d, h, root);
-    }
-  }
-
-  private void compareWithVeritysetup(Path data, Path dir, byte[] root, Path hash,
-      double formatSeconds, double verifySeconds, long size) throws Exception {
-    Path tool = Stream.of("/usr/sbin/veritysetup", "/sbin/veritysetup", "/usr/bin/veritysetup")
-        .map(Path::of).filter(Files::isExecutable).findFirst().orElse(null);
-    step("6. The same with veritysetup");
+  /** Step 6: whole processes against whole processes, best of {@link #RUNS} each. */
+  private void compare(Path data, Path hash, String root, List<TimedRun> formats, List<TimedRun> verifies)
+      throws Exception {
+    step("6. The same with veritysetup: whole processes, best of " + RUNS + " runs each");
+    Path tool = veritysetup();
     if (tool == null) {
       out.println("   veritysetup is not installed (Debian: apt-get install cryptsetup-bin); skipped.");
       return;
     }
     Path vsHash = dir.resolve("veritysetup.hash");
-    long t0 = System.nanoTime();
-    String output = runTool(List.of(tool.toString(), "format", data.toString(), vsHash.toString(),
-        "--salt", "5a".repeat(32), "--uuid", "00000000-0000-4000-8000-00000000beef"));
-    double vsFormat = (System.nanoTime() - t0) / 1e9;
-    t0 = System.nanoTime();
-    runTool(List.of(tool.toString(), "verify", data.toString(), vsHash.toString(), Hex.format(root)));
-    double vsVerify = (System.nanoTime() - t0) / 1e9;
-    boolean sameRoot = output.contains(Hex.format(root));
+    List<TimedRun> vsFormats = new ArrayList<>();
+    List<TimedRun> vsVerifies = new ArrayList<>();
+    for (int i = 0; i < RUNS; i++) {
+      if (formats.size() < RUNS) { // the commands of steps 2 and 3 again (format into another file)
+        formats.add(TimedRun.of(SelfCommand.command("format", data.toString(), dir.resolve("again.hash").toString(),
+            "--salt", SALT, "--uuid", UUID_TEXT), dir).expect(0));
+        verifies.add(TimedRun.of(SelfCommand.command("verify", data.toString(), hash.toString(), root), dir)
+            .expect(0));
+      }
+      Files.deleteIfExists(vsHash);
+      vsFormats.add(TimedRun.of(List.of(tool.toString(), "format", data.toString(), vsHash.toString(),
+          "--salt", SALT, "--uuid", UUID_TEXT), dir).expect(0));
+      vsVerifies.add(TimedRun.of(List.of(tool.toString(), "verify", data.toString(), vsHash.toString(), root), dir)
+          .expect(0));
+    }
+    out.println("   $ " + SelfCommand.shellLine(vsFormats.getFirst().command()));
+    out.println("   $ " + SelfCommand.shellLine(vsVerifies.getFirst().command()));
+    boolean sameRoot = vsFormats.getFirst().stdout().contains(root);
     boolean sameFile = Arrays.equals(Files.readAllBytes(vsHash), Files.readAllBytes(hash));
-    out.printf("   veritysetup format: %.3f s, %.0f MB/s; verify %.3f s, %.0f MB/s%n",
-        vsFormat, size / vsFormat / 1e6, vsVerify, size / vsVerify / 1e6);
     out.printf("   root hash %s, hash file %s%n", sameRoot ? "identical" : "DIFFERENT",
         sameFile ? "byte-identical" : "DIFFERENT");
-    out.printf("   jverity/veritysetup speed (jverity in-process, warm; veritysetup as a process):"
-        + " format %.1fx, verify %.1fx%n",
-        vsFormat / formatSeconds, vsVerify / verifySeconds);
+    out.printf("   %-7s %18s %18s   %s%n", "", "jverity", "veritysetup", "veritysetup time / jverity time");
+    row("format", best(formats), best(vsFormats));
+    row("verify", best(verifies), best(vsVerifies));
+    paragraph("jverity's runs are those of steps 2 and 3, repeated. Each whole process includes its"
+        + " start-up: a JVM's takes longer than veritysetup's, and weighs less the larger the image.");
   }
 
-  private static String runTool(List<String> command) throws Exception {
-    Process proc = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(proc.getInputStream().readAllBytes());
-    if (proc.waitFor() != 0) {
-      throw new IOException(String.join(" ", command) + " failed: " + output.strip());
+  /** Prints {@code text} indented, wrapped at 100 columns. */
+  private void paragraph(String text) {
+    StringBuilder line = new StringBuilder("  ");
+    for (String word : text.split(" ")) {
+      if (line.length() + 1 + word.length() > 100) {
+        out.println(line);
+        line = new StringBuilder("  ");
+      }
+      line.append(' ').append(word);
     }
-    return output;
+    out.println(line);
+  }
+
+  private void row(String what, double jverity, double veritysetup) {
+    out.printf("   %-7s %7.3f s %5.0f MB/s %7.3f s %5.0f MB/s   %.2f%n", what, jverity, size / jverity / 1e6,
+        veritysetup, size / veritysetup / 1e6, veritysetup / jverity);
+  }
+
+  /** Format and verify inside this JVM once the JIT has compiled the hashing: labelled, not compared. */
+  private void warm(VerityParams p, Path data, Path hash, byte[] root) throws IOException {
+    step("7. jverity inside this JVM, warm (JIT compiled, no start-up), as a long-running process sees it");
+    TreeBuilder builder = TreeBuilder.of(p);
+    TreeChecker checker = TreeChecker.of(p);
+    Path scratch = dir.resolve("warm.hash");
+    double format = Double.MAX_VALUE;
+    double verify = Double.MAX_VALUE;
+    for (int i = 0; i < 2; i++) { // the first round warms up, the best counts
+      long t0 = System.nanoTime();
+      try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(scratch, true)) {
+        builder.build(d, h);
+      }
+      format = Math.min(format, (System.nanoTime() - t0) / 1e9);
+      t0 = System.nanoTime();
+      try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(hash, false)) {
+        checker.check(d, h, root);
+      }
+      verify = Math.min(verify, (System.nanoTime() - t0) / 1e9);
+    }
+    out.printf("   format: %d bytes in %.3f s = %.0f MB/s; verify: %d bytes in %.3f s = %.0f MB/s; on %d cores%n",
+        size, format, size / format / 1e6, size, verify, size / verify / 1e6,
+        Runtime.getRuntime().availableProcessors());
+    paragraph("Not comparable with step 6: no process starts here, and the hashing loop is already compiled.");
+  }
+
+  /** Runs jverity with {@code args} as a whole process, printing the command first. */
+  private TimedRun run(int expectedExit, String... args) throws IOException, InterruptedException {
+    List<String> command = SelfCommand.command(args);
+    out.println("   $ " + SelfCommand.shellLine(command));
+    out.flush();
+    return TimedRun.of(command, dir).expect(expectedExit);
+  }
+
+  private void timing(TimedRun r) {
+    out.printf("   whole process, start-up included: %.3f s; %d bytes / %.3f s = %.0f MB/s%n", r.seconds(),
+        size, r.seconds(), size / r.seconds() / 1e6);
+  }
+
+  private static double best(List<TimedRun> runs) {
+    return runs.stream().mapToDouble(TimedRun::seconds).min().orElseThrow();
+  }
+
+  private static Path veritysetup() {
+    return Stream.of("/usr/sbin/veritysetup", "/sbin/veritysetup", "/usr/bin/veritysetup")
+        .map(Path::of).filter(Files::isExecutable).findFirst().orElse(null);
   }
 
   private void step(String what) {
     out.println();
     out.println(what);
+    out.flush();
   }
 
   /** Deterministic pseudo-random bytes (xorshift), written in 1 MiB pieces. */

@@ -90,6 +90,7 @@ final class FormatCommand implements Command {
         FileDevice hashDev = FileDevice.openChannel(PrivateFile.create(hash), true)) {
       try (ProgressBar bar = ProgressBar.start("format", builder.workBytes(), System.err)) {
         root = builder.withProgress(bar).build(dataDev, hashDev);
+        bar.finish();
       }
       if (fecDevice != null) {
         fec = FecLayout.of(p, roots(), fecOffset(), fecOnHash, hashDev.size());
@@ -101,6 +102,7 @@ final class FormatCommand implements Command {
             ProgressBar bar = ProgressBar.start("fec", encoder.workBytes(), System.err)) {
           WritableDevice out = fecOnHash ? hashDev : own;
           encoder.withProgress(bar).encode(dataDev, hashDev, out);
+          bar.finish();
         }
       }
     }

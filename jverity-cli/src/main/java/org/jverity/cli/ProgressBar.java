@@ -9,7 +9,9 @@ import org.jverity.tree.ProgressListener;
 
 /**
  * A one-line progress bar on stderr, redrawn a few times a second, shown only on a terminal so
- * that piped or logged output stays clean. Thread-safe: workers only add to a counter.
+ * that piped or logged output stays clean. It fits the terminal's width ({@link TerminalColumns}),
+ * shows the rate of the last second ({@link RateWindow}) and, once {@link #finish() finished},
+ * stays on screen at 100%. Thread-safe: workers only add to a counter.
  */
 final class ProgressBar implements ProgressListener, AutoCloseable {
   private static final long REDRAW_MS = 200;
@@ -17,35 +19,50 @@ final class ProgressBar implements ProgressListener, AutoCloseable {
   private final String label;
   private final long total; // bytes
   private final PrintStream err;
-  private final AtomicLong done = new AtomicLong();
+  private final Path terminal; // the terminal stderr is on; null when the bar is not shown
+  private final AtomicLong done = new AtomicLong(); // bytes
   private final long started = System.nanoTime();
   private final Thread painter;
   private volatile boolean closed;
+  private volatile boolean finished;
+  // Painter state, guarded by this:
+  private RateWindow rate;
+  private int columns;
+  private boolean painted; // a frame is on screen
 
-  private ProgressBar(String label, long total, PrintStream err, boolean visible) {
+  private ProgressBar(String label, long total, PrintStream err, Path terminal) {
     this.label = label;
     this.total = Math.max(1, total);
     this.err = err;
-    this.painter = visible ? Thread.ofPlatform().daemon().name("jverity-progress").start(this::paintLoop) : null;
+    this.terminal = terminal;
+    this.painter = terminal == null ? null
+        : Thread.ofPlatform().daemon().name("jverity-progress").start(this::paintLoop);
   }
 
   /** A bar that draws only when stderr is a terminal (not piped or logged). */
   static ProgressBar start(String label, long total, PrintStream err) {
-    boolean visible = stderrIsTerminal() && System.getenv("JVERITY_NO_PROGRESS") == null;
-    return new ProgressBar(label, total, err, visible);
+    Path tty = System.getenv("JVERITY_NO_PROGRESS") == null ? terminalOf(2) : null;
+    return new ProgressBar(label, total, err, tty);
+  }
+
+  /** A bar that never draws: a listener that only counts. */
+  static ProgressBar hidden(String label, long total, PrintStream err) {
+    return new ProgressBar(label, total, err, null);
   }
 
   /**
-   * Whether file descriptor 2 is a terminal. Java has no isatty; on Linux /proc tells, elsewhere
-   * the JVM's console (which looks at stdin and stdout) is the best guess.
+   * The terminal device file descriptor {@code fd} is on, or null when it is not a terminal. Java
+   * has no isatty; on Linux /proc tells, elsewhere the JVM's console (which looks at stdin and
+   * stdout) is the best guess.
    */
-  private static boolean stderrIsTerminal() {
+  static Path terminalOf(int fd) {
     try {
-      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
-      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+      Path target = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd));
+      String t = target.toString();
+      return t.startsWith("/dev/pts/") || t.startsWith("/dev/tty") ? target : null;
     } catch (IOException | UnsupportedOperationException e) {
       var console = System.console();
-      return console != null && console.isTerminal();
+      return console != null && console.isTerminal() ? Path.of("/dev/tty") : null;
     }
   }
 
@@ -54,7 +71,20 @@ final class ProgressBar implements ProgressListener, AutoCloseable {
     done.addAndGet(bytes);
   }
 
+  /**
+   * The work is done: close() leaves the bar on screen at 100% rather than erasing it (nothing is
+   * left when no frame was drawn: quick work shows no bar at all).
+   */
+  void finish() {
+    done.set(total);
+    finished = true;
+  }
+
   private void paintLoop() {
+    synchronized (this) {
+      columns = TerminalColumns.of(System.getenv("COLUMNS"), terminal);
+      rate = new RateWindow(started);
+    }
     while (!closed) {
       try {
         Thread.sleep(REDRAW_MS);
@@ -69,13 +99,11 @@ final class ProgressBar implements ProgressListener, AutoCloseable {
 
   private synchronized void paint() {
     long d = Math.min(done.get(), total);
-    int width = 30;
-    int filled = (int) (width * d / total);
-    double seconds = (System.nanoTime() - started) / 1e9;
-    err.print("\r" + label + " [" + "#".repeat(filled) + ".".repeat(width - filled) + "] "
-        + String.format("%3d%%  %s / %s  %.0f MB/s ", 100 * d / total, Units.bytes(d), Units.bytes(total),
-            seconds > 0 ? d / seconds / 1e6 : 0.0) + "\033[K"); // erase what a longer line left
+    rate.add(System.nanoTime(), d);
+    // \r: back to the start of the line; ESC[K: erase what a longer frame left after the cursor.
+    err.print("\r" + ProgressLine.render(label, d, total, rate.bytesPerSecond(), columns) + "\033[K");
     err.flush();
+    painted = true;
   }
 
   @Override
@@ -89,7 +117,15 @@ final class ProgressBar implements ProgressListener, AutoCloseable {
         Thread.currentThread().interrupt();
       }
       synchronized (this) {
-        err.print("\r\033[K"); // erase the bar, leaving the terminal as it was
+        if (!painted) {
+          return; // nothing on screen to finish or erase
+        }
+        if (finished) {
+          paint(); // the last frame: 100%
+          err.print("\n");
+        } else {
+          err.print("\r\033[K"); // failed: erase the bar, so the error starts a clean line
+        }
         err.flush();
       }
     }

@@ -1,12 +1,12 @@
 package org.jverity.cli;
 
-import java.io.BufferedOutputStream;
-import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import java.util.ArrayList;
@@ -18,7 +18,6 @@ import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
-import org.jverity.verify.IoClass;
 import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
@@ -69,18 +68,11 @@ final class ReadCommand implements Command {
       signature.check(trusted.rootHash()); // before any byte is written
       VerityParams p = trusted.params();
       var err = io.err();
+      ReadDiagnosis diagnosis = new ReadDiagnosis(p, dataDev, hashDev, trusted.rootHash());
       ReaderOptions ro = ReaderOptions.DEFAULTS
           .withMode(ignoreCorruption ? CorruptionMode.IGNORE : CorruptionMode.EIO)
           .withIgnoreZeroBlocks(ignoreZeroBlocks).withCheckAtMostOnce(checkAtMostOnce)
-          .withListener(new CorruptionListener() {
-            @Override
-            public void corrupted(CorruptBlockException e) {
-              if (ignoreCorruption) {
-                err.println("jverity: " + e.getMessage() + " (ignored)");
-                err.flush();
-              }
-            }
-          });
+          .withListener(ignoreCorruption ? diagnosis.ignoring(err) : CorruptionListener.NONE);
       List<AutoCloseable> fecDevices = new ArrayList<>();
       if (fec.given()) {
         FecRepairer repairer = fec.repairer(p, dataDev, hashDev, hash, fecDevices);
@@ -104,43 +96,29 @@ final class ReadCommand implements Command {
         throw new VerityParameterException("range " + offset + "+" + (end - offset) + ": outside the data ("
             + reader.size() + " bytes)");
       }
-      try (OutputStream out = open();
-          VerificationScheduler scheduler = new VerificationScheduler(reader)) {
-        copy(scheduler, offset, end, out);
+      // Not on stdout's terminal: the data would draw over it. A quick read draws nothing anyway.
+      boolean barAllowed = output != null || ProgressBar.terminalOf(1) == null;
+      try (FileChannel file = output == null ? null : FileChannel.open(output, StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+          VerificationScheduler scheduler = new VerificationScheduler(reader);
+          ProgressBar bar = barAllowed ? ProgressBar.start("read", end - offset, System.err)
+              : ProgressBar.hidden("read", end - offset, System.err);
+          VerifiedCopy copy = new VerifiedCopy(scheduler, file != null ? file : stdout(), bar)) {
+        copy.copy(offset, end);
+        bar.finish();
+      } catch (CorruptBlockException e) {
+        throw diagnosis.explain(e);
       }
+      diagnosis.printUnnamed(err);
     }
     return ExitCode.OK;
   }
 
-  private OutputStream open() throws IOException {
-    return new BufferedOutputStream(output == null
-        ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(output), PIECE);
-  }
-
   /**
-   * Copies verified bytes in pieces ending on block boundaries. When a piece fails at a block, the
-   * bytes before that block are verified (the scheduler reports the lowest failure and waits for
-   * every piece), so they are written before the error is reported.
+   * Standard output as a channel, left open: closing it would close file descriptor 1 of a JVM
+   * that runs more than this command (the tests run commands in-process).
    */
-  private static void copy(VerificationScheduler scheduler, long from, long end, OutputStream out)
-      throws IOException {
-    int bs = scheduler.reader().layout().dataBlockSize();
-    byte[] buf = new byte[PIECE];
-    long pos = from;
-    while (pos < end) {
-      long pieceEnd = Math.min(end, (pos / bs) * bs + PIECE); // block-aligned end, > pos
-      int n = (int) (pieceEnd - pos);
-      try {
-        scheduler.read(pos, buf, 0, n, IoClass.BEST_EFFORT); // hashed on every core
-      } catch (CorruptBlockException e) {
-        if (e.dataBlock() >= 0) {
-          long good = Math.max(pos, e.dataBlock() * bs) - pos; // verified bytes before the failed block
-          out.write(buf, 0, (int) good);
-        }
-        throw e;
-      }
-      out.write(buf, 0, n);
-      pos = pieceEnd;
-    }
+  private static WritableByteChannel stdout() {
+    return new FileOutputStream(FileDescriptor.out).getChannel();
   }
 }

@@ -49,6 +49,7 @@ final class RepairCommand implements Command {
       CheckReport before;
       try (ProgressBar bar = ProgressBar.start("check", checker.workBytes(), System.err)) {
         before = checker.withProgress(bar).check(dataDev, hashDev, root);
+        bar.finish();
       }
       if (before.ok()) {
         out.println("Nothing to repair: the image verifies.");

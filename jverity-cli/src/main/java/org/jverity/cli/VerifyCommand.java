@@ -61,8 +61,9 @@ final class VerifyCommand implements Command {
       }
       try (ProgressBar bar = ProgressBar.start("verify", checker.workBytes(), System.err)) {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
+        bar.finish();
       }
-      if (fec.given() && !report.ok() && !report.nothingMatches()) {
+      if (fec.given() && !report.ok() && !report.nothingMatches() && !dataMismatch(report, p).foreign()) {
         return withFec(io, report, p, dataDev, hashDev, root);
       }
     }
@@ -73,7 +74,7 @@ final class VerifyCommand implements Command {
     if (code == ExitCode.OK) {
       return code; // -v (global) says "Command successful."
     }
-    describe(report, io.err());
+    describe(report, p, io.err());
     io.err().flush();
     return code;
   }
@@ -94,10 +95,10 @@ final class VerifyCommand implements Command {
       }
       FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
       for (FecRecovery.Fix f : r.fixes()) {
-        err.println("jverity: " + RepairCommand.describe(f, p) + " is corrupted (correctable with FEC)");
+        err.println("jverity: " + BlockNames.of(f.area(), f.block(), p) + " is corrupted (correctable with FEC)");
       }
       for (var e : r.uncorrectable()) {
-        err.println("jverity: " + e.getMessage().replaceFirst("^.*?: ", "") + " (FEC cannot correct it)");
+        err.println("jverity: " + BlockNames.of(e, p) + " is corrupted (FEC cannot correct it)");
       }
       if (r.uncorrectableCount() > r.uncorrectable().size()) {
         err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
@@ -130,14 +131,22 @@ final class VerifyCommand implements Command {
     return ExitCode.ROOT_HASH_MISMATCH;
   }
 
-  private static void describe(CheckReport r, java.io.PrintWriter err) {
+  private static void describe(CheckReport r, VerityParams p, java.io.PrintWriter err) {
     if (r.nothingMatches()) {
       err.println("jverity: verification failed: no block matches its hash"
           + " (wrong salt, hash algorithm, format or block size?)");
       return;
     }
+    DataMismatch mismatch = dataMismatch(r, p);
+    if (mismatch.foreign()) {
+      // One line: a list of hundreds of "corrupted" blocks would hide what is wrong.
+      err.println("jverity: " + mismatch.describe() + (r.rootMatches() ? ""
+          : "; the tree does not hash to the root hash given either (it hashes to "
+              + Hex.format(r.computedRoot()) + ")"));
+      return;
+    }
     for (Corruption c : r.corruptions()) {
-      err.println("jverity: " + c.describe() + " is corrupted");
+      err.println("jverity: " + BlockNames.of(c, p) + " is corrupted");
     }
     long more = r.corruptionCount() - r.corruptions().size();
     if (more > 0) {
@@ -159,6 +168,11 @@ final class VerifyCommand implements Command {
     }
   }
 
+  /** Data blocks that mismatch a tree that verified, among those that could be checked. */
+  static DataMismatch dataMismatch(CheckReport r, VerityParams p) {
+    return new DataMismatch(r.dataCorruptionCount(), p.dataBlocks() - r.uncheckedDataBlocks(), false);
+  }
+
   private static Map<String, Object> toJson(CheckReport r, int code, TrustedRoot trusted) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("ok", r.ok());
@@ -169,12 +183,15 @@ final class VerifyCommand implements Command {
     m.put("rootHashMatches", r.rootMatches());
     m.put("computedRootHash", Hex.format(r.computedRoot()));
     m.put("corruptedBlocks", r.corruptionCount());
+    m.put("corruptedDataBlocks", r.dataCorruptionCount());
+    m.put("foreignHashFile", dataMismatch(r, trusted.params()).foreign());
     m.put("uncheckedDataBlocks", r.uncheckedDataBlocks());
     m.put("parametersMatch", !r.nothingMatches());
     List<Object> list = r.corruptions().stream().map(c -> {
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("area", c.area().toString());
       e.put("block", c.block());
+      e.put("position", BlockNames.position(c.area(), c.block(), trusted.params()));
       if (c.level() >= 0) {
         e.put("level", c.level());
       }

@@ -211,7 +211,8 @@ class CorruptionReportTest {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
     assertThat(corruptionLines(r))
         .as("%s", r)
-        .containsExactly("jverity: data block " + block + " is corrupted");
+        .containsExactly(
+            "jverity: data block " + block + " (position " + block * g.dbs() + ") is corrupted");
     assertThat(r.stderr()).contains("Verification failed: 1 corrupted block (1 data, 0 hash).");
     assertThat(r.stdout()).isEmpty();
     assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
@@ -252,7 +253,8 @@ class CorruptionReportTest {
     assertThat(corruptionLines(r))
         .as("%s", r)
         .containsExactly(
-            "jverity: hash block " + hashBlock + " (level " + level + ") is corrupted");
+            "jverity: hash block " + hashBlock + " (level " + level + ", position " + blockStart
+                + ") is corrupted");
     // Everything below the corrupted block is unverifiable, and said so.
     long span = pow(g.fanout(), level + 1); // data blocks under one level-`level` hash block
     long under = Math.min(g.dataBlocks(), (index + 1) * span) - index * span;
@@ -293,8 +295,11 @@ class CorruptionReportTest {
                 + hashBlock
                 + " (level "
                 + level
+                + ", position "
+                + blockStart
                 + ", spare area not zeroed) is corrupted"
-            : "jverity: hash block " + hashBlock + " (level " + level + ") is corrupted";
+            : "jverity: hash block " + hashBlock + " (level " + level + ", position " + blockStart
+                + ") is corrupted";
     assertThat(corruptionLines(r)).as("%s", r).containsExactly(expected);
     assertThat(r.stderr()).doesNotContain("Exception").doesNotContain("at org.");
     assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
@@ -455,13 +460,14 @@ class CorruptionReportTest {
       throws IOException {
     Geometry g = GEOMETRIES.getFirst(); // 257 data blocks
     Image im = format(g, dir);
-    // 150 of the 257 blocks, picked by a seeded shuffle, one random byte flipped in each.
+    // 120 of the 257 blocks, picked by a seeded shuffle, one random byte flipped in each: fewer
+    // than half, so this is damage to list, not a hash file made for other data.
     List<Long> blocks = new ArrayList<>();
     for (long b = 0; b < g.dataBlocks(); b++) {
       blocks.add(b);
     }
     java.util.Collections.shuffle(blocks, new java.util.Random(43));
-    List<Long> corrupted = blocks.subList(0, 150).stream().sorted().toList();
+    List<Long> corrupted = blocks.subList(0, 120).stream().sorted().toList();
     byte[] data = Files.readAllBytes(im.data());
     SplittableRandom rnd = new SplittableRandom(43);
     for (long b : corrupted) {
@@ -473,12 +479,43 @@ class CorruptionReportTest {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
     List<String> expected = new ArrayList<>();
     for (int b = 0; b < 100; b++) {
-      expected.add("jverity: data block " + corrupted.get(b) + " is corrupted");
+      long block = corrupted.get(b);
+      expected.add("jverity: data block " + block + " (position " + block * g.dbs() + ") is corrupted");
     }
     assertThat(corruptionLines(r)).containsExactlyElementsOf(expected);
-    assertThat(r.stderr()).contains("jverity: ... and 50 more corrupted blocks");
-    assertThat(r.stderr()).contains("Verification failed: 150 corrupted blocks");
+    assertThat(r.stderr()).contains("jverity: ... and 20 more corrupted blocks");
+    assertThat(r.stderr()).contains("Verification failed: 120 corrupted blocks");
     assertThat(veritysetupVerify(im).exitCode()).isNotZero();
+  }
+
+  // ---- a hash file made for other data ----
+
+  @Test
+  void aHashFileOfOtherDataIsSaidInOneLineWithTheCounts(@TempDir Path dir) throws IOException {
+    Geometry g = GEOMETRIES.get(1); // 129 data blocks of 4 KiB
+    Image im = format(g, dir);
+    byte[] before = Files.readAllBytes(im.data());
+    byte[] other = new byte[before.length];
+    new SplittableRandom(7).nextBytes(other);
+    System.arraycopy(before, 0, other, 0, g.dbs()); // one block in common: it still matches
+    Files.write(im.data(), other);
+
+    ToolRun r = verify(im);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: hash file does not belong to this data:"
+        + " 128 of 129 data blocks mismatch (or the data was rewritten after it was formatted)");
+    assertThat(r.stdout()).isEmpty();
+    ToolRun json = verify(im, "--json");
+    assertThat(json.stdout()).contains("\"foreignHashFile\": true", "\"corruptedDataBlocks\": 128");
+    assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
+
+    // With another image's root hash too, still one line: it says the root does not match either.
+    String wrong = im.root().substring(0, 63) + (im.root().charAt(63) == '0' ? '1' : '0');
+    ToolRun both = verify(new Image(g, im.data(), im.hash(), wrong, im.levels()));
+    assertThat(both.exitCode()).as("%s", both).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(both.stderrLines()).as("%s", both).singleElement().asString()
+        .startsWith("jverity: hash file does not belong to this data: 128 of 129 data blocks mismatch")
+        .endsWith("; the tree does not hash to the root hash given either (it hashes to " + im.root() + ")");
   }
 
   static int digestSize(Geometry g) {

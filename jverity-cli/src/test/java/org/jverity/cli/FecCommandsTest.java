@@ -88,8 +88,9 @@ class FecCommandsTest {
       assertThat(Jverity.run(with(with(new String[] {"verify"}, base))).exitCode()).isEqualTo(ExitCode.CORRUPTION);
       ToolRun verify = Jverity.run(with(with(new String[] {"verify"}, base), fec));
       assertThat(verify.exitCode()).as(verify.toString()).isZero();
-      assertThat(verify.stderr()).contains("data block 300 is corrupted (correctable with FEC)",
-          "hash block 2 (level 0) is corrupted (correctable with FEC)", "Found 3 repairable errors with FEC device.");
+      assertThat(verify.stderr()).contains("data block 300 (position 1228800) is corrupted (correctable with FEC)",
+          "hash block 2 (level 0, position 8192) is corrupted (correctable with FEC)",
+          "Found 3 repairable errors with FEC device.");
 
       Path out = dir.resolve("read.img");
       ToolRun read = Jverity.run(with(with(new String[] {"read"}, base), with(fec, "-o", out.toString())));
@@ -123,8 +124,8 @@ class FecCommandsTest {
     String[] fec = fecArgs(im, 2, false);
     ToolRun verify = Jverity.run(with(with(new String[] {"verify"}, base), fec));
     assertThat(verify.exitCode()).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(verify.stderr()).contains("data block 100 is corrupted (correctable with FEC)",
-        "(FEC cannot correct it)", "cannot be corrected with FEC.");
+    assertThat(verify.stderr()).contains("data block 100 (position 409600) is corrupted (correctable with FEC)",
+        "data block 0 (position 0) is corrupted (FEC cannot correct it)", "cannot be corrected with FEC.");
     Path out = dir.resolve("read.img");
     ToolRun read = Jverity.run(with(with(new String[] {"read"}, base), with(fec, "-o", out.toString())));
     assertThat(read.exitCode()).isEqualTo(ExitCode.CORRUPTION);

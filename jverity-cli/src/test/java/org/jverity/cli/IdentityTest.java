@@ -80,7 +80,8 @@ class IdentityTest {
   void anIdentityWithAnotherRootHashReadsNothing() throws Exception {
     String id = format.headerField("Identity");
     ToolRun r = read(id.substring(0, id.length() - 1) + (id.endsWith("0") ? "1" : "0"));
-    assertThat(r.exitCode()).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.ROOT_HASH_MISMATCH); // as verify says it
+    assertThat(r.stderr()).startsWith("jverity: wrong root hash: ");
     assertThat(Files.readAllBytes(out)).isEmpty();
   }
 

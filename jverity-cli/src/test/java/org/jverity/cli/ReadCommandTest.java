@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,8 +74,34 @@ class ReadCommandTest {
     Files.write(data, bytes);
     ToolRun r = read();
     assertThat(r.exitCode()).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(r.stderr()).isEqualTo("jverity: " + data + ": data block 400 is corrupted\n");
+    assertThat(r.stderr()).isEqualTo("jverity: " + data + ": data block 400 (position 409600) is corrupted\n");
     assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOf(bytes, 400 * 1024));
+  }
+
+  @Test
+  void aReadOfManyPiecesWritesEveryVerifiedPieceBeforeTheCorruptBlock() throws Exception {
+    // 1,300 blocks of 4 KiB: six pieces of 1 MiB, written while the next is verified.
+    TestImage im = TestImage.create(dir, "long", 1300);
+    byte[] original = Files.readAllBytes(im.data());
+    ToolRun whole = Jverity.run("read", im.data().toString(), im.hash().toString(), im.root(), "-o", out.toString());
+    assertThat(whole.exitCode()).as("%s", whole).isZero();
+    assertThat(Files.readAllBytes(out)).isEqualTo(original);
+
+    im.corrupt(1000);
+    ToolRun r = Jverity.run("read", im.data().toString(), im.hash().toString(), im.root(), "-o", out.toString());
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(r.stderr()).isEqualTo("jverity: " + im.data() + ": data block 1000 (position 4096000) is corrupted\n");
+    assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOf(original, 1000 * 4096));
+  }
+
+  @Test
+  void withoutOutputTheBytesGoToStdout() throws Exception {
+    List<String> cmd = ServerProcess.javaCommand(); // a child JVM: stdout is the process's own
+    cmd.addAll(List.of("read", data.toString(), hash.toString(), root, "--offset", "1000", "--length", "300000"));
+    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(dir.resolve("err").toFile()).start();
+    assertThat(p.waitFor(1, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    assertThat(p.exitValue()).as(Files.readString(dir.resolve("err"))).isZero();
+    assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(bytes, 1000, 301000));
   }
 
   @Test
@@ -82,7 +110,7 @@ class ReadCommandTest {
     Files.write(data, bytes);
     ToolRun r = read("--ignore-corruption");
     assertThat(r.exitCode()).isZero();
-    assertThat(r.stderr()).isEqualTo("jverity: " + data + ": data block 10 is corrupted (ignored)\n");
+    assertThat(r.stderr()).isEqualTo("jverity: " + data + ": data block 10 (position 10240) is corrupted (ignored)\n");
     assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
   }
 
@@ -93,17 +121,132 @@ class ReadCommandTest {
     Files.write(hash, tree);
     ToolRun r = read();
     assertThat(r.exitCode()).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(r.stderr()).contains("hash block " + (tree.length / 1024 - 1) + " (level 0) is corrupted");
+    long last = tree.length / 1024 - 1;
+    assertThat(r.stderr()).isEqualTo("jverity: " + hash + ": hash block " + last + " (level 0, position "
+        + last * 1024 + ") is corrupted\n");
     assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOf(bytes, 576 * 1024));
     assertThat(VeritysetupOracle.run("verify", data.toString(), hash.toString(), root).exitCode()).isNotZero();
   }
 
   @Test
-  void aWrongRootHashReadsNothing() throws Exception {
+  void aWrongRootHashReadsNothingAndSaysSoWithVerifysExitCode() throws Exception {
+    String right = root;
     root = root.substring(0, 63) + (root.charAt(63) == '0' ? '1' : '0');
     ToolRun r = read();
-    assertThat(r.exitCode()).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
+    assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: wrong root hash: the tree on " + hash
+        + " hashes to " + right + " (its top block agrees with the blocks below it)");
     assertThat(Files.readAllBytes(out)).isEmpty();
+    ToolRun verify = Jverity.run("verify", data.toString(), hash.toString(), root);
+    assertThat(verify.exitCode()).as("verify says the same: %s", verify).isEqualTo(r.exitCode());
+  }
+
+  @Test
+  void aWrongRootHashWithIgnoreCorruptionIsSaidOnce() throws Exception {
+    root = root.substring(0, 63) + (root.charAt(63) == '0' ? '1' : '0');
+    ToolRun r = read("--ignore-corruption");
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.stderrLines()).as("%s", r).singleElement().asString()
+        .startsWith("jverity: wrong root hash: ").endsWith(" (ignored)");
+    assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
+  }
+
+  @Test
+  void aDamagedTopBlockIsNamedNotTakenForAWrongRootHash() throws Exception {
+    byte[] tree = Files.readAllBytes(hash);
+    tree[1024 + 5] ^= 1; // hash block 1, the top (level 1): the digest of level-0 block 0
+    Files.write(hash, tree);
+    ToolRun r = read();
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(r.stderr()).isEqualTo("jverity: " + hash + ": hash block 1 (level 1, position 1024) is corrupted\n");
+    ToolRun verify = Jverity.run("verify", data.toString(), hash.toString(), root);
+    assertThat(verify.exitCode()).as("verify says the same: %s", verify).isEqualTo(r.exitCode());
+    assertThat(verify.stderr()).contains("jverity: hash block 1 (level 1, position 1024) is corrupted");
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({"--salt, ab", "--salt, -", "--format, 0"})
+  void wrongParametersWithoutASuperblockAreSaidSo(String option, String value) throws Exception {
+    Path bare = dir.resolve("bare.hash");
+    ToolRun f = VeritysetupOracle.run("format", data.toString(), bare.toString(), "--no-superblock",
+        "--data-block-size", "1024", "--hash-block-size", "1024", "--salt", "aa");
+    assertThat(f.exitCode()).as("%s", f).isZero();
+    List<String> args = new ArrayList<>(List.of("read", data.toString(), bare.toString(), f.headerField("Root hash"),
+        "--output", out.toString(), "--no-superblock", "--data-block-size", "1024", "--hash-block-size", "1024",
+        "--salt", "aa"));
+    if (args.contains(option)) {
+      args.set(args.lastIndexOf(option) + 1, value);
+    } else {
+      args.addAll(List.of(option, value));
+    }
+    ToolRun r = Jverity.run(args);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.WRONG_PARAMETERS);
+    assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: root hash does not match, and no block"
+        + " under the top matches its hash either: wrong salt, hash algorithm, format or block size?");
+    assertThat(Files.readAllBytes(out)).isEmpty();
+    List<String> verify = new ArrayList<>(args.subList(1, args.size()));
+    verify.removeAll(List.of("--output", out.toString()));
+    verify.addFirst("verify");
+    assertThat(Jverity.run(verify).exitCode()).as("verify's exit code").isEqualTo(r.exitCode());
+  }
+
+  @Test
+  void aWrongHashAlgorithmIsNamed() throws Exception {
+    Path bare = dir.resolve("bare.hash");
+    ToolRun f = VeritysetupOracle.run("format", data.toString(), bare.toString(), "--no-superblock", "--salt", "aa");
+    assertThat(f.exitCode()).as("%s", f).isZero();
+    ToolRun r = Jverity.run("read", data.toString(), bare.toString(), f.headerField("Root hash"), "--output",
+        out.toString(), "--no-superblock", "--salt", "aa", "--hash", "sha512");
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(r.stderr()).contains("root hash: 32 bytes (expected: 64 for sha512)");
+  }
+
+  @Test
+  void aHashFileOfOtherDataIsSaidInOneLineWithTheCounts() throws Exception {
+    byte[] other = bytes.clone();
+    new java.util.Random(9).nextBytes(other);
+    System.arraycopy(bytes, 0, other, 0, 3 * 1024); // three blocks in common: they still match
+    Path otherData = Files.write(dir.resolve("other.img"), other);
+    ToolRun r = Jverity.run("read", otherData.toString(), hash.toString(), root, "--output", out.toString());
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: hash file does not belong to this data:"
+        + " 597 of 600 data blocks mismatch (or the data was rewritten after it was formatted)");
+    assertThat(Files.readAllBytes(out)).as("the blocks before the first mismatch").isEqualTo(Arrays.copyOf(other, 3 * 1024));
+
+    ToolRun ignoring = Jverity.run("read", otherData.toString(), hash.toString(), root, "--output", out.toString(),
+        "--ignore-corruption");
+    assertThat(ignoring.exitCode()).as("%s", ignoring).isZero();
+    assertThat(ignoring.stderrLines()).as("%s", ignoring).containsExactly("jverity: hash file does not belong"
+        + " to this data: 597 of 600 data blocks mismatch (or the data was rewritten after it was formatted)"
+        + " (ignored)");
+  }
+
+  @Test
+  void ignoreCorruptionNamesTheFirstHundredBlocksThenCounts() throws Exception {
+    for (int b = 0; b < 250; b += 2) { // 125 of 600 blocks: damage, not another image's hash file
+      bytes[b * 1024 + 1] ^= 1;
+    }
+    Files.write(data, bytes);
+    ToolRun r = read("--ignore-corruption");
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    List<String> lines = r.stderrLines();
+    assertThat(lines).hasSize(101);
+    // Pieces are hashed on every core: which hundred are named depends on who got there first.
+    java.util.regex.Pattern named = java.util.regex.Pattern.compile(
+        "jverity: " + java.util.regex.Pattern.quote(data.toString())
+            + ": data block (\\d+) \\(position (\\d+)\\) is corrupted \\(ignored\\)");
+    java.util.Set<Long> blocks = new java.util.HashSet<>();
+    for (String line : lines.subList(0, 100)) {
+      var m = named.matcher(line);
+      assertThat(m.matches()).as(line).isTrue();
+      long block = Long.parseLong(m.group(1));
+      assertThat(block % 2 == 0 && block < 250).as(line).isTrue();
+      assertThat(Long.parseLong(m.group(2))).isEqualTo(block * 1024);
+      blocks.add(block);
+    }
+    assertThat(blocks).as("each block once").hasSize(100);
+    assertThat(lines.getLast()).isEqualTo("jverity: ... and 25 more corrupted blocks (ignored)");
+    assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
   }
 
   @Test

@@ -14,6 +14,8 @@ import java.util.List;
  *     trusted, to tell a wrong root hash from a damaged image, except that a top block which
  *     disagrees with the level below is itself reported (it explains the root mismatch too)
  * @param corruptionCount all corruptions found
+ * @param dataCorruptionCount of which data blocks (a hash file made for other data has almost
+ *     only these)
  * @param uncheckedDataBlocks data blocks whose level-0 hash block is itself corrupt
  * @param digestsCompared digests compared in all levels
  * @param digestsMismatched of which did not match
@@ -23,6 +25,7 @@ public record CheckReport(
     byte[] computedRoot,
     List<Corruption> corruptions,
     long corruptionCount,
+    long dataCorruptionCount,
     long uncheckedDataBlocks,
     long digestsCompared,
     long digestsMismatched) {

@@ -110,6 +110,7 @@ public final class TreeChecker {
     }
 
     long unchecked = 0;
+    long dataCorruptions = 0;
     boolean dataMismatchUnderTop = false;
     if (levels > 0) {
       ConcurrentBitSet level0Untrusted = untrusted[0];
@@ -141,6 +142,7 @@ public final class TreeChecker {
         unchecked = n;
       } else {
         log.addAll(dataLog);
+        dataCorruptions = dataLog.count();
         for (long j = level0Untrusted.nextSet(0); j >= 0; j = level0Untrusted.nextSet(j + 1)) {
           unchecked += Math.min(n, (j + 1) << bits) - (j << bits);
         }
@@ -154,7 +156,7 @@ public final class TreeChecker {
               ? Corruption.Kind.DIGEST_MISMATCH : Corruption.Kind.SPARE_NOT_ZERO));
     }
     return new CheckReport(
-        rootMatches, computedRoot, log.first(), log.count(), unchecked, compared.get(), mismatches.get());
+        rootMatches, computedRoot, log.first(), log.count(), dataCorruptions, unchecked, compared.get(), mismatches.get());
   }
 
   private void run(int level, BlockDevice data, BlockDevice hash, LevelPass.Findings findings)

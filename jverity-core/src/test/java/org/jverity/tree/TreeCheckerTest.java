@@ -69,6 +69,7 @@ class TreeCheckerTest {
     assertThat(r.corruptions()).containsExactly(
         new Corruption(Area.HASH, G.levelStart(0) + 5, 0, Corruption.Kind.DIGEST_MISMATCH));
     assertThat(r.uncheckedDataBlocks()).isEqualTo(16);
+    assertThat(r.dataCorruptionCount()).isZero();
   }
 
   @Test
@@ -140,6 +141,7 @@ class TreeCheckerTest {
       }
       CheckReport r = check();
       assertThat(r.corruptionCount()).isEqualTo(334);
+      assertThat(r.dataCorruptionCount()).isEqualTo(334);
       List<Corruption> listed = r.corruptions();
       assertThat(listed).hasSize(CheckReport.MAX_LISTED);
       assertThat(listed.getFirst()).isEqualTo(Corruption.data(0));

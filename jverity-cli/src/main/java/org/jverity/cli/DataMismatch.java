@@ -1,0 +1,75 @@
+package org.jverity.cli;
+
+import java.io.IOException;
+import org.jverity.format.VerityParams;
+import org.jverity.io.BlockDevice;
+import org.jverity.tree.Area;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.HashBlockCache;
+import org.jverity.verify.ReaderOptions;
+import org.jverity.verify.VerifiedReader;
+
+/**
+ * How many data blocks do not match a tree that is itself intact, to tell a hash file made for
+ * other data (or data rewritten since it was formatted) from a damaged image: the first is said in
+ * one line with these counts, not as a line per block.
+ *
+ * <p>The threshold: more than half of the data blocks checked mismatch, and at least {@link
+ * #MIN_BLOCKS} of them. Damage (bad sectors, a bit flip, a tampered file) touches a few blocks,
+ * or a run of them; even rewriting every file of a filesystem image leaves its metadata and free
+ * space alone. Data the tree was not made for mismatches everywhere, except blocks both images
+ * share under the same salt (zero blocks, say), and veritysetup picks a new random salt each
+ * time, so those are rare too. Half sits far from both. The minimum keeps a small image with a
+ * few damaged blocks a damaged image: 2 of 3 blocks is damage, not another image.
+ *
+ * @param mismatched data blocks that do not match the (intact) tree
+ * @param checked data blocks compared
+ * @param sampled whether {@code checked} is a sample of the data rather than all of it
+ */
+record DataMismatch(long mismatched, long checked, boolean sampled) {
+  /** Mismatches needed at least before the data as a whole is blamed. */
+  static final long MIN_BLOCKS = 16;
+  /** Data blocks {@link #sample} compares at most: 4 MiB of 4 KiB blocks, hashed in milliseconds. */
+  static final int SAMPLE = 1024;
+
+  /** Whether most blocks mismatch: the hash file does not belong to this data. */
+  boolean foreign() {
+    return mismatched >= MIN_BLOCKS && mismatched > checked / 2;
+  }
+
+  /** The one line, e.g. "hash file does not belong to this data: 1022 of 1024 data blocks mismatch". */
+  String describe() {
+    return "hash file does not belong to this data: " + mismatched + " of " + checked + " data blocks "
+        + (sampled ? "sampled " : "") + "mismatch (or the data was rewritten after it was formatted)";
+  }
+
+  /**
+   * Compares up to {@link #SAMPLE} data blocks spread evenly over the image (all of them when
+   * there are fewer) with the tree, through a reader of its own: nothing is repaired or reported,
+   * and a block whose hash blocks do not verify is left out of the count.
+   */
+  static DataMismatch sample(VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash)
+      throws IOException {
+    long blocks = p.dataBlocks();
+    long n = Math.min(blocks, SAMPLE);
+    byte[] buf = new byte[p.dataBlockSize()];
+    long mismatched = 0;
+    long checked = 0;
+    try (VerifiedReader r = VerifiedReader.open(p, data, hash, rootHash, new HashBlockCache(8 << 20),
+        ReaderOptions.DEFAULTS)) {
+      for (long i = 0; i < n; i++) {
+        long block = i * (blocks / n) + i * (blocks % n) / n; // floor(i * blocks / n), without overflow
+        try {
+          r.read(block * buf.length, buf, 0, buf.length);
+          checked++;
+        } catch (CorruptBlockException e) {
+          if (e.area() == Area.DATA) {
+            checked++;
+            mismatched++;
+          }
+        }
+      }
+    }
+    return new DataMismatch(mismatched, checked, n < blocks);
+  }
+}
