@@ -77,10 +77,10 @@ final class DigestCommand implements Command {
     try {
       for (Path p : all) {
         requireRegular(p);
-        small.add(Files.size(p) <= SMALL_FILE ? pool.submit(() -> digest(single, p)) : null);
+        small.add(Files.size(p) <= SMALL_FILE ? pool.submit(() -> digest(single, p, false)) : null);
       }
       for (int i = 0; i < all.size(); i++) {
-        FsVerityDescriptor d = small.get(i) != null ? await(small.get(i)) : digest(builder, all.get(i));
+        FsVerityDescriptor d = small.get(i) != null ? await(small.get(i)) : digest(builder, all.get(i), true);
         out.println(line(d, all.get(i)));
       }
     } finally {
@@ -89,8 +89,8 @@ final class DigestCommand implements Command {
     return ExitCode.OK;
   }
 
-  private FsVerityDescriptor digest(FsVerityTreeBuilder b, Path file) throws IOException {
-    try (BlockDevice in = open(file)) {
+  private FsVerityDescriptor digest(FsVerityTreeBuilder b, Path file, boolean big) throws IOException {
+    try (BlockDevice in = open(file, big)) {
       return b.digest(in);
     }
   }
@@ -99,8 +99,8 @@ final class DigestCommand implements Command {
    * A big file is mapped (one copy from the page cache instead of two); a small one is read, which
    * costs less than setting up and tearing down a mapping.
    */
-  private static BlockDevice open(Path file) throws IOException {
-    return Files.size(file) > SMALL_FILE ? BlockDevices.openRead(file) : FileDevice.openChannel(file, false);
+  private static BlockDevice open(Path file, boolean big) throws IOException {
+    return big ? BlockDevices.openRead(file) : FileDevice.openChannel(file, false);
   }
 
   /** Each file on every core in turn, writing its tree at 0 and appending its descriptor. */
@@ -119,7 +119,7 @@ final class DigestCommand implements Command {
       long descriptorEnd = 0;
       for (Path p : all) {
         FsVerityDescriptor d;
-        try (BlockDevice in = open(p)) {
+        try (BlockDevice in = open(p, Files.size(p) > SMALL_FILE)) {
           d = tree == null ? b.digest(in) : b.build(in, tree);
         }
         if (descriptors != null) {
