@@ -19,10 +19,6 @@ record Io(PrintWriter out, PrintWriter err, Set<String> given, boolean debug, Js
     given = Set.copyOf(given);
   }
 
-  Io(PrintWriter out, PrintWriter err, Set<String> given, boolean debug) {
-    this(out, err, given, debug, null);
-  }
-
   /**
    * A command's {@code --json} result: printed on stdout once the exit code is known, with
    * {@code "ok"} and {@code "exitCode"} ({@link JsonOutput}).
