@@ -8,8 +8,10 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
@@ -40,6 +42,7 @@ final class CatCommand implements Command {
   long blockSize = 4096;
   String salt = "";
   Path output;
+  boolean json;
 
   static final Syntax<CatCommand> SYNTAX = Syntax.command("cat",
       "Write FILE to stdout (or --output), every block verified through its fs-verity Merkle tree"
@@ -55,11 +58,16 @@ final class CatCommand implements Command {
       .option("--hash-alg", "ALG", "sha256 or sha512 (default: the digest's, else sha256).", (c, v) -> c.hashAlg = v)
       .option("--block-size", "BYTES", "Merkle tree block size (default 4096).", (c, v) -> c.blockSize = ByteSize.parse(v))
       .option("--salt", "HEX", "Salt as hex, as given to fsverity digest (default: none).", (c, v) -> c.salt = v)
-      .option("-o, --output", "FILE", "Write to FILE instead of stdout.", (c, v) -> c.output = FileName.parse(v));
+      .option("-o, --output", "FILE", "Write to FILE instead of stdout.", (c, v) -> c.output = FileName.parse(v))
+      .flag("--json", "With -o: print a JSON summary on stdout (bytes written, the verified digest)."
+          + " Needs -o: stdout carries the data otherwise.", c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException, InvalidSignatureException {
     checkGiven();
+    if (json && output == null) {
+      throw new CliException(ExitCode.USAGE, "--json needs -o FILE: without it stdout carries the data");
+    }
     if (blockSize > 1 << 30) {
       throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two, e.g. 4096)");
     }
@@ -68,10 +76,26 @@ final class CatCommand implements Command {
         .withSalt(saltBytes);
     try (VerifiedFile f = openVerified(params); OutputStream out = open()) {
       copy(f, out);
+      if (json) {
+        io.result(summary(f));
+      }
     } catch (FileDigestMismatchException e) {
       throw new CliException(ExitCode.ROOT_HASH_MISMATCH, e.getMessage());
     }
     return ExitCode.OK;
+  }
+
+  /** --json: what was written, and the digest it verified against (as digest --json names them). */
+  private Map<String, Object> summary(VerifiedFile f) {
+    String verified = f.digest(); // alg:hex
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("output", output.toString());
+    m.put("file", file.toString());
+    m.put("length", f.size());
+    m.put("hashAlgorithm", verified.substring(0, verified.indexOf(':')));
+    m.put("digest", verified.substring(verified.indexOf(':') + 1));
+    m.put("rootHash", Hex.format(f.rootHash()));
+    return m;
   }
 
   /** Exactly one of --digest and --signature; --trusted-cert with --signature only. */

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,6 +43,8 @@ final class DigestCommand implements Command {
   boolean forBuiltinSig;
   boolean recursive;
   Integer threads;
+  boolean json;
+  private final List<Object> digests = new ArrayList<>(); // --json: one object per file, in order
 
   static final Syntax<DigestCommand> SYNTAX = Syntax.command("digest",
       "Print the fs-verity digest of each FILE, as fsverity digest does.",
@@ -54,7 +58,8 @@ final class DigestCommand implements Command {
       .flag("--compact", "Print the digest alone, without algorithm and file name.", c -> c.compact = true)
       .flag("--for-builtin-sig", "Print the fsverity_formatted_digest a built-in signature signs, in hex.", c -> c.forBuiltinSig = true)
       .flag("-r, --recursive", "Digest every regular file under each directory FILE, in sorted order.", c -> c.recursive = true)
-      .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v));
+      .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v))
+      .flag("--json", "Print one JSON object: \"files\", each file's digest, root hash and parameters.", c -> c.json = true);
 
   @Override
   public int run(Io io) throws Exception {
@@ -70,7 +75,7 @@ final class DigestCommand implements Command {
     if (sidecars) {
       // As fsverity 1.5: the descriptors one after another; each tree written at offset 0 over the last.
       sequentially(builder, all, out);
-      return ExitCode.OK;
+      return result(io);
     }
     List<Future<FsVerityDescriptor>> small = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(n, Thread.ofPlatform().daemon().name("jverity-digest-", 1).factory());
@@ -81,10 +86,44 @@ final class DigestCommand implements Command {
       }
       for (int i = 0; i < all.size(); i++) {
         FsVerityDescriptor d = small.get(i) != null ? await(small.get(i)) : digest(builder, all.get(i), true);
-        out.println(line(d, all.get(i)));
+        say(out, d, all.get(i));
       }
     } finally {
       pool.shutdownNow();
+    }
+    return result(io);
+  }
+
+  /** A file's digest: its line, or under --json its object, kept for {@link #result}. */
+  private void say(PrintWriter out, FsVerityDescriptor d, Path file) {
+    if (!json) {
+      out.println(line(d, file));
+      return;
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("file", file.toString());
+    m.put("hashAlgorithm", algorithm.kernelName());
+    m.put("blockSize", blockSize);
+    m.put("salt", ParamsResolver.saltText(salt.bytes()));
+    m.put("dataSize", d.dataSize());
+    m.put("rootHash", HexFormat.of().formatHex(d.rootHash()));
+    m.put("digest", HexFormat.of().formatHex(d.digest()));
+    m.put("builtinSigDigest", HexFormat.of().formatHex(d.signedDigest()));
+    digests.add(m);
+  }
+
+  /** Success; under --json, with every file's object (and the sidecar files written). */
+  private int result(Io io) {
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("files", digests);
+      if (outTree != null) {
+        m.put("merkleTree", outTree.toString());
+      }
+      if (outDescriptor != null) {
+        m.put("descriptor", outDescriptor.toString());
+      }
+      io.result(m);
     }
     return ExitCode.OK;
   }
@@ -126,7 +165,7 @@ final class DigestCommand implements Command {
           descriptors.writeFully(descriptorEnd, java.nio.ByteBuffer.wrap(d.encode()));
           descriptorEnd += FsVerityDescriptor.SIZE;
         }
-        out.println(line(d, p));
+        say(out, d, p);
       }
       if (descriptors != null) {
         descriptors.flush();

@@ -34,13 +34,20 @@ final class DumpCommand implements Command {
         // A sound superblock naming a hash jverity cannot compute: still show what it stores.
         long offset = hashOffset == null ? 0 : hashOffset;
         VeritySuperblock sb = ParamsResolver.readSuperblock(dev, offset);
-        io.out().print(json
-            ? Json.write(Header.json(hash.toString(), sb, offset)) : Header.text(hash.toString(), sb));
+        if (json) {
+          io.result(Header.json(hash.toString(), sb, offset));
+        } else {
+          io.out().print(Header.text(hash.toString(), sb));
+        }
         io.err().println("jverity: " + e.getMessage() + " (hash blocks and sizes not shown)");
         return ExitCode.OK;
       }
       TreeGeometry g = TreeGeometry.of(p);
-      io.out().print(json ? Json.write(Header.json(null, hash.toString(), g, null)) : Header.text(hash.toString(), g, null));
+      if (json) {
+        io.result(Header.json(null, hash.toString(), g, null));
+      } else {
+        io.out().print(Header.text(hash.toString(), g, null));
+      }
     }
     return ExitCode.OK;
   }

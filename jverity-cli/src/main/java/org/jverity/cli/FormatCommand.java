@@ -115,11 +115,13 @@ final class FormatCommand implements Command {
     }
     Header.Fec fecInfo = fec == null ? null
         : new Header.Fec(fecDevice.toString(), fec, fecOnHash);
-    io.out().print(json
-        ? Json.write(Header.json(data.toString(), hash.toString(), builder.geometry(), root, fecInfo))
-        : Header.text(hash.toString(), builder.geometry(), root, fecInfo,
-            options.hash != null ? options.hash : p.hashAlgorithm().kernelName())
-            + Header.identityLine(ImageIdentity.of(p, root)));
+    if (json) {
+      io.result(Header.json(data.toString(), hash.toString(), builder.geometry(), root, fecInfo));
+      return ExitCode.OK;
+    }
+    io.out().print(Header.text(hash.toString(), builder.geometry(), root, fecInfo,
+        options.hash != null ? options.hash : p.hashAlgorithm().kernelName())
+        + Header.identityLine(ImageIdentity.of(p, root)));
     return ExitCode.OK;
   }
 

@@ -4,17 +4,42 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Writes the small, flat JSON documents jverity prints; values are strings, numbers, booleans, lists and maps. */
+/**
+ * Writes the small, flat JSON documents jverity prints; values are strings, numbers, booleans,
+ * lists and maps. Reads them back too ({@link #parse}): {@code status --json} gets its object from
+ * the serving process.
+ */
 final class Json {
   private Json() {}
 
+  /** {@code value} indented, two spaces a level, and a newline: a document a person reads too. */
   static String write(Object value) {
     StringBuilder out = new StringBuilder();
     write(out, value, 0);
     return out.append('\n').toString();
   }
 
+  /** {@code value} on one line, and a newline: one event of a stream, one object per line. */
+  static String line(Object value) {
+    StringBuilder out = new StringBuilder();
+    write(out, value, -1);
+    return out.append('\n').toString();
+  }
+
+  /** Parses one JSON document (RFC 8259, strictly): maps keep their order; integers are longs. */
+  static Object parse(String text) {
+    return new JsonParser(text).document();
+  }
+
+  /** Indentation {@code indent} levels deep; none on one line ({@code indent} < 0). */
+  private static void newline(StringBuilder out, int indent) {
+    if (indent >= 0) {
+      out.append('\n').append("  ".repeat(indent));
+    }
+  }
+
   private static void write(StringBuilder out, Object v, int indent) {
+    int inner = indent < 0 ? -1 : indent + 1;
     switch (v) {
       case null -> out.append("null");
       case String s -> quote(out, s);
@@ -24,21 +49,29 @@ final class Json {
         out.append('{');
         int i = 0;
         for (Map.Entry<?, ?> e : m.entrySet()) {
-          out.append(i++ == 0 ? "\n" : ",\n").append("  ".repeat(indent + 1));
+          out.append(i++ == 0 ? "" : ",");
+          newline(out, inner);
           quote(out, String.valueOf(e.getKey()));
-          out.append(": ");
-          write(out, e.getValue(), indent + 1);
+          out.append(indent < 0 ? ":" : ": ");
+          write(out, e.getValue(), inner);
         }
-        out.append(m.isEmpty() ? "" : "\n" + "  ".repeat(indent)).append('}');
+        if (!m.isEmpty()) {
+          newline(out, indent);
+        }
+        out.append('}');
       }
       case List<?> l -> {
         out.append('[');
         List<Object> items = new ArrayList<>(l);
         for (int i = 0; i < items.size(); i++) {
-          out.append(i == 0 ? "\n" : ",\n").append("  ".repeat(indent + 1));
-          write(out, items.get(i), indent + 1);
+          out.append(i == 0 ? "" : ",");
+          newline(out, inner);
+          write(out, items.get(i), inner);
         }
-        out.append(items.isEmpty() ? "" : "\n" + "  ".repeat(indent)).append(']');
+        if (!items.isEmpty()) {
+          newline(out, indent);
+        }
+        out.append(']');
       }
       default -> quote(out, v.toString());
     }

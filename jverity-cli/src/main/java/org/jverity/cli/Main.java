@@ -64,15 +64,17 @@ public final class Main {
     LIBRARY_LOG.setLevel(java.util.logging.Level.OFF);
     VeritysetupHashes.register(); // BLAKE2, SM3 and the rest, by name only: nothing is loaded until one hashes
     List<String> all = List.of(args);
-    int code = dispatch(out, err, all);
+    JsonOutput json = JsonOutput.of(all, out, err);
+    int code = dispatch(out, json == null ? err : json.err(), all, json);
     out.flush();
     err.flush();
     // Looked for before parsing, so that a command line that does not parse maps its code too.
     boolean veritysetup = VeritysetupExitCodes.requested(env) || flagged(all, "--veritysetup-exit-codes");
-    return veritysetup ? VeritysetupExitCodes.of(code) : code;
+    int exit = veritysetup ? VeritysetupExitCodes.of(code) : code;
+    return json == null ? exit : json.finish(exit); // after the mapping: the code the process exits with
   }
 
-  private static int dispatch(PrintWriter out, PrintWriter err, List<String> args) {
+  private static int dispatch(PrintWriter out, PrintWriter err, List<String> args, JsonOutput json) {
     int at = commandIndex(args);
     Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
     if (flagged(args, "-V", "--version")) {
@@ -104,17 +106,17 @@ public final class Main {
     }
     List<String> rest = new ArrayList<>(args);
     rest.remove(at);
-    return execute(command, rest, out, err, args);
+    return execute(command, rest, out, err, args, json);
   }
 
   private static <C extends Command> int execute(Syntax<C> syntax, List<String> args, PrintWriter out,
-      PrintWriter err, List<String> commandLine) {
+      PrintWriter err, List<String> commandLine, JsonOutput json) {
     GlobalOptions global = new GlobalOptions();
     Io io = null;
     int code;
     try {
       Syntax.Parsed<C> parsed = syntax.parse(args, GlobalOptions.SYNTAX, global);
-      io = new Io(out, err, parsed.given(), global.debug);
+      io = new Io(out, err, parsed.given(), global.debug, json);
       if (io.debug()) { // Version.get() opens the jar, which a run from the AOT cache otherwise never does
         io.debug("jverity " + Version.get() + " processing \"jverity " + String.join(" ", commandLine) + "\"");
         io.debug("Running command " + syntax.name() + ".");
@@ -135,7 +137,7 @@ public final class Main {
     }
     if (global.verbose) { // as veritysetup -v
       if (code == ExitCode.OK) {
-        out.println("Command successful.");
+        (json == null ? out : err).println("Command successful."); // --json: stdout holds JSON only
       } else {
         err.println("Command failed with code " + code + " (" + ExitCode.meaning(code) + ").");
       }

@@ -38,6 +38,7 @@ final class OpenCommand implements Command {
   boolean tlsVerifyPeer;
   Integer metricsPort;
   String metricsBind;
+  boolean json;
 
   static final Syntax<OpenCommand> SYNTAX = Syntax.command("open",
       "Serve DATA over NBD as export NAME, every byte verified against HASH and ROOT_HASH"
@@ -68,7 +69,9 @@ final class OpenCommand implements Command {
       .option("--tls-certificates", "DIR", "nbdkit's layout: server-cert.pem, server-key.pem, ca-cert.pem (default $HOME/.pki/nbdkit or /etc/pki/nbdkit).", (c, v) -> c.tlsCertificates = FileName.parse(v))
       .flag("--tls-verify-peer", "Clients must present a certificate signed by ca-cert.pem.", c -> c.tlsVerifyPeer = true)
       .option("--metrics-port", "N", "Serve Prometheus metrics on this port (/metrics).", (c, v) -> c.metricsPort = WholeNumber.parseInt(v))
-      .option("--metrics-bind", "ADDR", "Address of the metrics endpoint (default 127.0.0.1).", (c, v) -> c.metricsBind = v);
+      .option("--metrics-bind", "ADDR", "Address of the metrics endpoint (default 127.0.0.1).", (c, v) -> c.metricsBind = v)
+      .flag("--json", "Print the URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a line;"
+          + " a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.", c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException {
@@ -76,6 +79,9 @@ final class OpenCommand implements Command {
     signature.checkGiven();
     if (stdin && (socket != null || io.given().contains("--port") || io.given().contains("--bind"))) {
       throw new CliException(ExitCode.USAGE, "--stdin serves stdin: give no --socket, --port or --bind");
+    }
+    if (stdin && json) {
+      throw new CliException(ExitCode.USAGE, "--stdin gives stdout to the NBD protocol: give no --json");
     }
     if (socket != null && (io.given().contains("--port") || io.given().contains("--bind"))) {
       throw new CliException(ExitCode.USAGE, "--socket listens on a Unix socket: give no --port or --bind");
@@ -91,7 +97,7 @@ final class OpenCommand implements Command {
     ExportSpec export = new ExportSpec(name, description, data, hash, rootText,
         signature.given() ? signature : null, options, corruption.mode(),
         corruption.ignoreZeroBlocks, corruption.checkAtMostOnce, ioClass, fec.given() ? fec : null);
-    return new Serving(List.of(export), listening, io.out(), io.err()).run();
+    return new Serving(List.of(export), listening, io.out(), io.err()).withJsonEvents(json).run();
   }
 
 }

@@ -36,6 +36,7 @@ final class ReadCommand implements Command {
   boolean ignoreCorruption;
   boolean ignoreZeroBlocks;
   boolean checkAtMostOnce;
+  boolean json;
 
   static final Syntax<ReadCommand> SYNTAX = Syntax.command("read",
       "Write verified bytes of DATA to stdout (or --output). Every data block is checked"
@@ -52,11 +53,16 @@ final class ReadCommand implements Command {
       .option("--cache-size", "BYTES", "Hash block cache size (default 64M).", (c, v) -> c.cacheSize = ByteSize.parse(v))
       .flag("--ignore-corruption", "Report corrupted blocks but write their data anyway.", c -> c.ignoreCorruption = true)
       .flag("--ignore-zero-blocks", "Blocks whose digest is that of a zero block read as zeros.", c -> c.ignoreZeroBlocks = true)
-      .flag("--check-at-most-once", "Verify each data block only the first time it is read.", c -> c.checkAtMostOnce = true);
+      .flag("--check-at-most-once", "Verify each data block only the first time it is read.", c -> c.checkAtMostOnce = true)
+      .flag("--json", "With -o: print a JSON summary on stdout (what was written, corruptions, FEC repairs)."
+          + " Needs -o: stdout carries the data otherwise.", c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException, org.jverity.sig.InvalidSignatureException {
     Checks.requireCacheSize(cacheSize);
+    if (json && output == null) {
+      throw new CliException(ExitCode.USAGE, "--json needs -o FILE: without it stdout carries the data");
+    }
     signature.checkGiven();
     String rootText = image.check("read");
     Path data = image.data;
@@ -110,6 +116,9 @@ final class ReadCommand implements Command {
         throw diagnosis.explain(e);
       }
       diagnosis.printUnnamed(err);
+      if (json) {
+        io.result(ReadSummary.of(output, offset, end - offset, trusted, reader));
+      }
     }
     return ExitCode.OK;
   }

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jverity.fec.FecRecovery;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
@@ -19,6 +21,7 @@ final class RepairCommand implements Command {
   final VerityOptions options = new VerityOptions();
   final FecOptions fec = new FecOptions();
   boolean dryRun;
+  boolean json;
 
   static final Syntax<RepairCommand> SYNTAX = Syntax.command("repair",
       "Correct, in place, the blocks of DATA and HASH that fail verification, with the"
@@ -28,7 +31,8 @@ final class RepairCommand implements Command {
       .include(ImageArguments.SYNTAX, c -> c.image)
       .include(VerityOptions.CHECK, c -> c.options)
       .include(FecOptions.SYNTAX, c -> c.fec)
-      .flag("--dry-run", "List what would be written; write nothing.", c -> c.dryRun = true);
+      .flag("--dry-run", "List what would be written; write nothing.", c -> c.dryRun = true)
+      .flag("--json", "Print the result as JSON on stdout: the blocks repaired (or that would be), the count of those that cannot be.", c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException {
@@ -52,7 +56,11 @@ final class RepairCommand implements Command {
         bar.finish();
       }
       if (before.ok()) {
-        out.println("Nothing to repair: the image verifies.");
+        if (json) {
+          io.result(toJson(List.of(), 0, p));
+        } else {
+          out.println("Nothing to repair: the image verifies.");
+        }
         return ExitCode.OK;
       }
       if (before.nothingMatches()) {
@@ -64,8 +72,13 @@ final class RepairCommand implements Command {
         recovery.knownBad(c.area(), c.block());
       }
       FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
+      if (json) { // held before writing: a failure below still reports the corrections found
+        io.result(toJson(r.fixes(), r.uncorrectableCount(), p));
+      }
       for (FecRecovery.Fix f : r.fixes()) {
-        out.println((dryRun ? "would repair " : "repaired ") + describe(f, p));
+        if (!json) {
+          out.println((dryRun ? "would repair " : "repaired ") + describe(f, p));
+        }
         if (!dryRun) {
           FileDevice to = f.area() == Area.DATA ? dataDev : hashDev;
           long blockSize = f.area() == Area.DATA ? p.dataBlockSize() : p.hashBlockSize();
@@ -92,12 +105,36 @@ final class RepairCommand implements Command {
           return ExitCode.CORRUPTION;
         }
       }
-      out.println((dryRun ? "Would repair " : "Repaired ") + r.fixes().size() + " block"
-          + (r.fixes().size() == 1 ? "" : "s") + ".");
+      if (!json) {
+        out.println((dryRun ? "Would repair " : "Repaired ") + r.fixes().size() + " block"
+            + (r.fixes().size() == 1 ? "" : "s") + ".");
+      }
       return ExitCode.OK;
     } finally {
       FecOptions.closeAll(fecDevices);
     }
+  }
+
+  /** --json: the blocks repaired (written unless dry run), named as verify --json names corruptions. */
+  private Map<String, Object> toJson(List<FecRecovery.Fix> fixes, long uncorrectable, VerityParams p) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("dryRun", dryRun);
+    m.put("repairedBlocks", fixes.size());
+    m.put("uncorrectableDataBlocks", uncorrectable);
+    MerkleLayout layout = MerkleLayout.dmVerity(p);
+    List<Object> list = new ArrayList<>();
+    for (FecRecovery.Fix f : fixes) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("area", f.area().toString());
+      e.put("block", f.block());
+      e.put("position", BlockNames.position(f.area(), f.block(), p));
+      if (f.area() == Area.HASH && layout.levelOf(f.block()) >= 0) {
+        e.put("level", layout.levelOf(f.block()));
+      }
+      list.add(e);
+    }
+    m.put("repairs", list);
+    return m;
   }
 
   /** "data block N" or "hash block N (level L)", as verify names blocks. */

@@ -16,6 +16,7 @@ final class ServeCommand implements Command {
 
   Path config;
   Path runtimeDir;
+  boolean json;
 
   static final Syntax<ServeCommand> SYNTAX = Syntax.command("serve",
       "Serve the exports of CONFIG over NBD, every byte verified. CONFIG is an INI file as"
@@ -26,7 +27,9 @@ final class ServeCommand implements Command {
       ServeCommand::new)
       .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
       .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"
-          + " $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v));
+          + " $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v))
+      .flag("--json", "Print each URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a"
+          + " line; a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.", c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException {
@@ -44,6 +47,6 @@ final class ServeCommand implements Command {
     IniFile ini = IniFile.parse(config.toString(), text);
     Path base = config.toAbsolutePath().getParent();
     ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
-    return new Serving(c.exports(), c.listening(), io.out(), io.err()).run();
+    return new Serving(c.exports(), c.listening(), io.out(), io.err()).withJsonEvents(json).run();
   }
 }

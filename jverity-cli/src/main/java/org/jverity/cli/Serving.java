@@ -47,12 +47,19 @@ final class Serving {
   private final CountDownLatch finished = new CountDownLatch(1); // the main thread has cleaned up
   private volatile NbdServer server;
   private volatile List<String> uris = List.of();
+  private boolean jsonEvents;
 
   Serving(List<ExportSpec> specs, Listening listening, PrintWriter out, PrintWriter err) {
     this.specs = specs;
     this.listening = listening;
     this.out = out;
     this.log = new ServerLog(err);
+  }
+
+  /** --json: each URI as a "listening" event, one JSON object a line ({@link ServingEvents}). */
+  Serving withJsonEvents(boolean on) {
+    jsonEvents = on;
+    return this;
   }
 
   /** Serves until stopped; returns the exit code. */
@@ -94,7 +101,8 @@ final class Serving {
           ServedExport e = served.get(i);
           int index = i;
           opened.add(StatusSocket.open(RuntimeDir.socket(dir, e.spec.name()), e.spec.name(),
-              () -> StatusReport.text(e, uris.get(index), server.connections())));
+              () -> StatusReport.text(e, uris.get(index), server.connections()),
+              () -> Json.line(StatusReport.json(e, uris.get(index), server.connections()))));
         }
       }
       opened.add(() -> server.shutdown(GRACE)); // closed before the exports
@@ -104,8 +112,8 @@ final class Serving {
       if (listening.stdin()) {
         serveStdin();
       } else {
-        for (String uri : uris) {
-          out.println(uri);
+        for (int i = 0; i < uris.size(); i++) {
+          out.print(jsonEvents ? ServingEvents.listening(served.get(i).spec.name(), uris.get(i)) : uris.get(i) + "\n");
         }
         out.flush();
         server.awaitShutdown();

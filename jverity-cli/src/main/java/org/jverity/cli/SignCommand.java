@@ -3,6 +3,8 @@ package org.jverity.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
 import org.jverity.sig.FsVeritySignature;
@@ -12,6 +14,7 @@ final class SignCommand implements Command {
   Path out;
   Path key;
   Path cert;
+  boolean json;
   final FsVerityOptions options = new FsVerityOptions();
 
   static final Syntax<SignCommand> SYNTAX = Syntax.command("sign",
@@ -22,7 +25,8 @@ final class SignCommand implements Command {
       .parameter("OUT_SIG", "Signature file to write.", (c, v) -> c.out = FileName.parse(v))
       .requiredOption("--key", "KEY.pem", "Private key (PEM: RSA or EC, PKCS#8, PKCS#1 or SEC1).", (c, v) -> c.key = FileName.parse(v))
       .requiredOption("--cert", "CERT.pem", "The key's X.509 certificate (PEM).", (c, v) -> c.cert = FileName.parse(v))
-      .include(FsVerityOptions.SYNTAX, c -> c.options);
+      .include(FsVerityOptions.SYNTAX, c -> c.options)
+      .flag("--json", "Print the result as JSON on stdout: file, signature, hash algorithm and digest.", c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException {
@@ -34,7 +38,16 @@ final class SignCommand implements Command {
     byte[] digest = FsVerityFileDigest.compute(file, alg, blockSize, salt);
     byte[] sig = signing.sign(k -> FsVeritySignature.sign(digest, alg, k.key(), k.cert()));
     Files.write(out, sig);
-    io.out().println("Signed file '" + file + "' (" + alg + ":" + Hex.format(digest) + ")");
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("file", file.toString());
+      m.put("signature", out.toString());
+      m.put("hashAlgorithm", alg.kernelName());
+      m.put("digest", Hex.format(digest));
+      io.result(m);
+    } else {
+      io.out().println("Signed file '" + file + "' (" + alg + ":" + Hex.format(digest) + ")");
+    }
     return ExitCode.OK;
   }
 }

@@ -1,10 +1,14 @@
 package org.jverity.cli;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
+import org.jverity.tree.Area;
+import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CacheStats;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.VerificationScheduler;
@@ -71,6 +75,66 @@ final class StatusReport {
       out.append("  corrupted:     ").append(ServerLog.what(e)).append('\n');
     }
     return out.toString();
+  }
+
+  /**
+   * The facts of {@link #text}, as one JSON object for {@code status --json}: the same values, named
+   * as {@code format --json} and {@code verify --json} name them (sizes in bytes, not sectors).
+   */
+  static Map<String, Object> json(ServedExport served, String uri, int connections) {
+    VerifiedReader reader = served.reader();
+    VerificationScheduler scheduler = served.scheduler();
+    VerityParams p = served.trusted.params();
+    CacheStats cache = reader.cacheStats();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("export", served.spec.name());
+    m.put("active", true);
+    m.put("type", "VERITY");
+    m.put("status", reader.status() == 'V' && !reader.failedClosed() ? "verified" : "corrupted");
+    m.put("stopped", reader.failedClosed());
+    m.put("hashType", p.hashFormat().code());
+    m.put("dataBlockSize", p.dataBlockSize());
+    m.put("hashBlockSize", p.hashBlockSize());
+    m.put("hashAlgorithm", p.hashAlgorithm().kernelName());
+    m.put("salt", ParamsResolver.saltText(p.salt()));
+    m.put("dataDevice", served.spec.data().toAbsolutePath().toString());
+    m.put("dataSize", p.dataSize());
+    m.put("mode", "readonly");
+    m.put("hashDevice", served.spec.hash().toAbsolutePath().toString());
+    m.put("hashStart", reader.layout().firstHashBlock() * p.hashBlockSize());
+    m.put("rootHash", Hex.format(served.trusted.rootHash()));
+    String flags = flags(served.spec);
+    m.put("flags", flags.isEmpty() ? List.of() : List.of(flags.split(" ")));
+    m.put("identity", served.trusted.identity().toString());
+    m.put("dataBlocks", p.dataBlocks());
+    m.put("uri", uri);
+    m.put("description", served.spec.description());
+    m.put("ioClass", served.spec.ioClass().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    m.put("corruptions", reader.corruptionCount());
+    m.put("repaired", reader.repairedCount());
+    m.put("inlineReads", scheduler.inlineRequests());
+    m.put("pooledReads", scheduler.pooledRequests());
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put("cachedBytes", cache.cachedBytes());
+    c.put("capacityBytes", cache.capacityBytes());
+    c.put("hits", cache.hits());
+    c.put("misses", cache.misses());
+    c.put("evictions", cache.evictions());
+    m.put("cache", c);
+    m.put("connections", connections);
+    List<Object> corrupted = new ArrayList<>();
+    for (CorruptBlockException e : reader.firstCorruptions()) { // as verify --json's "corruptions"
+      Map<String, Object> b = new LinkedHashMap<>();
+      b.put("area", e.area().toString());
+      b.put("block", e.block());
+      b.put("position", BlockNames.position(e.area(), e.block(), p));
+      if (e.area() == Area.HASH) {
+        b.put("level", e.level());
+      }
+      corrupted.add(b);
+    }
+    m.put("corruptedBlocks", corrupted);
+    return m;
   }
 
   /** dm-verity's table flags, as veritysetup status shows them. */

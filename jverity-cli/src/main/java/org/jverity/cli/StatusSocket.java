@@ -14,14 +14,16 @@ import java.util.function.Supplier;
 
 /**
  * The status socket of one served export, {@code RUNTIME_DIR/NAME.ctl}: a Unix-domain socket on
- * which {@code jverity status NAME} sends one line, {@code status}, and reads the report until the
- * server closes. A socket file left by a server that died is replaced; one whose server still
+ * which {@code jverity status NAME} sends one line, {@code status} (or {@code status json} for
+ * {@code --json}), and reads the report until the server closes. A socket file left by a server that died is replaced; one whose server still
  * answers is refused, so two servers cannot claim one name. Thread-safe; one virtual thread
  * accepts, one per client answers.
  */
 final class StatusSocket implements AutoCloseable {
   /** The request, and the longest one read. */
   static final String REQUEST = "status\n";
+  /** The request for the report as one JSON object ({@link StatusReport#json}). */
+  static final String JSON_REQUEST = "status json\n";
 
   private static final int MAX_REQUEST = 64; // bytes
 
@@ -34,8 +36,9 @@ final class StatusSocket implements AutoCloseable {
     this.channel = channel;
   }
 
-  /** Listens at {@code path}, answering each request with {@code report.get()}. */
-  static StatusSocket open(Path path, String name, Supplier<String> report) throws IOException {
+  /** Listens at {@code path}, answering each request with {@code report.get()}, or {@code json.get()}. */
+  static StatusSocket open(Path path, String name, Supplier<String> report, Supplier<String> json)
+      throws IOException {
     if (Files.exists(path)) {
       if (query(path, Duration.ofSeconds(2)) != null) {
         throw new CliException(ExitCode.IO_ERROR, "export " + ServerLog.display(name)
@@ -51,22 +54,22 @@ final class StatusSocket implements AutoCloseable {
       throw new IOException(path + ": cannot create the status socket: " + e.getMessage(), e);
     }
     StatusSocket s = new StatusSocket(path, channel);
-    Thread.ofVirtual().name("jverity-status").start(() -> s.accept(report));
+    Thread.ofVirtual().name("jverity-status").start(() -> s.accept(report, json));
     return s;
   }
 
-  private void accept(Supplier<String> report) {
+  private void accept(Supplier<String> report, Supplier<String> json) {
     while (!closed) {
       try {
         SocketChannel c = channel.accept();
-        Thread.ofVirtual().name("jverity-status-client").start(() -> answer(c, report));
+        Thread.ofVirtual().name("jverity-status-client").start(() -> answer(c, report, json));
       } catch (IOException e) {
         return; // closed
       }
     }
   }
 
-  private static void answer(SocketChannel c, Supplier<String> report) {
+  private static void answer(SocketChannel c, Supplier<String> report, Supplier<String> json) {
     try (c) {
       ByteBuffer in = ByteBuffer.allocate(MAX_REQUEST);
       while (in.hasRemaining() && c.read(in) > 0) {
@@ -75,7 +78,8 @@ final class StatusSocket implements AutoCloseable {
         }
       }
       String request = new String(in.array(), 0, in.position(), StandardCharsets.UTF_8);
-      String reply = request.equals(REQUEST) ? report.get() : "error: unknown request (expected: status)\n";
+      String reply = request.equals(REQUEST) ? report.get() : request.equals(JSON_REQUEST) ? json.get()
+          : "error: unknown request (expected: status or status json)\n";
       ByteBuffer out = ByteBuffer.wrap(reply.getBytes(StandardCharsets.UTF_8));
       while (out.hasRemaining()) {
         c.write(out);
@@ -90,13 +94,18 @@ final class StatusSocket implements AutoCloseable {
    * file, or one nobody listens on) within {@code timeout}.
    */
   static String query(Path path, Duration timeout) {
+    return query(path, REQUEST, timeout);
+  }
+
+  /** As {@link #query(Path, Duration)}, sending {@code request}. */
+  static String query(Path path, String request, Duration timeout) {
     if (!Files.exists(path)) {
       return null;
     }
     var result = new java.util.concurrent.atomic.AtomicReference<String>();
     Thread t = Thread.ofVirtual().name("jverity-status-query").start(() -> {
       try (SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(path))) {
-        c.write(ByteBuffer.wrap(REQUEST.getBytes(StandardCharsets.UTF_8)));
+        c.write(ByteBuffer.wrap(request.getBytes(StandardCharsets.UTF_8)));
         c.shutdownOutput();
         result.set(new String(java.nio.channels.Channels.newInputStream(c).readAllBytes(), StandardCharsets.UTF_8));
       } catch (IOException e) {

@@ -64,12 +64,12 @@ final class VerifyCommand implements Command {
         bar.finish();
       }
       if (fec.given() && !report.ok() && !report.nothingMatches() && !dataMismatch(report, p).foreign()) {
-        return withFec(io, report, p, dataDev, hashDev, root);
+        return withFec(io, report, trusted, dataDev, hashDev);
       }
     }
     int code = exitCode(report);
     if (json) {
-      io.out().print(Json.write(toJson(report, code, trusted)));
+      io.result(toJson(report, code, trusted));
     }
     if (code == ExitCode.OK) {
       return code; // -v (global) says "Command successful."
@@ -84,8 +84,10 @@ final class VerifyCommand implements Command {
    * --fec-device does; success when FEC corrects everything (in memory: nothing is written; see
    * {@code repair}).
    */
-  private int withFec(Io io, CheckReport report, VerityParams p, FileDevice dataDev, FileDevice hashDev, byte[] root)
+  private int withFec(Io io, CheckReport report, TrustedRoot trusted, FileDevice dataDev, FileDevice hashDev)
       throws IOException {
+    VerityParams p = trusted.params();
+    byte[] root = trusted.rootHash();
     var err = io.err();
     List<AutoCloseable> fecDevices = new ArrayList<>();
     try {
@@ -105,6 +107,12 @@ final class VerifyCommand implements Command {
             + " more data blocks FEC cannot correct");
       }
       err.println("Found " + r.fixes().size() + " repairable errors with FEC device.");
+      if (json) {
+        Map<String, Object> m = toJson(report, r.complete() ? ExitCode.OK : ExitCode.CORRUPTION, trusted);
+        m.put("fecCorrectableBlocks", r.fixes().size());
+        m.put("fecUncorrectableDataBlocks", r.uncorrectableCount());
+        io.result(m);
+      }
       if (!r.complete()) {
         err.println("Verification failed: " + r.uncorrectableCount() + " data block"
             + (r.uncorrectableCount() == 1 ? "" : "s") + " cannot be corrected with FEC.");

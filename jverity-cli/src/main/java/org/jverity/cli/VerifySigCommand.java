@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
 import org.jverity.sig.FsVeritySignature;
@@ -14,6 +16,7 @@ final class VerifySigCommand implements Command {
   Path file;
   Path sig;
   List<Path> certs;
+  boolean json;
   final FsVerityOptions options = new FsVerityOptions();
 
   static final Syntax<VerifySigCommand> SYNTAX = Syntax.command("verify-sig",
@@ -23,7 +26,8 @@ final class VerifySigCommand implements Command {
       .parameter("FILE", "Signed file.", (c, v) -> c.file = FileName.parse(v))
       .parameter("SIG", "Signature file.", (c, v) -> c.sig = FileName.parse(v))
       .requiredOption("--cert", "CERT.pem", "Trusted certificate(s) (PEM; repeatable, several per file allowed).", (c, v) -> c.certs = Syntax.append(c.certs, FileName.parse(v)))
-      .include(FsVerityOptions.SYNTAX, c -> c.options);
+      .include(FsVerityOptions.SYNTAX, c -> c.options)
+      .flag("--json", "Print the result as JSON on stdout: file, signature, hash algorithm, digest and signer.", c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException, InvalidSignatureException {
@@ -36,8 +40,18 @@ final class VerifySigCommand implements Command {
     byte[] signature = Files.readAllBytes(sig);
     byte[] digest = FsVerityFileDigest.compute(file, alg, blockSize, salt);
     X509Certificate by = FsVeritySignature.verify(signature, digest, alg, trusted);
-    io.out().println("Verified file '" + file + "' (" + alg + ":" + Hex.format(digest)
-        + "), signed by '" + by.getSubjectX500Principal().getName() + "'");
+    String signer = by.getSubjectX500Principal().getName();
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("file", file.toString());
+      m.put("signature", sig.toString());
+      m.put("hashAlgorithm", alg.kernelName());
+      m.put("digest", Hex.format(digest));
+      m.put("signer", signer);
+      io.result(m);
+    } else {
+      io.out().println("Verified file '" + file + "' (" + alg + ":" + Hex.format(digest) + "), signed by '" + signer + "'");
+    }
     return ExitCode.OK;
   }
 }

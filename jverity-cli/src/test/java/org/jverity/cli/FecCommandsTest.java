@@ -114,6 +114,60 @@ class FecCommandsTest {
   }
 
   @Test
+  void verifyAndRepairInJsonSayWhatTheTextSays() throws Exception {
+    Image im = image(600, 4, false);
+    flip(im.data(), 5000, 8); // data block 1
+    flip(im.data(), 300 * 4096L, 4096); // all of data block 300
+    flip(im.hash(), 2 * 4096L + 77, 3); // level-0 hash block 2
+    String[] base = {im.data().toString(), im.hash().toString(), im.root()};
+    String[] fec = fecArgs(im, 4, false);
+    ToolRun verify = Jverity.run(with(with(new String[] {"verify"}, base), with(fec, "--json")));
+    assertThat(verify.exitCode()).as("%s", verify).isZero();
+    assertThat(JsonCheck.stdout(verify)).containsEntry("ok", true).containsEntry("exitCode", 0L)
+        .containsEntry("fecCorrectableBlocks", 3L).containsEntry("fecUncorrectableDataBlocks", 0L);
+
+    ToolRun text = Jverity.run(with(with(new String[] {"repair"}, base), with(fec, "--dry-run")));
+    ToolRun dry = Jverity.run(with(with(new String[] {"repair"}, base), with(fec, "--dry-run", "--json")));
+    var m = JsonCheck.stdout(dry);
+    assertThat(m).containsEntry("ok", true).containsEntry("dryRun", true).containsEntry("repairedBlocks", 3L)
+        .containsEntry("uncorrectableDataBlocks", 0L);
+    java.util.List<String> named = ((java.util.List<?>) m.get("repairs")).stream().map(o -> (java.util.Map<?, ?>) o)
+        .map(e -> "would repair " + e.get("area") + " block " + e.get("block")
+            + (e.containsKey("level") ? " (level " + e.get("level") + ")" : "")).toList();
+    assertThat(named).containsExactlyInAnyOrderElementsOf(text.stdoutLines().stream()
+        .filter(l -> l.startsWith("would repair ")).toList());
+    assertThat(((java.util.List<?>) m.get("repairs")).stream().map(o -> (java.util.Map<?, ?>) o)
+        .filter(e -> e.get("block").equals(300L) && e.get("area").equals("data")).findFirst().orElseThrow()
+        .get("position")).isEqualTo(300L * 4096);
+
+    ToolRun repair = Jverity.run(with(with(new String[] {"repair"}, base), with(fec, "--json")));
+    assertThat(JsonCheck.stdout(repair)).containsEntry("ok", true).containsEntry("dryRun", false)
+        .containsEntry("repairedBlocks", 3L);
+    assertThat(Files.readAllBytes(im.data())).isEqualTo(im.original());
+    ToolRun again = Jverity.run(with(with(new String[] {"repair"}, base), with(fec, "--json")));
+    assertThat(JsonCheck.stdout(again)).containsEntry("ok", true).containsEntry("repairedBlocks", 0L)
+        .containsEntry("repairs", java.util.List.of());
+  }
+
+  @Test
+  void aRepairThatCannotFinishStillReportsInOneJsonObject() throws Exception {
+    Image im = image(600, 2, false); // roots 2: blocks 0, 3, 6 share round 0
+    for (long b : new long[] {0, 3, 6}) {
+      flip(im.data(), b * 4096, 4096);
+    }
+    flip(im.data(), 100 * 4096L + 9, 1); // alone in its round: correctable
+    String[] base = {im.data().toString(), im.hash().toString(), im.root()};
+    ToolRun repair = Jverity.run(with(with(new String[] {"repair"}, base), with(fecArgs(im, 2, false), "--json")));
+    assertThat(repair.exitCode()).isEqualTo(ExitCode.CORRUPTION);
+    var m = JsonCheck.stdout(repair);
+    java.util.List<String> errors = repair.stderrLines().stream().filter(l -> l.startsWith("jverity: ")).toList();
+    assertThat(m).containsEntry("ok", false).containsEntry("exitCode", (long) ExitCode.CORRUPTION)
+        .containsEntry("uncorrectableDataBlocks", 3L).containsEntry("repairedBlocks", 1L)
+        .containsEntry("error", errors.getLast().substring("jverity: ".length()));
+    assertThat(m.get("repairs")).asString().contains("block=100");
+  }
+
+  @Test
   void damageBeyondTheCodeFailsAndNeverReturnsAWrongByte() throws Exception {
     Image im = image(600, 2, false); // roots 2: R = 3 rounds; blocks 0, 3, 6 share round 0
     for (long b : new long[] {0, 3, 6}) {

@@ -94,6 +94,70 @@ class OpenCommandTest {
   }
 
   @Test
+  void jsonPrintsTheUriAsAnEventAndStatusGivesTheTextsFactsAsFields() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 64);
+    image.corrupt(37);
+    String runtime = dir.resolve("run").toString();
+    try (ServerProcess server = ServerProcess.start(dir, "open", image.data().toString(), "disk",
+        image.hash().toString(), image.root(), "--port", "0", "--check-at-most-once", "--json")) {
+      var event = JsonCheck.object(server.line());
+      assertThat(event.keySet()).containsExactly("event", "export", "uri");
+      assertThat(event).containsEntry("event", "listening").containsEntry("export", "disk");
+      String uri = (String) event.get("uri");
+      assertThat(uri).matches("nbd://127\\.0\\.0\\.1:[0-9]+/disk");
+      ToolRun copy = NbdClients.run("nbdcopy", uri, Files.createTempFile(dir, "copy", ".img").toString());
+      assertThat(copy.exitCode()).as("block 37 fails the copy: %s", copy).isNotZero();
+
+      ToolRun text = Jverity.run("status", "disk", "--runtime-dir", runtime);
+      ToolRun json = Jverity.run("status", "disk", "--runtime-dir", runtime, "--json");
+      assertThat(json.exitCode()).as("%s", json).isZero();
+      var m = JsonCheck.stdout(json);
+      assertThat(m).containsEntry("ok", true).containsEntry("exitCode", 0L).containsEntry("export", "disk")
+          .containsEntry("status", "corrupted").containsEntry("stopped", false).containsEntry("uri", uri)
+          .containsEntry("rootHash", image.root()).containsEntry("identity", image.identity())
+          .containsEntry("dataDevice", image.data().toAbsolutePath().toString())
+          .containsEntry("hashDevice", image.hash().toAbsolutePath().toString())
+          .containsEntry("dataBlocks", 64L).containsEntry("dataSize", 64L * 4096).containsEntry("salt", "5a")
+          .containsEntry("flags", List.of("check_at_most_once")).containsEntry("ioClass", "best-effort");
+      // every number the text shows, the same in JSON
+      assertThat(text.stdout()).contains("  status:        corrupted\n", "  size:          " + 64 * 8 + " sectors\n",
+          "  hash offset:   " + (Long) m.get("hashStart") / 512 + " sectors\n",
+          "  corruptions:   " + m.get("corruptions") + "\n", "  repaired:      " + m.get("repaired") + "\n",
+          "  inline reads:  " + m.get("inlineReads") + "\n", "  pooled reads:  " + m.get("pooledReads") + "\n",
+          "  connections:   " + m.get("connections") + "\n", "  corrupted:     data block 37 is corrupted\n");
+      var cache = (java.util.Map<?, ?>) m.get("cache");
+      assertThat(text.stdout()).contains("  cache:         " + cache.get("cachedBytes") + " of " + cache.get("capacityBytes")
+          + " bytes, " + cache.get("hits") + " hits, " + cache.get("misses") + " misses, " + cache.get("evictions")
+          + " evictions\n");
+      assertThat((Long) m.get("corruptions")).isPositive();
+      assertThat(m.get("corruptedBlocks")).isEqualTo(List.of(java.util.Map.of("area", "data", "block", 37L,
+          "position", 37L * 4096)));
+      assertThat(server.terminate()).as(server.stderr()).isZero();
+    }
+    JsonCheck.failure(Jverity.run("status", "disk", "--runtime-dir", runtime, "--json"));
+  }
+
+  @Test
+  void underJsonAServerThatStopsOnCorruptionEndsItsStreamWithTheFailure() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 64);
+    image.corrupt(37);
+    try (ServerProcess server = ServerProcess.start(dir, "open", image.data().toString(), "disk",
+        image.hash().toString(), image.root(), "--port", "0", "--restart-on-corruption", "--json")) {
+      String uri = (String) JsonCheck.object(server.line()).get("uri");
+      NbdClients.run("nbdcopy", uri, Files.createTempFile(dir, "copy", ".img").toString());
+      int code = server.waitFor();
+      assertThat(code).as(server.stderr()).isEqualTo(ExitCode.RESTART);
+      String rest = server.restOfStdout();
+      assertThat(rest.lines()).as(rest).hasSize(1);
+      assertThat(JsonCheck.object(rest)).containsEntry("ok", false).containsEntry("exitCode", (long) code)
+          .containsKey("error");
+    }
+    ToolRun stdin = Jverity.run("open", image.data().toString(), "disk", image.hash().toString(), image.root(),
+        "--stdin", "--json");
+    assertThat(JsonCheck.failure(stdin)).containsEntry("exitCode", (long) ExitCode.USAGE);
+  }
+
+  @Test
   void restartOnCorruptionFailsTheReadThenExitsWithItsCode() throws Exception {
     TestImage image = TestImage.create(dir, "disk", 64);
     image.corrupt(37);

@@ -12,6 +12,40 @@ class ServeCommandTest {
   @TempDir Path dir;
 
   @Test
+  void jsonPrintsOneListeningEventPerExport() throws Exception {
+    TestImage a = TestImage.create(dir, "a", 20);
+    TestImage b = TestImage.create(dir, "b", 10);
+    Path conf = Files.writeString(dir.resolve("serve.conf"), """
+        [generic]
+        port = 0
+        [a]
+        data = a.img
+        hash = a.hash
+        root-hash = %s
+        [b]
+        data = b.img
+        hash = b.hash
+        root-hash = %s
+        """.formatted(a.root(), b.root()));
+    try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString(), "--json")) {
+      var first = JsonCheck.object(server.line());
+      var second = JsonCheck.object(server.line());
+      assertThat(first).containsEntry("event", "listening").containsEntry("export", "a");
+      assertThat(second).containsEntry("event", "listening").containsEntry("export", "b");
+      assertThat((String) first.get("uri")).matches("nbd://127\\.0\\.0\\.1:[0-9]+/a");
+      assertThat(second.get("uri")).isEqualTo(((String) first.get("uri")).replace("/a", "/b"));
+      var status = JsonCheck.stdout(Jverity.run("status", "b", "--runtime-dir", dir.resolve("run").toString(), "--json"));
+      assertThat(status).containsEntry("export", "b").containsEntry("uri", second.get("uri"))
+          .containsEntry("status", "verified").containsEntry("rootHash", b.root());
+      assertThat(server.terminate()).as(server.stderr()).isZero();
+    }
+    // a config that cannot be served: the one failure object
+    Path bad = Files.writeString(dir.resolve("bad.conf"), "[a]\ndata = nope.img\nhash = a.hash\nroot-hash = "
+        + a.root() + "\n");
+    JsonCheck.failure(Jverity.run("serve", bad.toString(), "--json"));
+  }
+
+  @Test
   void servesTwoExportsListedByNbdinfoEachWithItsStatus() throws Exception {
     NbdClients.require("nbdinfo", "libnbd-bin");
     TestImage root = TestImage.create(dir, "root", 100);
