@@ -69,7 +69,8 @@ public final class Main {
     err.flush();
     // Looked for before parsing, so that a command line that does not parse maps its code too.
     boolean veritysetup = VeritysetupExitCodes.requested(env) || flagged(all, "--veritysetup-exit-codes");
-    return veritysetup ? VeritysetupExitCodes.of(code) : code;
+    // --run's command's own status is passed on as it is: it is not jverity's code to translate.
+    return veritysetup && !CaptiveRun.passedOn(code) ? VeritysetupExitCodes.of(code) : code;
   }
 
   private static int dispatch(PrintWriter out, PrintWriter err, List<String> args) {

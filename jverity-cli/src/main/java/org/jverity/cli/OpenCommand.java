@@ -3,7 +3,9 @@ package org.jverity.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.IoClass;
 
@@ -38,6 +40,7 @@ final class OpenCommand implements Command {
   boolean tlsVerifyPeer;
   Integer metricsPort;
   String metricsBind;
+  final ServiceOptions service = new ServiceOptions();
 
   static final Syntax<OpenCommand> SYNTAX = Syntax.command("open",
       "Serve DATA over NBD as export NAME, every byte verified against HASH and ROOT_HASH"
@@ -68,7 +71,8 @@ final class OpenCommand implements Command {
       .option("--tls-certificates", "DIR", "nbdkit's layout: server-cert.pem, server-key.pem, ca-cert.pem (default $HOME/.pki/nbdkit or /etc/pki/nbdkit).", (c, v) -> c.tlsCertificates = FileName.parse(v))
       .flag("--tls-verify-peer", "Clients must present a certificate signed by ca-cert.pem.", c -> c.tlsVerifyPeer = true)
       .option("--metrics-port", "N", "Serve Prometheus metrics on this port (/metrics).", (c, v) -> c.metricsPort = WholeNumber.parseInt(v))
-      .option("--metrics-bind", "ADDR", "Address of the metrics endpoint (default 127.0.0.1).", (c, v) -> c.metricsBind = v);
+      .option("--metrics-bind", "ADDR", "Address of the metrics endpoint (default 127.0.0.1).", (c, v) -> c.metricsBind = v)
+      .include(ServiceOptions.SYNTAX, c -> c.service);
 
   @Override
   public int run(Io io) throws IOException {
@@ -91,7 +95,11 @@ final class OpenCommand implements Command {
     ExportSpec export = new ExportSpec(name, description, data, hash, rootText,
         signature.given() ? signature : null, options, corruption.mode(),
         corruption.ignoreZeroBlocks, corruption.checkAtMostOnce, ioClass, fec.given() ? fec : null);
-    return new Serving(List.of(export), listening, io.out(), io.err()).run();
+    Map<Path, String> inputs = new LinkedHashMap<>();
+    if (rootHashFile != null) {
+      inputs.put(rootHashFile, "the root hash file");
+    }
+    return new Serving(List.of(export), listening, service, inputs, io.out(), io.err()).run();
   }
 
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * {@code jverity serve CONFIG}: several images as named exports of one NBD server, from an
@@ -16,6 +17,7 @@ final class ServeCommand implements Command {
 
   Path config;
   Path runtimeDir;
+  final ServiceOptions service = new ServiceOptions();
 
   static final Syntax<ServeCommand> SYNTAX = Syntax.command("serve",
       "Serve the exports of CONFIG over NBD, every byte verified. CONFIG is an INI file as"
@@ -26,7 +28,8 @@ final class ServeCommand implements Command {
       ServeCommand::new)
       .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
       .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"
-          + " $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v));
+          + " $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v))
+      .include(ServiceOptions.SYNTAX, c -> c.service);
 
   @Override
   public int run(Io io) throws IOException {
@@ -44,6 +47,6 @@ final class ServeCommand implements Command {
     IniFile ini = IniFile.parse(config.toString(), text);
     Path base = config.toAbsolutePath().getParent();
     ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
-    return new Serving(c.exports(), c.listening(), io.out(), io.err()).run();
+    return new Serving(c.exports(), c.listening(), service, Map.of(config, "the config file"), io.out(), io.err()).run();
   }
 }
