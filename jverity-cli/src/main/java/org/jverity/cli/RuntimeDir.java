@@ -81,9 +81,18 @@ final class RuntimeDir {
     boolean group = mode.contains(PosixFilePermission.GROUP_WRITE);
     boolean others = mode.contains(PosixFilePermission.OTHERS_WRITE);
     if (group || others) {
-      throw refused(dir, "mode " + PosixFilePermissions.toString(mode) + ", writable by "
+      throw refused(dir, "mode " + octal(mode) + ", writable by "
           + (group && others ? "group and others" : group ? "group" : "others"));
     }
+  }
+
+  /** "0777", as chmod and ls -l's readers know it. */
+  private static String octal(java.util.Set<PosixFilePermission> mode) {
+    int bits = 0;
+    for (PosixFilePermission p : mode) {
+      bits |= 0400 >> p.ordinal(); // OWNER_READ first, OTHERS_EXECUTE last
+    }
+    return String.format("%04o", bits);
   }
 
   private static CliException refused(Path dir, String what) {
