@@ -24,11 +24,12 @@ final class ServeCommand implements Command {
         + " nbd-server's: [generic] (bind, port, socket, cache-size, max-connections, idle-timeout,"
         + " max-in-flight) and one [NAME] section per export (data, hash, root-hash or root-hash-file,"
         + " root-hash-signature with trusted-cert, description, io-class, tree options, dm-verity flags). Prints one URI per export on stdout,"
-        + " then serves until SIGINT or SIGTERM (exit 0).",
+        + " then serves until SIGINT, SIGTERM or jverity close of its last export (exit 0).",
       ServeCommand::new)
       .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
       .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"
-          + " $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v))
+          + " $XDG_RUNTIME_DIR/jverity, /run/jverity for root, else $TMPDIR/jverity-USER; it must be yours and"
+          + " writable by no one else).", (c, v) -> c.runtimeDir = FileName.parse(v))
       .include(ServiceOptions.SYNTAX, c -> c.service);
 
   @Override
