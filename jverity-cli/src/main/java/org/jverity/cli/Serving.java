@@ -112,6 +112,7 @@ final class Serving {
         opened.add(metrics);
         log.line("metrics: http://" + NbdUri.host(m) + ":" + m.getPort() + "/metrics");
       }
+      live.set(served.size()); // before a status socket can take a close
       if (!listening.stdin()) { // one process per connection there: status sockets would collide
         Path dir = RuntimeDir.create(RuntimeDir.resolve(listening.runtimeDir()));
         for (int i = 0; i < served.size(); i++) {
@@ -121,7 +122,6 @@ final class Serving {
               () -> StatusReport.text(e, uris.get(index), server.connections()), () -> withdraw(e)));
         }
       }
-      live.set(served.size());
       opened.add(() -> server.shutdown(GRACE)); // closed before the exports
       uris = listen(served);
       hook = Thread.ofPlatform().name("jverity-shutdown").unstarted(this::stopOnSignal);

@@ -250,9 +250,15 @@ class ServiceLifecycleTest {
     server.append("open ").append(image.data()).append(" disk ").append(image.hash()).append(' ').append(image.root())
         .append(" --port 0 --exit-with-parent --pid-file ").append(pid).append(" --runtime-dir ").append(runtime());
     // The parent: starts the server in the background, waits until it listens, then exits.
+    // (At most a minute: a server that never listens must not leave the parent behind.)
     Process parent = new ProcessBuilder("/bin/sh", "-c", server + " >/dev/null 2>" + err
-        + " & while [ ! -s " + pid + " ]; do sleep 0.1; done; exit 0").start();
-    assertThat(parent.waitFor(60, TimeUnit.SECONDS)).as("the parent exits once the server listens").isTrue();
+        + " & i=0; while [ ! -s " + pid + " ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; exit 0").start();
+    try {
+      assertThat(parent.waitFor(70, TimeUnit.SECONDS)).as("the parent exits once the server listens").isTrue();
+    } finally {
+      parent.destroyForcibly();
+    }
+    assertThat(pid).as("the server listened; stderr: %s", Files.exists(err) ? Files.readString(err) : "").exists();
     long serverPid = Long.parseLong(Files.readString(pid).strip());
     ProcessHandle handle = ProcessHandle.of(serverPid).orElse(null);
     if (handle != null) {
