@@ -1,9 +1,13 @@
 package org.jverity.cli;
 
 import java.io.IOException;
+import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code --run 'CMD'}: nbdkit's captive mode. Once the server listens, CMD runs under {@code sh -c}
@@ -65,13 +69,13 @@ final class CaptiveRun implements AutoCloseable {
    * {@code $port} and {@code $unixsocket} are "" when the server does not listen that way.
    */
   static Map<String, String> environment(String uri, String exportName, Listening listening) {
-    Map<String, String> env = new java.util.LinkedHashMap<>();
+    Map<String, String> env = new LinkedHashMap<>();
     env.put("uri", uri);
     env.put("nbd", uri);
     env.put("exportname", exportName);
     String tls = listening.security().tls();
     env.put("tls", tls.equals("require") ? "2" : tls.equals("on") ? "1" : null);
-    int port = listening.socket() != null ? -1 : java.net.URI.create(uri).getPort();
+    int port = listening.socket() != null ? -1 : URI.create(uri).getPort();
     env.put("port", port < 0 ? "" : Integer.toString(port));
     env.put("unixsocket", listening.socket() == null ? "" : listening.socket().toAbsolutePath().toString());
     return env;
@@ -113,7 +117,7 @@ final class CaptiveRun implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+    } catch (ExecutionException | TimeoutException e) {
       all.forEach(ProcessHandle::destroyForcibly);
     }
   }

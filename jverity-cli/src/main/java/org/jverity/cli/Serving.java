@@ -32,7 +32,10 @@ import org.jverity.verify.HashBlockCache;
  * Runs an NBD server for {@code open} and {@code serve} until it is told to stop: opens the
  * exports over one hash block cache, claims their status sockets, listens (or serves stdin), prints
  * one URI per export on stdout, then waits. SIGINT and SIGTERM stop it cleanly (a shutdown hook:
- * requests in flight finish, sockets are removed) with exit code 0; a reader failing closed under
+ * requests in flight finish, sockets are removed) with exit code 0, and so do {@code jverity close}
+ * of its last export and {@link ServiceOptions}' parent exiting; {@code --run}'s command exiting
+ * stops it with that command's status. {@code close} of another export withdraws just that one. A
+ * reader failing closed under
  * --restart-on-corruption or --panic-on-corruption stops it with {@link ExitCode#RESTART} or
  * {@link ExitCode#PANIC}. One instance per run; the stop paths are thread-safe.
  */

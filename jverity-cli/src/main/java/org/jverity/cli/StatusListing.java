@@ -26,6 +26,9 @@ final class StatusListing {
   /** How long one server may take to answer. */
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
+  /** How long a socket nobody listens on gets before it is taken for stale. */
+  private static final Duration RECHECK = Duration.ofMillis(100);
+
   /** Prints the listing of {@code dir}; returns the exit code. */
   static int print(Path dir, boolean json, Io io) throws IOException {
     List<Map<String, Object>> exports = new ArrayList<>();
@@ -40,13 +43,22 @@ final class StatusListing {
         StatusSocket.Reply reply;
         try {
           reply = StatusSocket.ask(socket, StatusSocket.REQUEST, TIMEOUT);
+          if (!reply.listening()) { // once more: a server binds, then listens, a moment later
+            Thread.sleep(RECHECK.toMillis());
+            reply = StatusSocket.ask(socket, StatusSocket.REQUEST, TIMEOUT);
+          }
         } catch (CliException foreign) {
           io.err().println("jverity: " + foreign.getMessage());
           code = ExitCode.IO_ERROR;
           continue;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
         }
         if (!reply.listening()) {
-          Files.deleteIfExists(socket); // its server died
+          if (isSocket(socket)) {
+            Files.deleteIfExists(socket); // its server died
+          }
         } else {
           exports.add(object(name, reply.answered() ? rows(reply.text()) : Map.of("status", "not answering")));
         }
@@ -67,6 +79,17 @@ final class StatusListing {
     out.flush();
     return code;
   }
+
+  private static boolean isSocket(Path file) {
+    try {
+      return ((Integer) Files.getAttribute(file, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS) & S_IFMT) == S_IFSOCK;
+    } catch (IOException | UnsupportedOperationException e) {
+      return false; // not known to be one: left alone
+    }
+  }
+
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFSOCK = 0140000;
 
   private static String display(Map<String, Object> export) {
     return ServerLog.display((String) export.get("name"));

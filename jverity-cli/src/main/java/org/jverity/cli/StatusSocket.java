@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -34,7 +35,7 @@ final class StatusSocket implements AutoCloseable {
   private final Path path;
   private final ServerSocketChannel channel;
   private final Runnable close; // null: close is not offered
-  private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean closing = new AtomicBoolean();
   private volatile boolean closed;
 
   private StatusSocket(Path path, ServerSocketChannel channel, Runnable close) {
