@@ -33,11 +33,10 @@ import org.jverity.verify.HashBlockCache;
  * exports over one hash block cache, claims their status sockets, listens (or serves stdin), prints
  * one URI per export on stdout, then waits. SIGINT and SIGTERM stop it cleanly (a shutdown hook:
  * requests in flight finish, sockets are removed) with exit code 0, and so do {@code jverity close}
- * of its last export and {@link ServiceOptions}' parent exiting; {@code --run}'s command exiting
- * stops it with that command's status. {@code close} of another export withdraws just that one. A
- * reader failing closed under
- * --restart-on-corruption or --panic-on-corruption stops it with {@link ExitCode#RESTART} or
- * {@link ExitCode#PANIC}. One instance per run; the stop paths are thread-safe.
+ * of its last export and, under --exit-with-parent, the parent exiting; --run's command exiting
+ * stops it with that command's status ({@link ServiceOptions}). {@code close} of another export
+ * withdraws just that one. A reader failing closed under --restart-on-corruption or
+ * --panic-on-corruption stops it with {@link ExitCode#RESTART} or {@link ExitCode#PANIC}. One instance per run; the stop paths are thread-safe.
  */
 final class Serving {
   /** How long requests in flight may take to finish on a clean stop. */
