@@ -11,7 +11,7 @@ final class Commands {
 
   /** In the order help lists them. */
   static final List<String> NAMES = List.of("format", "verify", "dump", "read", "repair", "open", "serve",
-      "status", "demo", "digest", "cat", "sign", "verify-sig");
+      "status", "close", "demo", "digest", "cat", "sign", "verify-sig");
 
   /** The syntax of the command {@code name}, or null when there is none of that name. */
   static Syntax<? extends Command> named(String name) {
@@ -24,6 +24,7 @@ final class Commands {
       case "open" -> OpenCommand.SYNTAX;
       case "serve" -> ServeCommand.SYNTAX;
       case "status" -> StatusCommand.SYNTAX;
+      case "close" -> CloseCommand.SYNTAX;
       case "demo" -> DemoCommand.SYNTAX;
       case "digest" -> DigestCommand.SYNTAX;
       case "cat" -> CatCommand.SYNTAX;

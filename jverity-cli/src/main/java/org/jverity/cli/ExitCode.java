@@ -38,7 +38,7 @@ final class ExitCode {
    * server stopped at once (dm-verity would panic the kernel).
    */
   static final int PANIC = 12;
-  /** {@code status}: no running {@code open} or {@code serve} serves an export of that name. */
+  /** {@code status}, {@code close}: no running {@code open} or {@code serve} serves an export of that name. */
   static final int INACTIVE = 13;
   /**
    * A signature does not establish trust: {@code verify-sig} or {@code cat --signature} (fs-verity

@@ -70,7 +70,8 @@ public final class Main {
     err.flush();
     // Looked for before parsing, so that a command line that does not parse maps its code too.
     boolean veritysetup = VeritysetupExitCodes.requested(env) || flagged(all, "--veritysetup-exit-codes");
-    int exit = veritysetup ? VeritysetupExitCodes.of(code) : code;
+    // --run's command's own status is passed on as it is: it is not jverity's code to translate.
+    int exit = veritysetup && !CaptiveRun.passedOn(code) ? VeritysetupExitCodes.of(code) : code;
     return json == null ? exit : json.finish(exit); // after the mapping: the code the process exits with
   }
 

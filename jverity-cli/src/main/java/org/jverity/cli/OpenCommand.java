@@ -3,7 +3,9 @@ package org.jverity.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.IoClass;
 
@@ -39,11 +41,12 @@ final class OpenCommand implements Command {
   Integer metricsPort;
   String metricsBind;
   boolean json;
+  final ServiceOptions service = new ServiceOptions();
 
   static final Syntax<OpenCommand> SYNTAX = Syntax.command("open",
       "Serve DATA over NBD as export NAME, every byte verified against HASH and ROOT_HASH"
         + " (veritysetup open's arguments). Prints the URI (nbd://... or nbd+unix://...) on stdout, then"
-        + " serves until SIGINT or SIGTERM (exit 0). Logs connections and corrupted blocks on stderr.",
+        + " serves until SIGINT, SIGTERM or jverity close NAME (exit 0). Logs connections and corrupted blocks on stderr.",
       OpenCommand::new)
       .parameter("DATA", "Data image.", (c, v) -> c.data = FileName.parse(v))
       .parameter("NAME", "Export name clients ask for (\"\" for the default export).", (c, v) -> c.name = v)
@@ -63,7 +66,8 @@ final class OpenCommand implements Command {
       .option("--max-connections", "N", "Connections open at once (default 4096).", (c, v) -> c.maxConnections = WholeNumber.parseInt(v))
       .option("--idle-timeout", "TIME", "Close a connection silent this long: seconds, or with ms, s, m, h (default 0: never).", (c, v) -> c.idleTimeout = TimeSpan.parse(v))
       .option("--max-in-flight", "N", "Requests in flight per connection (default 64).", (c, v) -> c.maxInFlight = WholeNumber.parseInt(v))
-      .option("--runtime-dir", "DIR", "Where the status socket goes (default $JVERITY_RUNTIME_DIR, $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v))
+      .option("--runtime-dir", "DIR", "Where the status socket goes (default $JVERITY_RUNTIME_DIR, $XDG_RUNTIME_DIR/jverity,"
+          + " /run/jverity for root, else $TMPDIR/jverity-USER); it must be yours and writable by no one else.", (c, v) -> c.runtimeDir = FileName.parse(v))
       .include(FecOptions.SYNTAX, c -> c.fec)
       .option("--tls", "MODE", "off (default), on (offered) or require.", (c, v) -> c.tls = v)
       .option("--tls-certificates", "DIR", "nbdkit's layout: server-cert.pem, server-key.pem, ca-cert.pem (default $HOME/.pki/nbdkit or /etc/pki/nbdkit).", (c, v) -> c.tlsCertificates = FileName.parse(v))
@@ -71,7 +75,8 @@ final class OpenCommand implements Command {
       .option("--metrics-port", "N", "Serve Prometheus metrics on this port (/metrics).", (c, v) -> c.metricsPort = WholeNumber.parseInt(v))
       .option("--metrics-bind", "ADDR", "Address of the metrics endpoint (default 127.0.0.1).", (c, v) -> c.metricsBind = v)
       .flag("--json", "Print the URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a line;"
-          + " a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.", c -> c.json = true);
+          + " a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.", c -> c.json = true)
+      .include(ServiceOptions.SYNTAX, c -> c.service);
 
   @Override
   public int run(Io io) throws IOException {
@@ -97,7 +102,11 @@ final class OpenCommand implements Command {
     ExportSpec export = new ExportSpec(name, description, data, hash, rootText,
         signature.given() ? signature : null, options, corruption.mode(),
         corruption.ignoreZeroBlocks, corruption.checkAtMostOnce, ioClass, fec.given() ? fec : null);
-    return new Serving(List.of(export), listening, io.out(), io.err()).withJsonEvents(json).run();
+    Map<Path, String> inputs = new LinkedHashMap<>();
+    if (rootHashFile != null) {
+      inputs.put(rootHashFile, "the root hash file");
+    }
+    return new Serving(List.of(export), listening, service, inputs, io.out(), io.err()).withJsonEvents(json).run();
   }
 
 }

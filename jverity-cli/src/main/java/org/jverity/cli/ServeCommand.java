@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * {@code jverity serve CONFIG}: several images as named exports of one NBD server, from an
@@ -17,19 +18,22 @@ final class ServeCommand implements Command {
   Path config;
   Path runtimeDir;
   boolean json;
+  final ServiceOptions service = new ServiceOptions();
 
   static final Syntax<ServeCommand> SYNTAX = Syntax.command("serve",
       "Serve the exports of CONFIG over NBD, every byte verified. CONFIG is an INI file as"
         + " nbd-server's: [generic] (bind, port, socket, cache-size, max-connections, idle-timeout,"
         + " max-in-flight) and one [NAME] section per export (data, hash, root-hash or root-hash-file,"
         + " root-hash-signature with trusted-cert, description, io-class, tree options, dm-verity flags). Prints one URI per export on stdout,"
-        + " then serves until SIGINT or SIGTERM (exit 0).",
+        + " then serves until SIGINT, SIGTERM or jverity close of its last export (exit 0).",
       ServeCommand::new)
       .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
       .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"
-          + " $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v))
+          + " $XDG_RUNTIME_DIR/jverity, /run/jverity for root, else $TMPDIR/jverity-USER; it must be yours and"
+          + " writable by no one else).", (c, v) -> c.runtimeDir = FileName.parse(v))
       .flag("--json", "Print each URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a"
-          + " line; a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.", c -> c.json = true);
+          + " line; a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.", c -> c.json = true)
+      .include(ServiceOptions.SYNTAX, c -> c.service);
 
   @Override
   public int run(Io io) throws IOException {
@@ -47,6 +51,6 @@ final class ServeCommand implements Command {
     IniFile ini = IniFile.parse(config.toString(), text);
     Path base = config.toAbsolutePath().getParent();
     ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
-    return new Serving(c.exports(), c.listening(), io.out(), io.err()).withJsonEvents(json).run();
+    return new Serving(c.exports(), c.listening(), service, Map.of(config, "the config file"), io.out(), io.err()).withJsonEvents(json).run();
   }
 }

@@ -36,6 +36,7 @@ final class ServedExport implements AutoCloseable {
   private final VerifiedReader reader;
   private final VerificationScheduler scheduler;
   private final List<AutoCloseable> fecDevices = new ArrayList<>(); // parity devices of its own, or none
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   private ServedExport(ExportSpec spec, TrustedRoot trusted, BlockDevice data, BlockDevice hash,
       VerifiedReader reader) {
@@ -131,9 +132,15 @@ final class ServedExport implements AutoCloseable {
     return scheduler;
   }
 
-  /** Waits for reads in flight, then closes the reader and both devices. */
+  /**
+   * Waits for reads in flight, then closes the reader and both devices. Once: {@code jverity close}
+   * closes an export before the server's end does.
+   */
   @Override
   public void close() {
+    if (closed.getAndSet(true)) {
+      return;
+    }
     scheduler.close();
     reader.close();
     closeQuietly(hash);

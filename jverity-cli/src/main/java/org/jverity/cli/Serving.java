@@ -12,9 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jverity.nbd.Export;
 import org.jverity.nbd.NbdEvents;
@@ -29,9 +32,11 @@ import org.jverity.verify.HashBlockCache;
  * Runs an NBD server for {@code open} and {@code serve} until it is told to stop: opens the
  * exports over one hash block cache, claims their status sockets, listens (or serves stdin), prints
  * one URI per export on stdout, then waits. SIGINT and SIGTERM stop it cleanly (a shutdown hook:
- * requests in flight finish, sockets are removed) with exit code 0; a reader failing closed under
- * --restart-on-corruption or --panic-on-corruption stops it with {@link ExitCode#RESTART} or
- * {@link ExitCode#PANIC}. One instance per run; the stop paths are thread-safe.
+ * requests in flight finish, sockets are removed) with exit code 0, and so do {@code jverity close}
+ * of its last export and, under --exit-with-parent, the parent exiting; --run's command exiting
+ * stops it with that command's status ({@link ServiceOptions}). {@code close} of another export
+ * withdraws just that one. A reader failing closed under --restart-on-corruption or
+ * --panic-on-corruption stops it with {@link ExitCode#RESTART} or {@link ExitCode#PANIC}. One instance per run; the stop paths are thread-safe.
  */
 final class Serving {
   /** How long requests in flight may take to finish on a clean stop. */
@@ -48,10 +53,26 @@ final class Serving {
   private volatile NbdServer server;
   private volatile List<String> uris = List.of();
   private boolean jsonEvents;
+  private final ServiceOptions service;
+  private final Map<Path, String> inputs; // the command's input files besides the exports', by role
+  private final AtomicInteger live = new AtomicInteger(); // exports not closed by jverity close
+  private volatile NbdMetrics metrics;
+  private volatile CaptiveRun captive;
 
   Serving(List<ExportSpec> specs, Listening listening, PrintWriter out, PrintWriter err) {
+    this(specs, listening, ServiceOptions.NONE, Map.of(), out, err);
+  }
+
+  /**
+   * @param inputs the command's input files besides those of the exports (config, root hash file,
+   *     signature), each with what it is: a pid file is never one of them
+   */
+  Serving(List<ExportSpec> specs, Listening listening, ServiceOptions service, Map<Path, String> inputs,
+      PrintWriter out, PrintWriter err) {
     this.specs = specs;
     this.listening = listening;
+    this.service = service;
+    this.inputs = inputs;
     this.out = out;
     this.log = new ServerLog(err);
   }
@@ -65,6 +86,10 @@ final class Serving {
   /** Serves until stopped; returns the exit code. */
   int run() throws IOException {
     checkSocketDirectory();
+    service.check(listening);
+    if (service.pidFile != null) {
+      PidFile.check(service.pidFile, inputFiles());
+    }
     HashBlockCache cache = new HashBlockCache(listening.cacheSize());
     List<AutoCloseable> opened = new ArrayList<>(); // closed in reverse
     Thread hook = null;
@@ -79,6 +104,7 @@ final class Serving {
       NbdTls tls = security.openTls();
       InetSocketAddress metricsAt = security.metricsAddress();
       NbdMetrics metrics = metricsAt == null ? null : new NbdMetrics();
+      this.metrics = metrics;
       NbdEvents events = metrics == null ? log : NbdEvents.all(log, metrics);
       server = new NbdServer(served.stream().map(e -> e.export).toList(), listening.limits(), tls, events);
       if (metrics != null) {
@@ -95,6 +121,7 @@ final class Serving {
         opened.add(metrics);
         log.line("metrics: http://" + NbdUri.host(m) + ":" + m.getPort() + "/metrics");
       }
+      live.set(served.size()); // before a status socket can take a close
       if (!listening.stdin()) { // one process per connection there: status sockets would collide
         Path dir = RuntimeDir.create(RuntimeDir.resolve(listening.runtimeDir()));
         for (int i = 0; i < served.size(); i++) {
@@ -102,20 +129,33 @@ final class Serving {
           int index = i;
           opened.add(StatusSocket.open(RuntimeDir.socket(dir, e.spec.name()), e.spec.name(),
               () -> StatusReport.text(e, uris.get(index), server.connections()),
-              () -> Json.line(StatusReport.json(e, uris.get(index), server.connections()))));
+              () -> Json.line(StatusReport.json(e, uris.get(index), server.connections())), () -> withdraw(e)));
         }
       }
       opened.add(() -> server.shutdown(GRACE)); // closed before the exports
       uris = listen(served);
       hook = Thread.ofPlatform().name("jverity-shutdown").unstarted(this::stopOnSignal);
       Runtime.getRuntime().addShutdownHook(hook);
+      if (service.pidFile != null) {
+        opened.addFirst(PidFile.write(service.pidFile)); // removed last
+      }
+      if (service.exitWithParent) {
+        opened.add(ParentWatch.start(log, () -> server.shutdown(GRACE)));
+      }
       if (listening.stdin()) {
         serveStdin();
       } else {
-        for (int i = 0; i < uris.size(); i++) {
-          out.print(jsonEvents ? ServingEvents.listening(served.get(i).spec.name(), uris.get(i)) : uris.get(i) + "\n");
+        if (service.run == null) { // captive: the command's output is the output
+          for (int i = 0; i < uris.size(); i++) {
+            out.print(jsonEvents ? ServingEvents.listening(served.get(i).spec.name(), uris.get(i)) : uris.get(i) + "\n");
+          }
         }
         out.flush();
+        if (service.run != null) {
+          captive = CaptiveRun.start(service.run, CaptiveRun.environment(uris.getFirst(), served.getFirst().spec.name(),
+              listening), () -> server.shutdown(GRACE));
+          opened.add(captive); // stopped first, when the server stops before it exits
+        }
         server.awaitShutdown();
       }
     } catch (InterruptedException e) {
@@ -142,7 +182,56 @@ final class Serving {
 
   private int exitCode() {
     CorruptionMode mode = failedClosed.get();
+    CaptiveRun run = captive;
+    if (mode == null && run != null && run.finishedByItself()) {
+      return run.status();
+    }
     return mode == null ? ExitCode.OK : mode == CorruptionMode.PANIC ? ExitCode.PANIC : ExitCode.RESTART;
+  }
+
+  /** Every input file, by what it is: the exports' and the command's. */
+  private Map<Path, String> inputFiles() {
+    Map<Path, String> all = new LinkedHashMap<>(inputs);
+    for (ExportSpec spec : specs) {
+      String export = "export " + ServerLog.display(spec.name()) + "'s ";
+      all.put(spec.data(), export + "data image");
+      all.putIfAbsent(spec.hash(), export + "hash device");
+      if (spec.fec() != null) {
+        all.putIfAbsent(spec.fec().device, export + "FEC device");
+      }
+      if (spec.signature() != null) {
+        all.putIfAbsent(spec.signature().signature, export + "root hash signature");
+        if (spec.signature().trusted != null) {
+          spec.signature().trusted.forEach(c -> all.putIfAbsent(c, export + "trusted certificate"));
+        }
+      }
+    }
+    return all;
+  }
+
+  /**
+   * {@code jverity close} of export {@code e}, from its status socket: withdraws it from the server
+   * (its clients drained and disconnected) and closes its devices; the last export stops the whole
+   * server, as SIGTERM does. Returns when done (for the last, once everything is closed).
+   */
+  private void withdraw(ServedExport e) {
+    if (live.decrementAndGet() == 0) {
+      log.line("export " + ServerLog.display(e.spec.name()) + ": closed (jverity close), the last: stopping the server");
+      server.shutdown(GRACE);
+      try {
+        finished.await(GRACE.toSeconds() + 5, TimeUnit.SECONDS);
+      } catch (InterruptedException x) {
+        Thread.currentThread().interrupt();
+      }
+      return;
+    }
+    server.withdraw(e.spec.name(), GRACE);
+    NbdMetrics m = metrics;
+    if (m != null) {
+      m.unregister(e.export);
+    }
+    e.close();
+    log.line("export " + ServerLog.display(e.spec.name()) + ": closed (jverity close)");
   }
 
   /** The URI of each export, after listening where the options say. */

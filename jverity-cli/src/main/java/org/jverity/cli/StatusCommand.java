@@ -1,33 +1,43 @@
 package org.jverity.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * {@code jverity status NAME}: like {@code veritysetup status}, asks the running {@code open} or
- * {@code serve} that serves export NAME, through its status socket, and prints its report.
+ * {@code serve} that serves export NAME, through its status socket, and prints its report. Without
+ * NAME, lists every export the runtime directory knows ({@link StatusListing}).
  */
 final class StatusCommand implements Command {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  String name;
+  String name; // null: list them all
   Path runtimeDir;
   boolean json;
 
   static final Syntax<StatusCommand> SYNTAX = Syntax.command("status",
       "Show the status of export NAME of a running open or serve, like veritysetup status:"
         + " verified or corrupted, the tree's parameters, devices, root hash, counts. Exit 13 when no"
-        + " server serves NAME.",
+        + " server serves NAME. Without NAME, one line per export served by your servers: name, state"
+        + " (verified, corrupted, ...) and URI. Exit 4 when the runtime directory or a server is not"
+        + " your own.",
       StatusCommand::new)
-      .parameter("NAME", "Export name.", (c, v) -> c.name = v)
-      .option("--runtime-dir", "DIR", "Where servers put their status sockets (default $JVERITY_RUNTIME_DIR, $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v))
-      .flag("--json", "Print the status as one JSON object (the same facts; sizes in bytes).", c -> c.json = true);
+      .optionalParameter("NAME", "Export name (none: list every export).", (c, v) -> c.name = v)
+      .option("--runtime-dir", "DIR", "Where servers put their status sockets (default $JVERITY_RUNTIME_DIR,"
+          + " $XDG_RUNTIME_DIR/jverity, /run/jverity for root, else $TMPDIR/jverity-USER).", (c, v) -> c.runtimeDir = FileName.parse(v))
+      .flag("--json", "Print NAME's status as one JSON object (the same facts; sizes in bytes), or the listing as"
+          + " {\"exports\":[{name, status, uri, connections}, ...]}.", c -> c.json = true);
 
   @Override
-  public int run(Io io) {
+  public int run(Io io) throws IOException {
     Path dir = RuntimeDir.resolve(runtimeDir);
+    if (name == null) {
+      return StatusListing.print(dir, json, io);
+    }
     Path socket = RuntimeDir.socket(dir, name);
-    String report = StatusSocket.query(socket, json ? StatusSocket.JSON_REQUEST : StatusSocket.REQUEST, TIMEOUT);
+    String report = RuntimeDir.existing(dir)
+        ? StatusSocket.query(socket, json ? StatusSocket.JSON_REQUEST : StatusSocket.REQUEST, TIMEOUT) : null;
     if (report == null) {
       throw new CliException(ExitCode.INACTIVE, ServerLog.display(name) + " is inactive (no server answers at "
           + socket + ")");

@@ -572,8 +572,8 @@ class BadInputTest {
         bad(
             "unknown command",
             ExitCode.USAGE,
-            "unknown command 'close'",
-            f -> List.of("close", "x", "y")),
+            "unknown command 'frobnicate'",
+            f -> List.of("frobnicate", "x", "y")),
         bad(
             "format: missing hash file argument",
             ExitCode.USAGE,

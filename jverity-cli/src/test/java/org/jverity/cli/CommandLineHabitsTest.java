@@ -157,12 +157,12 @@ class CommandLineHabitsTest {
 
   @Test
   void anUnknownCommandIsOneLine() {
-    ToolRun jv = Jverity.run("close", "x");
+    ToolRun jv = Jverity.run("frobnicate", "x");
     ToolRun vs = VeritysetupOracle.run("frobnicate", "x");
     assertThat(vs.exitCode()).as("veritysetup fails too: %s", vs).isNotZero();
     assertThat(jv.exitCode()).isEqualTo(ExitCode.USAGE);
     BadInputTest.assertOneErrorLine(jv);
-    assertThat(jv.stderr()).contains("unknown command 'close'", "format, verify, dump");
+    assertThat(jv.stderr()).contains("unknown command 'frobnicate'", "format, verify, dump");
   }
 
   @Test

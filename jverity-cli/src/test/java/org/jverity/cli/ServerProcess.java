@@ -73,6 +73,11 @@ final class ServerProcess implements AutoCloseable {
     return rest.toString();
   }
 
+  /** The server's process id. */
+  long pid() {
+    return process.pid();
+  }
+
   /** Sends SIGTERM and returns the exit code. */
   int terminate() throws InterruptedException {
     process.destroy(); // SIGTERM on Linux

@@ -41,6 +41,7 @@ final class Connection implements Runnable {
   private final String peer;
   private final Semaphore inFlight; // permits: requests that may still start
   private volatile boolean draining; // the server is shutting down: answer ESHUTDOWN
+  private volatile Export export; // once the handshake chose it; null before
 
   Connection(NbdServer server, Transport transport) {
     this.server = server;
@@ -53,6 +54,11 @@ final class Connection implements Runnable {
 
   String peer() {
     return peer;
+  }
+
+  /** The export this connection reads, once its handshake has chosen one; null before. */
+  Export export() {
+    return export;
   }
 
   @Override
@@ -69,6 +75,11 @@ final class Connection implements Runnable {
         return;
       }
       transport = s.transport();
+      export = s.export();
+      if (!server.serves(export)) { // withdrawn while this client was in its handshake (withdraw
+        reason = "export withdrawn"; // reads export after changing the map: one of the two sees the other)
+        return;
+      }
       reason = serve(s);
     } catch (NbdProtocolException e) {
       reason = "protocol error: " + e.getMessage();

@@ -107,6 +107,12 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
     return this;
   }
 
+  /** Stops reading {@code export}'s counters: it was withdrawn ({@code jverity close}). */
+  public NbdMetrics unregister(Export export) {
+    exports.remove(export);
+    return this;
+  }
+
   /**
    * Reads the hash block cache's counters at every scrape, e.g. {@code cache::stats} or {@code
    * export.reader()::cacheStats}: the one cache budget the server's exports share. Replaces an

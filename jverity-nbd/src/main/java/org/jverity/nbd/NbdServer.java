@@ -38,7 +38,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 public final class NbdServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(NbdServer.class.getName());
 
-  private final Map<String, Export> exports; // insertion order: the order LIST shows
+  // Insertion order: the order LIST shows. Replaced whole (never changed in place) when an export is
+  // withdrawn, so a handshake reads one consistent map.
+  private volatile Map<String, Export> exports;
   private final ServerLimits limits;
   private final NbdTls tls; // null: no TLS
   private final NbdEvents events;
@@ -74,6 +76,11 @@ public final class NbdServer implements AutoCloseable {
 
   Map<String, Export> exports() {
     return exports;
+  }
+
+  /** Whether {@code export} is still served (not withdrawn). */
+  boolean serves(Export export) {
+    return exports.get(export.name()) == export;
   }
 
   ServerLimits limits() {
@@ -256,6 +263,53 @@ public final class NbdServer implements AutoCloseable {
       c.forceClose(); // past the grace: a client that does not read its replies is cut off
     }
     stopped.countDown();
+  }
+
+  /**
+   * Stops serving export {@code name} while the others go on: new clients no longer find it, and
+   * the connections using it are drained and closed as {@link #shutdown} closes every connection
+   * (later requests get ESHUTDOWN, those in flight finish, past {@code grace} they are cut off).
+   * Withdrawing the last export shuts the server down. Returns when done; false when no export has
+   * that name.
+   */
+  public boolean withdraw(String name, Duration grace) {
+    Export gone;
+    synchronized (this) {
+      gone = exports.get(name);
+      if (gone == null) {
+        return false;
+      }
+      if (exports.size() > 1) {
+        Map<String, Export> rest = new LinkedHashMap<>(exports);
+        rest.remove(name);
+        exports = Collections.unmodifiableMap(rest);
+      }
+    }
+    if (!serves(gone)) {
+      drain(connections.stream().filter(c -> c.export() == gone).toList(), grace);
+    } else {
+      shutdown(grace); // the last one
+    }
+    return true;
+  }
+
+  private static void drain(List<Connection> those, Duration grace) {
+    List<Thread> closing = new ArrayList<>();
+    for (Connection c : those) {
+      closing.add(Thread.ofVirtual().name("nbd-withdraw").start(c::drainAndClose));
+    }
+    long until = System.nanoTime() + grace.toNanos();
+    for (Thread t : closing) {
+      try {
+        t.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    for (Connection c : those) {
+      c.forceClose();
+    }
   }
 
   /** Waits until {@link #shutdown} has finished. */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** The empty export name means the first export when none is named "" (nbdfuse --command asks for it). */
 class DefaultExportTest {
 
-  private static VerificationScheduler image(byte[] data) throws Exception {
+  static VerificationScheduler image(byte[] data) throws Exception {
     VerityParams p = VerityParams.builder().dataBlocks(data.length / 4096).salt(new byte[0]).superblock(false).build();
     MemoryDevice hash = new MemoryDevice("hash");
     byte[] root = TreeBuilder.of(p).withThreads(1).build(new MemoryDevice("data", data), hash);
