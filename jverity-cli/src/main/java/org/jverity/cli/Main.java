@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.SuperblockException;
 import org.jverity.format.UnsupportedHashAlgorithmException;
@@ -64,16 +65,18 @@ public final class Main {
     LIBRARY_LOG.setLevel(java.util.logging.Level.OFF);
     VeritysetupHashes.register(); // BLAKE2, SM3 and the rest, by name only: nothing is loaded until one hashes
     List<String> all = List.of(args);
-    int code = dispatch(out, err, all);
+    int at = commandIndex(all);
+    String verb = at < 0 ? null : all.get(at);
+    // Looked for before parsing, so that a command line that does not parse maps its code too.
+    ExitCodeRule rule = ExitCodeRule.of(env, all.subList(0, all.contains("--") ? all.indexOf("--") : all.size()));
+    IntUnaryOperator returned = code -> rule.exitCode(verb, code);
+    int code = returned.applyAsInt(dispatch(out, err, all, at, returned));
     out.flush();
     err.flush();
-    // Looked for before parsing, so that a command line that does not parse maps its code too.
-    boolean veritysetup = VeritysetupExitCodes.requested(env) || flagged(all, "--veritysetup-exit-codes");
-    return veritysetup ? VeritysetupExitCodes.of(code) : code;
+    return code;
   }
 
-  private static int dispatch(PrintWriter out, PrintWriter err, List<String> args) {
-    int at = commandIndex(args);
+  private static int dispatch(PrintWriter out, PrintWriter err, List<String> args, int at, IntUnaryOperator returned) {
     Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
     if (flagged(args, "-V", "--version")) {
       out.println("jverity " + Version.get());
@@ -104,11 +107,12 @@ public final class Main {
     }
     List<String> rest = new ArrayList<>(args);
     rest.remove(at);
-    return execute(command, rest, out, err, args);
+    return execute(command, rest, out, err, args, returned);
   }
 
+  /** Runs the command; {@code returned} is the exit code the process will give for jverity's (for -v). */
   private static <C extends Command> int execute(Syntax<C> syntax, List<String> args, PrintWriter out,
-      PrintWriter err, List<String> commandLine) {
+      PrintWriter err, List<String> commandLine, IntUnaryOperator returned) {
     GlobalOptions global = new GlobalOptions();
     Io io = null;
     int code;
@@ -130,14 +134,15 @@ public final class Main {
       code = report(e, err, global.debug);
     }
     out.flush();
+    int exit = returned.applyAsInt(code);
     if (io != null) {
-      io.debug("Exit code " + code + " (" + ExitCode.meaning(code) + ").");
+      io.debug("Exit code " + exit + " (" + ExitCode.meaning(code) + ").");
     }
     if (global.verbose) { // as veritysetup -v
       if (code == ExitCode.OK) {
         out.println("Command successful.");
-      } else {
-        err.println("Command failed with code " + code + " (" + ExitCode.meaning(code) + ").");
+      } else { // the code the process exits with; what happened in jverity's words
+        err.println("Command failed with code " + exit + " (" + ExitCode.meaning(code) + ").");
       }
     }
     err.flush();

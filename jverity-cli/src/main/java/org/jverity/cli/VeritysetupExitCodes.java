@@ -1,8 +1,9 @@
 package org.jverity.cli;
 
 /**
- * jverity's exit codes as veritysetup's, for scripts written against veritysetup
- * ({@code --veritysetup-exit-codes} or {@code JVERITY_EXIT_CODES=veritysetup}).
+ * jverity's exit codes as veritysetup's, for scripts written against veritysetup: veritysetup's
+ * verbs by default, every verb with {@code --veritysetup-exit-codes} or {@code
+ * JVERITY_EXIT_CODES=veritysetup} ({@link ExitCodeRule}).
  *
  * <p>veritysetup exits with {@code translate_errno(r)} (cryptsetup's src/utils_tools.c): 0 success;
  * 1 for -EINVAL and anything unlisted; 2 for -EPERM; 3 for -ENOMEM; 4 for -ENODEV/-ENOTBLK; 5 for
@@ -33,8 +34,4 @@ final class VeritysetupExitCodes {
     };
   }
 
-  /** Whether the environment asks for veritysetup's codes. */
-  static boolean requested(java.util.Map<String, String> env) {
-    return ENV_VALUE.equals(env.get(ENV));
-  }
 }
