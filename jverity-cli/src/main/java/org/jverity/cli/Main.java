@@ -189,6 +189,9 @@ public final class Main {
 
   private static int report(Exception e, PrintWriter err, boolean debug) {
     int code = exitCode(e);
+    if (e instanceof Stdout.Closed && !debug) {
+      return code; // as cat under head: the reader has what it wanted, nothing to say
+    }
     Throwable shown = e instanceof UncheckedIOException u ? u.getCause() : e;
     String message = shown.getMessage() == null ? shown.toString() : shown.getMessage();
     if (shown instanceof NoSuchFileException f) {
@@ -211,6 +214,7 @@ public final class Main {
   static int exitCode(Throwable e) {
     return switch (e) {
       case CliException c -> c.exitCode();
+      case Stdout.Closed c -> ExitCode.OUTPUT_CLOSED;
       case org.jverity.sig.InvalidSignatureException s -> ExitCode.SIGNATURE_INVALID;
       case UnsupportedHashAlgorithmException u -> ExitCode.UNSUPPORTED_HASH;
       case VerityParameterException v -> ExitCode.INVALID_PARAMETER;

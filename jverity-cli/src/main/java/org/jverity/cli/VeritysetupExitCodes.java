@@ -23,6 +23,8 @@ final class VeritysetupExitCodes {
   static int of(int code) {
     return switch (code) {
       case ExitCode.OK -> 0;
+      // Ended by its reader (| head): what a shell reports for any command SIGPIPE ends.
+      case ExitCode.OUTPUT_CLOSED -> ExitCode.OUTPUT_CLOSED;
       // Blocks that do not match their hashes: -EPERM. A tree of other parameters (nothing matches)
       // fails the same way in veritysetup, at position 0.
       case ExitCode.CORRUPTION, ExitCode.WRONG_PARAMETERS -> 2;

@@ -119,7 +119,7 @@ class CommandLineHabitsTest {
     try {
       Commands.named(command).parse(List.of("--batch-mode", "-v", "--debug"), GlobalOptions.SYNTAX, global);
     } catch (UsageException e) {
-      assertThat(e.getMessage()).as(command).startsWith("Missing required");
+      assertThat(e.getMessage()).as(command).startsWith("missing required");
     }
     assertThat(global.verbose && global.debug).as(command).isTrue();
   }
