@@ -85,16 +85,18 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
 
   private static ExportSpec export(Keys k) throws IOException {
     k.allow(Set.copyOf(EXPORT_KEYS));
-    Path data = k.requiredPath("data", "the data image's path");
-    Path hash = k.requiredPath("hash", "the hash device's path");
+    Path data = k.existing(k.requiredPath("data", "the data image's path"), "data", "data");
+    Path hash = k.existing(k.requiredPath("hash", "the hash device's path"), "hash", "hash");
     if (k.has("root-hash") == k.has("root-hash-file")) {
       throw k.sectionError("root-hash or root-hash-file: " + (k.has("root-hash") ? "both" : "neither")
           + " given (expected: exactly one)");
     }
-    String rootText = k.has("root-hash") ? k.text("root-hash", null) : RootHashes.text("serve", null, k.path("root-hash-file"));
+    String rootText = k.has("root-hash") ? k.text("root-hash", null) : RootHashes.text("serve", null,
+        k.existing(k.path("root-hash-file"), "root-hash-file", "root hash"));
     RootHashSignatureOptions signature = null; // checked when the export opens, before the server listens
     if (k.has("root-hash-signature") && k.has("trusted-cert")) {
-      signature = RootHashSignatureOptions.of(k.path("root-hash-signature"), List.of(k.path("trusted-cert")));
+      signature = RootHashSignatureOptions.of(k.existing(k.path("root-hash-signature"), "root-hash-signature",
+          "root hash signature"), List.of(k.existing(k.path("trusted-cert"), "trusted-cert", "certificate")));
     } else if (k.has("root-hash-signature") || k.has("trusted-cert")) {
       String given = k.has("root-hash-signature") ? "root-hash-signature" : "trusted-cert";
       String missing = k.has("root-hash-signature") ? "trusted-cert" : "root-hash-signature";
@@ -115,7 +117,7 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
     FecOptions fec = null;
     if (k.has("fec-device")) {
       fec = new FecOptions();
-      fec.device = k.path("fec-device");
+      fec.device = k.existing(k.path("fec-device"), "fec-device", "FEC");
       fec.offset = k.value("fec-offset", Long::parseLong, "a whole number of bytes", 0L);
       fec.roots = k.value("fec-roots", Integer::parseInt, "2 to 24", 2);
     } else if (k.has("fec-offset") || k.has("fec-roots")) {
@@ -172,6 +174,20 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
       }
       Path p = value(key, Path::of, "a file name", null);
       return baseDir.resolve(p);
+    }
+
+    /**
+     * {@code file}, which {@code key} names, checked to exist and be readable now: a missing file
+     * found when the export opens would lose the file, line and key that named it.
+     */
+    Path existing(Path file, String key, String what) {
+      try {
+        Checks.requireFile(file, what);
+      } catch (CliException e) {
+        throw new CliException(e.exitCode(), ini.at(section.entries().get(key).line()) + "[" + section.name() + "] "
+            + key + ": " + e.getMessage());
+      }
+      return file;
     }
 
     Path requiredPath(String key, String expected) {
