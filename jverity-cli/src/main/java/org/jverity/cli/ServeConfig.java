@@ -28,10 +28,12 @@ import org.jverity.verify.IoClass;
 record ServeConfig(Listening listening, List<ExportSpec> exports) {
   static final String GENERIC = "generic";
 
-  private static final Set<String> GENERIC_KEYS = Set.of("bind", "port", "socket", "cache-size", "max-connections",
+  /** The keys of [generic], in the order help lists them. */
+  static final List<String> GENERIC_KEYS = List.of("bind", "port", "socket", "cache-size", "max-connections",
       "idle-timeout", "max-in-flight", "runtime-dir", "tls", "tls-certificates", "tls-verify-peer", "metrics-port",
       "metrics-bind");
-  private static final List<String> EXPORT_KEYS = List.of("data", "hash", "root-hash", "root-hash-file",
+  /** The keys of an export's section, in the order help lists them. */
+  static final List<String> EXPORT_KEYS = List.of("data", "hash", "root-hash", "root-hash-file",
       "root-hash-signature", "trusted-cert", "description", "io-class", "hash-algorithm", "data-block-size", "hash-block-size", "data-blocks",
       "hash-offset", "salt", "format", "no-superblock", "ignore-corruption", "restart-on-corruption",
       "panic-on-corruption", "ignore-zero-blocks", "check-at-most-once", "fec-device", "fec-offset", "fec-roots");
@@ -59,7 +61,7 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
   }
 
   private static Listening generic(Keys k, Path runtimeDir) {
-    k.allow(GENERIC_KEYS);
+    k.allow(Set.copyOf(GENERIC_KEYS));
     Path socket = k.path("socket");
     if (socket != null && (k.has("bind") || k.has("port"))) {
       throw k.error("socket", "a Unix socket instead of TCP (expected: no bind or port with it)");

@@ -15,8 +15,8 @@ final class StatusCommand implements Command {
 
   static final Syntax<StatusCommand> SYNTAX = Syntax.command("status",
       "Show the status of export NAME of a running open or serve, like veritysetup status:"
-        + " verified or corrupted, the tree's parameters, devices, root hash, counts. Exit 13 when no"
-        + " server serves NAME.",
+        + " verified or corrupted, the tree's parameters, devices, root hash, counts. Exit 4 (13 with"
+        + " --detailed-exit-codes) when no server serves NAME, as veritysetup for an inactive device.",
       StatusCommand::new)
       .parameter("NAME", "Export name.", (c, v) -> c.name = v)
       .option("--runtime-dir", "DIR", "Where servers put their status sockets (default $JVERITY_RUNTIME_DIR, $XDG_RUNTIME_DIR/jverity or /run/jverity).", (c, v) -> c.runtimeDir = FileName.parse(v));

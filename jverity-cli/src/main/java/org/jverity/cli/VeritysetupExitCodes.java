@@ -28,10 +28,11 @@ final class VeritysetupExitCodes {
       // Blocks that do not match their hashes: -EPERM. A tree of other parameters (nothing matches)
       // fails the same way in veritysetup, at position 0.
       case ExitCode.CORRUPTION, ExitCode.WRONG_PARAMETERS -> 2;
-      // The device cannot be opened: -ENODEV.
-      case ExitCode.IO_ERROR -> 4;
-      // Usage, parameters, superblock, root hash, short device, signature, status of an unknown
-      // name, internal errors: -EINVAL, -EFAULT, -EIO, -EKEYREJECTED and the rest, all 1.
+      // The device cannot be opened: -ENODEV. veritysetup status and close of a name that is not
+      // active return -ENODEV too (action_status: "NAME is inactive.", r = -ENODEV).
+      case ExitCode.IO_ERROR, ExitCode.INACTIVE -> 4;
+      // Usage, parameters, superblock, root hash, short device, signature, internal errors:
+      // -EINVAL, -EFAULT, -EIO, -EKEYREJECTED and the rest, all 1.
       default -> 1;
     };
   }

@@ -143,7 +143,9 @@ class ExitCodeDefaultsTest {
     assertThat(ExitCodeRule.BY_VERB.exitCode("open", ExitCode.PANIC)).isEqualTo(ExitCode.PANIC);
     assertThat(ExitCodeRule.BY_VERB.exitCode("open", ExitCode.IO_ERROR)).isEqualTo(4);
     assertThat(ExitCodeRule.BY_VERB.exitCode("open", ExitCode.ROOT_HASH_MISMATCH)).isEqualTo(1);
-    assertThat(ExitCodeRule.BY_VERB.exitCode("close", ExitCode.INACTIVE)).as("close, when it lands").isEqualTo(1);
+    // veritysetup status and close of a name not active: -ENODEV, 4 ("NAME is inactive.").
+    assertThat(ExitCodeRule.BY_VERB.exitCode("status", ExitCode.INACTIVE)).isEqualTo(4);
+    assertThat(ExitCodeRule.BY_VERB.exitCode("close", ExitCode.INACTIVE)).as("close, when it lands").isEqualTo(4);
     assertThat(ExitCodeRule.VERITYSETUP.exitCode("open", ExitCode.RESTART)).as("asked for: all mapped").isEqualTo(1);
     assertThat(ExitCodeRule.BY_VERB.exitCode("serve", ExitCode.RESTART)).isEqualTo(ExitCode.RESTART);
   }
@@ -162,7 +164,8 @@ class ExitCodeDefaultsTest {
     String verify = plain("verify", "--help").stdout();
     assertThat(verify.strip().replace('\n', ' ').replaceAll(" +", " "))
         .containsPattern("Exit codes \\(veritysetup's; --detailed-exit-codes for jverity's\\): 0 success; 1 .*; 2"
-            + " corrupted blocks, no block matches: wrong parameters; 4 file missing, unreadable or failing\\.$");
+            + " corrupted blocks, no block matches: wrong parameters; 4 file missing, unreadable or failing, no such export"
+            + " served\\.$");
     String read = plain("read", "--help").stdout();
     assertThat(read.strip().replace('\n', ' ').replaceAll(" +", " "))
         .contains("Exit codes (jverity's; --veritysetup-exit-codes for veritysetup's): 0 success; 1 internal error;")

@@ -147,6 +147,58 @@ class MessagesTest {
     }
   }
 
+  // ---- help ----
+
+  private static String flat(String help) {
+    return help.replace('\n', ' ').replaceAll(" +", " ");
+  }
+
+  @Test
+  void serveHelpListsEveryConfigKey() {
+    String help = flat(Jverity.run("serve", "--help").stdout());
+    List<String> keys = new ArrayList<>(ServeConfig.GENERIC_KEYS);
+    keys.addAll(ServeConfig.EXPORT_KEYS);
+    for (String key : keys) {
+      assertThat(help).as(key).containsPattern("[ (]" + java.util.regex.Pattern.quote(key) + "[,;) ]");
+    }
+    assertThat(keys).contains("tls", "metrics-port", "runtime-dir", "fec-device", "fec-roots");
+  }
+
+  @Test
+  void everyOptionStatesAtMostOneDefault() {
+    for (String command : Commands.NAMES) {
+      for (Syntax.Option<?> o : Commands.named(command).options()) {
+        int defaults = o.help().split("default", -1).length - 1;
+        assertThat(defaults).as("%s %s: %s", command, o.name(), o.help()).isLessThanOrEqualTo(1);
+      }
+    }
+    assertThat(flat(Jverity.run("verify", "--help").stdout())).contains("(default: the superblock's, else sha256)");
+    assertThat(flat(Jverity.run("format", "--help").stdout())).contains("(default sha256)");
+  }
+
+  @Test
+  void everyHelpEndsWithItsExitCodes() {
+    for (String command : Commands.NAMES) {
+      String help = Jverity.run(command, "--help").stdout().strip();
+      String last = help.substring(help.lastIndexOf("\n\n") + 2);
+      assertThat(last).as(command).startsWith("Exit codes (").endsWith(".").contains("0 success");
+    }
+  }
+
+  @Test
+  void verifySigTakesTrustedCertAsEveryOtherCommandAndCertStill() throws Exception {
+    TestImage im = TestImage.create(dir, "d", 16);
+    SigTools.rsa(dir, "signer");
+    ToolRun sign = Jverity.run("sign", "--key", p("signer.key"), "--cert", p("signer.crt"), im.data().toString(),
+        p("d.sig"));
+    assertThat(sign.exitCode()).as("%s", sign).isZero();
+    for (String option : List.of("--trusted-cert", "--cert")) {
+      ToolRun r = Jverity.run("verify-sig", im.data().toString(), p("d.sig"), option, p("signer.crt"));
+      assertThat(r.exitCode()).as("%s %s", option, r).isZero();
+    }
+    assertThat(Jverity.run("verify-sig", "--help").stdout()).contains("--cert, --trusted-cert=CERT.pem");
+  }
+
   // ---- the server ----
 
   private ServerProcess open(TestImage im, String name, String... extra) throws IOException {
