@@ -99,9 +99,10 @@ enum ExitCodeRule {
     return b.append('.').toString();
   }
 
-  /** Every code {@link ExitCode} defines, in order: those with a meaning. */
+  /** Every code {@link ExitCode} defines, in order: those from 0 with a meaning, then 141. */
   private static int[] codes() {
-    return java.util.stream.IntStream.iterate(ExitCode.OK, c -> !ExitCode.meaning(c).equals("unknown"), c -> c + 1)
-        .toArray();
+    return java.util.stream.IntStream.concat(
+        java.util.stream.IntStream.iterate(ExitCode.OK, c -> !ExitCode.meaning(c).equals("unknown"), c -> c + 1),
+        java.util.stream.IntStream.of(ExitCode.OUTPUT_CLOSED)).toArray();
   }
 }

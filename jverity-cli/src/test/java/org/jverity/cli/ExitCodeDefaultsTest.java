@@ -165,11 +165,11 @@ class ExitCodeDefaultsTest {
     assertThat(verify.strip().replace('\n', ' ').replaceAll(" +", " "))
         .containsPattern("Exit codes \\(veritysetup's; --detailed-exit-codes for jverity's\\): 0 success; 1 .*; 2"
             + " corrupted blocks, no block matches: wrong parameters; 4 file missing, unreadable or failing, no such export"
-            + " served\\.$");
+            + " served; 141 standard output closed by its reader\\.$");
     String read = plain("read", "--help").stdout();
     assertThat(read.strip().replace('\n', ' ').replaceAll(" +", " "))
         .contains("Exit codes (jverity's; --veritysetup-exit-codes for veritysetup's): 0 success; 1 internal error;")
-        .endsWith("15 hash algorithm not supported.");
+        .endsWith("15 hash algorithm not supported; 141 standard output closed by its reader.");
     String open = plain("open", "--help").stdout().replace('\n', ' ').replaceAll(" +", " ");
     assertThat(open).contains("; 11 restart on corruption; 12 panic on corruption");
   }
