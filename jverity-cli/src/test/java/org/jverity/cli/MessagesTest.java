@@ -137,7 +137,14 @@ class MessagesTest {
     read.addAll(List.of("read", im.data().toString(), im.hash().toString(), im.root()));
     String jverity = String.join(" ", read.stream().map(a -> "'" + a + "'").toList());
     String cat = "cat '" + im.data() + "'";
-    for (String[] c : List.of(new String[] {"cat", cat}, new String[] {"jverity", jverity})) {
+    ToolRun digest = Jverity.run("digest", im.data().toString(), "--out-merkle-tree", p("d.tree"));
+    assertThat(digest.exitCode()).as("%s", digest).isZero();
+    List<String> verifiedCat = ServerProcess.javaCommand();
+    verifiedCat.addAll(List.of("cat", im.data().toString(), "--merkle-tree", p("d.tree"), "--digest",
+        digest.stdout().split(" ")[0]));
+    String jverityCat = String.join(" ", verifiedCat.stream().map(a -> "'" + a + "'").toList());
+    for (String[] c : List.of(new String[] {"cat", cat}, new String[] {"read", jverity},
+        new String[] {"jverity-cat", jverityCat})) {
       Process p = Jverity.detailed(new ProcessBuilder("bash", "-c",
           c[1] + " 2>'" + p(c[0] + ".err") + "' | head -c 10 >/dev/null; echo ${PIPESTATUS[0]}")).start();
       String status = new String(p.getInputStream().readAllBytes()).strip();
