@@ -1,8 +1,6 @@
 package org.jverity.cli;
 
 import java.io.BufferedOutputStream;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -147,7 +145,7 @@ final class CatCommand implements Command {
 
   private OutputStream open() throws IOException {
     return new BufferedOutputStream(output == null
-        ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(output), PIECE);
+        ? Stdout.stream() : Files.newOutputStream(output), PIECE);
   }
 
   /**

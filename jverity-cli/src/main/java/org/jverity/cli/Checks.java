@@ -21,6 +21,32 @@ final class Checks {
     }
   }
 
+  /**
+   * An output that exists must be a regular file or a block device: /dev/null, a terminal or a pipe
+   * cannot be read back (format reads the levels it wrote) nor positioned, as veritysetup's "Device
+   * /dev/null is not compatible". A missing one is created.
+   */
+  static void requireOutputDevice(Path p, String what) throws java.io.IOException {
+    if (!Files.exists(p) || Files.isRegularFile(p)) {
+      return;
+    }
+    if (Files.isDirectory(p)) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": the " + what + " is a directory");
+    }
+    int type = (Integer) Files.getAttribute(p, "unix:mode") & 0170000;
+    String kind = switch (type) {
+      case 0060000 -> null; // a block device
+      case 0020000 -> "a character device";
+      case 0010000 -> "a pipe";
+      case 0140000 -> "a socket";
+      default -> "not a regular file";
+    };
+    if (kind != null) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": the " + what + " is " + kind
+          + " (expected: a regular file or a block device)");
+    }
+  }
+
   static void requireFile(Path p, String what) {
     if (!Files.exists(p)) {
       throw new CliException(ExitCode.IO_ERROR, p + ": " + what + " file does not exist");

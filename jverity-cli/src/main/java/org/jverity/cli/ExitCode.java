@@ -53,6 +53,13 @@ final class ExitCode {
    */
   static final int UNSUPPORTED_HASH = 15;
 
+  /**
+   * {@code read} or {@code cat} to a pipe whose reader went away ({@code | head}): 128 + SIGPIPE,
+   * what a shell reports for {@code cat} there, so that {@code set -o pipefail} sees the same; no
+   * message ({@link Stdout}).
+   */
+  static final int OUTPUT_CLOSED = 141;
+
   /** What {@code code} means, in a few words (for -v and --debug). */
   static String meaning(int code) {
     return switch (code) {
@@ -72,6 +79,7 @@ final class ExitCode {
       case INACTIVE -> "no such export served";
       case SIGNATURE_INVALID -> "signature not trusted";
       case UNSUPPORTED_HASH -> "hash algorithm not supported";
+      case OUTPUT_CLOSED -> "standard output closed by its reader";
       default -> "unknown";
     };
   }

@@ -59,7 +59,11 @@ final class FormatCommand implements Command {
   public int run(Io io) throws IOException {
     Checks.requireThreads(threads);
     Checks.requireFile(data, "data");
+    Checks.requireOutputDevice(hash, "hash device");
     checkFecOptions();
+    if (fecDevice != null) {
+      Checks.requireOutputDevice(fecDevice, "FEC device");
+    }
     Signing signing = signing();
     VerityParams p = ParamsResolver.forFormat(options, data, ParamsResolver.seedBytes(seed), seedLabel);
     TreeBuilder builder = TreeBuilder.of(p);

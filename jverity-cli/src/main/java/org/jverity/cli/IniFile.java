@@ -10,7 +10,8 @@ import java.util.Map;
  * {@code key = value} lines; blank lines and lines starting with {@code #} or {@code ;} are
  * ignored. Keys and section names are case-sensitive; a value keeps inner spaces, loses the spaces
  * around it and one pair of surrounding double quotes ({@code description = " x "}). No inline
- * comments, no continuation lines: a {@code #} inside a value is part of it. A key outside a
+ * comments, no continuation lines: a {@code #} inside a value is part of it. A UTF-8 byte order
+ * mark at the start is skipped. A key outside a
  * section, a line that is neither, a repeated section or a repeated key is refused, naming the file
  * and line. Immutable.
  */
@@ -60,7 +61,10 @@ final class IniFile {
     List<Section> sections = new ArrayList<>();
     Map<String, Integer> seen = new LinkedHashMap<>();
     Section current = null;
-    String[] lines = text.split("\r?\n", -1);
+    // A UTF-8 byte order mark (Windows editors write one) is not part of the first line, as most
+    // INI readers (Python's configparser with utf-8-sig, systemd) take it.
+    String body = text.startsWith("\ufeff") ? text.substring(1) : text;
+    String[] lines = body.split("\r?\n", -1);
     for (int i = 0; i < lines.length; i++) {
       int n = i + 1;
       String line = lines[i].strip();

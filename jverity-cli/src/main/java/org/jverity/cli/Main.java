@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.SuperblockException;
 import org.jverity.format.UnsupportedHashAlgorithmException;
@@ -64,19 +65,21 @@ public final class Main {
     LIBRARY_LOG.setLevel(java.util.logging.Level.OFF);
     VeritysetupHashes.register(); // BLAKE2, SM3 and the rest, by name only: nothing is loaded until one hashes
     List<String> all = List.of(args);
+    int at = commandIndex(all);
+    String verb = at < 0 ? null : all.get(at);
+    // Looked for before parsing, so that a command line that does not parse maps its code too.
+    ExitCodeRule rule = ExitCodeRule.of(env, all.subList(0, all.contains("--") ? all.indexOf("--") : all.size()));
+    // --run's command's own status is passed on as it is: it is not jverity's code to translate.
+    IntUnaryOperator returned = code -> CaptiveRun.passedOn(code) ? code : rule.exitCode(verb, code);
     JsonOutput json = JsonOutput.of(all, out, err);
-    int code = dispatch(out, json == null ? err : json.err(), all, json);
+    int code = returned.applyAsInt(dispatch(out, json == null ? err : json.err(), all, at, returned, json));
     out.flush();
     err.flush();
-    // Looked for before parsing, so that a command line that does not parse maps its code too.
-    boolean veritysetup = VeritysetupExitCodes.requested(env) || flagged(all, "--veritysetup-exit-codes");
-    // --run's command's own status is passed on as it is: it is not jverity's code to translate.
-    int exit = veritysetup && !CaptiveRun.passedOn(code) ? VeritysetupExitCodes.of(code) : code;
-    return json == null ? exit : json.finish(exit); // after the mapping: the code the process exits with
+    return json == null ? code : json.finish(code); // after the mapping: the code the process exits with
   }
 
-  private static int dispatch(PrintWriter out, PrintWriter err, List<String> args, JsonOutput json) {
-    int at = commandIndex(args);
+  private static int dispatch(PrintWriter out, PrintWriter err, List<String> args, int at, IntUnaryOperator returned,
+      JsonOutput json) {
     Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
     if (flagged(args, "-V", "--version")) {
       out.println("jverity " + Version.get());
@@ -107,11 +110,12 @@ public final class Main {
     }
     List<String> rest = new ArrayList<>(args);
     rest.remove(at);
-    return execute(command, rest, out, err, args, json);
+    return execute(command, rest, out, err, args, returned, json);
   }
 
+  /** Runs the command; {@code returned} is the exit code the process will give for jverity's (for -v). */
   private static <C extends Command> int execute(Syntax<C> syntax, List<String> args, PrintWriter out,
-      PrintWriter err, List<String> commandLine, JsonOutput json) {
+      PrintWriter err, List<String> commandLine, IntUnaryOperator returned, JsonOutput json) {
     GlobalOptions global = new GlobalOptions();
     Io io = null;
     int code;
@@ -133,14 +137,15 @@ public final class Main {
       code = report(e, err, global.debug);
     }
     out.flush();
+    int exit = returned.applyAsInt(code);
     if (io != null) {
-      io.debug("Exit code " + code + " (" + ExitCode.meaning(code) + ").");
+      io.debug("Exit code " + exit + " (" + ExitCode.meaning(code) + ").");
     }
     if (global.verbose) { // as veritysetup -v
       if (code == ExitCode.OK) {
         (json == null ? out : err).println("Command successful."); // --json: stdout holds JSON only
-      } else {
-        err.println("Command failed with code " + code + " (" + ExitCode.meaning(code) + ").");
+      } else { // the code the process exits with; what happened in jverity's words
+        err.println("Command failed with code " + exit + " (" + ExitCode.meaning(code) + ").");
       }
     }
     err.flush();
@@ -187,6 +192,9 @@ public final class Main {
 
   private static int report(Exception e, PrintWriter err, boolean debug) {
     int code = exitCode(e);
+    if (e instanceof Stdout.Closed && !debug) {
+      return code; // as cat under head: the reader has what it wanted, nothing to say
+    }
     Throwable shown = e instanceof UncheckedIOException u ? u.getCause() : e;
     String message = shown.getMessage() == null ? shown.toString() : shown.getMessage();
     if (shown instanceof NoSuchFileException f) {
@@ -209,6 +217,7 @@ public final class Main {
   static int exitCode(Throwable e) {
     return switch (e) {
       case CliException c -> c.exitCode();
+      case Stdout.Closed c -> ExitCode.OUTPUT_CLOSED;
       case org.jverity.sig.InvalidSignatureException s -> ExitCode.SIGNATURE_INVALID;
       case UnsupportedHashAlgorithmException u -> ExitCode.UNSUPPORTED_HASH;
       case VerityParameterException v -> ExitCode.INVALID_PARAMETER;

@@ -1,7 +1,5 @@
 package org.jverity.cli;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
@@ -97,11 +95,16 @@ final class ReadCommand implements Command {
       }
       VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, trusted.rootHash(),
           new HashBlockCache(cacheSize), ro);
-      long end = length == null ? reader.size() : offset + length;
-      if (offset < 0 || (length != null && length < 0) || end > reader.size() || end < offset) {
-        throw new VerityParameterException("range " + offset + "+" + (end - offset) + ": outside the data ("
-            + reader.size() + " bytes)");
+      long size = reader.size();
+      if (offset < 0 || offset > size) { // said per option: offset + length may overflow
+        throw new VerityParameterException("--offset: " + offset + " (expected: at most the data's size, " + size
+            + " bytes)");
       }
+      if (length != null && (length < 0 || length > size - offset)) {
+        throw new VerityParameterException("--length: " + length + " (expected: at most " + (size - offset)
+            + ", the bytes from --offset " + offset + " to the end of the data)");
+      }
+      long end = length == null ? size : offset + length;
       // Not on stdout's terminal: the data would draw over it. A quick read draws nothing anyway.
       boolean barAllowed = output != null || ProgressBar.terminalOf(1) == null;
       try (FileChannel file = output == null ? null : FileChannel.open(output, StandardOpenOption.CREATE,
@@ -109,7 +112,7 @@ final class ReadCommand implements Command {
           VerificationScheduler scheduler = new VerificationScheduler(reader);
           ProgressBar bar = barAllowed ? ProgressBar.start("read", end - offset, System.err)
               : ProgressBar.hidden("read", end - offset, System.err);
-          VerifiedCopy copy = new VerifiedCopy(scheduler, file != null ? file : stdout(), bar)) {
+          VerifiedCopy copy = new VerifiedCopy(scheduler, file != null ? file : Stdout.channel(), bar)) {
         copy.copy(offset, end);
         bar.finish();
       } catch (CorruptBlockException e) {
@@ -123,11 +126,4 @@ final class ReadCommand implements Command {
     return ExitCode.OK;
   }
 
-  /**
-   * Standard output as a channel, left open: closing it would close file descriptor 1 of a JVM
-   * that runs more than this command (the tests run commands in-process).
-   */
-  private static WritableByteChannel stdout() {
-    return new FileOutputStream(FileDescriptor.out).getChannel();
-  }
 }

@@ -21,7 +21,11 @@ final class RootHashes {
       if (Files.size(file) > 4096) {
         throw new VerityParameterException(file + ": too large for a root hash file");
       }
-      return Files.readString(file).strip();
+      try {
+        return Files.readString(file).strip();
+      } catch (java.nio.charset.CharacterCodingException e) { // "Input length = 1" says nothing
+        throw new VerityParameterException(file + ": not text (expected: the root hash in hex, or an identity)");
+      }
     }
     if (argument == null) {
       throw new CliException(ExitCode.USAGE, command + " needs ROOT_HASH or --root-hash-file");

@@ -22,10 +22,11 @@ final class ServeCommand implements Command {
 
   static final Syntax<ServeCommand> SYNTAX = Syntax.command("serve",
       "Serve the exports of CONFIG over NBD, every byte verified. CONFIG is an INI file as"
-        + " nbd-server's: [generic] (bind, port, socket, cache-size, max-connections, idle-timeout,"
-        + " max-in-flight) and one [NAME] section per export (data, hash, root-hash or root-hash-file,"
-        + " root-hash-signature with trusted-cert, description, io-class, tree options, dm-verity flags). Prints one URI per export on stdout,"
-        + " then serves until SIGINT, SIGTERM or jverity close of its last export (exit 0).",
+        + " nbd-server's: a [generic] section with the keys " + String.join(", ", ServeConfig.GENERIC_KEYS)
+        + "; and one [NAME] section per export with the keys " + String.join(", ", ServeConfig.EXPORT_KEYS)
+        + " (root-hash or root-hash-file; the tree options as open's without dashes, hash-algorithm for --hash;"
+        + " flags as key = true). Prints one URI per export on stdout, then serves until SIGINT, SIGTERM or"
+        + " jverity close of its last export (exit 0).",
       ServeCommand::new)
       .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
       .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"

@@ -28,10 +28,12 @@ import org.jverity.verify.IoClass;
 record ServeConfig(Listening listening, List<ExportSpec> exports) {
   static final String GENERIC = "generic";
 
-  private static final Set<String> GENERIC_KEYS = Set.of("bind", "port", "socket", "cache-size", "max-connections",
+  /** The keys of [generic], in the order help lists them. */
+  static final List<String> GENERIC_KEYS = List.of("bind", "port", "socket", "cache-size", "max-connections",
       "idle-timeout", "max-in-flight", "runtime-dir", "tls", "tls-certificates", "tls-verify-peer", "metrics-port",
       "metrics-bind");
-  private static final List<String> EXPORT_KEYS = List.of("data", "hash", "root-hash", "root-hash-file",
+  /** The keys of an export's section, in the order help lists them. */
+  static final List<String> EXPORT_KEYS = List.of("data", "hash", "root-hash", "root-hash-file",
       "root-hash-signature", "trusted-cert", "description", "io-class", "hash-algorithm", "data-block-size", "hash-block-size", "data-blocks",
       "hash-offset", "salt", "format", "no-superblock", "ignore-corruption", "restart-on-corruption",
       "panic-on-corruption", "ignore-zero-blocks", "check-at-most-once", "fec-device", "fec-offset", "fec-roots");
@@ -59,7 +61,7 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
   }
 
   private static Listening generic(Keys k, Path runtimeDir) {
-    k.allow(GENERIC_KEYS);
+    k.allow(Set.copyOf(GENERIC_KEYS));
     Path socket = k.path("socket");
     if (socket != null && (k.has("bind") || k.has("port"))) {
       throw k.error("socket", "a Unix socket instead of TCP (expected: no bind or port with it)");
@@ -85,16 +87,18 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
 
   private static ExportSpec export(Keys k) throws IOException {
     k.allow(Set.copyOf(EXPORT_KEYS));
-    Path data = k.requiredPath("data", "the data image's path");
-    Path hash = k.requiredPath("hash", "the hash device's path");
+    Path data = k.existing(k.requiredPath("data", "the data image's path"), "data", "data");
+    Path hash = k.existing(k.requiredPath("hash", "the hash device's path"), "hash", "hash");
     if (k.has("root-hash") == k.has("root-hash-file")) {
       throw k.sectionError("root-hash or root-hash-file: " + (k.has("root-hash") ? "both" : "neither")
           + " given (expected: exactly one)");
     }
-    String rootText = k.has("root-hash") ? k.text("root-hash", null) : RootHashes.text("serve", null, k.path("root-hash-file"));
+    String rootText = k.has("root-hash") ? k.text("root-hash", null) : RootHashes.text("serve", null,
+        k.existing(k.path("root-hash-file"), "root-hash-file", "root hash"));
     RootHashSignatureOptions signature = null; // checked when the export opens, before the server listens
     if (k.has("root-hash-signature") && k.has("trusted-cert")) {
-      signature = RootHashSignatureOptions.of(k.path("root-hash-signature"), List.of(k.path("trusted-cert")));
+      signature = RootHashSignatureOptions.of(k.existing(k.path("root-hash-signature"), "root-hash-signature",
+          "root hash signature"), List.of(k.existing(k.path("trusted-cert"), "trusted-cert", "certificate")));
     } else if (k.has("root-hash-signature") || k.has("trusted-cert")) {
       String given = k.has("root-hash-signature") ? "root-hash-signature" : "trusted-cert";
       String missing = k.has("root-hash-signature") ? "trusted-cert" : "root-hash-signature";
@@ -115,7 +119,7 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
     FecOptions fec = null;
     if (k.has("fec-device")) {
       fec = new FecOptions();
-      fec.device = k.path("fec-device");
+      fec.device = k.existing(k.path("fec-device"), "fec-device", "FEC");
       fec.offset = k.value("fec-offset", Long::parseLong, "a whole number of bytes", 0L);
       fec.roots = k.value("fec-roots", Integer::parseInt, "2 to 24", 2);
     } else if (k.has("fec-offset") || k.has("fec-roots")) {
@@ -172,6 +176,20 @@ record ServeConfig(Listening listening, List<ExportSpec> exports) {
       }
       Path p = value(key, Path::of, "a file name", null);
       return baseDir.resolve(p);
+    }
+
+    /**
+     * {@code file}, which {@code key} names, checked to exist and be readable now: a missing file
+     * found when the export opens would lose the file, line and key that named it.
+     */
+    Path existing(Path file, String key, String what) {
+      try {
+        Checks.requireFile(file, what);
+      } catch (CliException e) {
+        throw new CliException(e.exitCode(), ini.at(section.entries().get(key).line()) + "[" + section.name() + "] "
+            + key + ": " + e.getMessage());
+      }
+      return file;
     }
 
     Path requiredPath(String key, String expected) {

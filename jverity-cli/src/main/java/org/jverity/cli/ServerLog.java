@@ -22,6 +22,8 @@ final class ServerLog implements NbdEvents {
 
   private final PrintWriter err;
   private final Map<String, AtomicInteger> corruptionLines = new ConcurrentHashMap<>();
+  /** Peers connected now: their protocol errors are said by their disconnection line. */
+  private final java.util.Set<String> open = ConcurrentHashMap.newKeySet();
 
   ServerLog(PrintWriter err) {
     this.err = err;
@@ -42,16 +44,25 @@ final class ServerLog implements NbdEvents {
 
   @Override
   public void connected(String peer) {
+    open.add(peer);
     line(peer(peer) + " connected");
   }
 
   @Override
   public void disconnected(String peer, String reason) {
+    open.remove(peer);
     line(peer(peer) + " disconnected: " + reason);
   }
 
+  /**
+   * Logged only for a client refused before it connected: a connection's protocol error ends it,
+   * and its "disconnected: protocol error: ..." line already says what (one line, not two).
+   */
   @Override
   public void protocolError(String peer, String message) {
+    if (open.contains(peer)) {
+      return;
+    }
     line(peer(peer) + ": " + message);
   }
 

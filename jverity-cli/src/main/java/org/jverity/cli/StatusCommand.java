@@ -18,10 +18,10 @@ final class StatusCommand implements Command {
 
   static final Syntax<StatusCommand> SYNTAX = Syntax.command("status",
       "Show the status of export NAME of a running open or serve, like veritysetup status:"
-        + " verified or corrupted, the tree's parameters, devices, root hash, counts. Exit 13 when no"
-        + " server serves NAME. Without NAME, one line per export served by your servers: name, state"
-        + " (verified, corrupted, ...) and URI. Exit 4 when the runtime directory or a server is not"
-        + " your own.",
+        + " verified or corrupted, the tree's parameters, devices, root hash, counts. Exit 4 (13 with"
+        + " --detailed-exit-codes) when no server serves NAME, as veritysetup for an inactive device."
+        + " Without NAME, one line per export served by your servers: name, state (verified, corrupted,"
+        + " ...) and URI. Exit 4 when the runtime directory or a server is not your own.",
       StatusCommand::new)
       .optionalParameter("NAME", "Export name (none: list every export).", (c, v) -> c.name = v)
       .option("--runtime-dir", "DIR", "Where servers put their status sockets (default $JVERITY_RUNTIME_DIR,"

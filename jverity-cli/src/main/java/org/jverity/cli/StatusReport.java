@@ -67,13 +67,18 @@ final class StatusReport {
     rows.add(row("cache", cache.cachedBytes() + " of " + cache.capacityBytes() + " bytes, " + cache.hits()
         + " hits, " + cache.misses() + " misses, " + cache.evictions() + " evictions"));
     rows.add(row("connections", Integer.toString(connections)));
-    StringBuilder out = new StringBuilder(served.spec.name() + " is active.\n");
+    StringBuilder out = new StringBuilder(ServerLog.display(served.spec.name()) + " is active.\n");
     for (String[] r : rows) {
       out.append(String.format(Locale.ROOT, "  %-15s%s%n", r[0] + ":", r[1]));
     }
+    // One line per block: a block read again fails again, and counts again (as in dm-verity),
+    // but it is one corrupted block.
+    java.util.Map<String, Integer> seen = new java.util.LinkedHashMap<>();
     for (var e : reader.firstCorruptions()) {
-      out.append("  corrupted:     ").append(ServerLog.what(e)).append('\n');
+      seen.merge(ServerLog.what(e), 1, Integer::sum);
     }
+    seen.forEach((what, times) -> out.append("  corrupted:     ").append(what)
+        .append(times > 1 ? " (" + times + " reads)" : "").append('\n'));
     return out.toString();
   }
 

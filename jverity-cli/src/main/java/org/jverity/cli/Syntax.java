@@ -215,7 +215,7 @@ final class Syntax<T> {
     }
     for (Option<T> o : options) {
       if (o.required() && !given.contains(o.name())) {
-        throw new UsageException("Missing required option: '" + o.name() + "=" + o.label() + "'");
+        throw new UsageException("missing required option '" + o.name() + "=" + o.label() + "'");
       }
     }
     storeParameters(positional, target);
@@ -243,12 +243,12 @@ final class Syntax<T> {
     if (g != null) {
       return new Bound<>(g, sharedTarget);
     }
-    throw new UsageException("Unknown option: '" + (arg.startsWith("--") ? n : arg) + "'");
+    throw new UsageException("unknown option '" + (arg.startsWith("--") ? n : arg) + "'");
   }
 
   private static String value(List<String> args, int i, Option<?> o) {
     if (i >= args.size()) {
-      throw new UsageException("Missing required parameter for option '" + o.name() + "' (" + o.label() + ")");
+      throw new UsageException("option '" + o.name() + "' needs a value (" + o.label() + ")");
     }
     return args.get(i);
   }
@@ -257,8 +257,8 @@ final class Syntax<T> {
     int p = 0;
     for (int i = 0; i < values.size(); i++) {
       if (p >= parameters.size()) {
-        throw new UsageException("Unmatched argument" + (values.size() - i > 1 ? "s" : "")
-            + " at index " + i + ": '" + String.join("', '", values.subList(i, values.size())) + "'");
+        throw new UsageException("unexpected argument" + (values.size() - i > 1 ? "s" : "") + " '"
+            + String.join("', '", values.subList(i, values.size())) + "' (" + name + " takes " + takes() + ")");
       }
       Parameter<T> param = parameters.get(p);
       try {
@@ -279,9 +279,22 @@ final class Syntax<T> {
       }
     }
     if (!missing.isEmpty()) {
-      throw new UsageException("Missing required parameter" + (missing.size() > 1 ? "s" : "") + ": "
+      throw new UsageException("missing required parameter" + (missing.size() > 1 ? "s" : "") + " "
           + String.join(", ", missing));
     }
+  }
+
+  /** The parameters as help's usage line names them: {@code DATA HASH [ROOT_HASH]}. */
+  private String takes() {
+    if (parameters.isEmpty()) {
+      return "no arguments";
+    }
+    List<String> words = new ArrayList<>();
+    for (Parameter<T> p : parameters) {
+      String w = p.label() + (p.many() ? "..." : "");
+      words.add(p.min() == 0 ? "[" + w + "]" : w);
+    }
+    return String.join(" ", words);
   }
 
   private static List<String> split(String names) {

@@ -29,6 +29,8 @@ final class Usage {
     }
     b.append("\nGlobal options (before or after the command):\n");
     options(b, global);
+    b.append('\n');
+    wrap(b, ExitCodeRule.helpFor(command.name()), 0, 0);
     return b.toString();
   }
 
@@ -39,6 +41,10 @@ final class Usage {
     b.append('\n').append(commandList(commands));
     b.append("\nGlobal options (before or after the command):\n");
     options(b, global);
+    b.append('\n');
+    wrap(b, "Exit codes: veritysetup's on veritysetup's commands (" + String.join(", ",
+        new java.util.TreeSet<>(ExitCodeRule.VERITYSETUP_VERBS)) + "), jverity's detailed ones on the others;"
+        + " each command's help lists its own.", 0, 0);
     b.append("\nSee 'jverity COMMAND --help' for the options of each command.\n");
     return b.toString();
   }

@@ -165,11 +165,11 @@ final class VerifyCommand implements Command {
           + " data blocks could not be checked: their hash blocks are corrupted");
     }
     if (!r.rootMatches()) {
-      err.println("Verification of root hash failed: the tree hashes to " + Hex.format(r.computedRoot())
+      err.println("jverity: verification of root hash failed: the tree hashes to " + Hex.format(r.computedRoot())
           + (r.corruptionCount() == 0 ? " (the tree matches the data: wrong root hash?)" : ""));
     } else {
       long data = r.corruptions().stream().filter(c -> c.area() == org.jverity.tree.Area.DATA).count();
-      err.println("Verification failed: " + r.corruptionCount() + " corrupted block"
+      err.println("jverity: verification failed: " + r.corruptionCount() + " corrupted block"
           + (r.corruptionCount() == 1 ? "" : "s")
           + (r.corruptionCount() == r.corruptions().size()
               ? " (" + data + " data, " + (r.corruptionCount() - data) + " hash)" : "") + ".");

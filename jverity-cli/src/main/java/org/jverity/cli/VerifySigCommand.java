@@ -25,7 +25,8 @@ final class VerifySigCommand implements Command {
       VerifySigCommand::new)
       .parameter("FILE", "Signed file.", (c, v) -> c.file = FileName.parse(v))
       .parameter("SIG", "Signature file.", (c, v) -> c.sig = FileName.parse(v))
-      .requiredOption("--cert", "CERT.pem", "Trusted certificate(s) (PEM; repeatable, several per file allowed).", (c, v) -> c.certs = Syntax.append(c.certs, FileName.parse(v)))
+      .requiredOption("--cert, --trusted-cert", "CERT.pem", "Trusted certificate(s) (PEM; repeatable, several per file"
+          + " allowed), as every other command's --trusted-cert (--cert is the same option).", (c, v) -> c.certs = Syntax.append(c.certs, FileName.parse(v)))
       .include(FsVerityOptions.SYNTAX, c -> c.options)
       .flag("--json", "Print the result as JSON on stdout: file, signature, hash algorithm, digest and signer.", c -> c.json = true);
 

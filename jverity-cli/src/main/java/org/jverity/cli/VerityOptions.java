@@ -16,11 +16,11 @@ final class VerityOptions {
   boolean noSuperblock;
 
   /** The algorithms, for both help texts. */
-  static final String HASH_HELP = "Hash algorithm, as veritysetup names it: sha256 (default), sha1, sha512, sha3-256, blake2b-512, sm3, ... (README lists them all)";
+  static final String HASH_HELP = "Hash algorithm, as veritysetup names it: sha256, sha1, sha512, sha3-256, blake2b-512, sm3, ... (README lists them all)";
 
   /** {@code format}'s: the values written to the tree and its superblock. */
   static final Syntax<VerityOptions> FORMAT = Syntax.<VerityOptions>group()
-      .option("-h, --hash", "ALG", HASH_HELP + ".", (o, v) -> o.hash = v)
+      .option("-h, --hash", "ALG", HASH_HELP + " (default sha256).", (o, v) -> o.hash = v)
       .option("--data-block-size", "BYTES", "Data block size (default 4096).", VerityOptions::dataBlockSize)
       .option("--hash-block-size", "BYTES", "Hash block size (default 4096).", VerityOptions::hashBlockSize)
       .option("--data-blocks", "BLOCKS", "Number of data blocks to hash (default: the whole data file).",

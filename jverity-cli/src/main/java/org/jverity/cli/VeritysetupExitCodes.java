@@ -1,8 +1,9 @@
 package org.jverity.cli;
 
 /**
- * jverity's exit codes as veritysetup's, for scripts written against veritysetup
- * ({@code --veritysetup-exit-codes} or {@code JVERITY_EXIT_CODES=veritysetup}).
+ * jverity's exit codes as veritysetup's, for scripts written against veritysetup: veritysetup's
+ * verbs by default, every verb with {@code --veritysetup-exit-codes} or {@code
+ * JVERITY_EXIT_CODES=veritysetup} ({@link ExitCodeRule}).
  *
  * <p>veritysetup exits with {@code translate_errno(r)} (cryptsetup's src/utils_tools.c): 0 success;
  * 1 for -EINVAL and anything unlisted; 2 for -EPERM; 3 for -ENOMEM; 4 for -ENODEV/-ENOTBLK; 5 for
@@ -22,19 +23,18 @@ final class VeritysetupExitCodes {
   static int of(int code) {
     return switch (code) {
       case ExitCode.OK -> 0;
+      // Ended by its reader (| head): what a shell reports for any command SIGPIPE ends.
+      case ExitCode.OUTPUT_CLOSED -> ExitCode.OUTPUT_CLOSED;
       // Blocks that do not match their hashes: -EPERM. A tree of other parameters (nothing matches)
       // fails the same way in veritysetup, at position 0.
       case ExitCode.CORRUPTION, ExitCode.WRONG_PARAMETERS -> 2;
-      // The device cannot be opened: -ENODEV.
-      case ExitCode.IO_ERROR -> 4;
-      // Usage, parameters, superblock, root hash, short device, signature, status of an unknown
-      // name, internal errors: -EINVAL, -EFAULT, -EIO, -EKEYREJECTED and the rest, all 1.
+      // The device cannot be opened: -ENODEV. veritysetup status and close of a name that is not
+      // active return -ENODEV too (action_status: "NAME is inactive.", r = -ENODEV).
+      case ExitCode.IO_ERROR, ExitCode.INACTIVE -> 4;
+      // Usage, parameters, superblock, root hash, short device, signature, internal errors:
+      // -EINVAL, -EFAULT, -EIO, -EKEYREJECTED and the rest, all 1.
       default -> 1;
     };
   }
 
-  /** Whether the environment asks for veritysetup's codes. */
-  static boolean requested(java.util.Map<String, String> env) {
-    return ENV_VALUE.equals(env.get(ENV));
-  }
 }

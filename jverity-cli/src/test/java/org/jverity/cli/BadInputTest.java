@@ -451,12 +451,12 @@ class BadInputTest {
         bad(
             "read: --offset + --length overflows",
             ExitCode.INVALID_PARAMETER,
-            "range 9223372036854775807+10: outside the data (65536 bytes)",
+            "--offset: 9223372036854775807 (expected: at most the data's size, 65536 bytes)",
             f -> f.read("--offset", "9223372036854775807", "--length", "10")),
         bad(
             "read: --length past the end",
             ExitCode.INVALID_PARAMETER,
-            "range 4096+1048576: outside the data (65536 bytes)",
+            "--length: 1048576 (expected: at most 61440, the bytes from --offset 4096 to the end of the data)",
             f -> f.read("--offset", "4K", "--length", "1M")),
         bad(
             "read: empty --output",
@@ -556,12 +556,12 @@ class BadInputTest {
         bad(
             "format: unknown option",
             ExitCode.USAGE,
-            "Unknown option: '--bogus'",
+            "unknown option '--bogus'",
             f -> List.of("format", f.data().toString(), f.p("x.hash"), "--bogus")),
         bad(
             "verify: unknown option",
             ExitCode.USAGE,
-            "Unknown option: '--bogus'",
+            "unknown option '--bogus'",
             f ->
                 List.of(
                     "verify",
@@ -577,7 +577,7 @@ class BadInputTest {
         bad(
             "format: missing hash file argument",
             ExitCode.USAGE,
-            "Missing required parameter",
+            "missing required parameter 'HASH'",
             f -> List.of("format", f.data().toString())),
         bad(
             "verify: no root hash",

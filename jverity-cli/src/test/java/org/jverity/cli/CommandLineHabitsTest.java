@@ -112,14 +112,14 @@ class CommandLineHabitsTest {
     ToolRun help = Jverity.run(command, "--help");
     assertThat(help.exitCode()).as("%s", help).isZero();
     assertThat(help.stdout()).contains("-v, --verbose", "--debug", "--batch-mode", "--usage", "-?, --help",
-        "--veritysetup-exit-codes");
+        "--veritysetup-exit-codes", "--detailed-exit-codes");
     assertThat(help.stdout().lines()).allMatch(l -> l.length() <= Usage.WIDTH || !l.contains(" "), "80 columns");
     // Accepted by the parser on every command (parsed only: demo would run, status would wait).
     GlobalOptions global = new GlobalOptions();
     try {
       Commands.named(command).parse(List.of("--batch-mode", "-v", "--debug"), GlobalOptions.SYNTAX, global);
     } catch (UsageException e) {
-      assertThat(e.getMessage()).as(command).startsWith("Missing required");
+      assertThat(e.getMessage()).as(command).startsWith("missing required");
     }
     assertThat(global.verbose && global.debug).as(command).isTrue();
   }
@@ -258,7 +258,9 @@ class CommandLineHabitsTest {
       assertThat(byEnv).as("%s: JVERITY_EXIT_CODES=veritysetup\nveritysetup: %s", c, vs).isEqualTo(vs.exitCode());
     }
     assertThat(run(Map.of(VeritysetupExitCodes.ENV, "jverity"), List.of("dump", data.toString())))
-        .as("any other value: jverity's codes").isEqualTo(ExitCode.BAD_SUPERBLOCK);
+        .as("any other value: the default, veritysetup's codes on veritysetup's verbs").isEqualTo(1);
+    assertThat(run(Map.of(VeritysetupExitCodes.ENV, "jverity"), List.of("read", data.toString(), p("x.hash"), "00")))
+        .as("any other value: the default, jverity's codes on jverity's verbs").isEqualTo(ExitCode.INVALID_PARAMETER);
   }
 
   @Test

@@ -213,7 +213,7 @@ class CorruptionReportTest {
         .as("%s", r)
         .containsExactly(
             "jverity: data block " + block + " (position " + block * g.dbs() + ") is corrupted");
-    assertThat(r.stderr()).contains("Verification failed: 1 corrupted block (1 data, 0 hash).");
+    assertThat(r.stderr()).contains("jverity: verification failed: 1 corrupted block (1 data, 0 hash).");
     assertThat(r.stdout()).isEmpty();
     assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
   }
@@ -374,7 +374,7 @@ class CorruptionReportTest {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
     assertThat(corruptionLines(r)).as("no block is blamed").isEmpty();
     assertThat(r.stderr())
-        .contains("Verification of root hash failed")
+        .contains("jverity: verification of root hash failed")
         .contains(im.root())
         .contains("wrong root hash?");
     assertThat(veritysetupVerify(wrongRoot).exitCode()).as("veritysetup verify").isNotZero();
@@ -484,7 +484,7 @@ class CorruptionReportTest {
     }
     assertThat(corruptionLines(r)).containsExactlyElementsOf(expected);
     assertThat(r.stderr()).contains("jverity: ... and 20 more corrupted blocks");
-    assertThat(r.stderr()).contains("Verification failed: 120 corrupted blocks");
+    assertThat(r.stderr()).contains("jverity: verification failed: 120 corrupted blocks");
     assertThat(veritysetupVerify(im).exitCode()).isNotZero();
   }
 

@@ -64,7 +64,7 @@ class DemoCommandTest {
     // format again (into the kept folder), verify, the corrupted copy, read, a wrong root hash
     int[] exits = {0, 0, ExitCode.CORRUPTION, 0, ExitCode.ROOT_HASH_MISMATCH};
     for (int i = 0; i < lines.size(); i++) {
-      Process p = new ProcessBuilder("sh", "-c", lines.get(i)).redirectErrorStream(true).start();
+      Process p = Jverity.detailed(new ProcessBuilder("sh", "-c", lines.get(i))).redirectErrorStream(true).start();
       String output = new String(p.getInputStream().readAllBytes());
       assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
       assertThat(p.exitValue()).as("%s%n%s", lines.get(i), output).isEqualTo(exits[i]);

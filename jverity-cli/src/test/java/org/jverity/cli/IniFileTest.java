@@ -33,6 +33,14 @@ class IniFileTest {
   }
 
   @Test
+  void skipsAUtf8ByteOrderMarkAtTheStartOnly() {
+    IniFile ini = IniFile.parse("x.conf", "\ufeff[generic]\nport = 1\n");
+    assertThat(ini.sections().get(0).name()).isEqualTo("generic");
+    assertThat(ini.sections().get(0).line()).isEqualTo(1);
+    assertThatThrownBy(() -> IniFile.parse("x.conf", "[a]\n\ufeff[b]\n")).hasMessageStartingWith("x.conf:2: line:");
+  }
+
+  @Test
   void refusesAKeyOutsideASection() {
     assertThatThrownBy(() -> IniFile.parse("x.conf", "\nport = 1\n"))
         .hasMessage("x.conf:2: port: outside any section (expected: a [section] header first)");

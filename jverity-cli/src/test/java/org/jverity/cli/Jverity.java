@@ -2,11 +2,32 @@ package org.jverity.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
-/** Runs jverity in-process through {@link Main#run}, capturing both streams. */
+/**
+ * Runs jverity in-process through {@link Main#run}, capturing both streams, with jverity's detailed
+ * exit codes on every command ({@link #DETAILED}): the tests assert what each kind of failure is.
+ */
 final class Jverity {
   private Jverity() {}
+
+  /** The environment variable and value that ask for jverity's detailed exit codes on every command. */
+  static final Map<String, String> DETAILED = Map.of(ExitCodeRule.ENV, "detailed");
+
+  /** The process's environment, with {@link #DETAILED}. */
+  static Map<String, String> environment() {
+    Map<String, String> env = new HashMap<>(System.getenv());
+    env.putAll(DETAILED);
+    return env;
+  }
+
+  /** Sets {@link #DETAILED} in the environment of a process that runs bin/jverity or the jar. */
+  static ProcessBuilder detailed(ProcessBuilder b) {
+    b.environment().putAll(DETAILED);
+    return b;
+  }
 
   static ToolRun run(String... args) {
     StringWriter out = new StringWriter();
@@ -14,7 +35,7 @@ final class Jverity {
     int code;
     try (PrintWriter o = new PrintWriter(out);
         PrintWriter e = new PrintWriter(err)) {
-      code = Main.run(o, e, args);
+      code = Main.run(o, e, environment(), args);
     }
     return new ToolRun(code, out.toString(), err.toString());
   }

@@ -24,7 +24,7 @@ class LargeSparseImageTest {
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), args[0].equals("read") ? "-Xmx128m" : "-Xmx256m",
         "-cp", System.getProperty("java.class.path"), Main.class.getName()));
     cmd.addAll(List.of(args));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    return Jverity.detailed(new ProcessBuilder(cmd)).redirectErrorStream(true).start();
   }
 
   private static String finish(Process p) throws Exception {

@@ -51,7 +51,7 @@ final class NbdClients {
   }
 
   static Process start(String... command) throws IOException {
-    ProcessBuilder b = new ProcessBuilder(command);
+    ProcessBuilder b = Jverity.detailed(new ProcessBuilder(command));
     // nbdsh is a Python script: /usr/bin's python3 has the libnbd module, another one on PATH may not.
     b.environment().put("PATH", "/usr/bin:" + System.getenv().getOrDefault("PATH", "/bin"));
     return b.start();

@@ -188,7 +188,7 @@ class OpenCommandTest {
     for (String seed : seeds) {
       List<String> cmd = NbdClients.list(ServerProcess.javaCommand(), "open", image.data().toString(), "",
           image.hash().toString(), image.root(), "--stdin");
-      Process p = new ProcessBuilder(cmd).redirectInput(corpus.resolve(seed).toFile())
+      Process p = Jverity.detailed(new ProcessBuilder(cmd)).redirectInput(corpus.resolve(seed).toFile())
           .redirectError(dir.resolve(seed + ".err").toFile()).start();
       byte[] out = p.getInputStream().readAllBytes();
       assertThat(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).as(seed).isTrue();

@@ -50,7 +50,7 @@ class ProgressBarTerminalTest {
     List<String> java = ServerProcess.javaCommand();
     java.addAll(Arrays.asList(args));
     String command = java.stream().map(a -> "'" + a.replace("'", "'\\''") + "'").collect(Collectors.joining(" "));
-    ProcessBuilder b = new ProcessBuilder("script", "-qec", command, "/dev/null")
+    ProcessBuilder b = Jverity.detailed(new ProcessBuilder("script", "-qec", command, "/dev/null"))
         .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE);
     b.environment().remove("COLUMNS");
     b.environment().remove("JVERITY_NO_PROGRESS");
@@ -110,7 +110,7 @@ class ProgressBarTerminalTest {
     List<String> java = ServerProcess.javaCommand();
     java.addAll(List.of("read", data.toString(), hash.toString(), root, "-o", "/dev/null"));
     Path err = dir.resolve("stderr.txt");
-    Process p = new ProcessBuilder(java).redirectError(err.toFile()).start();
+    Process p = Jverity.detailed(new ProcessBuilder(java)).redirectError(err.toFile()).start();
     assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
     assertThat(p.exitValue()).isZero();
     assertThat(Files.readString(err)).isEmpty();

@@ -107,6 +107,9 @@ class ServeConfigTest {
 
   @Test
   void readsTheRootHashSignatureKeysRelativeToTheFile() throws Exception {
+    Files.createFile(dir.resolve("disk.p7s"));
+    Files.createDirectories(dir.resolve("certs"));
+    Files.createFile(dir.resolve("certs/trusted.pem"));
     Path conf = config(export("root-hash-signature = disk.p7s\ntrusted-cert = certs/trusted.pem\n"));
     ExportSpec e = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null).exports()
         .getFirst();
@@ -134,7 +137,31 @@ class ServeConfigTest {
   void aMissingDataFileIsAnIoError() throws Exception {
     ToolRun r = serve("[disk]\ndata = nope.img\nhash = disk.hash\nroot-hash = " + image.root() + "\n");
     assertThat(r.exitCode()).isEqualTo(ExitCode.IO_ERROR);
-    assertThat(r.stderrLines()).containsExactly("jverity: " + dir.resolve("nope.img") + ": data file does not exist");
+    assertThat(r.stderrLines()).containsExactly("jverity: " + dir.resolve("serve.conf") + ":2: [disk] data: "
+        + dir.resolve("nope.img") + ": data file does not exist");
+  }
+
+  @Test
+  void aMissingHashOrFecFileNamesTheLineAndKeyThatNamedIt() throws Exception {
+    ToolRun hash = serve("[disk]\ndata = disk.img\nhash = nope.hash\nroot-hash = " + image.root() + "\n");
+    assertThat(hash.exitCode()).isEqualTo(ExitCode.IO_ERROR);
+    assertThat(hash.stderrLines()).containsExactly("jverity: " + dir.resolve("serve.conf") + ":3: [disk] hash: "
+        + dir.resolve("nope.hash") + ": hash file does not exist");
+    ToolRun fec = serve(export("fec-device = nope.fec\n"));
+    assertThat(fec.exitCode()).isEqualTo(ExitCode.IO_ERROR);
+    assertThat(fec.stderrLines()).containsExactly("jverity: " + dir.resolve("serve.conf") + ":5: [disk] fec-device: "
+        + dir.resolve("nope.fec") + ": FEC file does not exist");
+    ToolRun rootFile = serve("[disk]\ndata = disk.img\nhash = disk.hash\nroot-hash-file = nope.txt\n");
+    assertThat(rootFile.stderrLines()).containsExactly("jverity: " + dir.resolve("serve.conf")
+        + ":4: [disk] root-hash-file: " + dir.resolve("nope.txt") + ": root hash file does not exist");
+  }
+
+  @Test
+  void aByteOrderMarkAtTheStartIsNotPartOfTheFirstSection() throws Exception {
+    Path conf = config("\ufeff[generic]\nport = 0\n" + export(""));
+    ServeConfig c = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null);
+    assertThat(c.listening().port()).isZero();
+    assertThat(c.exports()).extracting(ExportSpec::name).containsExactly("disk");
   }
 
   @Test

@@ -40,7 +40,7 @@ final class ServerProcess implements AutoCloseable {
     List<String> cmd = javaCommand();
     cmd.addAll(List.of(args));
     Path err = Files.createTempFile(dir, "server", ".err");
-    ProcessBuilder b = new ProcessBuilder(cmd).redirectError(err.toFile());
+    ProcessBuilder b = Jverity.detailed(new ProcessBuilder(cmd)).redirectError(err.toFile());
     b.environment().put("JVERITY_RUNTIME_DIR", dir.resolve("run").toString());
     return new ServerProcess(b.start(), err);
   }

@@ -100,7 +100,12 @@ public final class FileDevice implements WritableDevice {
     try {
       long pos = offset;
       while (dst.hasRemaining()) {
-        int n = file.read(pos, dst);
+        int n;
+        try {
+          n = file.read(pos, dst);
+        } catch (IOException e) {
+          throw named(e, "read", pos);
+        }
         if (n == 0) {
           throw new EOFException(path + ": end of file at byte " + pos + " (expected: "
               + dst.remaining() + " more bytes for the read at " + offset + ")");
@@ -119,7 +124,12 @@ public final class FileDevice implements WritableDevice {
     try {
       long pos = offset;
       while (src.hasRemaining()) {
-        int n = file.write(pos, src);
+        int n;
+        try {
+          n = file.write(pos, src);
+        } catch (IOException e) {
+          throw named(e, "write", pos);
+        }
         if (n == 0) {
           throw new IOException(path + ": write at byte " + pos + " made no progress");
         }
@@ -128,6 +138,19 @@ public final class FileDevice implements WritableDevice {
     } finally {
       gate.exit();
     }
+  }
+
+  /**
+   * The system's bare error ("Illegal seek", "Input/output error": a plain IOException, which
+   * names no file) with the file and the position; other kinds (closed, interrupted) unchanged.
+   */
+  private IOException named(IOException e, String op, long pos) {
+    if (e.getClass() != IOException.class || e.getMessage() == null) {
+      return e;
+    }
+    String m = e.getMessage();
+    return new IOException(path + ": cannot " + op + " at byte " + pos + ": "
+        + Character.toLowerCase(m.charAt(0)) + m.substring(1), e);
   }
 
   @Override

@@ -48,6 +48,15 @@ final class Handshake {
     out = new DataOutputStream(t.out());
   }
 
+  /**
+   * A TLS record's first two bytes, a handshake (0x16) of TLS 1.x (0x03): what a client that starts
+   * TLS at once (TLS from the first byte, as https) sends where NBD's client flags or option belong.
+   */
+  private static final int TLS_RECORD = 0x1603;
+
+  private static final String TLS_FIRST = "the client sent a TLS ClientHello without STARTTLS (NBD negotiates"
+      + " TLS with the STARTTLS option after the greeting: use nbds:// or the client's --tls)";
+
   /** Runs the handshake: the session to serve, or null when the client aborted. */
   Session run() throws IOException {
     out.writeLong(Nbd.NBDMAGIC);
@@ -55,6 +64,9 @@ final class Handshake {
     out.writeShort(Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES);
     out.flush();
     int clientFlags = in.readInt();
+    if (clientFlags >>> 16 == TLS_RECORD) {
+      throw new NbdProtocolException(TLS_FIRST);
+    }
     if ((clientFlags & ~Nbd.CLIENT_FLAGS_KNOWN) != 0 || (clientFlags & Nbd.FLAG_FIXED_NEWSTYLE) == 0) {
       throw new NbdProtocolException("client flags 0x" + Integer.toHexString(clientFlags)
           + " (expected: fixed newstyle, optionally no zeroes)");
@@ -62,6 +74,9 @@ final class Handshake {
     noZeroes = (clientFlags & Nbd.FLAG_NO_ZEROES) != 0;
     for (int count = 1; ; count++) {
       long magic = in.readLong();
+      if (magic >>> 48 == TLS_RECORD) {
+        throw new NbdProtocolException(TLS_FIRST);
+      }
       if (magic != Nbd.IHAVEOPT) {
         throw new NbdProtocolException("option magic 0x" + Long.toHexString(magic) + " (expected: IHAVEOPT)");
       }

@@ -52,8 +52,8 @@ final class Pkcs7 {
   static byte[] signDetached(byte[] content, HashAlgorithm alg, PrivateKey key, X509Certificate cert)
       throws GeneralSecurityException {
     if (!key.getAlgorithm().equals(cert.getPublicKey().getAlgorithm())) {
-      throw new java.security.InvalidKeyException("a " + key.getAlgorithm() + " key, but the certificate holds a "
-          + cert.getPublicKey().getAlgorithm() + " key (expected: the certificate's key)");
+      throw new java.security.InvalidKeyException(article(key.getAlgorithm()) + " key, but the certificate holds "
+          + article(cert.getPublicKey().getAlgorithm()) + " key (expected: the certificate's key)");
     }
     String hash = alg.jcaName().replace("-", ""); // SHA256
     AlgorithmIdentifier sigAlg;
@@ -120,7 +120,7 @@ final class Pkcs7 {
       cms = new CMSSignedData(new CMSProcessableByteArray(content), signature);
     } catch (CMSException | RuntimeException e) { // BouncyCastle reports some malformed DER unchecked
       throw new InvalidSignatureException(InvalidSignatureException.Reason.MALFORMED,
-          what + ": not a DER PKCS#7 signature (" + oneLine(e) + ")", e);
+          what + ": not a DER PKCS#7 signature (" + malformed(signature) + ")", e);
     }
     if (cms.getSignedContent() == null || !cms.getSignedContentTypeOID().equals(PKCSObjectIdentifiers.data.getId())) {
       throw new InvalidSignatureException(InvalidSignatureException.Reason.MALFORMED,
@@ -174,12 +174,32 @@ final class Pkcs7 {
     return "key identifier " + org.bouncycastle.util.encoders.Hex.toHexString(sid.getSubjectKeyIdentifier());
   }
 
+  /**
+   * What is wrong with a signature BouncyCastle cannot parse, in a user's words: its own message
+   * ("IOException reading content.") names Java, not the file.
+   */
+  private static String malformed(byte[] signature) {
+    if (signature.length == 0) {
+      return "the file is empty";
+    }
+    if ((signature[0] & 0xff) != 0x30) {
+      return String.format("it does not start with a DER SEQUENCE: byte 0 is 0x%02x, not 0x30", signature[0] & 0xff);
+    }
+    return "its DER encoding is truncated or malformed";
+  }
+
+  /** {@code name} with its indefinite article, as an acronym is read: "an EC", "an RSA", "a DSA". */
+  static String article(String name) {
+    boolean vowelSound = !name.isEmpty() && "AEFHILMNORSXaeiou".indexOf(name.charAt(0)) >= 0;
+    return (vowelSound ? "an " : "a ") + name;
+  }
+
   private static String oneLine(Throwable e) {
     Throwable c = e;
     while (c.getCause() != null && c.getMessage() == null) {
       c = c.getCause();
     }
-    String m = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+    String m = c.getMessage() == null ? "the signature value is unusable" : c.getMessage();
     return m.strip().replaceAll("\\s*\\R\\s*", " ");
   }
 
