@@ -26,7 +26,8 @@ import org.jverity.verify.ReaderOptions;
  * ({@code --digest}) or vouched for by a built-in signature ({@code --signature} and {@code
  * --trusted-cert}). Exit codes: 7 when file and tree do not give the digest, 14 when the signature
  * does not sign the digest they give (nothing is written either way), 8 at the first corrupted
- * block (every byte before it is written), 9 when the tree is too short.
+ * block (every byte before it is written to stdout; {@code --output} is left as it was), 9 when
+ * the tree is too short.
  */
 final class CatCommand implements Command {
   private static final int PIECE = 1 << 20; // bytes read and written at a time
@@ -45,7 +46,9 @@ final class CatCommand implements Command {
       "Write FILE to stdout (or --output), every block verified through its fs-verity Merkle tree"
         + " (fsverity digest --out-merkle-tree) against the file digest, given with --digest or signed"
         + " (--signature, as fsverity sign writes it, by a --trusted-cert); stops at the first block that does"
-        + " not verify, naming it.",
+        + " not verify, naming it. On stdout the verified bytes before that block are written; --output FILE"
+        + " is written only when every block verified (through a temporary file beside it, renamed over it):"
+        + " a cat that fails leaves FILE as it was, or absent.",
       CatCommand::new)
       .parameter("FILE", "The file.", (c, v) -> c.file = FileName.parse(v))
       .requiredOption("--merkle-tree", "TREE", "Its Merkle tree, as fsverity digest --out-merkle-tree writes it.", (c, v) -> c.tree = FileName.parse(v))
@@ -66,8 +69,16 @@ final class CatCommand implements Command {
     byte[] saltBytes = salt.isEmpty() || salt.equals("-") ? new byte[0] : Hex.parse("salt", salt);
     VerifiedFile.Parameters params = VerifiedFile.Parameters.DEFAULTS.withBlockSize((int) blockSize)
         .withSalt(saltBytes);
-    try (VerifiedFile f = openVerified(params); OutputStream out = open()) {
-      copy(f, out);
+    new DistinctFiles().input("file", file).input("--merkle-tree file", tree).input("--signature file", signature)
+        .inputs("--trusted-cert file", trusted).output("--output", output).check();
+    // --output appears only once every block verified: a failed cat leaves it as it was.
+    try (VerifiedFile f = openVerified(params); AtomicOutput target = output == null ? null : AtomicOutput.to(output)) {
+      try (OutputStream out = open(target)) {
+        copy(f, out);
+      }
+      if (target != null) {
+        target.commit();
+      }
     } catch (FileDigestMismatchException e) {
       throw new CliException(ExitCode.ROOT_HASH_MISMATCH, e.getMessage());
     }
@@ -121,9 +132,9 @@ final class CatCommand implements Command {
     return digest;
   }
 
-  private OutputStream open() throws IOException {
-    return new BufferedOutputStream(output == null
-        ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(output), PIECE);
+  private static OutputStream open(AtomicOutput target) throws IOException {
+    return new BufferedOutputStream(target == null
+        ? new FileOutputStream(FileDescriptor.out) : Files.newOutputStream(target.path()), PIECE);
   }
 
   /**

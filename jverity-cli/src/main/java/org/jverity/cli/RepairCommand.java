@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import org.jverity.fec.FecLayout;
 import org.jverity.fec.FecRecovery;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
@@ -13,6 +14,7 @@ import org.jverity.tree.CheckReport;
 import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeChecker;
+import org.jverity.tree.TreeGeometry;
 
 final class RepairCommand implements Command {
   final ImageArguments image = new ImageArguments();
@@ -36,6 +38,7 @@ final class RepairCommand implements Command {
       throw new CliException(ExitCode.USAGE, "repair needs --fec-device (the parity to correct with)");
     }
     String rootText = image.check("repair");
+    fec.check();
     PrintWriter out = io.out();
     PrintWriter err = io.err();
     List<AutoCloseable> fecDevices = new ArrayList<>();
@@ -46,6 +49,7 @@ final class RepairCommand implements Command {
       VerityParams p = trusted.params();
       byte[] root = trusted.rootHash();
       TreeChecker checker = TreeChecker.of(p);
+      checkRoles(p, checker.geometry(), hashDev.size()); // before anything is written
       CheckReport before;
       try (ProgressBar bar = ProgressBar.start("check", checker.workBytes(), System.err)) {
         before = checker.withProgress(bar).check(dataDev, hashDev, root);
@@ -97,6 +101,23 @@ final class RepairCommand implements Command {
       return ExitCode.OK;
     } finally {
       FecOptions.closeAll(fecDevices);
+    }
+  }
+
+  /**
+   * One file given in two roles must hold them in separate bytes, or a correction written to one
+   * would land in the other: data and hash (the hash area past the data, --hash-offset), FEC and
+   * either (the parity past both, --fec-offset), as format lays them out.
+   */
+  private void checkRoles(VerityParams p, TreeGeometry geometry, long hashSize) throws IOException {
+    if (DistinctFiles.same(image.data, image.hash)) {
+      geometry.checkNoOverlapWithData();
+    }
+    boolean onHash = DistinctFiles.same(fec.device, image.hash);
+    boolean onData = DistinctFiles.same(fec.device, image.data);
+    if (onHash || onData) {
+      FormatCommand.checkFecOverlaps(p, geometry, FecLayout.of(p, fec.roots, fec.offset, onHash, hashSize),
+          onHash, onData);
     }
   }
 

@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jverity.fec.FecRecovery;
+import org.jverity.fec.FecRepairer;
+import org.jverity.tree.Area;
+import org.jverity.tree.MerkleLayout;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
@@ -39,12 +42,14 @@ final class VerifyCommand implements Command {
     Checks.requireThreads(threads);
     signature.checkGiven();
     String rootText = image.check("verify");
+    fec.check();
     Path data = image.data;
     Path hash = image.hash;
     CheckReport report;
     TrustedRoot trusted;
     VerityParams p;
     TreeChecker checker;
+    List<AutoCloseable> fecDevices = new ArrayList<>();
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
     try (FileDevice dataDev = FileDevice.openChannel(data, false);
         FileDevice hashDev = FileDevice.openChannel(hash, false)) {
@@ -59,13 +64,18 @@ final class VerifyCommand implements Command {
       if (Files.isSameFile(data, hash)) {
         checker.geometry().checkNoOverlapWithData();
       }
+      // Opened and sized before the check, as read and open do: a FEC file that cannot serve is
+      // refused even when the image verifies.
+      FecRepairer repairer = fec.given() ? fec.repairer(p, dataDev, hashDev, hash, fecDevices) : null;
       try (ProgressBar bar = ProgressBar.start("verify", checker.workBytes(), System.err)) {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
         bar.finish();
       }
-      if (fec.given() && !report.ok() && !report.nothingMatches() && !dataMismatch(report, p).foreign()) {
-        return withFec(io, report, p, dataDev, hashDev, root);
+      if (repairer != null && fecMayHelp(report, p)) {
+        return withFec(io, report, p, repairer, dataDev, hashDev, root);
       }
+    } finally {
+      FecOptions.closeAll(fecDevices);
     }
     int code = exitCode(report);
     if (json) {
@@ -84,38 +94,51 @@ final class VerifyCommand implements Command {
    * --fec-device does; success when FEC corrects everything (in memory: nothing is written; see
    * {@code repair}).
    */
-  private int withFec(Io io, CheckReport report, VerityParams p, FileDevice dataDev, FileDevice hashDev, byte[] root)
-      throws IOException {
+  private int withFec(Io io, CheckReport report, VerityParams p, FecRepairer repairer, FileDevice dataDev,
+      FileDevice hashDev, byte[] root) throws IOException {
     var err = io.err();
-    List<AutoCloseable> fecDevices = new ArrayList<>();
-    try {
-      FecRecovery recovery = new FecRecovery(p, fec.repairer(p, dataDev, hashDev, image.hash, fecDevices));
-      for (Corruption c : report.corruptions()) {
-        recovery.knownBad(c.area(), c.block());
-      }
-      FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
-      for (FecRecovery.Fix f : r.fixes()) {
-        err.println("jverity: " + BlockNames.of(f.area(), f.block(), p) + " is corrupted (correctable with FEC)");
-      }
-      for (var e : r.uncorrectable()) {
-        err.println("jverity: " + BlockNames.of(e, p) + " is corrupted (FEC cannot correct it)");
-      }
-      if (r.uncorrectableCount() > r.uncorrectable().size()) {
-        err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
-            + " more data blocks FEC cannot correct");
-      }
-      err.println("Found " + r.fixes().size() + " repairable errors with FEC device.");
-      if (!r.complete()) {
-        err.println("Verification failed: " + r.uncorrectableCount() + " data block"
-            + (r.uncorrectableCount() == 1 ? "" : "s") + " cannot be corrected with FEC.");
-        err.flush();
-        return ExitCode.CORRUPTION;
-      }
-      err.flush();
-      return ExitCode.OK; // as veritysetup: everything is correctable
-    } finally {
-      FecOptions.closeAll(fecDevices);
+    FecRecovery recovery = new FecRecovery(p, repairer);
+    for (Corruption c : report.corruptions()) {
+      recovery.knownBad(c.area(), c.block());
     }
+    FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
+    for (FecRecovery.Fix f : r.fixes()) {
+      err.println("jverity: " + BlockNames.of(f.area(), f.block(), p) + " is corrupted (correctable with FEC)");
+    }
+    for (var e : r.uncorrectable()) {
+      err.println("jverity: " + BlockNames.of(e, p) + " is corrupted (FEC cannot correct it)");
+    }
+    if (r.uncorrectableCount() > r.uncorrectable().size()) {
+      err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
+          + " more data blocks FEC cannot correct");
+    }
+    // veritysetup's line, in its meaning: Reed-Solomon symbols (bytes) corrected; blocks in ours.
+    err.println("Found " + r.correctedBytes() + " repairable errors with FEC device.");
+    err.println("jverity: " + r.fixes().size() + (r.fixes().size() == 1 ? " block is" : " blocks are")
+        + " correctable with FEC");
+    if (!r.complete()) {
+      err.println("Verification failed: " + r.uncorrectableCount() + " data block"
+          + (r.uncorrectableCount() == 1 ? "" : "s") + " cannot be corrected with FEC.");
+      err.flush();
+      return ExitCode.CORRUPTION;
+    }
+    err.flush();
+    return ExitCode.OK; // as veritysetup: everything is correctable
+  }
+
+  /**
+   * Whether FEC can make the image verify, decided before any FEC attempt. Not when nothing
+   * matches (other parameters), the hash file is another image's, or the root hash is wrong: the
+   * tree agrees with its top block and the top block does not hash to the root hash, so no
+   * correction below it can help (trying would fail on every block, slowly). The diagnosis is then
+   * the one verify gives without FEC.
+   */
+  static boolean fecMayHelp(CheckReport r, VerityParams p) {
+    if (r.ok() || r.nothingMatches() || dataMismatch(r, p).foreign()) {
+      return false;
+    }
+    int top = MerkleLayout.dmVerity(p).levels() - 1;
+    return r.rootMatches() || r.corruptions().stream().anyMatch(c -> c.area() == Area.HASH && c.level() == top);
   }
 
   static int exitCode(CheckReport r) {
