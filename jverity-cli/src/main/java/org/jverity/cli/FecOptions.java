@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jverity.fec.FecLayout;
 import org.jverity.fec.FecRepairer;
-import org.jverity.fec.ReedSolomon;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
@@ -41,9 +40,10 @@ final class FecOptions {
   /**
    * Refuses, before any file is read, what cannot be a FEC device: a file missing, unreadable, a
    * directory or neither a regular file nor a block device (such as {@code /dev/null}), exit 4 as
-   * veritysetup's "does not exist or access denied" and "is not compatible"; roots or an offset
-   * out of range, or given without {@code --fec-device}, exit 3. A typo in the FEC path must not
-   * pass for an image that FEC protects.
+   * veritysetup's "does not exist or access denied" and "is not compatible"; an offset out of
+   * range, or roots or an offset given without {@code --fec-device}, exit 3 (the roots' range is
+   * {@link FecLayout}'s to check). A typo in the FEC path must not pass for an image that FEC
+   * protects.
    */
   void check() throws IOException {
     if (device == null) {
@@ -55,10 +55,6 @@ final class FecOptions {
     Checks.requireFile(device, "FEC");
     if (!Files.isRegularFile(device) && !BlockDevices.isBlockDevice(device)) {
       throw new CliException(ExitCode.IO_ERROR, device + ": FEC file is not a regular file or a block device");
-    }
-    if (roots < ReedSolomon.MIN_ROOTS || roots > ReedSolomon.MAX_ROOTS) {
-      throw new VerityParameterException("--fec-roots: " + roots + " (expected: "
-          + ReedSolomon.MIN_ROOTS + " to " + ReedSolomon.MAX_ROOTS + ")");
     }
     if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
       throw new VerityParameterException("--fec-offset: " + offset + " (expected: a non-negative multiple of 512)");
