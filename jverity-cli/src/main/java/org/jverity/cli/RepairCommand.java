@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jverity.fec.FecLayout;
 import org.jverity.fec.FecRecovery;
+import org.jverity.fec.FecRepairer;
+import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.Area;
@@ -50,6 +52,7 @@ final class RepairCommand implements Command {
       byte[] root = trusted.rootHash();
       TreeChecker checker = TreeChecker.of(p);
       checkRoles(p, checker.geometry(), hashDev.size()); // before anything is written
+      FecRepairer repairer = fec.repairer(p, dataDev, hashDev, image.hash, fecDevices); // sized before the check
       CheckReport before;
       try (ProgressBar bar = ProgressBar.start("check", checker.workBytes(), System.err)) {
         before = checker.withProgress(bar).check(dataDev, hashDev, root);
@@ -63,7 +66,16 @@ final class RepairCommand implements Command {
         throw new CliException(ExitCode.WRONG_PARAMETERS, "no block matches its hash"
             + " (wrong salt, hash algorithm, format or block size?): nothing to repair with");
       }
-      FecRecovery recovery = new FecRecovery(p, fec.repairer(p, dataDev, hashDev, image.hash, fecDevices));
+      if (!VerifyCommand.fecMayHelp(before, p)) { // said before FEC is tried, as verify says it
+        DataMismatch mismatch = VerifyCommand.dataMismatch(before, p);
+        if (mismatch.foreign()) {
+          throw new CliException(ExitCode.CORRUPTION, mismatch.describe() + ": nothing to repair with");
+        }
+        throw new CliException(ExitCode.ROOT_HASH_MISMATCH, "wrong root hash: the tree hashes to "
+            + Hex.format(before.computedRoot()) + " (its top block agrees with the blocks below it):"
+            + " no correction can make it match, nothing repaired");
+      }
+      FecRecovery recovery = new FecRecovery(p, repairer);
       for (Corruption c : before.corruptions()) {
         recovery.knownBad(c.area(), c.block());
       }

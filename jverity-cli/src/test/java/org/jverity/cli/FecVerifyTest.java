@@ -80,12 +80,25 @@ class FecVerifyTest {
     }
   }
 
-  @Test
-  void aTooShortFecFileIsRefusedEvenWhenTheImageVerifies() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"verify", "repair"})
+  void aTooShortFecFileIsRefusedEvenWhenTheImageVerifies(String command) throws Exception {
     Path empty = Files.createFile(dir.resolve("empty.fec"));
-    ToolRun r = Jverity.run(args("verify", root, "--fec-device", empty.toString()));
+    ToolRun r = Jverity.run(args(command, root, "--fec-device", empty.toString()));
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.DEVICE_TOO_SMALL);
     assertThat(r.stderrLines()).as("%s", r).hasSize(1);
+  }
+
+  @Test
+  void repairSaysAWrongRootHashBeforeTryingFec() throws Exception {
+    damage(data, 7 * 4096 + 5, 3);
+    byte[] damaged = Files.readAllBytes(data);
+    String wrong = root.substring(0, 63) + (root.endsWith("0") ? "1" : "0");
+    ToolRun r = Jverity.run(args("repair", wrong, "--fec-device", fec.toString()));
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
+    assertThat(r.stderrLines()).as("%s", r).hasSize(1);
+    assertThat(r.stderr()).startsWith("jverity: wrong root hash: ").doesNotContain("FEC cannot");
+    assertThat(Files.readAllBytes(data)).isEqualTo(damaged);
   }
 
   @ParameterizedTest(name = "{0} {1} {2} without --fec-device")
