@@ -115,6 +115,17 @@ class FecVerifyTest {
     assertThat(r.stderr()).contains("--fec-device");
   }
 
+  @ParameterizedTest(name = "open {0}")
+  @CsvSource({"--fec-roots 4, 3", "--fec-device /dev/null, 4"})
+  void openRefusesFecOptionsThatCannotWorkBeforeListening(String option, int code) throws Exception {
+    List<String> a = new ArrayList<>(List.of("open", data.toString(), "img", hash.toString(), root, "--port", "0"));
+    a.addAll(List.of(option.split(" ")));
+    try (ServerProcess p = ServerProcess.start(dir, a.toArray(String[]::new))) {
+      assertThat(p.waitFor()).as(p.stderr()).isEqualTo(code);
+      assertThat(p.stderr().lines()).as(p.stderr()).anyMatch(l -> l.startsWith("jverity: ") && l.toLowerCase(java.util.Locale.ROOT).contains("fec"));
+    }
+  }
+
   // --- item 4: the diagnosis before FEC; veritysetup's count ------------------------------------
 
   @Test
