@@ -164,21 +164,25 @@ class OutputSafetyTest {
     assertUnchanged(before);
   }
 
-  @ParameterizedTest(name = "format {0} onto the {1}")
-  @CsvSource({"--root-hash-file, data", "--root-hash-file, hash", "--root-hash-file, fec", "HASH, key"})
-  void formatRefusesAnOutputOverAnotherFile(String output, String onto) throws Exception {
+  @ParameterizedTest(name = "format {0} onto the {1} ({2})")
+  @CsvSource({"--root-hash-file, data, hardlink", "--root-hash-file, data, symlink", "--root-hash-file, hash, same",
+      "--root-hash-file, fec, hardlink", "HASH, key, symlink", "--root-hash-signature-out, cert, hardlink"})
+  void formatRefusesAnOutputOverAnotherFile(String output, String onto, String kind) throws Exception {
     SigTools.rsa(dir, "signer");
     Path key = dir.resolve("signer.key");
     Path target = alias(switch (onto) {
       case "data" -> data;
       case "hash" -> hash;
       case "fec" -> fec;
+      case "cert" -> dir.resolve("signer.crt");
       default -> key;
-    }, "hardlink");
+    }, kind);
     List<String> args = new ArrayList<>(List.of("format", data.toString(),
         output.equals("HASH") ? target.toString() : hash.toString(), "--fec-device", fec.toString(),
-        "--root-hash-signature-out", dir.resolve("d.sig").toString(), "--key", key.toString(),
-        "--cert", dir.resolve("signer.crt").toString()));
+        "--key", key.toString(), "--cert", dir.resolve("signer.crt").toString()));
+    if (!output.equals("--root-hash-signature-out")) {
+      args.addAll(List.of("--root-hash-signature-out", dir.resolve("d.sig").toString()));
+    }
     if (!output.equals("HASH")) {
       args.addAll(List.of(output, target.toString()));
     }
@@ -217,6 +221,22 @@ class OutputSafetyTest {
     assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: --fec-offset: 0 (the FEC area overlaps the hash"
         + " area, bytes 0 to " + Files.size(hash) + ")");
     before.put("sym-d.hash -> d.hash", before.get("d.hash"));
+    assertUnchanged(before);
+  }
+
+  @Test
+  void repairRefusesTheDataAsItsOwnHashFileWithoutAHashOffset() throws Exception {
+    Path other = Files.write(dir.resolve("other.img"), original);
+    ToolRun f = Jverity.run("format", other.toString(), dir.resolve("other.hash").toString(), "--no-superblock",
+        "--salt", "5a", "--fec-device", dir.resolve("other.fec").toString());
+    assertThat(f.exitCode()).as("%s", f).isZero();
+    Path alias = alias(other, "hardlink");
+    Map<String, byte[]> before = snapshot();
+    ToolRun r = Jverity.run("repair", other.toString(), alias.toString(), f.headerField("Root hash").strip(),
+        "--no-superblock", "--salt", "5a", "--fec-device", dir.resolve("other.fec").toString());
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(r.stderrLines()).as("%s", r).hasSize(1);
+    assertThat(r.stderr()).contains("overlaps the data");
     assertUnchanged(before);
   }
 
