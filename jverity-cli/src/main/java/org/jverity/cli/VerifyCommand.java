@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jverity.fec.FecRecovery;
-import org.jverity.fec.FecRepairer;
 import org.jverity.tree.Area;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.format.Hex;
@@ -49,7 +48,6 @@ final class VerifyCommand implements Command {
     TrustedRoot trusted;
     VerityParams p;
     TreeChecker checker;
-    List<AutoCloseable> fecDevices = new ArrayList<>();
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
     try (FileDevice dataDev = FileDevice.openChannel(data, false);
         FileDevice hashDev = FileDevice.openChannel(hash, false)) {
@@ -64,18 +62,16 @@ final class VerifyCommand implements Command {
       if (Files.isSameFile(data, hash)) {
         checker.geometry().checkNoOverlapWithData();
       }
-      // Opened and sized before the check, as read and open do: a FEC file that cannot serve is
-      // refused even when the image verifies.
-      FecRepairer repairer = fec.given() ? fec.repairer(p, dataDev, hashDev, hash, fecDevices) : null;
+      if (fec.given()) { // as read and open: a FEC file that cannot serve is refused even if the image verifies
+        fec.checkFits(p, dataDev, hashDev, hash);
+      }
       try (ProgressBar bar = ProgressBar.start("verify", checker.workBytes(), System.err)) {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
         bar.finish();
       }
-      if (repairer != null && fecMayHelp(report, p)) {
-        return withFec(io, report, p, repairer, dataDev, hashDev, root);
+      if (fec.given() && fecMayHelp(report, p)) {
+        return withFec(io, report, p, dataDev, hashDev, root);
       }
-    } finally {
-      FecOptions.closeAll(fecDevices);
     }
     int code = exitCode(report);
     if (json) {
@@ -94,36 +90,41 @@ final class VerifyCommand implements Command {
    * --fec-device does; success when FEC corrects everything (in memory: nothing is written; see
    * {@code repair}).
    */
-  private int withFec(Io io, CheckReport report, VerityParams p, FecRepairer repairer, FileDevice dataDev,
-      FileDevice hashDev, byte[] root) throws IOException {
+  private int withFec(Io io, CheckReport report, VerityParams p, FileDevice dataDev, FileDevice hashDev, byte[] root)
+      throws IOException {
     var err = io.err();
-    FecRecovery recovery = new FecRecovery(p, repairer);
-    for (Corruption c : report.corruptions()) {
-      recovery.knownBad(c.area(), c.block());
-    }
-    FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
-    for (FecRecovery.Fix f : r.fixes()) {
-      err.println("jverity: " + BlockNames.of(f.area(), f.block(), p) + " is corrupted (correctable with FEC)");
-    }
-    for (var e : r.uncorrectable()) {
-      err.println("jverity: " + BlockNames.of(e, p) + " is corrupted (FEC cannot correct it)");
-    }
-    if (r.uncorrectableCount() > r.uncorrectable().size()) {
-      err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
-          + " more data blocks FEC cannot correct");
-    }
-    // veritysetup's line, in its meaning: Reed-Solomon symbols (bytes) corrected; blocks in ours.
-    err.println("Found " + r.correctedBytes() + " repairable errors with FEC device.");
-    err.println("jverity: " + r.fixes().size() + (r.fixes().size() == 1 ? " block is" : " blocks are")
-        + " correctable with FEC");
-    if (!r.complete()) {
-      err.println("Verification failed: " + r.uncorrectableCount() + " data block"
-          + (r.uncorrectableCount() == 1 ? "" : "s") + " cannot be corrected with FEC.");
+    List<AutoCloseable> fecDevices = new ArrayList<>();
+    try {
+      FecRecovery recovery = new FecRecovery(p, fec.repairer(p, dataDev, hashDev, image.hash, fecDevices));
+      for (Corruption c : report.corruptions()) {
+        recovery.knownBad(c.area(), c.block());
+      }
+      FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
+      for (FecRecovery.Fix f : r.fixes()) {
+        err.println("jverity: " + BlockNames.of(f.area(), f.block(), p) + " is corrupted (correctable with FEC)");
+      }
+      for (var e : r.uncorrectable()) {
+        err.println("jverity: " + BlockNames.of(e, p) + " is corrupted (FEC cannot correct it)");
+      }
+      if (r.uncorrectableCount() > r.uncorrectable().size()) {
+        err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
+            + " more data blocks FEC cannot correct");
+      }
+      // veritysetup's line, in its meaning: Reed-Solomon symbols (bytes) corrected; blocks in ours.
+      err.println("Found " + r.correctedBytes() + " repairable errors with FEC device.");
+      err.println("jverity: " + r.fixes().size() + (r.fixes().size() == 1 ? " block is" : " blocks are")
+          + " correctable with FEC");
+      if (!r.complete()) {
+        err.println("Verification failed: " + r.uncorrectableCount() + " data block"
+            + (r.uncorrectableCount() == 1 ? "" : "s") + " cannot be corrected with FEC.");
+        err.flush();
+        return ExitCode.CORRUPTION;
+      }
       err.flush();
-      return ExitCode.CORRUPTION;
+      return ExitCode.OK; // as veritysetup: everything is correctable
+    } finally {
+      FecOptions.closeAll(fecDevices);
     }
-    err.flush();
-    return ExitCode.OK; // as veritysetup: everything is correctable
   }
 
   /**
