@@ -44,6 +44,9 @@ final class AtomicOutput implements AutoCloseable {
     Path target = exists ? file.toRealPath() : file.toAbsolutePath();
     Path dir = target.getParent();
     String name = target.getFileName().toString();
+    if (!Files.isDirectory(dir)) {
+      throw new CliException(ExitCode.IO_ERROR, file + ": no such directory");
+    }
     for (int attempt = 0; ; attempt++) {
       Path tmp = dir.resolve("." + name + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16)
           + ".jverity-tmp");
