@@ -58,7 +58,7 @@ final class CatCommand implements Command {
       .option("--hash-alg", "ALG", "sha256 or sha512 (default: the digest's, else sha256).", (c, v) -> c.hashAlg = v)
       .option("--block-size", "BYTES", "Merkle tree block size (default 4096).", (c, v) -> c.blockSize = ByteSize.parse(v))
       .option("--salt", "HEX", "Salt as hex, as given to fsverity digest (default: none).", (c, v) -> c.salt = v)
-      .option("-o, --output", "FILE", "Write to FILE instead of stdout.", (c, v) -> c.output = FileName.parse(v));
+      .option("-o, --output", "FILE", "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).", (c, v) -> c.output = FileName.parse(v));
 
   @Override
   public int run(Io io) throws IOException, InvalidSignatureException {
