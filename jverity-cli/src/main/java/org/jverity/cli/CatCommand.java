@@ -26,7 +26,8 @@ import org.jverity.verify.ReaderOptions;
  * ({@code --digest}) or vouched for by a built-in signature ({@code --signature} and {@code
  * --trusted-cert}). Exit codes: 7 when file and tree do not give the digest, 14 when the signature
  * does not sign the digest they give (nothing is written either way), 8 at the first corrupted
- * block (every byte before it is written), 9 when the tree is too short.
+ * block (every byte before it is written to stdout; {@code --output} is left as it was), 9 when
+ * the tree is too short.
  */
 final class CatCommand implements Command {
   private static final int PIECE = 1 << 20; // bytes read and written at a time
@@ -46,7 +47,9 @@ final class CatCommand implements Command {
       "Write FILE to stdout (or --output), every block verified through its fs-verity Merkle tree"
         + " (fsverity digest --out-merkle-tree) against the file digest, given with --digest or signed"
         + " (--signature, as fsverity sign writes it, by a --trusted-cert); stops at the first block that does"
-        + " not verify, naming it.",
+        + " not verify, naming it. On stdout the verified bytes before that block are written; --output FILE"
+        + " is written only when every block verified (through a temporary file beside it, renamed over it):"
+        + " a cat that fails leaves FILE as it was, or absent.",
       CatCommand::new)
       .parameter("FILE", "The file.", (c, v) -> c.file = FileName.parse(v))
       .requiredOption("--merkle-tree", "TREE", "Its Merkle tree, as fsverity digest --out-merkle-tree writes it.", (c, v) -> c.tree = FileName.parse(v))
@@ -56,7 +59,7 @@ final class CatCommand implements Command {
       .option("--hash-alg", "ALG", "sha256 or sha512 (default: the digest's, else sha256).", (c, v) -> c.hashAlg = v)
       .option("--block-size", "BYTES", "Merkle tree block size (default 4096).", (c, v) -> c.blockSize = ByteSize.parse(v))
       .option("--salt", "HEX", "Salt as hex, as given to fsverity digest (default: none).", (c, v) -> c.salt = v)
-      .option("-o, --output", "FILE", "Write to FILE instead of stdout.", (c, v) -> c.output = FileName.parse(v))
+      .option("-o, --output", "FILE", "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).", (c, v) -> c.output = FileName.parse(v))
       .flag("--json", "With -o: print a JSON summary on stdout (bytes written, the verified digest)."
           + " Needs -o: stdout carries the data otherwise.", c -> c.json = true);
 
@@ -72,8 +75,16 @@ final class CatCommand implements Command {
     byte[] saltBytes = salt.isEmpty() || salt.equals("-") ? new byte[0] : Hex.parse("salt", salt);
     VerifiedFile.Parameters params = VerifiedFile.Parameters.DEFAULTS.withBlockSize((int) blockSize)
         .withSalt(saltBytes);
-    try (VerifiedFile f = openVerified(params); OutputStream out = open()) {
-      copy(f, out);
+    new DistinctFiles().input("file", file).input("--merkle-tree file", tree).input("--signature file", signature)
+        .inputs("--trusted-cert file", trusted).output("--output", output).check();
+    // --output appears only once every block verified: a failed cat leaves it as it was.
+    try (VerifiedFile f = openVerified(params); AtomicOutput target = output == null ? null : AtomicOutput.to(output)) {
+      try (OutputStream out = open(target)) {
+        copy(f, out);
+      }
+      if (target != null) {
+        target.commit();
+      }
       if (json) {
         io.result(summary(f));
       }
@@ -143,9 +154,9 @@ final class CatCommand implements Command {
     return digest;
   }
 
-  private OutputStream open() throws IOException {
-    return new BufferedOutputStream(output == null
-        ? Stdout.stream() : Files.newOutputStream(output), PIECE);
+  private static OutputStream open(AtomicOutput target) throws IOException {
+    return new BufferedOutputStream(target == null
+        ? Stdout.stream() : Files.newOutputStream(target.path()), PIECE);
   }
 
   /**

@@ -2,10 +2,8 @@ package org.jverity.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -73,6 +71,8 @@ final class DigestCommand implements Command {
 
     PrintWriter out = io.out();
     if (sidecars) {
+      new DistinctFiles().inputs("file", all).output("--out-merkle-tree", outTree)
+          .output("--out-descriptor", outDescriptor).check();
       // As fsverity 1.5: the descriptors one after another; each tree written at offset 0 over the last.
       sequentially(builder, all, out);
       return result(io);
@@ -147,29 +147,40 @@ final class DigestCommand implements Command {
     for (Path p : all) {
       requireRegular(p);
     }
-    if (outTree != null) {
-      truncate(outTree);
+    // Each output starts empty (fsverity replaces the file: an older, longer tree must not survive
+    // at its end) and replaces the file only once every digest is done: a failure leaves it as it was.
+    try (AtomicOutput treeFile = outTree == null ? null : AtomicOutput.to(outTree);
+        AtomicOutput descriptorFile = outDescriptor == null ? null : AtomicOutput.to(outDescriptor)) {
+      try (FileDevice tree = treeFile == null ? null : FileDevice.openChannel(treeFile.path(), true);
+          FileDevice descriptors = descriptorFile == null ? null : FileDevice.openChannel(descriptorFile.path(), true)) {
+        writeSidecars(b, all, out, tree, descriptors);
+      }
+      if (treeFile != null) {
+        treeFile.commit();
+      }
+      if (descriptorFile != null) {
+        descriptorFile.commit();
+      }
     }
-    if (outDescriptor != null) {
-      truncate(outDescriptor);
-    }
-    try (FileDevice tree = outTree == null ? null : FileDevice.openChannel(outTree, true);
-        FileDevice descriptors = outDescriptor == null ? null : FileDevice.openChannel(outDescriptor, true)) {
-      long descriptorEnd = 0;
-      for (Path p : all) {
-        FsVerityDescriptor d;
-        try (BlockDevice in = open(p, Files.size(p) > SMALL_FILE)) {
-          d = tree == null ? b.digest(in) : b.build(in, tree);
-        }
-        if (descriptors != null) {
-          descriptors.writeFully(descriptorEnd, java.nio.ByteBuffer.wrap(d.encode()));
-          descriptorEnd += FsVerityDescriptor.SIZE;
-        }
-        say(out, d, p);
+  }
+
+  /** Digests each file in turn into the open outputs. */
+  private void writeSidecars(FsVerityTreeBuilder b, List<Path> all, PrintWriter out, FileDevice tree,
+      FileDevice descriptors) throws IOException {
+    long descriptorEnd = 0;
+    for (Path p : all) {
+      FsVerityDescriptor d;
+      try (BlockDevice in = open(p, Files.size(p) > SMALL_FILE)) {
+        d = tree == null ? b.digest(in) : b.build(in, tree);
       }
       if (descriptors != null) {
-        descriptors.flush();
+        descriptors.writeFully(descriptorEnd, java.nio.ByteBuffer.wrap(d.encode()));
+        descriptorEnd += FsVerityDescriptor.SIZE;
       }
+      say(out, d, p);
+    }
+    if (descriptors != null) {
+      descriptors.flush();
     }
   }
 
@@ -197,13 +208,6 @@ final class DigestCommand implements Command {
     }
     if (!Files.isReadable(p)) {
       throw new CliException(ExitCode.IO_ERROR, p + ": permission denied");
-    }
-  }
-
-  private static void truncate(Path p) throws IOException {
-    try (FileChannel c = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      // fsverity digest replaces the file: an older, longer tree must not survive at its end
     }
   }
 

@@ -19,14 +19,46 @@ final class FecOptions {
   Path device;
   long offset;
   int roots = 2;
+  /** Whether --fec-offset or --fec-roots was given: without --fec-device they would be ignored. */
+  private String tuning;
 
   static final Syntax<FecOptions> SYNTAX = Syntax.<FecOptions>group()
       .option("--fec-device", "FILE", "Reed-Solomon parity (as veritysetup --fec-device).", (c, v) -> c.device = FileName.parse(v))
-      .option("--fec-offset", "BYTES", "Where the parity starts on the FEC device (default 0).", (c, v) -> c.offset = WholeNumber.parseLong(v))
-      .option("--fec-roots", "N", "Parity bytes per codeword, 2 to 24 (default 2).", (c, v) -> c.roots = WholeNumber.parseInt(v));
+      .option("--fec-offset", "BYTES", "Where the parity starts on the FEC device (default 0).", (c, v) -> {
+        c.offset = WholeNumber.parseLong(v);
+        c.tuning = "--fec-offset";
+      })
+      .option("--fec-roots", "N", "Parity bytes per codeword, 2 to 24 (default 2).", (c, v) -> {
+        c.roots = WholeNumber.parseInt(v);
+        c.tuning = "--fec-roots";
+      });
 
   boolean given() {
     return device != null;
+  }
+
+  /**
+   * Refuses, before any file is read, what cannot be a FEC device: a file missing, unreadable, a
+   * directory or neither a regular file nor a block device (such as {@code /dev/null}), exit 4 as
+   * veritysetup's "does not exist or access denied" and "is not compatible"; an offset out of
+   * range, or roots or an offset given without {@code --fec-device}, exit 3 (the roots' range is
+   * {@link FecLayout}'s to check). A typo in the FEC path must not pass for an image that FEC
+   * protects.
+   */
+  void check() throws IOException {
+    if (device == null) {
+      if (tuning != null) {
+        throw new CliException(ExitCode.INVALID_PARAMETER, tuning + " needs --fec-device");
+      }
+      return;
+    }
+    Checks.requireFile(device, "FEC");
+    if (!Files.isRegularFile(device) && !BlockDevices.isBlockDevice(device)) {
+      throw new CliException(ExitCode.IO_ERROR, device + ": FEC file is not a regular file or a block device");
+    }
+    if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
+      throw new VerityParameterException("--fec-offset: " + offset + " (expected: a non-negative multiple of 512)");
+    }
   }
 
   /**
@@ -37,11 +69,8 @@ final class FecOptions {
    */
   FecRepairer repairer(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath,
       java.util.List<AutoCloseable> closer) throws IOException {
-    Checks.requireFile(device, "FEC");
-    if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
-      throw new VerityParameterException("--fec-offset: " + offset + " (expected: a non-negative multiple of 512)");
-    }
-    boolean shared = Files.isSameFile(device, hashPath);
+    check();
+    boolean shared = DistinctFiles.same(device, hashPath);
     FecLayout layout = FecLayout.of(params, roots, offset, shared, hash.size());
     BlockDevice fec = shared ? hash : BlockDevices.openRead(device);
     if (!shared) {
@@ -52,6 +81,20 @@ final class FecOptions {
       throw new DeviceTooSmallException("FEC area (truncated?)", device.toString(), fec.size(), needed);
     }
     return new FecRepairer(layout, data, hash, fec);
+  }
+
+  /**
+   * Opens the FEC device and checks that it fits the image, as {@link #repairer} does, then closes
+   * it: for a command that needs FEC only if its check fails, so that a FEC file that could not
+   * serve is refused before, not after.
+   */
+  void checkFits(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath) throws IOException {
+    java.util.List<AutoCloseable> opened = new java.util.ArrayList<>();
+    try {
+      repairer(params, data, hash, hashPath, opened);
+    } finally {
+      closeAll(opened);
+    }
   }
 
   /** Closes the parity devices {@link #repairer} opened: read-only, so a failure loses nothing. */

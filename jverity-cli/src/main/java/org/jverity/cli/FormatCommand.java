@@ -14,6 +14,7 @@ import org.jverity.io.FileDevice;
 import org.jverity.io.WritableDevice;
 import org.jverity.sig.RootHashSignature;
 import org.jverity.tree.TreeBuilder;
+import org.jverity.tree.TreeGeometry;
 
 final class FormatCommand implements Command {
   Path data;
@@ -64,6 +65,7 @@ final class FormatCommand implements Command {
     if (fecDevice != null) {
       Checks.requireOutputDevice(fecDevice, "FEC device");
     }
+    distinctOutputs().check();
     Signing signing = signing();
     VerityParams p = ParamsResolver.forFormat(options, data, ParamsResolver.seedBytes(seed), seedLabel);
     TreeBuilder builder = TreeBuilder.of(p);
@@ -79,7 +81,7 @@ final class FormatCommand implements Command {
       // The final layout depends on the hash device's size once written; this one checks the
       // parameters and the overlaps before any file is created.
       FecLayout early = FecLayout.of(p, roots(), fecOffset(), fecOnHash, builder.geometry().hashDeviceSize());
-      checkFecOverlaps(p, builder, early, fecOnHash, fecOnData);
+      checkFecOverlaps(p, builder.geometry(), early, fecOnHash, fecOnData);
     }
     long dataSize = DeviceSize.of(data); // Files.size says 0 for a block device
     if (dataSize < p.dataSize()) {
@@ -182,9 +184,10 @@ final class FormatCommand implements Command {
   /**
    * When the FEC area shares a file with the data or the hash area, it must lie past both: the
    * parity would otherwise overwrite what it protects (veritysetup 2.6 refuses only the data
-   * overlap and silently overwrites the tree or the superblock).
+   * overlap and silently overwrites the tree or the superblock). {@code repair} checks the same
+   * before it writes.
    */
-  private static void checkFecOverlaps(VerityParams p, TreeBuilder builder, FecLayout fec,
+  static void checkFecOverlaps(VerityParams p, TreeGeometry geometry, FecLayout fec,
       boolean onHash, boolean onData) {
     long start = fec.fecOffset();
     if (onData && start < p.dataSize()) {
@@ -192,8 +195,8 @@ final class FormatCommand implements Command {
           + " which ends at byte " + p.dataSize() + ")");
     }
     if (onHash) {
-      long areaStart = Math.min(p.hashOffset(), builder.geometry().treeOffset());
-      long areaEnd = builder.geometry().hashDeviceSize();
+      long areaStart = Math.min(p.hashOffset(), geometry.treeOffset());
+      long areaEnd = geometry.hashDeviceSize();
       if (start + fec.paritySize() > areaStart && start < areaEnd) {
         throw new VerityParameterException("--fec-offset: " + start + " (the FEC area overlaps the hash"
             + " area, bytes " + areaStart + " to " + areaEnd + ")");
@@ -201,11 +204,25 @@ final class FormatCommand implements Command {
     }
   }
 
+  /**
+   * Outputs that must be files of their own: none may be the data, the key or the certificate, or
+   * another output. HASH on DATA and the FEC area on either are single-device layouts, which the
+   * geometry's overlap checks decide instead.
+   */
+  private DistinctFiles distinctOutputs() throws IOException {
+    DistinctFiles d = new DistinctFiles().input("data file", data).input("--key file", key).input("--cert file", cert);
+    boolean hashOnData = sameFile(hash, data);
+    if (!hashOnData) {
+      d.output("HASH", hash);
+    }
+    if (fecDevice != null && !sameFile(fecDevice, hash) && !sameFile(fecDevice, data)) {
+      d.output("--fec-device", fecDevice);
+    }
+    return d.output("--root-hash-file", rootHashFile).output("--root-hash-signature-out", rootHashSignatureOut);
+  }
+
   /** Whether two paths name one file; paths of files not yet created compare by name. */
   private static boolean sameFile(Path a, Path b) throws IOException {
-    if (Files.exists(a) && Files.exists(b)) {
-      return Files.isSameFile(a, b);
-    }
-    return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+    return DistinctFiles.same(a, b);
   }
 }

@@ -99,6 +99,7 @@ final class OpenCommand implements Command {
     Listening listening = new Listening(bind, port, socket, stdin, cacheSize,
         Listening.limits(maxConnections, maxInFlight, idleTimeout, "--"), runtimeDir, security);
     String rootText = RootHashes.text("open", rootHash, rootHashFile);
+    fec.check(); // before listening: a FEC file that cannot serve, or FEC options without one
     ExportSpec export = new ExportSpec(name, description, data, hash, rootText,
         signature.given() ? signature : null, options, corruption.mode(),
         corruption.ignoreZeroBlocks, corruption.checkAtMostOnce, ioClass, fec.given() ? fec : null);

@@ -39,7 +39,9 @@ final class ReadCommand implements Command {
   static final Syntax<ReadCommand> SYNTAX = Syntax.command("read",
       "Write verified bytes of DATA to stdout (or --output). Every data block is checked"
         + " against the hash tree and ROOT_HASH before any of its bytes is written; stops at the first"
-        + " block that does not verify, naming it.",
+        + " block that does not verify, naming it. On stdout the verified bytes before that block are"
+        + " written; --output FILE is written only when the whole range verified (through a temporary file"
+        + " beside it, renamed over it): a read that fails leaves FILE as it was, or absent.",
       ReadCommand::new)
       .include(ImageArguments.SYNTAX, c -> c.image)
       .include(VerityOptions.CHECK, c -> c.options)
@@ -47,7 +49,7 @@ final class ReadCommand implements Command {
       .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
       .option("--offset", "BYTES", "First byte to read (default 0). Sizes take K, M, G, T (or KiB ... TiB): powers of 1024.", (c, v) -> c.offset = ByteSize.parse(v))
       .option("--length", "BYTES", "Bytes to read (default: to the end of the data).", (c, v) -> c.length = ByteSize.parse(v))
-      .option("-o, --output", "FILE", "Write to FILE instead of stdout.", (c, v) -> c.output = FileName.parse(v))
+      .option("-o, --output", "FILE", "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).", (c, v) -> c.output = FileName.parse(v))
       .option("--cache-size", "BYTES", "Hash block cache size (default 64M).", (c, v) -> c.cacheSize = ByteSize.parse(v))
       .flag("--ignore-corruption", "Report corrupted blocks but write their data anyway.", c -> c.ignoreCorruption = true)
       .flag("--ignore-zero-blocks", "Blocks whose digest is that of a zero block read as zeros.", c -> c.ignoreZeroBlocks = true)
@@ -63,8 +65,12 @@ final class ReadCommand implements Command {
     }
     signature.checkGiven();
     String rootText = image.check("read");
+    fec.check();
     Path data = image.data;
     Path hash = image.hash;
+    new DistinctFiles().input("data file", data).input("hash file", hash).input("FEC file", fec.device)
+        .input("root hash file", image.rootHashFile).input("signature", signature.signature)
+        .inputs("trusted certificate", signature.trusted).output("--output", output).check();
     // Mapped where possible: a verified read then costs a copy, not a system call, per request.
     try (BlockDevice dataDev = BlockDevices.openRead(data);
         BlockDevice hashDev = BlockDevices.openRead(hash)) {
@@ -107,13 +113,17 @@ final class ReadCommand implements Command {
       long end = length == null ? size : offset + length;
       // Not on stdout's terminal: the data would draw over it. A quick read draws nothing anyway.
       boolean barAllowed = output != null || ProgressBar.terminalOf(1) == null;
-      try (FileChannel file = output == null ? null : FileChannel.open(output, StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+      // --output appears only once the whole range verified: a failed read leaves it as it was.
+      try (AtomicOutput target = output == null ? null : AtomicOutput.to(output);
+          FileChannel file = target == null ? null : FileChannel.open(target.path(), StandardOpenOption.WRITE);
           VerificationScheduler scheduler = new VerificationScheduler(reader);
           ProgressBar bar = barAllowed ? ProgressBar.start("read", end - offset, System.err)
               : ProgressBar.hidden("read", end - offset, System.err);
           VerifiedCopy copy = new VerifiedCopy(scheduler, file != null ? file : Stdout.channel(), bar)) {
         copy.copy(offset, end);
+        if (target != null) {
+          target.commit();
+        }
         bar.finish();
       } catch (CorruptBlockException e) {
         throw diagnosis.explain(e);

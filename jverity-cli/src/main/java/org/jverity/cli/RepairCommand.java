@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jverity.fec.FecLayout;
 import org.jverity.fec.FecRecovery;
+import org.jverity.fec.FecRepairer;
+import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.Area;
@@ -15,6 +18,7 @@ import org.jverity.tree.CheckReport;
 import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeChecker;
+import org.jverity.tree.TreeGeometry;
 
 final class RepairCommand implements Command {
   final ImageArguments image = new ImageArguments();
@@ -40,6 +44,7 @@ final class RepairCommand implements Command {
       throw new CliException(ExitCode.USAGE, "repair needs --fec-device (the parity to correct with)");
     }
     String rootText = image.check("repair");
+    fec.check();
     PrintWriter out = io.out();
     PrintWriter err = io.err();
     List<AutoCloseable> fecDevices = new ArrayList<>();
@@ -50,6 +55,8 @@ final class RepairCommand implements Command {
       VerityParams p = trusted.params();
       byte[] root = trusted.rootHash();
       TreeChecker checker = TreeChecker.of(p);
+      checkRoles(p, checker.geometry(), hashDev.size()); // before anything is written
+      FecRepairer repairer = fec.repairer(p, dataDev, hashDev, image.hash, fecDevices); // sized before the check
       CheckReport before;
       try (ProgressBar bar = ProgressBar.start("check", checker.workBytes(), System.err)) {
         before = checker.withProgress(bar).check(dataDev, hashDev, root);
@@ -67,7 +74,16 @@ final class RepairCommand implements Command {
         throw new CliException(ExitCode.WRONG_PARAMETERS, "no block matches its hash"
             + " (wrong salt, hash algorithm, format or block size?): nothing to repair with");
       }
-      FecRecovery recovery = new FecRecovery(p, fec.repairer(p, dataDev, hashDev, image.hash, fecDevices));
+      if (!VerifyCommand.fecMayHelp(before, p)) { // said before FEC is tried, as verify says it
+        DataMismatch mismatch = VerifyCommand.dataMismatch(before, p);
+        if (mismatch.foreign()) {
+          throw new CliException(ExitCode.CORRUPTION, mismatch.describe() + ": nothing to repair with");
+        }
+        throw new CliException(ExitCode.ROOT_HASH_MISMATCH, "wrong root hash: the tree hashes to "
+            + Hex.format(before.computedRoot()) + " (its top block agrees with the blocks below it):"
+            + " no correction can make it match, nothing repaired");
+      }
+      FecRecovery recovery = new FecRecovery(p, repairer);
       for (Corruption c : before.corruptions()) {
         recovery.knownBad(c.area(), c.block());
       }
@@ -135,6 +151,23 @@ final class RepairCommand implements Command {
     }
     m.put("repairs", list);
     return m;
+  }
+
+  /**
+   * One file given in two roles must hold them in separate bytes, or a correction written to one
+   * would land in the other: data and hash (the hash area past the data, --hash-offset), FEC and
+   * either (the parity past both, --fec-offset), as format lays them out.
+   */
+  private void checkRoles(VerityParams p, TreeGeometry geometry, long hashSize) throws IOException {
+    if (DistinctFiles.same(image.data, image.hash)) {
+      geometry.checkNoOverlapWithData();
+    }
+    boolean onHash = DistinctFiles.same(fec.device, image.hash);
+    boolean onData = DistinctFiles.same(fec.device, image.data);
+    if (onHash || onData) {
+      FormatCommand.checkFecOverlaps(p, geometry, FecLayout.of(p, fec.roots, fec.offset, onHash, hashSize),
+          onHash, onData);
+    }
   }
 
   /** "data block N" or "hash block N (level L)", as verify names blocks. */

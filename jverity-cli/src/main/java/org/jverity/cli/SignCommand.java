@@ -31,13 +31,18 @@ final class SignCommand implements Command {
   @Override
   public int run(Io io) throws IOException {
     Checks.requireFile(file, "input");
+    new DistinctFiles().input("file", file).input("--key file", key).input("--cert file", cert)
+        .output("OUT_SIG", out).check();
     HashAlgorithm alg = options.algorithm();
     int blockSize = options.blockSize();
     byte[] salt = options.salt();
     Signing signing = Signing.load(key, cert);
     byte[] digest = FsVerityFileDigest.compute(file, alg, blockSize, salt);
     byte[] sig = signing.sign(k -> FsVeritySignature.sign(digest, alg, k.key(), k.cert()));
-    Files.write(out, sig);
+    try (AtomicOutput o = AtomicOutput.to(out)) {
+      Files.write(o.path(), sig);
+      o.commit();
+    }
     if (json) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("file", file.toString());

@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jverity.fec.FecRecovery;
+import org.jverity.tree.Area;
+import org.jverity.tree.MerkleLayout;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
@@ -39,6 +41,7 @@ final class VerifyCommand implements Command {
     Checks.requireThreads(threads);
     signature.checkGiven();
     String rootText = image.check("verify");
+    fec.check();
     Path data = image.data;
     Path hash = image.hash;
     CheckReport report;
@@ -59,11 +62,14 @@ final class VerifyCommand implements Command {
       if (Files.isSameFile(data, hash)) {
         checker.geometry().checkNoOverlapWithData();
       }
+      if (fec.given()) { // as read and open: a FEC file that cannot serve is refused even if the image verifies
+        fec.checkFits(p, dataDev, hashDev, hash);
+      }
       try (ProgressBar bar = ProgressBar.start("verify", checker.workBytes(), System.err)) {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
         bar.finish();
       }
-      if (fec.given() && !report.ok() && !report.nothingMatches() && !dataMismatch(report, p).foreign()) {
+      if (fec.given() && fecMayHelp(report, p)) {
         return withFec(io, report, trusted, dataDev, hashDev);
       }
     }
@@ -106,10 +112,14 @@ final class VerifyCommand implements Command {
         err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
             + " more data blocks FEC cannot correct");
       }
-      err.println("Found " + r.fixes().size() + " repairable errors with FEC device.");
+      // veritysetup's line, in its meaning: Reed-Solomon symbols (bytes) corrected; blocks in ours.
+      err.println("Found " + r.correctedBytes() + " repairable errors with FEC device.");
+      err.println("jverity: " + r.fixes().size() + (r.fixes().size() == 1 ? " block is" : " blocks are")
+          + " correctable with FEC");
       if (json) {
         Map<String, Object> m = toJson(report, r.complete() ? ExitCode.OK : ExitCode.CORRUPTION, trusted);
         m.put("fecCorrectableBlocks", r.fixes().size());
+        m.put("fecCorrectedBytes", r.correctedBytes());
         m.put("fecUncorrectableDataBlocks", r.uncorrectableCount());
         io.result(m);
       }
@@ -124,6 +134,21 @@ final class VerifyCommand implements Command {
     } finally {
       FecOptions.closeAll(fecDevices);
     }
+  }
+
+  /**
+   * Whether FEC can make the image verify, decided before any FEC attempt. Not when nothing
+   * matches (other parameters), the hash file is another image's, or the root hash is wrong: the
+   * tree agrees with its top block and the top block does not hash to the root hash, so no
+   * correction below it can help (trying would fail on every block, slowly). The diagnosis is then
+   * the one verify gives without FEC.
+   */
+  static boolean fecMayHelp(CheckReport r, VerityParams p) {
+    if (r.ok() || r.nothingMatches() || dataMismatch(r, p).foreign()) {
+      return false;
+    }
+    int top = MerkleLayout.dmVerity(p).levels() - 1;
+    return r.rootMatches() || r.corruptions().stream().anyMatch(c -> c.area() == Area.HASH && c.level() == top);
   }
 
   static int exitCode(CheckReport r) {

@@ -58,6 +58,12 @@ class CatCommandTest {
     return Jverity.run(args);
   }
 
+  /** As {@link #cat} without -o: stdout (captured in "out"), where the bytes before a bad block go. */
+  private ToolRun catToStdout(Made m) throws Exception {
+    return ChildJverity.run(dir.resolve("out"), "cat", m.file().toString(), "--merkle-tree=" + m.tree(),
+        "--digest=" + m.digest());
+  }
+
   private byte[] out() throws IOException {
     return Files.readAllBytes(dir.resolve("out"));
   }
@@ -100,6 +106,9 @@ class CatCommandTest {
     ToolRun r = cat(m);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
     assertThat(r.stderrLines()).containsExactly("jverity: " + m.file() + ": data block " + at / 4096 + " is corrupted");
+    assertThat(dir.resolve("out")).as("-o is written on success only").doesNotExist();
+    ToolRun s = catToStdout(m);
+    assertThat(s.exitCode()).as("%s", s).isEqualTo(ExitCode.CORRUPTION);
     assertThat(out()).isEqualTo(Arrays.copyOf(m.bytes(), at / 4096 * 4096));
   }
 
@@ -110,6 +119,8 @@ class CatCommandTest {
     ToolRun r = cat(m);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
     assertThat(r.stderrLines()).containsExactly("jverity: " + m.tree() + ": hash block 4 (level 0) is corrupted");
+    assertThat(dir.resolve("out")).as("-o is written on success only").doesNotExist();
+    assertThat(catToStdout(m).exitCode()).isEqualTo(ExitCode.CORRUPTION);
     assertThat(out()).isEqualTo(Arrays.copyOf(m.bytes(), 384 * 4096));
   }
 
@@ -219,7 +230,7 @@ class CatCommandTest {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
     assertThat(r.stderrLines()).containsExactly("jverity: " + m.file() + ": data block " + 3_000_000 / 4096
         + " is corrupted");
-    assertThat(out()).isEqualTo(Arrays.copyOf(m.bytes(), 3_000_000 / 4096 * 4096));
+    assertThat(dir.resolve("out")).as("-o is written on success only").doesNotExist();
   }
 
   @Test

@@ -69,13 +69,15 @@ class ReadCommandTest {
   }
 
   @Test
-  void stopsAtTheCorruptDataBlockAfterWritingEverythingBeforeIt() throws Exception {
+  void stopsAtTheCorruptDataBlockAndLeavesNoOutput() throws Exception {
     bytes[400 * 1024 + 7] ^= 0x10;
     Files.write(data, bytes);
     ToolRun r = read();
     assertThat(r.exitCode()).isEqualTo(ExitCode.CORRUPTION);
     assertThat(r.stderr()).isEqualTo("jverity: " + data + ": data block 400 (position 409600) is corrupted\n");
-    assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOf(bytes, 400 * 1024));
+    // The verified bytes before block 400 go to stdout only: --output appears on success alone.
+    assertThat(out).doesNotExist();
+    assertThat(dir.toFile().list()).as("no temporary left").noneMatch(n -> n.endsWith(".jverity-tmp"));
   }
 
   @Test
@@ -91,7 +93,11 @@ class ReadCommandTest {
     ToolRun r = Jverity.run("read", im.data().toString(), im.hash().toString(), im.root(), "-o", out.toString());
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
     assertThat(r.stderr()).isEqualTo("jverity: " + im.data() + ": data block 1000 (position 4096000) is corrupted\n");
-    assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOf(original, 1000 * 4096));
+    assertThat(Files.readAllBytes(out)).as("-o is replaced on success only").isEqualTo(original);
+    Path stdout = dir.resolve("stdout.bin");
+    ToolRun s = ChildJverity.run(stdout, "read", im.data().toString(), im.hash().toString(), im.root());
+    assertThat(s.exitCode()).as("%s", s).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(Files.readAllBytes(stdout)).isEqualTo(Arrays.copyOf(original, 1000 * 4096));
   }
 
   @Test
@@ -124,7 +130,7 @@ class ReadCommandTest {
     long last = tree.length / 1024 - 1;
     assertThat(r.stderr()).isEqualTo("jverity: " + hash + ": hash block " + last + " (level 0, position "
         + last * 1024 + ") is corrupted\n");
-    assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOf(bytes, 576 * 1024));
+    assertThat(out).doesNotExist(); // a failed read leaves no --output
     assertThat(VeritysetupOracle.run("verify", data.toString(), hash.toString(), root).exitCode()).isNotZero();
   }
 
@@ -136,7 +142,7 @@ class ReadCommandTest {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
     assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: wrong root hash: the tree on " + hash
         + " hashes to " + right + " (its top block agrees with the blocks below it)");
-    assertThat(Files.readAllBytes(out)).isEmpty();
+    assertThat(out).as("a failed read leaves no --output").doesNotExist();
     ToolRun verify = Jverity.run("verify", data.toString(), hash.toString(), root);
     assertThat(verify.exitCode()).as("verify says the same: %s", verify).isEqualTo(r.exitCode());
   }
@@ -183,7 +189,7 @@ class ReadCommandTest {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.WRONG_PARAMETERS);
     assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: root hash does not match, and no block"
         + " under the top matches its hash either: wrong salt, hash algorithm, format or block size?");
-    assertThat(Files.readAllBytes(out)).isEmpty();
+    assertThat(out).as("a failed read leaves no --output").doesNotExist();
     List<String> verify = new ArrayList<>(args.subList(1, args.size()));
     verify.removeAll(List.of("--output", out.toString()));
     verify.addFirst("verify");
@@ -211,7 +217,7 @@ class ReadCommandTest {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
     assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: hash file does not belong to this data:"
         + " 597 of 600 data blocks mismatch (or the data was rewritten after it was formatted)");
-    assertThat(Files.readAllBytes(out)).as("the blocks before the first mismatch").isEqualTo(Arrays.copyOf(other, 3 * 1024));
+    assertThat(out).as("-o is written on success only").doesNotExist();
 
     ToolRun ignoring = Jverity.run("read", otherData.toString(), hash.toString(), root, "--output", out.toString(),
         "--ignore-corruption");

@@ -32,8 +32,10 @@ public final class FecRecovery {
    * @param area data or hash
    * @param block data block number, or hash block number on the hash device
    * @param bytes the corrected block
+   * @param correctedBytes bytes of the block on the device that FEC changed: the Reed-Solomon
+   *     symbols corrected, what veritysetup counts as "repairable errors"
    */
-  public record Fix(Area area, long block, byte[] bytes) {}
+  public record Fix(Area area, long block, byte[] bytes, int correctedBytes) {}
 
   /**
    * @param fixes corrections, data blocks first, each block once, in block order
@@ -43,6 +45,11 @@ public final class FecRecovery {
   public record Result(List<Fix> fixes, List<CorruptBlockException> uncorrectable, long uncorrectableCount) {
     public boolean complete() {
       return uncorrectableCount == 0;
+    }
+
+    /** Bytes (Reed-Solomon symbols) corrected in all the blocks fixed. */
+    public long correctedBytes() {
+      return fixes.stream().mapToLong(Fix::correctedBytes).sum();
     }
   }
 
@@ -65,8 +72,11 @@ public final class FecRecovery {
     BlockRepairer recording = (area, block, size, check) -> {
       byte[] fixed = repairer.repair(area, block, size, check);
       if (fixed != null) { // the repairer returns only candidates that verified
-        fixes.putIfAbsent(String.format("%s%020d", area == Area.DATA ? "D" : "H", block),
-            new Fix(area, block, fixed.clone()));
+        String key = String.format("%s%020d", area == Area.DATA ? "D" : "H", block);
+        if (!fixes.containsKey(key)) {
+          int changed = changedBytes(area == Area.DATA ? data : hash, block * size, fixed);
+          fixes.putIfAbsent(key, new Fix(area, block, fixed.clone(), changed));
+        }
       }
       return fixed;
     };
@@ -94,5 +104,19 @@ public final class FecRecovery {
     }
     List<Fix> list = new ArrayList<>(fixes.values());
     return new Result(Collections.unmodifiableList(list), List.copyOf(failures), failed);
+  }
+
+  /** Bytes of {@code fixed} that differ from the block at {@code offset}; bytes past the end count as changed. */
+  private static int changedBytes(BlockDevice device, long offset, byte[] fixed) throws IOException {
+    int present = (int) Math.max(0, Math.min(fixed.length, device.size() - offset));
+    byte[] stored = new byte[present];
+    device.readFully(offset, stored, 0, present);
+    int changed = fixed.length - present;
+    for (int i = 0; i < present; i++) {
+      if (stored[i] != fixed[i]) {
+        changed++;
+      }
+    }
+    return changed;
   }
 }

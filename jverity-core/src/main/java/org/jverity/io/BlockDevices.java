@@ -42,9 +42,11 @@ public final class BlockDevices {
     if (a.isRegularFile()) {
       return true;
     }
-    if (!a.isOther()) {
-      return false;
-    }
+    return a.isOther() && isBlockDevice(path);
+  }
+
+  /** Whether {@code path} is a block device (following links); false where the OS cannot say. */
+  public static boolean isBlockDevice(Path path) throws IOException {
     try {
       int mode = (Integer) Files.getAttribute(path, "unix:mode");
       return (mode & S_IFMT) == S_IFBLK;
