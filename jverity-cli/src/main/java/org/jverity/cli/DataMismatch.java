@@ -31,6 +31,12 @@ record DataMismatch(long mismatched, long checked, boolean sampled) {
   static final long MIN_BLOCKS = 16;
   /** Data blocks {@link #sample} compares at most: 4 MiB of 4 KiB blocks, hashed in milliseconds. */
   static final int SAMPLE = 1024;
+  /**
+   * Consecutive data blocks the sample reads at each place it looks: one level-0 hash block (and
+   * the one path above it) covers them all, so a 1 TiB image whose tree is not in the page cache
+   * costs 32 paths of disk reads, not 1,024.
+   */
+  static final int RUN = 32;
 
   /** Whether most blocks mismatch: the hash file does not belong to this data. */
   boolean foreign() {
@@ -44,32 +50,38 @@ record DataMismatch(long mismatched, long checked, boolean sampled) {
   }
 
   /**
-   * Compares up to {@link #SAMPLE} data blocks spread evenly over the image (all of them when
-   * there are fewer) with the tree, through a reader of its own: nothing is repaired or reported,
-   * and a block whose hash blocks do not verify is left out of the count.
+   * Compares up to {@link #SAMPLE} data blocks with the tree (all of them when there are fewer):
+   * {@link #RUN} consecutive blocks at each of {@code SAMPLE / RUN} places spread evenly over the
+   * image, through a reader of its own with a small cache: nothing is repaired or reported, and a
+   * block whose hash blocks do not verify is left out of the count. Reads and memory are bounded
+   * whatever the image size ({@code open} and {@code serve} run it before listening).
    */
   static DataMismatch sample(VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash)
       throws IOException {
     long blocks = p.dataBlocks();
-    long n = Math.min(blocks, SAMPLE);
+    boolean all = blocks <= SAMPLE;
+    long runs = all ? 1 : SAMPLE / RUN;
+    long runLength = all ? blocks : RUN; // runs start at least blocks / runs >= RUN apart: they never overlap
     byte[] buf = new byte[p.dataBlockSize()];
     long mismatched = 0;
     long checked = 0;
     try (VerifiedReader r = VerifiedReader.open(p, data, hash, rootHash, new HashBlockCache(8 << 20),
         ReaderOptions.DEFAULTS)) {
-      for (long i = 0; i < n; i++) {
-        long block = i * (blocks / n) + i * (blocks % n) / n; // floor(i * blocks / n), without overflow
-        try {
-          r.read(block * buf.length, buf, 0, buf.length);
-          checked++;
-        } catch (CorruptBlockException e) {
-          if (e.area() == Area.DATA) {
+      for (long i = 0; i < runs; i++) {
+        long start = i * (blocks / runs) + i * (blocks % runs) / runs; // floor(i * blocks / runs), without overflow
+        for (long block = start; block < start + runLength; block++) {
+          try {
+            r.read(block * buf.length, buf, 0, buf.length);
             checked++;
-            mismatched++;
+          } catch (CorruptBlockException e) {
+            if (e.area() == Area.DATA) {
+              checked++;
+              mismatched++;
+            }
           }
         }
       }
     }
-    return new DataMismatch(mismatched, checked, n < blocks);
+    return new DataMismatch(mismatched, checked, !all);
   }
 }

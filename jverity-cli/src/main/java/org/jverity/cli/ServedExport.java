@@ -9,6 +9,7 @@ import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.nbd.Export;
 import org.jverity.sig.InvalidSignatureException;
+import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
 import org.jverity.verify.CorruptionMode;
@@ -89,8 +90,10 @@ final class ServedExport implements AutoCloseable {
             }
           });
       List<AutoCloseable> fecDevices = new ArrayList<>();
+      BlockRepairer fec = BlockRepairer.NONE;
       if (spec.fec() != null) {
         FecRepairer repairer = spec.fec().repairer(trusted.params(), data, hash, spec.hash(), fecDevices);
+        fec = repairer::repair;
         options = options.withRepairer((area, block, size, check) -> {
           byte[] fixed = repairer.repair(area, block, size, check);
           if (fixed != null) {
@@ -98,6 +101,14 @@ final class ServedExport implements AutoCloseable {
           }
           return fixed;
         });
+      }
+      try {
+        // before the server listens: an export that could serve nothing refuses the server
+        StartupCheck.check(spec.name(), trusted.params(), data, hash, trusted.rootHash(), fec,
+            spec.mode() == CorruptionMode.IGNORE, log);
+      } catch (IOException | RuntimeException e) {
+        FecOptions.closeAll(fecDevices);
+        throw e;
       }
       VerifiedReader reader = VerifiedReader.open(trusted.params(), data, hash, trusted.rootHash(), cache, options);
       ServedExport served = new ServedExport(spec, trusted, data, hash, reader);
