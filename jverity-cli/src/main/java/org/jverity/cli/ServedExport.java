@@ -32,6 +32,8 @@ final class ServedExport implements AutoCloseable {
   final ExportSpec spec;
   final TrustedRoot trusted;
   final Export export;
+  /** Reads of its data or hash file that failed (truncated under the server, I/O errors). */
+  final DeviceErrors deviceErrors;
   private final BlockDevice data;
   private final BlockDevice hash;
   private final VerifiedReader reader;
@@ -39,8 +41,9 @@ final class ServedExport implements AutoCloseable {
   private final List<AutoCloseable> fecDevices = new ArrayList<>(); // parity devices of its own, or none
 
   private ServedExport(ExportSpec spec, TrustedRoot trusted, BlockDevice data, BlockDevice hash,
-      VerifiedReader reader) {
+      VerifiedReader reader, DeviceErrors deviceErrors) {
     this.spec = spec;
+    this.deviceErrors = deviceErrors;
     this.trusted = trusted;
     this.data = data;
     this.hash = hash;
@@ -67,10 +70,11 @@ final class ServedExport implements AutoCloseable {
     }
     Checks.requireFile(spec.data(), "data");
     Checks.requireFile(spec.hash(), "hash");
-    BlockDevice data = BlockDevices.openRead(spec.data());
+    DeviceErrors errors = new DeviceErrors(spec.name(), log);
+    BlockDevice data = errors.watch(BlockDevices.openRead(spec.data()), spec.data(), "data");
     BlockDevice hash = null;
     try {
-      hash = BlockDevices.openRead(spec.hash());
+      hash = errors.watch(BlockDevices.openRead(spec.hash()), spec.hash(), "hash");
       TrustedRoot trusted = TrustedRoot.resolve(spec.options(), spec.data(), hash, spec.rootText());
       checkSignature(spec, trusted.rootHash()); // before any block is read or served
       ReaderOptions options = ReaderOptions.DEFAULTS
@@ -111,7 +115,7 @@ final class ServedExport implements AutoCloseable {
         throw e;
       }
       VerifiedReader reader = VerifiedReader.open(trusted.params(), data, hash, trusted.rootHash(), cache, options);
-      ServedExport served = new ServedExport(spec, trusted, data, hash, reader);
+      ServedExport served = new ServedExport(spec, trusted, data, hash, reader, errors);
       served.fecDevices.addAll(fecDevices);
       return served;
     } catch (IOException | RuntimeException e) {

@@ -30,7 +30,9 @@ final class StatusReport {
     CacheStats cache = reader.cacheStats();
     List<String[]> rows = new ArrayList<>();
     rows.add(row("type", "VERITY"));
+    DeviceErrors errors = served.deviceErrors;
     rows.add(row("status", reader.failedClosed() ? "corrupted (stopped)"
+        : errors.truncated() > 0 ? "truncated" // clients get EIO past the new end: worse than a bad block
         : reader.status() == 'V' ? "verified" : "corrupted"));
     rows.add(row("hash type", Integer.toString(p.hashFormat().code())));
     rows.add(row("data block", Integer.toString(p.dataBlockSize())));
@@ -58,6 +60,10 @@ final class StatusReport {
     rows.add(row("io class", served.spec.ioClass().name().toLowerCase(Locale.ROOT).replace('_', '-')));
     rows.add(row("corruptions", Long.toString(reader.corruptionCount())));
     rows.add(row("repaired", Long.toString(reader.repairedCount())));
+    rows.add(row("device errors", errors.truncated() + " truncated, " + errors.other() + " other"));
+    if (errors.truncation() != null) {
+      rows.add(row("truncated", errors.truncation()));
+    }
     rows.add(row("inline reads", Long.toString(scheduler.inlineRequests())));
     rows.add(row("pooled reads", Long.toString(scheduler.pooledRequests())));
     rows.add(row("cache", cache.cachedBytes() + " of " + cache.capacityBytes() + " bytes, " + cache.hits()
