@@ -42,7 +42,10 @@ final class OpenCommand implements Command {
   static final Syntax<OpenCommand> SYNTAX = Syntax.command("open",
       "Serve DATA over NBD as export NAME, every byte verified against HASH and ROOT_HASH"
         + " (veritysetup open's arguments). Prints the URI (nbd://... or nbd+unix://...) on stdout, then"
-        + " serves until SIGINT or SIGTERM (exit 0). Logs connections and corrupted blocks on stderr.",
+        + " serves until SIGINT or SIGTERM (exit 0). Logs connections and corrupted blocks on stderr."
+        + " Refuses to start, as verify exits (7 wrong root hash, 10 wrong parameters, 8 another image's"
+        + " hash file or a damaged top hash block), when the image could serve nothing; damaged blocks"
+        + " elsewhere do not stop it.",
       OpenCommand::new)
       .parameter("DATA", "Data image.", (c, v) -> c.data = FileName.parse(v))
       .parameter("NAME", "Export name clients ask for (\"\" for the default export).", (c, v) -> c.name = v)

@@ -22,7 +22,9 @@ final class ServeCommand implements Command {
         + " nbd-server's: [generic] (bind, port, socket, cache-size, max-connections, idle-timeout,"
         + " max-in-flight) and one [NAME] section per export (data, hash, root-hash or root-hash-file,"
         + " root-hash-signature with trusted-cert, description, io-class, tree options, dm-verity flags). Prints one URI per export on stdout,"
-        + " then serves until SIGINT or SIGTERM (exit 0).",
+        + " then serves until SIGINT or SIGTERM (exit 0). An export that could serve nothing (wrong root"
+        + " hash, wrong parameters, another image's hash file) refuses the server before it listens, naming"
+        + " it, with verify's exit code (7, 10, 8).",
       ServeCommand::new)
       .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
       .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"
