@@ -70,11 +70,10 @@ final class ServedExport implements AutoCloseable {
     }
     Checks.requireFile(spec.data(), "data");
     Checks.requireFile(spec.hash(), "hash");
-    DeviceErrors errors = new DeviceErrors(spec.name(), log);
-    BlockDevice data = errors.watch(BlockDevices.openRead(spec.data()), spec.data(), "data");
+    BlockDevice data = BlockDevices.openRead(spec.data());
     BlockDevice hash = null;
     try {
-      hash = errors.watch(BlockDevices.openRead(spec.hash()), spec.hash(), "hash");
+      hash = BlockDevices.openRead(spec.hash());
       TrustedRoot trusted = TrustedRoot.resolve(spec.options(), spec.data(), hash, spec.rootText());
       checkSignature(spec, trusted.rootHash()); // before any block is read or served
       ReaderOptions options = ReaderOptions.DEFAULTS
@@ -93,10 +92,15 @@ final class ServedExport implements AutoCloseable {
               failedClosed.accept(mode, cause);
             }
           });
+      // What serves reads through these: a read that fails (a file truncated while served) is
+      // logged and counted. The checks before serving read the files as they are, and fail in one line.
+      DeviceErrors errors = new DeviceErrors(spec.name(), log);
+      BlockDevice servedData = errors.watch(data, spec.data(), "data");
+      BlockDevice servedHash = errors.watch(hash, spec.hash(), "hash");
       List<AutoCloseable> fecDevices = new ArrayList<>();
       BlockRepairer fec = BlockRepairer.NONE;
       if (spec.fec() != null) {
-        FecRepairer repairer = spec.fec().repairer(trusted.params(), data, hash, spec.hash(), fecDevices);
+        FecRepairer repairer = spec.fec().repairer(trusted.params(), servedData, servedHash, spec.hash(), fecDevices);
         fec = repairer::repair;
         options = options.withRepairer((area, block, size, check) -> {
           byte[] fixed = repairer.repair(area, block, size, check);
@@ -106,15 +110,16 @@ final class ServedExport implements AutoCloseable {
           return fixed;
         });
       }
+      VerifiedReader reader;
       try {
         // before the server listens: an export that could serve nothing refuses the server
         StartupCheck.check(spec.name(), trusted.params(), data, hash, trusted.rootHash(), fec,
             spec.mode() == CorruptionMode.IGNORE, log);
+        reader = VerifiedReader.open(trusted.params(), servedData, servedHash, trusted.rootHash(), cache, options);
       } catch (IOException | RuntimeException e) {
         FecOptions.closeAll(fecDevices);
         throw e;
       }
-      VerifiedReader reader = VerifiedReader.open(trusted.params(), data, hash, trusted.rootHash(), cache, options);
       ServedExport served = new ServedExport(spec, trusted, data, hash, reader, errors);
       served.fecDevices.addAll(fecDevices);
       return served;
