@@ -59,6 +59,16 @@ record DataMismatch(long mismatched, long checked, boolean sampled) {
    */
   static DataMismatch sample(VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash)
       throws IOException {
+    return sample(p, data, hash, rootHash, false);
+  }
+
+  /**
+   * As {@link #sample(VerityParams, BlockDevice, BlockDevice, byte[])}; under {@code
+   * ignoreZeroBlocks} a block whose digest is the zero block's matches whatever the data holds
+   * there, as the export serves it (zeros).
+   */
+  static DataMismatch sample(VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash,
+      boolean ignoreZeroBlocks) throws IOException {
     long blocks = p.dataBlocks();
     boolean all = blocks <= SAMPLE;
     long runs = all ? Math.ceilDiv(blocks, RUN) : SAMPLE / RUN;
@@ -67,7 +77,7 @@ record DataMismatch(long mismatched, long checked, boolean sampled) {
     long mismatched = 0;
     long checked = 0;
     try (VerifiedReader r = VerifiedReader.open(p, data, hash, rootHash, new HashBlockCache(8 << 20),
-        ReaderOptions.DEFAULTS)) {
+        ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(ignoreZeroBlocks))) {
       for (long i = 0; i < runs; i++) {
         // all: back to back; else floor(i * blocks / runs), without overflow: at least RUN apart
         long start = all ? i * RUN : i * (blocks / runs) + i * (blocks % runs) / runs;

@@ -114,7 +114,7 @@ final class ServedExport implements AutoCloseable {
       try {
         // before the server listens: an export that could serve nothing refuses the server
         StartupCheck.check(spec.name(), trusted.params(), data, hash, trusted.rootHash(), fec,
-            spec.mode() == CorruptionMode.IGNORE, log);
+            spec.ignoreZeroBlocks(), spec.mode() == CorruptionMode.IGNORE, log);
         reader = VerifiedReader.open(trusted.params(), servedData, servedHash, trusted.rootHash(), cache, options);
       } catch (IOException | RuntimeException e) {
         FecOptions.closeAll(fecDevices);

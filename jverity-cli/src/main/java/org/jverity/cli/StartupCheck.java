@@ -39,12 +39,14 @@ final class StartupCheck {
 
   /**
    * @param repairer the export's FEC, or {@link BlockRepairer#NONE}
+   * @param ignoreZeroBlocks whether the export reads zero-digest blocks as zeros (the sample then
+   *     does too: what such a block holds on the data device is never served)
    * @param ignoring whether the export runs under {@code --ignore-corruption}
    * @throws CliException naming the export, with verify's exit code, when nothing could be served
    */
   static void check(String export, VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash,
-      BlockRepairer repairer, boolean ignoring, ServerLog log) throws IOException {
-    CliException refusal = refusal(p, data, hash, rootHash, repairer);
+      BlockRepairer repairer, boolean ignoreZeroBlocks, boolean ignoring, ServerLog log) throws IOException {
+    CliException refusal = refusal(p, data, hash, rootHash, repairer, ignoreZeroBlocks);
     if (refusal == null) {
       return;
     }
@@ -58,9 +60,9 @@ final class StartupCheck {
 
   /** Why no block of the image could be served, or null when blocks verify. */
   static CliException refusal(VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash,
-      BlockRepairer repairer) throws IOException {
+      BlockRepairer repairer, boolean ignoreZeroBlocks) throws IOException {
     int topLevel = MerkleLayout.dmVerity(p).levels() - 1;
-    CorruptBlockException first = readFirstBlock(p, data, hash, rootHash, BlockRepairer.NONE);
+    CorruptBlockException first = readFirstBlock(p, data, hash, rootHash, BlockRepairer.NONE, ignoreZeroBlocks);
     boolean atTop = first != null
         && (first.area() == Area.HASH ? first.level() == topLevel : topLevel < 0); // the only block is the top
     if (atTop) {
@@ -68,22 +70,23 @@ final class StartupCheck {
       // A damaged top block (or the only data block): FEC may correct it. A wrong root hash or
       // wrong parameters it cannot.
       boolean damage = why.exitCode() == ExitCode.CORRUPTION || topLevel < 0;
-      if (damage && repairer != BlockRepairer.NONE && readFirstBlock(p, data, hash, rootHash, repairer) == null) {
+      if (damage && repairer != BlockRepairer.NONE
+          && readFirstBlock(p, data, hash, rootHash, repairer, ignoreZeroBlocks) == null) {
         return null;
       }
       return why.exitCode() == ExitCode.CORRUPTION
           ? new CliException(why.exitCode(), why.getMessage() + ": no data block can verify under it") : why;
     }
-    DataMismatch sample = DataMismatch.sample(p, data, hash, rootHash);
+    DataMismatch sample = DataMismatch.sample(p, data, hash, rootHash, ignoreZeroBlocks);
     return sample.foreign() ? new CliException(ExitCode.CORRUPTION, sample.describe()) : null;
   }
 
   /** Data block 0 read through a reader of its own: the failure on its path, or null when it verifies. */
   private static CorruptBlockException readFirstBlock(VerityParams p, BlockDevice data, BlockDevice hash,
-      byte[] rootHash, BlockRepairer repairer) throws IOException {
+      byte[] rootHash, BlockRepairer repairer, boolean ignoreZeroBlocks) throws IOException {
     byte[] block = new byte[p.dataBlockSize()];
     try (VerifiedReader r = VerifiedReader.open(p, data, hash, rootHash, new HashBlockCache(CACHE_BYTES),
-        ReaderOptions.DEFAULTS.withRepairer(repairer))) {
+        ReaderOptions.DEFAULTS.withRepairer(repairer).withIgnoreZeroBlocks(ignoreZeroBlocks))) {
       r.read(0, block, 0, (int) Math.min(block.length, r.size()));
       return null;
     } catch (CorruptBlockException e) {

@@ -152,6 +152,35 @@ class StartupCheckTest {
     }
   }
 
+  @Test
+  void underIgnoreZeroBlocksWhatZeroBlocksHoldOnTheDeviceIsNotHeldAgainstIt() throws Exception {
+    byte[] original = new byte[2000 * 4096];
+    byte[] head = new byte[100 * 4096];
+    new java.util.SplittableRandom(7).nextBytes(head);
+    System.arraycopy(head, 0, original, 0, head.length); // then 1,900 zero blocks
+    Path data = Files.write(dir.resolve("sparse.img"), original);
+    Path hash = dir.resolve("sparse.hash");
+    ToolRun f = Jverity.run("format", data.toString(), hash.toString(), "--salt", "5a");
+    assertThat(f.exitCode()).as(f.toString()).isZero();
+    String root = f.headerField("Root hash").strip();
+    byte[] garbage = new byte[1900 * 4096];
+    new java.util.SplittableRandom(8).nextBytes(garbage);
+    try (RandomAccessFile file = new RandomAccessFile(data.toFile(), "rw")) {
+      file.seek(100 * 4096L);
+      file.write(garbage); // free space the image never promised to keep zero
+    }
+    try (ServerProcess server = ServerProcess.start(dir, "open", data.toString(), "disk", hash.toString(), root,
+        "--port", "0", "--ignore-zero-blocks")) {
+      String uri = server.line();
+      assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(NbdClients.sha256(new java.io.ByteArrayInputStream(original)));
+      assertThat(server.terminate()).as(server.stderr()).isZero();
+    }
+    try (ServerProcess server = ServerProcess.start(dir, "open", data.toString(), "disk", hash.toString(), root,
+        "--port", "0")) {
+      assertThat(refused(server, ExitCode.CORRUPTION)).contains("hash file does not belong to this data");
+    }
+  }
+
   private static void flip(Path file, long at) throws Exception {
     try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
       f.seek(at);
