@@ -20,7 +20,8 @@ import org.jverity.verify.VerifiedReader;
  *
  * <p>What it reads, whatever the image size: the first data block's path to the root (the top hash
  * block against the root hash; {@link RootMismatch} when it fails), then {@link DataMismatch#SAMPLE}
- * data blocks spread over the image, through readers with a small cache of their own.
+ * data blocks in runs of {@link DataMismatch#RUN} spread over the image, through readers with a
+ * small cache of their own: 33 paths of hash blocks on a 1 TiB image, a few MiB of memory.
  *
  * <p>A top hash block that is damaged (its children agree with the level below, not with it)
  * leaves no block servable: refused too, unless FEC corrects it. FEC is tried only there, after
@@ -32,7 +33,7 @@ import org.jverity.verify.VerifiedReader;
  * {@code read --ignore-corruption} prints it. Stateless.
  */
 final class StartupCheck {
-  /** The check's readers' cache: a path per sampled block, 4 levels at most of 4 KiB each. */
+  /** The first block's reader's cache: one path of hash blocks, with room to spare. */
   private static final long CACHE_BYTES = 8 << 20;
 
   private StartupCheck() {}
