@@ -31,6 +31,12 @@ record DataMismatch(long mismatched, long checked, boolean sampled) {
   static final long MIN_BLOCKS = 16;
   /** Data blocks {@link #sample} compares at most: 4 MiB of 4 KiB blocks, hashed in milliseconds. */
   static final int SAMPLE = 1024;
+  /**
+   * Consecutive data blocks the sample reads at each place it looks: one level-0 hash block (and
+   * the one path above it) covers them all, so a 1 TiB image whose tree is not in the page cache
+   * costs 32 paths of disk reads, not 1,024.
+   */
+  static final int RUN = 32;
 
   /** Whether most blocks mismatch: the hash file does not belong to this data. */
   boolean foreign() {
@@ -44,32 +50,58 @@ record DataMismatch(long mismatched, long checked, boolean sampled) {
   }
 
   /**
-   * Compares up to {@link #SAMPLE} data blocks spread evenly over the image (all of them when
-   * there are fewer) with the tree, through a reader of its own: nothing is repaired or reported,
-   * and a block whose hash blocks do not verify is left out of the count.
+   * Compares up to {@link #SAMPLE} data blocks with the tree (all of them when there are fewer):
+   * {@link #RUN} consecutive blocks at each of {@code SAMPLE / RUN} places spread evenly over the
+   * image, through a reader of its own with a small cache: nothing is repaired or reported, and a
+   * block whose hash blocks do not verify is left out of the count. Reads and memory are bounded
+   * whatever the image size ({@code open} and {@code serve} run it before listening). A run is
+   * read in one request, and block by block only when it fails: an intact image costs 32 reads.
    */
   static DataMismatch sample(VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash)
       throws IOException {
+    return sample(p, data, hash, rootHash, false);
+  }
+
+  /**
+   * As {@link #sample(VerityParams, BlockDevice, BlockDevice, byte[])}; under {@code
+   * ignoreZeroBlocks} a block whose digest is the zero block's matches whatever the data holds
+   * there, as the export serves it (zeros).
+   */
+  static DataMismatch sample(VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash,
+      boolean ignoreZeroBlocks) throws IOException {
     long blocks = p.dataBlocks();
-    long n = Math.min(blocks, SAMPLE);
-    byte[] buf = new byte[p.dataBlockSize()];
+    boolean all = blocks <= SAMPLE;
+    long runs = all ? Math.ceilDiv(blocks, RUN) : SAMPLE / RUN;
+    int bs = p.dataBlockSize();
+    byte[] buf = new byte[RUN * bs];
     long mismatched = 0;
     long checked = 0;
     try (VerifiedReader r = VerifiedReader.open(p, data, hash, rootHash, new HashBlockCache(8 << 20),
-        ReaderOptions.DEFAULTS)) {
-      for (long i = 0; i < n; i++) {
-        long block = i * (blocks / n) + i * (blocks % n) / n; // floor(i * blocks / n), without overflow
+        ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(ignoreZeroBlocks))) {
+      for (long i = 0; i < runs; i++) {
+        // all: back to back; else floor(i * blocks / runs), without overflow: at least RUN apart
+        long start = all ? i * RUN : i * (blocks / runs) + i * (blocks % runs) / runs;
+        int length = (int) Math.min(RUN, blocks - start);
         try {
-          r.read(block * buf.length, buf, 0, buf.length);
-          checked++;
+          r.read(start * bs, buf, 0, length * bs);
+          checked += length;
+          continue;
         } catch (CorruptBlockException e) {
-          if (e.area() == Area.DATA) {
+          // somewhere in the run: count block by block
+        }
+        for (long block = start; block < start + length; block++) {
+          try {
+            r.read(block * bs, buf, 0, bs);
             checked++;
-            mismatched++;
+          } catch (CorruptBlockException e) {
+            if (e.area() == Area.DATA) {
+              checked++;
+              mismatched++;
+            }
           }
         }
       }
     }
-    return new DataMismatch(mismatched, checked, n < blocks);
+    return new DataMismatch(mismatched, checked, !all);
   }
 }

@@ -46,7 +46,10 @@ final class OpenCommand implements Command {
   static final Syntax<OpenCommand> SYNTAX = Syntax.command("open",
       "Serve DATA over NBD as export NAME, every byte verified against HASH and ROOT_HASH"
         + " (veritysetup open's arguments). Prints the URI (nbd://... or nbd+unix://...) on stdout, then"
-        + " serves until SIGINT, SIGTERM or jverity close NAME (exit 0). Logs connections and corrupted blocks on stderr.",
+        + " serves until SIGINT, SIGTERM or jverity close NAME (exit 0). Logs connections and corrupted blocks on stderr."
+        + " Refuses to start, with verify's diagnosis and exit code, when the image could serve nothing (a wrong"
+        + " root hash, wrong parameters, another image's hash file or a damaged top hash block); damaged blocks"
+        + " elsewhere do not stop it.",
       OpenCommand::new)
       .parameter("DATA", "Data image.", (c, v) -> c.data = FileName.parse(v))
       .parameter("NAME", "Export name clients ask for (\"\" for the default export).", (c, v) -> c.name = v)

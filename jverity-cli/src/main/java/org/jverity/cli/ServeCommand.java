@@ -26,7 +26,9 @@ final class ServeCommand implements Command {
         + "; and one [NAME] section per export with the keys " + String.join(", ", ServeConfig.EXPORT_KEYS)
         + " (root-hash or root-hash-file; the tree options as open's without dashes, hash-algorithm for --hash;"
         + " flags as key = true). Prints one URI per export on stdout, then serves until SIGINT, SIGTERM or"
-        + " jverity close of its last export (exit 0).",
+        + " jverity close of its last export (exit 0). An export that could serve nothing (wrong root hash,"
+        + " wrong parameters, another image's hash file) refuses the server before it listens, naming it,"
+        + " with verify's diagnosis and exit code.",
       ServeCommand::new)
       .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
       .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"

@@ -9,6 +9,7 @@ import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.nbd.Export;
 import org.jverity.sig.InvalidSignatureException;
+import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
 import org.jverity.verify.CorruptionMode;
@@ -31,6 +32,8 @@ final class ServedExport implements AutoCloseable {
   final ExportSpec spec;
   final TrustedRoot trusted;
   final Export export;
+  /** Reads of its data or hash file that failed (truncated under the server, I/O errors). */
+  final DeviceErrors deviceErrors;
   private final BlockDevice data;
   private final BlockDevice hash;
   private final VerifiedReader reader;
@@ -39,8 +42,9 @@ final class ServedExport implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   private ServedExport(ExportSpec spec, TrustedRoot trusted, BlockDevice data, BlockDevice hash,
-      VerifiedReader reader) {
+      VerifiedReader reader, DeviceErrors deviceErrors) {
     this.spec = spec;
+    this.deviceErrors = deviceErrors;
     this.trusted = trusted;
     this.data = data;
     this.hash = hash;
@@ -89,9 +93,16 @@ final class ServedExport implements AutoCloseable {
               failedClosed.accept(mode, cause);
             }
           });
+      // What serves reads through these: a read that fails (a file truncated while served) is
+      // logged and counted. The checks before serving read the files as they are, and fail in one line.
+      DeviceErrors errors = new DeviceErrors(spec.name(), log);
+      BlockDevice servedData = errors.watch(data, spec.data(), "data");
+      BlockDevice servedHash = errors.watch(hash, spec.hash(), "hash");
       List<AutoCloseable> fecDevices = new ArrayList<>();
+      BlockRepairer fec = BlockRepairer.NONE;
       if (spec.fec() != null) {
-        FecRepairer repairer = spec.fec().repairer(trusted.params(), data, hash, spec.hash(), fecDevices);
+        FecRepairer repairer = spec.fec().repairer(trusted.params(), servedData, servedHash, spec.hash(), fecDevices);
+        fec = repairer::repair;
         options = options.withRepairer((area, block, size, check) -> {
           byte[] fixed = repairer.repair(area, block, size, check);
           if (fixed != null) {
@@ -100,8 +111,17 @@ final class ServedExport implements AutoCloseable {
           return fixed;
         });
       }
-      VerifiedReader reader = VerifiedReader.open(trusted.params(), data, hash, trusted.rootHash(), cache, options);
-      ServedExport served = new ServedExport(spec, trusted, data, hash, reader);
+      VerifiedReader reader;
+      try {
+        // before the server listens: an export that could serve nothing refuses the server
+        StartupCheck.check(spec.name(), trusted.params(), data, hash, trusted.rootHash(), fec,
+            spec.ignoreZeroBlocks(), spec.mode() == CorruptionMode.IGNORE, log);
+        reader = VerifiedReader.open(trusted.params(), servedData, servedHash, trusted.rootHash(), cache, options);
+      } catch (IOException | RuntimeException e) {
+        FecOptions.closeAll(fecDevices);
+        throw e;
+      }
+      ServedExport served = new ServedExport(spec, trusted, data, hash, reader, errors);
       served.fecDevices.addAll(fecDevices);
       return served;
     } catch (IOException | RuntimeException e) {

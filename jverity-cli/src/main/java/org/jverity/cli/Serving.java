@@ -109,6 +109,7 @@ final class Serving {
       server = new NbdServer(served.stream().map(e -> e.export).toList(), listening.limits(), tls, events);
       if (metrics != null) {
         served.forEach(e -> metrics.register(e.export));
+        served.forEach(e -> metrics.registerDeviceErrors(e.spec.name(), e.deviceErrors::truncated, e.deviceErrors::other));
         metrics.registerCache(cache::stats); // the one cache every export shares
         InetSocketAddress m;
         try {

@@ -34,8 +34,8 @@ final class StatusReport {
     CacheStats cache = reader.cacheStats();
     List<String[]> rows = new ArrayList<>();
     rows.add(row("type", "VERITY"));
-    rows.add(row("status", reader.failedClosed() ? "corrupted (stopped)"
-        : reader.status() == 'V' ? "verified" : "corrupted"));
+    DeviceErrors errors = served.deviceErrors;
+    rows.add(row("status", reader.failedClosed() ? "corrupted (stopped)" : state(served)));
     rows.add(row("hash type", Integer.toString(p.hashFormat().code())));
     rows.add(row("data block", Integer.toString(p.dataBlockSize())));
     rows.add(row("hash block", Integer.toString(p.hashBlockSize())));
@@ -62,6 +62,10 @@ final class StatusReport {
     rows.add(row("io class", served.spec.ioClass().name().toLowerCase(Locale.ROOT).replace('_', '-')));
     rows.add(row("corruptions", Long.toString(reader.corruptionCount())));
     rows.add(row("repaired", Long.toString(reader.repairedCount())));
+    rows.add(row("device errors", errors.truncated() + " truncated, " + errors.other() + " other"));
+    if (errors.truncation() != null) {
+      rows.add(row("truncated", errors.truncation()));
+    }
     rows.add(row("inline reads", Long.toString(scheduler.inlineRequests())));
     rows.add(row("pooled reads", Long.toString(scheduler.pooledRequests())));
     rows.add(row("cache", cache.cachedBytes() + " of " + cache.capacityBytes() + " bytes, " + cache.hits()
@@ -71,15 +75,28 @@ final class StatusReport {
     for (String[] r : rows) {
       out.append(String.format(Locale.ROOT, "  %-15s%s%n", r[0] + ":", r[1]));
     }
-    // One line per block: a block read again fails again, and counts again (as in dm-verity),
-    // but it is one corrupted block.
-    java.util.Map<String, Integer> seen = new java.util.LinkedHashMap<>();
-    for (var e : reader.firstCorruptions()) {
-      seen.merge(ServerLog.what(e), 1, Integer::sum);
-    }
-    seen.forEach((what, times) -> out.append("  corrupted:     ").append(what)
+    corruptedBlocks(reader).forEach((e, times) -> out.append("  corrupted:     ").append(ServerLog.what(e))
         .append(times > 1 ? " (" + times + " reads)" : "").append('\n'));
     return out.toString();
+  }
+
+  /** verified, corrupted or truncated (clients get EIO past the new end: worse than a bad block). */
+  private static String state(ServedExport served) {
+    VerifiedReader reader = served.reader();
+    return served.deviceErrors.truncated() > 0 ? "truncated" : reader.status() == 'V' ? "verified" : "corrupted";
+  }
+
+  /**
+   * Each corrupted block once, with the reads it failed: a block read again fails again, and
+   * counts again (as in dm-verity), but it is one corrupted block.
+   */
+  private static Map<CorruptBlockException, Integer> corruptedBlocks(VerifiedReader reader) {
+    Map<String, CorruptBlockException> first = new LinkedHashMap<>();
+    Map<CorruptBlockException, Integer> times = new LinkedHashMap<>();
+    for (CorruptBlockException e : reader.firstCorruptions()) {
+      times.merge(first.computeIfAbsent(e.area() + " " + e.block(), k -> e), 1, Integer::sum);
+    }
+    return times;
   }
 
   /**
@@ -95,7 +112,7 @@ final class StatusReport {
     m.put("export", served.spec.name());
     m.put("active", true);
     m.put("type", "VERITY");
-    m.put("status", reader.status() == 'V' && !reader.failedClosed() ? "verified" : "corrupted");
+    m.put("status", reader.failedClosed() ? "corrupted" : state(served));
     m.put("stopped", reader.failedClosed());
     m.put("hashType", p.hashFormat().code());
     m.put("dataBlockSize", p.dataBlockSize());
@@ -117,6 +134,14 @@ final class StatusReport {
     m.put("ioClass", served.spec.ioClass().name().toLowerCase(Locale.ROOT).replace('_', '-'));
     m.put("corruptions", reader.corruptionCount());
     m.put("repaired", reader.repairedCount());
+    DeviceErrors errors = served.deviceErrors;
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("truncated", errors.truncated());
+    d.put("other", errors.other());
+    if (errors.truncation() != null) {
+      d.put("truncation", errors.truncation());
+    }
+    m.put("deviceErrors", d);
     m.put("inlineReads", scheduler.inlineRequests());
     m.put("pooledReads", scheduler.pooledRequests());
     Map<String, Object> c = new LinkedHashMap<>();
@@ -128,7 +153,8 @@ final class StatusReport {
     m.put("cache", c);
     m.put("connections", connections);
     List<Object> corrupted = new ArrayList<>();
-    for (CorruptBlockException e : reader.firstCorruptions()) { // as verify --json's "corruptions"
+    for (var entry : corruptedBlocks(reader).entrySet()) { // as verify --json's "corruptions"
+      CorruptBlockException e = entry.getKey();
       Map<String, Object> b = new LinkedHashMap<>();
       b.put("area", e.area().toString());
       b.put("block", e.block());
@@ -136,6 +162,7 @@ final class StatusReport {
       if (e.area() == Area.HASH) {
         b.put("level", e.level());
       }
+      b.put("reads", entry.getValue());
       corrupted.add(b);
     }
     m.put("corruptedBlocks", corrupted);

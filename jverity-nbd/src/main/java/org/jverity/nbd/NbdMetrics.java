@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.jverity.verify.CacheStats;
 import org.jverity.verify.CorruptBlockException;
@@ -47,6 +48,9 @@ import org.jverity.verify.CorruptBlockException;
  *       corruption since it opened), {@code jverity_nbd_verifications_total{export,path}} (requests
  *       verified "inline" on the connection's thread or through the "pool"), {@code
  *       jverity_nbd_verification_fallbacks_total} (inline attempts handed to the pool)
+ *   <li>read at scrape time from each export {@linkplain #registerDeviceErrors registered for its
+ *       device errors}: {@code jverity_nbd_device_errors_total{export,kind}}, reads of its data or
+ *       hash file that failed, {@code kind} "truncated" (shrank under the server) or "io"
  *   <li>read at scrape time from each {@linkplain #registerCache registered cache}: {@code
  *       jverity_nbd_hash_cache_{hits,misses,loads,evictions}_total}, {@code
  *       jverity_nbd_hash_cache_bytes}, {@code jverity_nbd_hash_cache_capacity_bytes}
@@ -72,6 +76,7 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
   private final Counter protocolErrors;
   private final Counter corruptions;
   private final List<Export> exports = new CopyOnWriteArrayList<>();
+  private final List<DeviceErrorCounts> deviceErrors = new CopyOnWriteArrayList<>();
   private volatile Supplier<CacheStats> cache; // null: no cache metrics
   /** export name → command → its data points. */
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, CommandPoints>> points = new ConcurrentHashMap<>();
@@ -112,6 +117,19 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
     exports.remove(export);
     return this;
   }
+
+  /**
+   * Reads {@code export}'s failed device reads at every scrape, as {@code
+   * jverity_nbd_device_errors_total{export,kind}}: {@code truncated} (its data or hash file is
+   * shorter now than when the server opened it) and {@code io} (any other read error). Both show
+   * from the start, at 0, so an alert on their increase needs no first error to exist.
+   */
+  public NbdMetrics registerDeviceErrors(String export, LongSupplier truncated, LongSupplier io) {
+    deviceErrors.add(new DeviceErrorCounts(Objects.requireNonNull(export, "export"), truncated, io));
+    return this;
+  }
+
+  private record DeviceErrorCounts(String export, LongSupplier truncated, LongSupplier io) {}
 
   /**
    * Reads the hash block cache's counters at every scrape, e.g. {@code cache::stats} or {@code
@@ -257,6 +275,16 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
         .help("Inline verifications that met a cache miss and handed the rest to the pool")
         .labelNames("export")
         .callback(cb -> exports.forEach(e -> cb.call(e.source().fallbacks(), e.name())))
+        .register(registry);
+
+    CounterWithCallback.builder().name("jverity_nbd_device_errors_total")
+        .help("Reads of an export's data or hash file that failed (clients got EIO), by kind:"
+            + " truncated (the file shrank under the server) or io")
+        .labelNames("export", "kind")
+        .callback(cb -> deviceErrors.forEach(d -> {
+          cb.call(d.truncated().getAsLong(), d.export(), "truncated");
+          cb.call(d.io().getAsLong(), d.export(), "io");
+        }))
         .register(registry);
 
     cacheCounter("hits", "Hash block cache lookups that found their block", CacheStats::hits);
