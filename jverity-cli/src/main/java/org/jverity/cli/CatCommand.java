@@ -76,7 +76,7 @@ final class CatCommand implements Command {
     VerifiedFile.Parameters params = VerifiedFile.Parameters.DEFAULTS.withBlockSize((int) blockSize)
         .withSalt(saltBytes);
     new DistinctFiles().input("file", file).input("--merkle-tree file", tree).input("--signature file", signature)
-        .inputs("--trusted-cert file", trusted).output("--output", output).check();
+        .inputs("--trusted-cert file", trusted).outputOrStdout("--output", output).check();
     // --output appears only once every block verified: a failed cat leaves it as it was.
     try (VerifiedFile f = openVerified(params); AtomicOutput target = output == null ? null : AtomicOutput.to(output)) {
       try (OutputStream out = open(target)) {

@@ -23,6 +23,10 @@ final class DistinctFiles {
   /** A file and the role the command gives it, as the message names it ("data", "--output"). */
   record Role(String name, Path path) {}
 
+  /** File descriptor 1, as Linux names it: the file the standard output was opened on. */
+  private static final Path STDOUT = Path.of("/proc/self/fd/1");
+  private static final String STDOUT_NAME = "standard output";
+
   private final List<Role> inputs = new ArrayList<>();
   private final List<Role> outputs = new ArrayList<>();
 
@@ -51,6 +55,22 @@ final class DistinctFiles {
   }
 
   /**
+   * Adds {@code path} as output {@code name}, or when it is null the standard output the data then
+   * goes to, if that is a regular file: {@code read d.img d.hash ROOT >> d.img} would append to the
+   * data it reads, as {@code cat f >> f} would (cat refuses: "input file is output file"). A pipe
+   * or a terminal is no file of ours.
+   */
+  DistinctFiles outputOrStdout(String name, Path path) {
+    if (path != null) {
+      return output(name, path);
+    }
+    if (Files.isRegularFile(STDOUT)) {
+      outputs.add(new Role(STDOUT_NAME, STDOUT));
+    }
+    return this;
+  }
+
+  /**
    * Throws {@link ExitCode#INVALID_PARAMETER} naming the first output that is an input or an
    * earlier output; returns when every output is a file of its own.
    */
@@ -72,6 +92,10 @@ final class DistinctFiles {
 
   private static CliException refused(Role out, Role other, String why) {
     String named = out.path().toString().equals(other.path().toString()) ? "" : " (" + other.path() + ")";
+    if (out.path() == STDOUT) {
+      return new CliException(ExitCode.INVALID_PARAMETER,
+          STDOUT_NAME + " " + why + named + "; send it to another file or give --output");
+    }
     return new CliException(ExitCode.INVALID_PARAMETER,
         out.path() + ": " + out.name() + " " + why + named + "; give another file");
   }

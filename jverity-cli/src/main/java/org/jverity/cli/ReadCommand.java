@@ -70,7 +70,7 @@ final class ReadCommand implements Command {
     Path hash = image.hash;
     new DistinctFiles().input("data file", data).input("hash file", hash).input("FEC file", fec.device)
         .input("root hash file", image.rootHashFile).input("signature", signature.signature)
-        .inputs("trusted certificate", signature.trusted).output("--output", output).check();
+        .inputs("trusted certificate", signature.trusted).outputOrStdout("--output", output).check();
     // Mapped where possible: a verified read then costs a copy, not a system call, per request.
     try (BlockDevice dataDev = BlockDevices.openRead(data);
         BlockDevice hashDev = BlockDevices.openRead(hash)) {

@@ -113,6 +113,26 @@ class OutputSafetyTest {
     assertUnchanged(before);
   }
 
+  @ParameterizedTest(name = "{0} >> its data file")
+  @CsvSource({"read", "cat"})
+  void aStandardOutputAppendingToAnInputIsRefused(String command) throws Exception {
+    Path tree = dir.resolve("d.tree");
+    String digest = Jverity.run("digest", data.toString(), "--out-merkle-tree", tree.toString(), "--compact")
+        .stdout().strip();
+    Map<String, byte[]> before = snapshot();
+    List<String> cmd = ServerProcess.javaCommand();
+    cmd.addAll(command.equals("read") ? List.of("read", data.toString(), hash.toString(), root)
+        : List.of("cat", data.toString(), "--merkle-tree", tree.toString(), "--digest", "sha256:" + digest));
+    Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.appendTo(data.toFile()))
+        .redirectError(ProcessBuilder.Redirect.PIPE).start();
+    String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    assertThat(p.exitValue()).as(err).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(err).startsWith("jverity: standard output would write over the ").contains(data.toString())
+        .hasLineCount(1);
+    assertUnchanged(before);
+  }
+
   @ParameterizedTest(name = "digest {0} onto {1}")
   @CsvSource({"--out-merkle-tree, same", "--out-merkle-tree, hardlink", "--out-descriptor, symlink",
       "--out-descriptor, same"})
