@@ -20,12 +20,10 @@ final class CloseCommand implements Command {
   static final Syntax<CloseCommand> SYNTAX = Syntax.command("close",
       "Stop serving export NAME of a running open or serve (veritysetup close): its clients are"
         + " disconnected once their requests in flight have answered, its files are closed, and a server"
-        + " left with no export exits 0. Exit 13 when no server serves NAME, 4 when the runtime directory"
-        + " or the server is not your own.",
+        + " left with no export exits 0. Refused when the runtime directory or the server is not your own.",
       CloseCommand::new)
       .parameter("NAME", "Export name.", (c, v) -> c.name = v)
-      .option("--runtime-dir", "DIR", "Where servers put their status sockets (default $JVERITY_RUNTIME_DIR,"
-          + " $XDG_RUNTIME_DIR/jverity, /run/jverity for root, else $TMPDIR/jverity-USER).", (c, v) -> c.runtimeDir = FileName.parse(v));
+      .option("--runtime-dir", "DIR", "Where servers put their status sockets (default " + RuntimeDir.DEFAULTS + ").", (c, v) -> c.runtimeDir = FileName.parse(v));
 
   @Override
   public int run(Io io) throws IOException {

@@ -69,8 +69,7 @@ final class OpenCommand implements Command {
       .option("--max-connections", "N", "Connections open at once (default 4096).", (c, v) -> c.maxConnections = WholeNumber.parseInt(v))
       .option("--idle-timeout", "TIME", "Close a connection silent this long: seconds, or with ms, s, m, h (default 0: never).", (c, v) -> c.idleTimeout = TimeSpan.parse(v))
       .option("--max-in-flight", "N", "Requests in flight per connection (default 64).", (c, v) -> c.maxInFlight = WholeNumber.parseInt(v))
-      .option("--runtime-dir", "DIR", "Where the status socket goes (default $JVERITY_RUNTIME_DIR, $XDG_RUNTIME_DIR/jverity,"
-          + " /run/jverity for root, else $TMPDIR/jverity-USER); it must be yours and writable by no one else.", (c, v) -> c.runtimeDir = FileName.parse(v))
+      .option("--runtime-dir", "DIR", "Where the status socket goes (default " + RuntimeDir.DEFAULTS + ").", (c, v) -> c.runtimeDir = FileName.parse(v))
       .include(FecOptions.SYNTAX, c -> c.fec)
       .option("--tls", "MODE", "off (default), on (offered) or require.", (c, v) -> c.tls = v)
       .option("--tls-certificates", "DIR", "nbdkit's layout: server-cert.pem, server-key.pem, ca-cert.pem (default $HOME/.pki/nbdkit or /etc/pki/nbdkit).", (c, v) -> c.tlsCertificates = FileName.parse(v))

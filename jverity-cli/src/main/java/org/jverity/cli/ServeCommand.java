@@ -31,9 +31,8 @@ final class ServeCommand implements Command {
         + " with verify's diagnosis and exit code.",
       ServeCommand::new)
       .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
-      .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, $JVERITY_RUNTIME_DIR,"
-          + " $XDG_RUNTIME_DIR/jverity, /run/jverity for root, else $TMPDIR/jverity-USER; it must be yours and"
-          + " writable by no one else).", (c, v) -> c.runtimeDir = FileName.parse(v))
+      .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, "
+          + RuntimeDir.DEFAULTS + ").", (c, v) -> c.runtimeDir = FileName.parse(v))
       .flag("--json", "Print each URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a"
           + " line; a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.", c -> c.json = true)
       .include(ServiceOptions.SYNTAX, c -> c.service);

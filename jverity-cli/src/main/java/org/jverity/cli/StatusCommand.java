@@ -24,8 +24,7 @@ final class StatusCommand implements Command {
         + " ...) and URI. Exit 4 when the runtime directory or a server is not your own.",
       StatusCommand::new)
       .optionalParameter("NAME", "Export name (none: list every export).", (c, v) -> c.name = v)
-      .option("--runtime-dir", "DIR", "Where servers put their status sockets (default $JVERITY_RUNTIME_DIR,"
-          + " $XDG_RUNTIME_DIR/jverity, /run/jverity for root, else $TMPDIR/jverity-USER).", (c, v) -> c.runtimeDir = FileName.parse(v))
+      .option("--runtime-dir", "DIR", "Where servers put their status sockets (default " + RuntimeDir.DEFAULTS + ").", (c, v) -> c.runtimeDir = FileName.parse(v))
       .flag("--json", "Print NAME's status as one JSON object (the same facts; sizes in bytes), or the listing as"
           + " {\"exports\":[{name, status, uri, connections}, ...]}.", c -> c.json = true);
 

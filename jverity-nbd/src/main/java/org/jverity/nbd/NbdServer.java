@@ -246,22 +246,7 @@ public final class NbdServer implements AutoCloseable {
         }
       }
     }
-    List<Thread> closing = new ArrayList<>();
-    for (Connection c : connections) {
-      closing.add(Thread.ofVirtual().name("nbd-shutdown").start(c::drainAndClose));
-    }
-    long until = System.nanoTime() + grace.toNanos();
-    for (Thread t : closing) {
-      try {
-        t.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
-    for (Connection c : connections) {
-      c.forceClose(); // past the grace: a client that does not read its replies is cut off
-    }
+    drain(List.copyOf(connections), grace);
     stopped.countDown();
   }
 
@@ -293,10 +278,14 @@ public final class NbdServer implements AutoCloseable {
     return true;
   }
 
+  /**
+   * Drains and closes {@code those} at once, each on a thread of its own; past {@code grace} the
+   * rest are cut off (a client that does not read its replies would hold its connection forever).
+   */
   private static void drain(List<Connection> those, Duration grace) {
     List<Thread> closing = new ArrayList<>();
     for (Connection c : those) {
-      closing.add(Thread.ofVirtual().name("nbd-withdraw").start(c::drainAndClose));
+      closing.add(Thread.ofVirtual().name("nbd-drain").start(c::drainAndClose));
     }
     long until = System.nanoTime() + grace.toNanos();
     for (Thread t : closing) {
