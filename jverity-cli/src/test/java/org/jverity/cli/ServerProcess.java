@@ -31,18 +31,35 @@ final class ServerProcess implements AutoCloseable {
 
   /** The java command that runs jverity's Main, for a child JVM or a client's subprocess. */
   static List<String> javaCommand() {
-    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
-        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    return javaCommand(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
+  }
+
+  /** The same with these JVM options (a heap, a collector) in place of the tests' small defaults. */
+  static List<String> javaCommand(List<String> jvmOptions) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        Main.class.getName()));
+    return cmd;
   }
 
   static ServerProcess start(Path dir, String... args) throws IOException {
-    List<String> cmd = javaCommand();
+    return start(dir, javaCommand(), args);
+  }
+
+  /** A server run by {@code javaCommand} (see {@link #javaCommand(List)}). */
+  static ServerProcess start(Path dir, List<String> javaCommand, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(javaCommand);
     cmd.addAll(List.of(args));
     Path err = Files.createTempFile(dir, "server", ".err");
     ProcessBuilder b = new ProcessBuilder(cmd).redirectError(err.toFile());
     b.environment().put("JVERITY_RUNTIME_DIR", dir.resolve("run").toString());
     return new ServerProcess(b.start(), err);
+  }
+
+  /** The process id, to read its memory in /proc. */
+  long pid() {
+    return process.pid();
   }
 
   /** The next line on stdout (a URI), waiting up to a minute; fails with stderr if none comes. */
