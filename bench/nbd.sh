@@ -63,7 +63,8 @@ MPIDS=()
 trap 'for p in "${MPIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null; done; rm -rf "$MEM" "$OUT"' EXIT
 jverity_bench_image "$MEM/data.img" "$(numfmt --from=iec "$SIZE")"
 MROOT=$(veritysetup format "$MEM/data.img" "$MEM/data.hash" | awk '/^Root hash:/{print $3}')
-rss() { awk '/^RssAnon:/{a=$2} /^RssFile:/{f=$2} END{printf "%d %d", a/1024, f/1024}' "/proc/$1/status"; }
+# RssAnon, and the file-backed rest (RssFile + RssShmem: a mapped image on tmpfs is shmem), MiB.
+rss() { awk '/^RssAnon:/{a=$2} /^Rss(File|Shmem):/{f+=$2} END{printf "%.1f %.0f", a/1024, f/1024}' "/proc/$1/status"; }
 JVERITY_JAVA_OPTS=${NBD_JAVA_OPTS:-} "$ROOT/bin/jverity" open "$MEM/data.img" mem "$MEM/data.hash" "$MROOT" --port 0 \
   --runtime-dir "$MEM/run" > "$MEM/uri" 2> "$MEM/err" &
 JPID=$!; MPIDS+=("$JPID")
@@ -82,7 +83,7 @@ kill "$KPID" 2>/dev/null || true
 sleep "$IDLE"
 read -r J_IDLE J_IDLE_FILE <<< "$(rss "$JPID")"
 kill "$JPID" 2>/dev/null || true
-echo "memory (RssAnon; RssFile = the mapped image in page cache): jverity open $J_START MiB at start;" \
+echo "memory (RssAnon; file = RssFile + RssShmem, the mapped image in page cache): jverity open $J_START MiB at start;" \
   "after one nbdcopy of $SIZE ($(awk -v a="$T0" -v b="$T1" 'BEGIN{printf "%.1f", b-a}') s) $J_COPY MiB (file $J_COPY_FILE MiB);" \
   "after ${IDLE} s idle $J_IDLE MiB (file $J_IDLE_FILE MiB); nbdkit after the same copy ${K_COPY:-?} MiB (file ${K_COPY_FILE:-?} MiB)"
 
