@@ -128,5 +128,8 @@ jverity_server_java_opts() {
   fi
   mib=$(( mib + 32 + 32 ))
   if [ "$mib" -lt 1024 ]; then JVERITY_SERVER_OPTS=(-XX:+UseSerialGC); else JVERITY_SERVER_OPTS=(-XX:+UseG1GC); fi
+  case " ${JVERITY_JAVA_OPTS:-} " in
+    *" -XX:+Use"*"GC "*) JVERITY_SERVER_OPTS=() ;;  # the user's collector: two would stop the JVM
+  esac
   JVERITY_SERVER_OPTS+=(-Xms16m "-Xmx${mib}m" -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps)
 }
