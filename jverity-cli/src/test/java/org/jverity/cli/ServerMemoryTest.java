@@ -54,8 +54,8 @@ class ServerMemoryTest {
     }
 
     ServerProcess open() throws Exception {
-      return ServerProcess.start(dir, serverJava("open"), "open", data.toString(), "x", hash.toString(), root,
-          "--port", "0");
+      return ServerProcess.startWithJvmOptions(dir, serverOptions("open"), "open", data.toString(), "x",
+          hash.toString(), root, "--port", "0");
     }
   }
 
@@ -131,11 +131,6 @@ class ServerMemoryTest {
     assertThat(serverOptions("serve", config.toString()))
         .contains("-Xmx" + (xmx + 192 * MIB) / MIB + "m");
     assertThat(serverOptions("format", "d", "h")).isEmpty();
-  }
-
-  /** The java command of ServerProcess with the JVM options bin/jverity gives the server command. */
-  private static List<String> serverJava(String... args) throws Exception {
-    return ServerProcess.javaCommand(serverOptions(args));
   }
 
   /** bin/lib.sh's jverity_server_java_opts for these arguments, one option per element. */

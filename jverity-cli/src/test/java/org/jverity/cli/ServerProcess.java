@@ -31,25 +31,28 @@ final class ServerProcess implements AutoCloseable {
 
   /** The java command that runs jverity's Main, for a child JVM or a client's subprocess. */
   static List<String> javaCommand() {
-    return javaCommand(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
-  }
-
-  /** The same with these JVM options (a heap, a collector) in place of the tests' small defaults. */
-  static List<String> javaCommand(List<String> jvmOptions) {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    cmd.addAll(jvmOptions);
-    cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName()));
-    return cmd;
+    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
+        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
   }
 
   static ServerProcess start(Path dir, String... args) throws IOException {
-    return start(dir, javaCommand(), args);
+    List<String> cmd = javaCommand();
+    cmd.addAll(List.of(args));
+    Path err = Files.createTempFile(dir, "server", ".err");
+    ProcessBuilder b = new ProcessBuilder(cmd).redirectError(err.toFile());
+    b.environment().put("JVERITY_RUNTIME_DIR", dir.resolve("run").toString());
+    return new ServerProcess(b.start(), err);
   }
 
-  /** A server run by {@code javaCommand} (see {@link #javaCommand(List)}). */
-  static ServerProcess start(Path dir, List<String> javaCommand, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(javaCommand);
+  /**
+   * As {@link #start}, with these JVM options (a heap, a collector: what bin/jverity gives a
+   * server) in place of the tests' small heap and quick JIT, for tests of the process itself.
+   */
+  static ServerProcess startWithJvmOptions(Path dir, List<String> jvmOptions, String... args) throws IOException {
+    List<String> cmd = javaCommand();
+    cmd.removeAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
+    cmd.addAll(1, jvmOptions);
     cmd.addAll(List.of(args));
     Path err = Files.createTempFile(dir, "server", ".err");
     ProcessBuilder b = new ProcessBuilder(cmd).redirectError(err.toFile());
