@@ -60,7 +60,7 @@ echo "hash limit (openssl speed -evp sha256 -bytes 4096 -multi 2): before $(awk 
 # ---- memory: one nbdcopy of the export, then IDLE seconds without clients -----------------------
 MEM=$(mktemp -d /dev/shm/nbd_mem.XXXXXX 2>/dev/null || mktemp -d)
 MPIDS=()
-trap 'for p in "${MPIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null; done; rm -rf "$MEM" "$OUT"' EXIT
+trap 'for p in "${MPIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done; rm -rf "$MEM" "$OUT"' EXIT
 jverity_bench_image "$MEM/data.img" "$(numfmt --from=iec "$SIZE")"
 MROOT=$(veritysetup format "$MEM/data.img" "$MEM/data.hash" | awk '/^Root hash:/{print $3}')
 # RssAnon, and the file-backed rest (RssFile + RssShmem: a mapped image on tmpfs is shmem), MiB.
