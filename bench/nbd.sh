@@ -3,21 +3,30 @@
 # same image, in the same run, with the dm-verity mailing list's workloads driven by fio's nbd
 # engine (../shared/bench/nbd_anchor.sh does the serving, fio runs and table), plus the 2-core
 # SHA-256 limit of this machine (openssl speed -multi 2, before and after the fio runs; the best is
-# kept). Prints the anchor's table, then the three RATIO lines as the last lines:
+# kept). Then the memory of `bin/jverity open` as the kernel counts it (/proc/PID/status) after one
+# `nbdcopy` of the export, and after IDLE seconds without clients, beside nbdkit's after the same copy.
+# Prints the anchor's table, the memory lines, then the RATIO lines as the last lines:
 #   RATIO nbd_4k_random_8j_of_nbdkit      jverity IOPS / nbdkit IOPS, 4 KiB random, 8 jobs (target >= 0.90)
 #   RATIO nbd_4k_qd1_p50_minus_nbdkit_us  jverity p50 - nbdkit p50, 4 KiB random, 1 job, µs (target <= 10)
 #   RATIO nbd_512k_seq_of_hash_limit      jverity 512 KiB sequential bytes/s / 2-core SHA-256 limit (target >= 0.50)
+#   RATIO nbd_rss_after_copy_mib          RssAnon of the server after one nbdcopy, MiB (target <= cache 64 + 64)
+#   RATIO nbd_rss_idle_mib                RssAnon after IDLE s without clients, MiB
+# RssAnon is the heap and the JVM's own memory; the mapped image is file-backed page cache
+# (RssFile, shown beside it), shared with every reader of the file and not counted in the target.
 #
 # Usage: bench/nbd.sh     Env: SIZE=1G RUNTIME=5 REPS=1 (passed to nbd_anchor.sh; its defaults are
 #        15 s and 1 rep); NBD_JAVA_OPTS extra JVM flags of the jverity server (e.g.
 #        -XX:StartFlightRecording=filename=/tmp/nbd.jfr); WARMUP=3 seconds the launcher serves an
 #        in-process client before opening its port, so fio meets a JIT-compiled server (0: cold, as
 #        a freshly started `jverity open`; the CLI path has no warm-up); JVERITY_SERVER=launcher|cli|auto (auto:
-#        `bin/jverity open` once the CLI has it, else org.jverity.bench.NbdBenchServer).
+#        `bin/jverity open` once the CLI has it, else org.jverity.bench.NbdBenchServer); IDLE=600
+#        seconds the memory is watched without clients (60 for a shorter run); NBD_ANCHOR the
+#        anchor script (default ../shared/bench/nbd_anchor.sh beside the project).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$ROOT/bin/lib.sh"
-ANCHOR="$ROOT/../shared/bench/nbd_anchor.sh"
+ANCHOR=${NBD_ANCHOR:-"$ROOT/../shared/bench/nbd_anchor.sh"}
+IDLE=${IDLE:-600}
 [ -x "$ANCHOR" ] || [ -f "$ANCHOR" ] || { echo "nbd.sh: missing $ANCHOR" >&2; exit 2; }
 export SIZE=${SIZE:-1G} RUNTIME=${RUNTIME:-5} REPS=${REPS:-1} MC_CHECK=${MC_CHECK:-0}
 export WORKLOADS=${WORKLOADS:-"a b c d"}
@@ -48,6 +57,36 @@ bash "$ANCHOR" nbdkit "cmd:jverity=$SERVER" | tee "$OUT"
 LIMIT1=$(hash_limit)
 LIMIT=$(awk -v a="$LIMIT0" -v b="$LIMIT1" 'BEGIN{print (a > b) ? a : b}')
 echo "hash limit (openssl speed -evp sha256 -bytes 4096 -multi 2): before $(awk -v x="$LIMIT0" 'BEGIN{printf "%.0f", x/1e6}') MB/s, after $(awk -v x="$LIMIT1" 'BEGIN{printf "%.0f", x/1e6}') MB/s; best $(awk -v x="$LIMIT" 'BEGIN{printf "%.0f", x/1e6}') MB/s"
+# ---- memory: one nbdcopy of the export, then IDLE seconds without clients -----------------------
+MEM=$(mktemp -d /dev/shm/nbd_mem.XXXXXX 2>/dev/null || mktemp -d)
+MPIDS=()
+trap 'for p in "${MPIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done; rm -rf "$MEM" "$OUT"' EXIT
+jverity_bench_image "$MEM/data.img" "$(numfmt --from=iec "$SIZE")"
+MROOT=$(veritysetup format "$MEM/data.img" "$MEM/data.hash" | awk '/^Root hash:/{print $3}')
+# RssAnon, and the file-backed rest (RssFile + RssShmem: a mapped image on tmpfs is shmem), MiB.
+rss() { awk '/^RssAnon:/{a=$2} /^Rss(File|Shmem):/{f+=$2} END{printf "%.1f %.0f", a/1024, f/1024}' "/proc/$1/status"; }
+JVERITY_JAVA_OPTS=${NBD_JAVA_OPTS:-} "$ROOT/bin/jverity" open "$MEM/data.img" mem "$MEM/data.hash" "$MROOT" --port 0 \
+  --runtime-dir "$MEM/run" > "$MEM/uri" 2> "$MEM/err" &
+JPID=$!; MPIDS+=("$JPID")
+for _ in $(seq 300); do [ -s "$MEM/uri" ] && break; kill -0 "$JPID" 2>/dev/null || break; sleep 0.1; done
+MURI=$(head -1 "$MEM/uri")
+[ -n "$MURI" ] || { echo "nbd.sh: jverity open did not start: $(tail -3 "$MEM/err")" >&2; exit 1; }
+read -r J_START _ <<< "$(rss "$JPID")"
+T0=$(date +%s.%N); nbdcopy "$MURI" null:; T1=$(date +%s.%N)
+read -r J_COPY J_COPY_FILE <<< "$(rss "$JPID")"
+KPORT=$(( 20000 + RANDOM % 40000 ))
+nbdkit -f -r --exit-with-parent -i 127.0.0.1 -p "$KPORT" file "$MEM/data.img" 2>/dev/null &
+KPID=$!; MPIDS+=("$KPID")
+for _ in $(seq 100); do nbdinfo --size "nbd://127.0.0.1:$KPORT/" >/dev/null 2>&1 && break; sleep 0.1; done
+nbdcopy "nbd://127.0.0.1:$KPORT/" null: && read -r K_COPY K_COPY_FILE <<< "$(rss "$KPID")"
+kill "$KPID" 2>/dev/null || true
+sleep "$IDLE"
+read -r J_IDLE J_IDLE_FILE <<< "$(rss "$JPID")"
+kill "$JPID" 2>/dev/null || true
+echo "memory (RssAnon; file = RssFile + RssShmem, the mapped image in page cache): jverity open $J_START MiB at start;" \
+  "after one nbdcopy of $SIZE ($(awk -v a="$T0" -v b="$T1" 'BEGIN{printf "%.1f", b-a}') s) $J_COPY MiB (file $J_COPY_FILE MiB);" \
+  "after ${IDLE} s idle $J_IDLE MiB (file $J_IDLE_FILE MiB); nbdkit after the same copy ${K_COPY:-?} MiB (file ${K_COPY_FILE:-?} MiB)"
+
 # Table rows: server wl n IOPS MiB/s p50 p99 p99.9 srvCPU%
 col() { awk -v s="$1" -v w="$2" -v c="$3" '$1 == s && $2 == w {print $c; exit}' "$OUT"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a == "" || b == "" || b == 0) print "nan"; else printf "%.2f", a / b }'; }
@@ -56,7 +95,9 @@ R_A=$(ratio "$(col jverity a 4)" "$(col nbdkit a 4)")
 R_C=$(diff1 "$(col jverity c 6)" "$(col nbdkit c 6)")
 B_MIB=$(col jverity b 5)
 R_B=$(ratio "$(awk -v m="${B_MIB:-}" 'BEGIN{ if (m != "") printf "%.0f", m * 1048576 }')" "$LIMIT")
-echo "targets: a >= 0.90 of nbdkit; c p50 <= nbdkit + 10 us; b >= 0.50 of the 2-core hash limit (goal 0.60)"
+echo "targets: a >= 0.90 of nbdkit; c p50 <= nbdkit + 10 us; b >= 0.50 of the 2-core hash limit (goal 0.60); RssAnon after a copy <= 128 MiB"
 echo "RATIO nbd_4k_random_8j_of_nbdkit $R_A"
 echo "RATIO nbd_4k_qd1_p50_minus_nbdkit_us $R_C"
 echo "RATIO nbd_512k_seq_of_hash_limit $R_B"
+echo "RATIO nbd_rss_after_copy_mib $J_COPY"
+echo "RATIO nbd_rss_idle_mib $J_IDLE"

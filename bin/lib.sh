@@ -81,3 +81,55 @@ jverity_bench_java() {
   "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
     -cp "$ROOT/jverity-core/target/classes:$ROOT/jverity-nbd/target/classes:$ROOT/jverity-bench/target/classes" "$@"
 }
+
+# The JVM options of a server (`open`, `serve`), given jverity's arguments, in the array
+# JVERITY_SERVER_OPTS (empty for other commands; no process started for them: bin/jverity calls
+# this on every run). A JVM left to itself takes a quarter of the machine's memory as its heap and
+# keeps what it grew to; a server's memory must be what its configuration says: the hash block
+# cache budget (--cache-size, or [generic] cache-size in serve's config; HashBlockCache's 64 MiB
+# by default) plus the read buffers of requests in flight (ServerLimits.DEFAULT_BYTES_IN_FLIGHT,
+# 32 MiB) plus 32 MiB for the rest (connections, requests waiting, the JVM's own objects, room to
+# collect in). The serial collector adds no threads and almost no memory of its own (G1's tables
+# were ~40 MiB here) and its pauses are short on such heaps; above 1 GiB, G1. MaxHeapFreeRatio
+# makes the heap shrink at the collection an idle server runs (org.jverity.nbd.IdleHeap).
+# $JVERITY_JAVA_OPTS comes after these in bin/jverity, so -Xmx there wins.
+jverity_server_java_opts() {
+  JVERITY_SERVER_OPTS=()
+  local a command="" cache="" next="" config="" mib
+  for a in "$@"; do
+    if [ -z "$command" ]; then
+      case $a in -*) continue ;; *) command=$a; case $a in open|serve) continue ;; *) return 0 ;; esac ;; esac
+    fi
+    if [ "$next" = cache ]; then cache=$a; next=""; continue; fi
+    case $a in
+      --cache-size) next=cache ;;
+      --cache-size=*) cache=${a#--cache-size=} ;;
+      -*) ;;
+      *) [ -z "$config" ] && config=$a ;;
+    esac
+  done
+  [ -n "$command" ] || return 0
+  if [ "$command" = serve ] && [ -r "$config" ] && [ -f "$config" ]; then
+    # The last cache-size of [generic]; a config that does not parse fails in jverity itself.
+    cache=$(awk 'NR == 1 { sub(/^\357\273\277/, "") } { gsub(/^[ \t]+|[ \t\r]+$/, "") }
+      /^\[/ { generic = ($0 ~ /^\[[ \t]*generic[ \t]*\]$/); next }
+      generic && /^cache-size[ \t]*=/ { v = $0; sub(/^[^=]*=[ \t]*/, "", v); last = v }
+      END { print last }' "$config" 2>/dev/null)
+  fi
+  mib=64
+  if [[ $cache =~ ^0*([0-9]{1,12})([KMGTkmgt]|[KMGT]iB)?$ ]]; then  # ByteSize's syntax
+    case ${BASH_REMATCH[2]:0:1} in
+      "") mib=$(( (10#${BASH_REMATCH[1]} + (1 << 20) - 1) >> 20 )) ;;
+      K|k) mib=$(( (10#${BASH_REMATCH[1]} + 1023) >> 10 )) ;;
+      M|m) mib=$(( 10#${BASH_REMATCH[1]} )) ;;
+      G|g) mib=$(( 10#${BASH_REMATCH[1]} << 10 )) ;;
+      T|t) mib=$(( 10#${BASH_REMATCH[1]} << 20 )) ;;
+    esac
+  fi
+  mib=$(( mib + 32 + 32 ))
+  if [ "$mib" -lt 1024 ]; then JVERITY_SERVER_OPTS=(-XX:+UseSerialGC); else JVERITY_SERVER_OPTS=(-XX:+UseG1GC); fi
+  case " ${JVERITY_JAVA_OPTS:-} " in
+    *" -XX:+Use"*"GC "*) JVERITY_SERVER_OPTS=() ;;  # the user's collector: two would stop the JVM
+  esac
+  JVERITY_SERVER_OPTS+=(-Xms16m "-Xmx${mib}m" -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps)
+}

@@ -45,6 +45,26 @@ final class ServerProcess implements AutoCloseable {
     return new ServerProcess(b.start(), err);
   }
 
+  /**
+   * As {@link #start}, with these JVM options (a heap, a collector: what bin/jverity gives a
+   * server) in place of the tests' small heap and quick JIT, for tests of the process itself.
+   */
+  static ServerProcess startWithJvmOptions(Path dir, List<String> jvmOptions, String... args) throws IOException {
+    List<String> cmd = javaCommand();
+    cmd.removeAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
+    cmd.addAll(1, jvmOptions);
+    cmd.addAll(List.of(args));
+    Path err = Files.createTempFile(dir, "server", ".err");
+    ProcessBuilder b = new ProcessBuilder(cmd).redirectError(err.toFile());
+    b.environment().put("JVERITY_RUNTIME_DIR", dir.resolve("run").toString());
+    return new ServerProcess(b.start(), err);
+  }
+
+  /** The process id, to read its memory in /proc. */
+  long pid() {
+    return process.pid();
+  }
+
   /** The next line on stdout (a URI), waiting up to a minute; fails with stderr if none comes. */
   String line() throws Exception {
     CompletableFuture<String> next = CompletableFuture.supplyAsync(() -> {

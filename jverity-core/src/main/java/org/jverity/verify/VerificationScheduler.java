@@ -186,7 +186,9 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
   private static final class Pieces {
     private final VerifiedReader reader;
     private final long offset; // of the request, bytes
-    private final byte[] dst;
+    // Dropped once every piece has finished: helper tasks still queued on a busy pool hold this set
+    // after the request returned, and must not keep its buffer (memory would grow with clients).
+    private byte[] dst;
     private final int dstOffset;
     private final long end; // of the request, bytes
     private final long firstEnd; // end of piece 0 (the first may be short: block alignment)
@@ -239,6 +241,7 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
       while (true) {
         try {
           unfinished.await();
+          dst = null; // no piece runs any more: a piece reads it only before counting down
           break;
         } catch (InterruptedException e) {
           interrupted = true;

@@ -3,8 +3,10 @@ package org.jverity.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -146,6 +148,39 @@ class VerificationSchedulerTest {
         s.read(offset, dst, 0, length, IoClass.BEST_EFFORT);
         assertThat(dst).isEqualTo(Arrays.copyOfRange(image.data(), (int) offset, (int) offset + length));
       }
+    }
+  }
+
+  @Test
+  @DisplayName("a request that returned leaves its buffer to no helper still queued on a busy pool")
+  void helpersQueuedOnABusyPoolDoNotKeepTheBuffer() throws Exception {
+    HashingPool pool = new HashingPool(2);
+    CountDownLatch busy = new CountDownLatch(1);
+    for (int i = 0; i < 2; i++) {
+      pool.execute(() -> {
+        try {
+          busy.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+    }
+    try (VerificationScheduler s = new VerificationScheduler(im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES), pool)) {
+      byte[] dst = new byte[1 << 20];
+      s.read(0, dst, 0, dst.length, IoClass.BEST_EFFORT); // the caller hashes every piece; its helper waits in the queue
+      assertThat(dst).isEqualTo(Arrays.copyOf(im.data(), dst.length));
+      WeakReference<byte[]> buffer = new WeakReference<>(dst);
+      dst = null;
+      for (int i = 0; i < 20 && buffer.get() != null; i++) {
+        System.gc();
+        Thread.sleep(10);
+      }
+      // A server's requests in flight are bounded, the pool's queue is not: a buffer kept by every
+      // queued helper made memory grow with the clients (16 nbdcopy: out of memory at 128 MiB).
+      assertThat(buffer.get()).as("the returned request's buffer, once unreachable").isNull();
+    } finally {
+      busy.countDown();
+      pool.close();
     }
   }
 }

@@ -216,9 +216,9 @@ final class Connection implements Runnable {
   }
 
   /**
-   * A reused buffer (one piece and a header) for a READ served on the reading thread, from the
-   * server's few spares, to give back after the reply; null when the request needs more (a simple
-   * reply of more than a piece is read whole into a buffer of its own).
+   * A buffer of one piece and a header for a READ served on the reading thread, to give back
+   * after the reply; null when the request needs more (a simple reply of more than a piece is read
+   * whole into a buffer of its own).
    */
   private byte[] inlineBuffer(Request r) {
     if (!r.session.structured() && r.length > PIECE) {
@@ -272,12 +272,9 @@ final class Connection implements Runnable {
     int piece = !structured || (r.flags & Nbd.CMD_FLAG_DF) != 0 ? length : Math.min(length, PIECE);
     int header = structured ? ReplyWriter.DATA_CHUNK_HEADER : ReplyWriter.SIMPLE_HEADER;
     boolean own = reusable == null || reusable.length < header + piece;
-    if (own) {
-      server.acquireBuffer(header + piece);
-    }
+    // The data lands after room for its reply header: header and data leave in one write.
+    byte[] buf = own ? server.takeBuffer(header + piece) : reusable;
     try {
-      // The data lands after room for its reply header: header and data leave in one write.
-      byte[] buf = own ? new byte[header + piece] : reusable;
       long sent = 0;
       for (long pos = r.offset, end = r.offset + length; pos < end; ) {
         int n = (int) Math.min(piece, end - pos);
@@ -312,7 +309,7 @@ final class Connection implements Runnable {
       r.failQuietly(e);
     } finally {
       if (own) {
-        server.releaseBuffer(header + piece);
+        server.giveBuffer(buf);
       }
     }
   }
@@ -321,9 +318,8 @@ final class Connection implements Runnable {
   private void cache(Request r, Export export) {
     int piece = (int) Math.min(r.length, PIECE);
     long end = r.offset + Math.min(r.length, limits.maxRequestLength()); // a hint: past this, nothing
-    server.acquireBuffer(piece);
+    byte[] buf = server.takeBuffer(piece);
     try {
-      byte[] buf = new byte[piece];
       for (long pos = r.offset; pos < end; pos += piece) {
         export.source().read(pos, buf, 0, (int) Math.min(piece, end - pos), IoClass.IDLE);
       }
@@ -334,7 +330,7 @@ final class Connection implements Runnable {
     } catch (IOException e) {
       r.failQuietly(e);
     } finally {
-      server.releaseBuffer(piece);
+      server.giveBuffer(buf);
     }
   }
 

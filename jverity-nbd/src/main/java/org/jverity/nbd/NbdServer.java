@@ -21,8 +21,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A read-only NBD server over verified images: fixed newstyle, structured replies, block status,
@@ -44,10 +42,8 @@ public final class NbdServer implements AutoCloseable {
   private final ServerLimits limits;
   private final NbdTls tls; // null: no TLS
   private final NbdEvents events;
-  private final Semaphore buffers; // permits: KiB of read buffers that may still be allocated
-  // Reused read buffers (their budget stays taken): a few per core, whatever the number of clients.
-  private final AtomicReferenceArray<byte[]> spares =
-      new AtomicReferenceArray<>(2 * Runtime.getRuntime().availableProcessors() + 2);
+  private final ReadBuffers buffers;
+  private final IdleHeap idleHeap = new IdleHeap();
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
   private final List<AutoCloseable> listeners = Collections.synchronizedList(new ArrayList<>());
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -71,7 +67,7 @@ public final class NbdServer implements AutoCloseable {
     this.limits = limits;
     this.tls = tls;
     this.events = events;
-    this.buffers = new Semaphore((int) Math.min(Integer.MAX_VALUE, limits.maxBytesInFlight() >> 10));
+    this.buffers = new ReadBuffers(limits.maxBytesInFlight());
   }
 
   Map<String, Export> exports() {
@@ -159,6 +155,7 @@ public final class NbdServer implements AutoCloseable {
    */
   public void serve(InputStream in, OutputStream out) {
     Connection c = new Connection(this, new Transport.OverStreams(in, out, "stdin"));
+    idleHeap.clientCame();
     connections.add(c);
     c.run();
   }
@@ -179,52 +176,34 @@ public final class NbdServer implements AutoCloseable {
       return;
     }
     Connection c = new Connection(this, source.open());
+    idleHeap.clientCame();
     connections.add(c);
     Thread.ofVirtual().name("nbd-connection").start(c);
   }
 
   void ended(Connection c) {
     connections.remove(c);
+    if (connections.isEmpty()) {
+      buffers.trim(); // no client left: the buffers kept for reuse are garbage, the heap can shrink
+      idleHeap.lastClientLeft();
+    }
   }
 
-  /** Takes read-buffer budget for {@code bytes}; waits while other requests hold it all. */
-  void acquireBuffer(int bytes) {
-    buffers.acquireUninterruptibly(kib(bytes));
-  }
-
-  void releaseBuffer(int bytes) {
-    buffers.release(kib(bytes));
+  /** Bytes of read buffers held now (in use or kept for reuse). */
+  long readBufferBytes() {
+    return buffers.held();
   }
 
   /**
-   * A buffer of {@code bytes} for a request served on a connection's thread: one of a few spares
-   * kept across requests (so sequential reads do not allocate and zero a piece each time), or a
-   * new one taking read-buffer budget. Spares belong to the server, not to connections: clients
-   * that read once and go idle hold none. Return it with {@link #giveBuffer}.
+   * A read buffer of {@code bytes} for one request, within the read-buffer budget (waits while
+   * other requests hold it); give it back with {@link #giveBuffer} once the reply is out.
    */
   byte[] takeBuffer(int bytes) {
-    for (int i = 0; i < spares.length(); i++) {
-      byte[] b = spares.get(i);
-      if (b != null && b.length == bytes && spares.compareAndSet(i, b, null)) {
-        return b;
-      }
-    }
-    acquireBuffer(bytes);
-    return new byte[bytes];
+    return buffers.take(bytes);
   }
 
-  /** Keeps {@code b} as a spare when a slot is free; otherwise drops it and frees its budget. */
   void giveBuffer(byte[] b) {
-    for (int i = 0; i < spares.length(); i++) {
-      if (spares.get(i) == null && spares.compareAndSet(i, null, b)) {
-        return;
-      }
-    }
-    releaseBuffer(b.length);
-  }
-
-  private static int kib(int bytes) {
-    return Math.max(1, (bytes + 1023) >> 10);
+    buffers.give(b);
   }
 
   /**

@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param maxOptionLength bytes of data in one option (a 4096-byte name and its queries fit)
  * @param maxInFlight requests in flight on one connection; the connection stops reading past it
  * @param maxRequestLength bytes one READ may ask for (advertised as the maximum block size)
- * @param maxBytesInFlight bytes of read buffers held by all connections at once
+ * @param maxBytesInFlight bytes of read buffers held by all connections at once; a request longer than
+ *     this waits until it can take all of it
  * @param maxWriteDrain bytes of a WRITE payload read and dropped before its EPERM; a longer one
  *     closes the connection
  * @param idleTimeout how long a connection may stay silent; zero for no limit
@@ -31,8 +32,15 @@ public record ServerLimits(
   /** The protocol's own maximum payload, and what clients assume: 32 MiB. */
   public static final int MAX_PAYLOAD = 32 << 20;
 
+  /**
+   * The read buffers' default budget: 32 MiB, about 30 ms of hashing on two cores, so
+   * clients that ask for more (nbdcopy's 4 connections x 64 requests x 256 KiB) wait, not the
+   * cores. The server's heap is sized from it (bin/jverity), so it is part of the memory promise.
+   */
+  public static final long DEFAULT_BYTES_IN_FLIGHT = 32L << 20;
+
   public static final ServerLimits DEFAULTS = new ServerLimits(
-      4096, 32, 64 << 10, 64, MAX_PAYLOAD, 256L << 20, 128L << 20, Duration.ZERO);
+      4096, 32, 64 << 10, 64, MAX_PAYLOAD, DEFAULT_BYTES_IN_FLIGHT, 128L << 20, Duration.ZERO);
 
   public ServerLimits {
     positive("max connections", maxConnections);

@@ -18,7 +18,9 @@ import java.time.Duration;
  * threads).
  */
 abstract class Transport implements Closeable {
-  static final int BUFFER = 64 << 10; // bytes
+  // Bytes per direction and connection: requests are 28 bytes and a reply as long as this is written
+  // past the buffer, so more only costs memory per client.
+  static final int BUFFER = 16 << 10;
 
   private final InputStream in;
   private final OutputStream out;

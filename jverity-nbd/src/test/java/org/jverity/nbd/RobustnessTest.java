@@ -197,7 +197,7 @@ class RobustnessTest {
   /**
    * Read buffers belong to requests, not to connections: 400 clients that each read once and then
    * stay connected hold no read budget, so a new client's read is served at once (a buffer kept
-   * per connection would exhaust the 256 MiB budget after ~255 such clients and stall the rest).
+   * per connection would exhaust the 32 MiB budget after ~31 such clients and stall the rest).
    */
   @Test
   void idleClientsThatHaveReadHoldNoReadBudget() throws Exception {

@@ -1,0 +1,140 @@
+package org.jverity.nbd;
+
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The read buffers of one server, within one byte budget ({@link ServerLimits#maxBytesInFlight()}):
+ * a request takes a buffer and gives it back after its reply. Buffers given back are kept, by
+ * length, for the next request: a copy then allocates nothing per request, so the heap holds the
+ * budget, not a stream of garbage the collector must keep up with (which grew the heap under
+ * nbdcopy to hundreds of MiB). Kept buffers count against the budget; when a request needs room
+ * they hold, they are dropped. {@link #trim} drops them all (the server does when its last client
+ * leaves). Thread-safe; taking and giving back take no lock (every small READ does both), a
+ * request waits while the budget is taken.
+ */
+final class ReadBuffers {
+  private final long budget; // bytes
+  private final AtomicLong held = new AtomicLong(); // bytes allocated: in use or kept
+  private final ConcurrentHashMap<Integer, Queue<byte[]>> kept = new ConcurrentHashMap<>(); // by length
+  private final AtomicLong keptBytes = new AtomicLong(); // of held, kept (a hint: see dropKept)
+  private final ReentrantLock lock = new ReentrantLock(); // only to wait: virtual threads park cleanly
+  private final Condition changed = lock.newCondition(); // a buffer came back or room was made
+  private final AtomicInteger waiting = new AtomicInteger(); // requests waiting for room
+
+  ReadBuffers(long budget) {
+    if (budget < 1) {
+      throw new IllegalArgumentException("read buffer budget: " + budget + " (expected: at least 1 byte)");
+    }
+    this.budget = budget;
+  }
+
+  /** What a buffer counts against the budget: one longer than the budget takes all of it. */
+  private long cost(int length) {
+    return Math.min(length, budget);
+  }
+
+  /** A buffer of exactly {@code length} bytes (not zeroed when reused); waits for room. */
+  byte[] take(int length) {
+    long cost = cost(length);
+    byte[] b = tryTake(length, cost);
+    if (b != null) {
+      return b;
+    }
+    lock.lock();
+    waiting.incrementAndGet(); // before looking again: a buffer given back from now on signals
+    try {
+      while ((b = tryTake(length, cost)) == null) {
+        changed.awaitUninterruptibly(); // a request's reply must still go out
+      }
+    } finally {
+      waiting.decrementAndGet();
+      lock.unlock();
+    }
+    if (waiting.get() > 0) {
+      wake(); // there may be room for the next one too
+    }
+    return b;
+  }
+
+  /** A kept buffer, or a new one if there is room (made by dropping kept ones), else null. */
+  private byte[] tryTake(int length, long cost) {
+    while (true) {
+      Queue<byte[]> q = kept.get(length);
+      byte[] b = q == null ? null : q.poll();
+      if (b != null) {
+        keptBytes.addAndGet(-cost);
+        return b;
+      }
+      long h = held.get();
+      if (h + cost <= budget) {
+        if (held.compareAndSet(h, h + cost)) {
+          try {
+            return new byte[length];
+          } catch (OutOfMemoryError e) {
+            held.addAndGet(-cost);
+            throw e;
+          }
+        }
+        continue;
+      }
+      if (keptBytes.get() <= 0 || !dropKept()) {
+        return null;
+      }
+    }
+  }
+
+  /** Gives back a buffer from {@link #take}, to be reused. */
+  void give(byte[] b) {
+    kept.computeIfAbsent(b.length, k -> new ConcurrentLinkedQueue<>()).offer(b);
+    keptBytes.addAndGet(cost(b.length));
+    if (waiting.get() > 0) {
+      wake();
+    }
+  }
+
+  /** Drops every kept buffer: their memory is the collector's again. */
+  void trim() {
+    if (dropKept() && waiting.get() > 0) {
+      wake();
+    }
+  }
+
+  /** Bytes held now (in use or kept), for tests. */
+  long held() {
+    return held.get();
+  }
+
+  /** Drops the kept buffers; whether any was. */
+  private boolean dropKept() {
+    boolean any = false;
+    for (Queue<byte[]> q : kept.values()) {
+      for (byte[] b; (b = q.poll()) != null; ) {
+        long cost = cost(b.length);
+        keptBytes.addAndGet(-cost);
+        held.addAndGet(-cost);
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /**
+   * Wakes one waiter: it takes the buffer given back, or drops kept ones to make room, and wakes
+   * the next once served. One, not all: a copy keeps a hundred requests waiting, and every reply
+   * would wake them all.
+   */
+  private void wake() {
+    lock.lock();
+    try {
+      changed.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package org.jverity.nbd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The read buffers' budget: reuse, room made from kept buffers, waiting, trimming. */
+class ReadBuffersTest {
+  @Test
+  void aBufferGivenBackIsTheNextOneOfItsLengthAndStaysWithinTheBudget() {
+    ReadBuffers buffers = new ReadBuffers(1 << 20);
+    byte[] a = buffers.take(256 << 10);
+    buffers.give(a);
+    assertThat(buffers.take(256 << 10)).isSameAs(a);
+    assertThat(buffers.held()).isEqualTo(256 << 10);
+    buffers.give(a);
+    buffers.trim();
+    assertThat(buffers.held()).isZero();
+    assertThat(buffers.take(256 << 10)).isNotSameAs(a);
+  }
+
+  @Test
+  void keptBuffersOfOtherLengthsMakeRoomAndALengthPastTheBudgetTakesAllOfIt() {
+    ReadBuffers buffers = new ReadBuffers(1 << 20);
+    List<byte[]> kept = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      kept.add(buffers.take(256 << 10));
+    }
+    kept.forEach(buffers::give); // the whole budget is kept, as 256 KiB buffers
+    byte[] big = buffers.take(4 << 20); // longer than the budget: it waits for none of them
+    assertThat(big).hasSize(4 << 20);
+    assertThat(buffers.held()).isEqualTo(1 << 20);
+    buffers.give(big);
+  }
+
+  @Test
+  void manyRequestsOfMixedLengthsNeverHoldMoreThanTheBudgetAndAllFinish() throws Exception {
+    long budget = 1 << 20;
+    ReadBuffers buffers = new ReadBuffers(budget);
+    AtomicLong inUse = new AtomicLong();
+    AtomicLong peak = new AtomicLong();
+    int[] lengths = {4096 + 28, 64 << 10, 256 << 10, (1 << 20) + 28};
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 200; t++) {
+      SplittableRandom random = new SplittableRandom(t);
+      threads.add(Thread.ofVirtual().start(() -> {
+        for (int i = 0; i < 50; i++) {
+          byte[] b = buffers.take(lengths[random.nextInt(lengths.length)]);
+          long cost = Math.min(b.length, budget);
+          peak.accumulateAndGet(inUse.addAndGet(cost), Math::max);
+          Thread.yield();
+          inUse.addAndGet(-cost);
+          buffers.give(b);
+        }
+      }));
+    }
+    for (Thread t : threads) {
+      assertThat(t.join(Duration.ofSeconds(60))).as("every request got its buffer").isTrue();
+    }
+    assertThat(peak.get()).isLessThanOrEqualTo(budget);
+    assertThat(buffers.held()).isLessThanOrEqualTo(budget);
+    buffers.trim();
+    assertThat(buffers.held()).isZero();
+  }
+}
