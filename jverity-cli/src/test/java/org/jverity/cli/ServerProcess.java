@@ -38,6 +38,10 @@ final class ServerProcess implements AutoCloseable {
 
   static ServerProcess start(Path dir, String... args) throws IOException {
     List<String> cmd = javaCommand();
+    return launch(dir, cmd, args);
+  }
+
+  private static ServerProcess launch(Path dir, List<String> cmd, String... args) throws IOException {
     cmd.addAll(List.of(args));
     Path err = Files.createTempFile(dir, "server", ".err");
     ProcessBuilder b = Jverity.detailed(new ProcessBuilder(cmd)).redirectError(err.toFile());
@@ -53,16 +57,7 @@ final class ServerProcess implements AutoCloseable {
     List<String> cmd = javaCommand();
     cmd.removeAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
     cmd.addAll(1, jvmOptions);
-    cmd.addAll(List.of(args));
-    Path err = Files.createTempFile(dir, "server", ".err");
-    ProcessBuilder b = new ProcessBuilder(cmd).redirectError(err.toFile());
-    b.environment().put("JVERITY_RUNTIME_DIR", dir.resolve("run").toString());
-    return new ServerProcess(b.start(), err);
-  }
-
-  /** The process id, to read its memory in /proc. */
-  long pid() {
-    return process.pid();
+    return launch(dir, cmd, args);
   }
 
   /** The next line on stdout (a URI), waiting up to a minute; fails with stderr if none comes. */
