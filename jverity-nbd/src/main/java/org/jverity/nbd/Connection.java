@@ -217,14 +217,22 @@ final class Connection implements Runnable {
 
   /**
    * A buffer of one piece and a header for a READ served on the reading thread, to give back
-   * after the reply; null when the request needs more (a simple reply of more than a piece is read
-   * whole into a buffer of its own).
+   * after the reply; null when the request needs more (a simple reply, or a structured one with
+   * DF, of more than a piece is read whole into a buffer of its own). Never both: a request that
+   * held this one while it waited for its own could wait for ever, its own buffer keeping the room
+   * it needs (a 32 MiB read with DF takes the whole read-buffer budget).
    */
   private byte[] inlineBuffer(Request r) {
-    if (!r.session.structured() && r.length > PIECE) {
-      return null;
-    }
-    return server.takeBuffer(PIECE + ReplyWriter.DATA_CHUNK_HEADER);
+    int size = PIECE + ReplyWriter.DATA_CHUNK_HEADER;
+    return replyBufferLength(r) > size ? null : server.takeBuffer(size);
+  }
+
+  /** Bytes of the buffer {@link #read} reads {@code r} into: its reply header, then a piece. */
+  private static int replyBufferLength(Request r) {
+    int length = (int) r.length; // <= max request length
+    boolean structured = r.session.structured();
+    int piece = !structured || (r.flags & Nbd.CMD_FLAG_DF) != 0 ? length : Math.min(length, PIECE);
+    return (structured ? ReplyWriter.DATA_CHUNK_HEADER : ReplyWriter.SIMPLE_HEADER) + piece;
   }
 
   /** Why a READ, CACHE or BLOCK_STATUS cannot be served, or null; "!" marks EOVERFLOW. */
@@ -269,11 +277,12 @@ final class Connection implements Runnable {
   private void read(Request r, Export export, byte[] reusable) {
     int length = (int) r.length; // <= max request length
     boolean structured = r.session.structured();
-    int piece = !structured || (r.flags & Nbd.CMD_FLAG_DF) != 0 ? length : Math.min(length, PIECE);
     int header = structured ? ReplyWriter.DATA_CHUNK_HEADER : ReplyWriter.SIMPLE_HEADER;
-    boolean own = reusable == null || reusable.length < header + piece;
+    int needed = replyBufferLength(r);
+    int piece = needed - header;
+    boolean own = reusable == null || reusable.length < needed;
     // The data lands after room for its reply header: header and data leave in one write.
-    byte[] buf = own ? server.takeBuffer(header + piece) : reusable;
+    byte[] buf = own ? server.takeBuffer(needed) : reusable;
     try {
       long sent = 0;
       for (long pos = r.offset, end = r.offset + length; pos < end; ) {

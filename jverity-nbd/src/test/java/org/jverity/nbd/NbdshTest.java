@@ -180,6 +180,28 @@ class NbdshTest {
   }
 
   @Test
+  @DisplayName("a 32 MiB read with DF (one chunk, the whole read-buffer budget) returns, on the reading thread or not")
+  void maximumReadInOneChunk() {
+    String script = """
+        chunks = []
+        def chunk(sub, offset, status, error):
+            chunks.append(len(sub))
+            return 0
+        n = 32 * 1048576
+        buf = h.pread_structured(n, 4096, chunk, nbd.CMD_FLAG_DF)
+        print('DF', bytes(buf) == IMG[4096:4096 + n], chunks == [n])
+        c = h.aio_pread_structured(nbd.Buffer(n), 0, lambda *a: 0, flags=nbd.CMD_FLAG_DF)
+        d = h.aio_pread(nbd.Buffer(4096), 0)
+        while h.aio_in_flight() > 0:
+            h.poll(-1)
+        print('QUEUED', h.aio_command_completed(c), h.aio_command_completed(d))
+        """;
+
+    assertThat(nbdsh("-u", image.unixUri(), "-c", readImage(), "-c", script))
+        .containsExactly("DF True True", "QUEUED True True");
+  }
+
+  @Test
   @DisplayName("64 aio_preads in flight at once (a 32 MiB one first) all return the image's bytes, out of order")
   void manyReadsInFlight() {
     String script = """
