@@ -3,7 +3,6 @@ package org.jverity.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
@@ -11,7 +10,7 @@ import java.util.Map;
  * {@code --pid-file FILE}: the server's process id and a newline, written once it listens (so a
  * supervisor that waits for the file can connect at once), mode 0644 as nbdkit writes it, and
  * removed when the server exits, unless another process has written its own id there since. Written
- * beside and renamed over, so a reader never sees half of it.
+ * beside and renamed over ({@link AtomicOutput}), so a reader never sees half of it.
  */
 final class PidFile implements AutoCloseable {
   private final Path file;
@@ -24,8 +23,8 @@ final class PidFile implements AutoCloseable {
 
   /**
    * Refuses ({@link ExitCode#INVALID_PARAMETER}) a pid file that is one of {@code inputs} (the same
-   * file, through links: writing it would destroy that input), a directory, or in no directory;
-   * before anything is opened.
+   * file, through links: writing it would destroy that input), a directory, a device, or in no
+   * directory; before anything is opened.
    *
    * @param inputs what each input file is, by path ("the data image of export root")
    */
@@ -33,15 +32,15 @@ final class PidFile implements AutoCloseable {
     if (Files.isDirectory(file)) {
       throw refused(file, "a directory");
     }
+    if (Files.exists(file) && !Files.isRegularFile(file)) {
+      throw refused(file, "not a regular file"); // /dev/null would be written, and made 0644
+    }
     Path dir = file.toAbsolutePath().getParent();
     if (dir == null || !Files.isDirectory(dir)) {
       throw refused(file, "not in an existing directory");
     }
-    if (!Files.exists(file)) {
-      return; // no input is a file that does not exist
-    }
     for (Map.Entry<Path, String> input : inputs.entrySet()) {
-      if (Files.exists(input.getKey()) && Files.isSameFile(file, input.getKey())) {
+      if (DistinctFiles.same(file, input.getKey())) {
         throw refused(file, "is " + input.getValue() + ", which it would overwrite");
       }
     }
@@ -55,17 +54,10 @@ final class PidFile implements AutoCloseable {
   /** Writes this process's id to {@code file}. */
   static PidFile write(Path file) {
     String content = ProcessHandle.current().pid() + "\n";
-    Path dir = file.toAbsolutePath().getParent();
-    try {
-      Path temp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      try {
-        Files.writeString(temp, content);
-        Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--")); // whatever the umask
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
+    try (AtomicOutput o = AtomicOutput.to(file)) {
+      Files.writeString(o.path(), content);
+      Files.setPosixFilePermissions(o.path(), PosixFilePermissions.fromString("rw-r--r--")); // whatever the umask
+      o.commit();
     } catch (IOException e) {
       throw new CliException(ExitCode.IO_ERROR, "--pid-file " + file + ": cannot write: " + e.getMessage());
     }

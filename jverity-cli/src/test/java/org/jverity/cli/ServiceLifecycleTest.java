@@ -178,6 +178,14 @@ class ServiceLifecycleTest {
       assertThat(r.stderr()).contains("--pid-file " + input + ": is export disk's");
       assertThat(NbdClients.sha256(input)).as("untouched").isEqualTo(before);
     }
+    // a device would be written in place and made 0644: /dev/null is no pid file
+    String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of("/dev/null")));
+    ToolRun r = Jverity.run("open", image.data().toString(), "disk", image.hash().toString(), image.root(),
+        "--port", "0", "--pid-file", "/dev/null", "--runtime-dir", runtime());
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(r.stderr()).contains("--pid-file /dev/null: not a regular file");
+    assertThat(Files.isRegularFile(Path.of("/dev/null"))).as("/dev/null still a device").isFalse();
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of("/dev/null")))).isEqualTo(mode);
   }
 
   @Test
