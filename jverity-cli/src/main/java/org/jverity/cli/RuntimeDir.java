@@ -21,11 +21,11 @@ import java.util.HexFormat;
 final class RuntimeDir {
   private RuntimeDir() {}
 
-  /** The directory to use, {@code given} when not null. */
   /** Where the default comes from, for each command's --runtime-dir help: said here, once. */
   static final String DEFAULTS = "$JVERITY_RUNTIME_DIR, $XDG_RUNTIME_DIR/jverity, /run/jverity for root, else"
       + " $TMPDIR/jverity-USER; it must be yours and writable by no one else";
 
+  /** The directory to use, {@code given} when not null. */
   static Path resolve(Path given) {
     if (given != null) {
       return given;
