@@ -26,6 +26,7 @@ final class ReadBuffers {
   private final ReentrantLock lock = new ReentrantLock(); // only to wait: virtual threads park cleanly
   private final Condition changed = lock.newCondition(); // a buffer came back or room was made
   private final AtomicInteger waiting = new AtomicInteger(); // requests waiting for room
+  private final AtomicLong drops = new AtomicLong(); // times kept buffers were dropped to make room
 
   ReadBuffers(long budget) {
     if (budget < 1) {
@@ -42,6 +43,7 @@ final class ReadBuffers {
   /** A buffer of exactly {@code length} bytes (not zeroed when reused); waits for room. */
   byte[] take(int length) {
     long cost = cost(length);
+    long dropped = drops.get();
     byte[] b = tryTake(length, cost);
     if (b != null) {
       return b;
@@ -50,7 +52,13 @@ final class ReadBuffers {
     waiting.incrementAndGet(); // before looking again: a buffer given back from now on signals
     try {
       while ((b = tryTake(length, cost)) == null) {
+        if (drops.get() != dropped) {
+          // Kept buffers were dropped (by this look, or since the last): room this request cannot
+          // use may serve another, which the one wake-up it had would otherwise never reach.
+          changed.signal();
+        }
         changed.awaitUninterruptibly(); // a request's reply must still go out
+        dropped = drops.get();
       }
     } finally {
       waiting.decrementAndGet();
@@ -120,6 +128,9 @@ final class ReadBuffers {
         held.addAndGet(-cost);
         any = true;
       }
+    }
+    if (any) {
+      drops.incrementAndGet();
     }
     return any;
   }

@@ -67,4 +67,31 @@ class ReadBuffersTest {
     buffers.trim();
     assertThat(buffers.held()).isZero();
   }
+
+  /**
+   * A buffer given back wakes one waiter. When that one cannot use the room it makes (it drops the
+   * kept buffer, and still needs more), the room must not go to waste: the next waiter, which fits,
+   * is woken too, or it would wait until some other buffer came back, for ever if none does.
+   */
+  @Test
+  void roomMadeByAWaiterThatStillCannotFitWakesTheNextWaiter() throws Exception {
+    ReadBuffers buffers = new ReadBuffers(4);
+    byte[] held = buffers.take(2);
+    byte[] given = buffers.take(2); // the budget is taken
+    Thread big = Thread.ofVirtual().start(() -> buffers.give(buffers.take(4))); // waits first
+    awaitWaiting(big);
+    Thread small = Thread.ofVirtual().start(() -> buffers.give(buffers.take(1))); // then this one
+    awaitWaiting(small);
+    buffers.give(given); // wakes big: it drops this, still cannot have 4, and waits again
+    assertThat(small.join(Duration.ofSeconds(5))).as("the waiter that fits in the room made got its buffer").isTrue();
+    buffers.give(held);
+    assertThat(big.join(Duration.ofSeconds(5))).as("and the big one once the rest came back").isTrue();
+  }
+
+  private static void awaitWaiting(Thread t) throws InterruptedException {
+    for (int i = 0; i < 500 && t.getState() != Thread.State.WAITING; i++) {
+      Thread.sleep(10);
+    }
+    assertThat(t.getState()).isEqualTo(Thread.State.WAITING);
+  }
 }
