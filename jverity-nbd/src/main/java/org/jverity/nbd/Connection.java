@@ -178,12 +178,17 @@ final class Connection implements Runnable {
             r.fail(invalid.startsWith("!") ? NbdError.EOVERFLOW : NbdError.EINVAL, invalid.replace("!", ""), 0);
             continue;
           }
+          // Asked before a permit is taken: available() fails once a reply's failure has closed the
+          // socket, and a permit taken then would never be given back (the connection's end waits
+          // for every permit, so it would wait for ever).
+          boolean nothingQueued = cmd == NbdCommand.READ && transport.in().available() == 0;
           inFlight.acquireUninterruptibly(); // past the limit, stop reading: TCP pushes back
-          if (cmd == NbdCommand.READ && transport.in().available() == 0) {
+          if (nothingQueued) {
             // Nothing queued behind it (a client waiting for this reply): serve it on this thread,
             // with a reused buffer. A thread per request costs more than a small read.
-            byte[] buffer = inlineBuffer(r);
+            byte[] buffer = null;
             try {
+              buffer = inlineBuffer(r);
               read(r, export, buffer);
             } finally {
               if (buffer != null) {
