@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * The training run of the ahead-of-time cache (JDK 25, JEP 483/514/515): runs, in one process, the

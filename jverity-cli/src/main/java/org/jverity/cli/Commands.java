@@ -1,6 +1,22 @@
 package org.jverity.cli;
 
 import java.util.List;
+import org.jverity.cli.fsverity.CatCommand;
+import org.jverity.cli.serve.CloseCommand;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.demo.DemoCommand;
+import org.jverity.cli.fsverity.DigestCommand;
+import org.jverity.cli.verity.DumpCommand;
+import org.jverity.cli.verity.FormatCommand;
+import org.jverity.cli.serve.OpenCommand;
+import org.jverity.cli.verity.ReadCommand;
+import org.jverity.cli.verity.RepairCommand;
+import org.jverity.cli.serve.ServeCommand;
+import org.jverity.cli.fsverity.SignCommand;
+import org.jverity.cli.serve.StatusCommand;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.verity.VerifyCommand;
+import org.jverity.cli.fsverity.VerifySigCommand;
 
 /**
  * Every command by name. A command line naming one command builds that command's syntax only

@@ -1,5 +1,7 @@
 package org.jverity.cli;
 
+import org.jverity.cli.syntax.Syntax;
+
 /**
  * The options every command takes, before its name or after it, as veritysetup's: {@code jverity
  * -v verify ...} and {@code jverity verify ... -v} are the same. {@code --help}, {@code --usage}

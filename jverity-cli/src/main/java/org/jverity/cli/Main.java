@@ -17,6 +17,17 @@ import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.verify.CorruptBlockException;
+import org.jverity.cli.syntax.BadValue;
+import org.jverity.cli.daemon.CaptiveRun;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.ExitCodeRule;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.command.JsonOutput;
+import org.jverity.cli.command.Stdout;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.UsageException;
 
 /**
  * The jverity command line: finds the command among the arguments (global options may come
@@ -132,7 +143,7 @@ public final class Main {
       code = ExitCode.USAGE;
     } catch (BadValue e) {
       err.println("jverity: " + e.getMessage());
-      code = e.exitCode();
+      code = ExitCode.of(e);
     } catch (Exception e) {
       code = report(e, err, global.debug);
     }

@@ -2,6 +2,8 @@ package org.jverity.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jverity.cli.command.ExitCodeRule;
+import org.jverity.cli.syntax.Syntax;
 
 /** Help texts, laid out as veritysetup's (popt's): 80 columns, descriptions in a second column. */
 final class Usage {

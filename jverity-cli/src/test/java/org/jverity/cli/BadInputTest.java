@@ -26,13 +26,14 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * Inputs jverity must refuse: every case prints exactly one line on stderr, starting "jverity: ",
  * with no stack trace, prints nothing on stdout, and exits with the code of its kind of failure.
  * The superblock decoder is also fuzzed (jqwik) with random blocks and mutations of a valid one.
  */
-class BadInputTest {
+public class BadInputTest {
   static final String UUID = "a60c98d2-ae9b-4865-bfcb-b4e3ace11033";
   static final String SALT = "e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d";
 
@@ -640,7 +641,7 @@ class BadInputTest {
     assertThat(cases().map(Bad::code)).doesNotContain(ExitCode.OK, ExitCode.INTERNAL);
   }
 
-  static void assertOneErrorLine(ToolRun r) {
+  public static void assertOneErrorLine(ToolRun r) {
     assertThat(r.stdout()).as("stdout\n%s", r).isEmpty();
     assertThat(r.stderrLines()).as("stderr lines\n%s", r).hasSize(1);
     assertThat(r.stderr()).as("stderr\n%s", r).startsWith("jverity: ").endsWith("\n");

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * {@code jverity cat}: an fs-verity file made by {@code fsverity digest --out-merkle-tree} comes out

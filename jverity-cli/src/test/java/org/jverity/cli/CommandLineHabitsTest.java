@@ -16,6 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.UsageException;
+import org.jverity.cli.command.VeritysetupExitCodes;
 
 /**
  * veritysetup's command-line habits, each run with jverity and, where veritysetup has the habit,

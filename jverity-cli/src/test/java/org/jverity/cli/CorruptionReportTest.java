@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * Seeded one-byte corruptions of a jverity-formatted image, in a data block, in every tree level

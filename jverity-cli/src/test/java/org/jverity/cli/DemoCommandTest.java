@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * {@code jverity demo}, run once on a 1 MiB image: the commands it prints paste into a shell and do

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * algorithms, block sizes 512 to 65536, salts of 0, 1 and 32 bytes, and files of 0 bytes, 1 byte,
  * one block, one block + 1 and a multi-level tree. A missing fsverity fails, naming the package.
  */
-class DigestCommandTest {
+public class DigestCommandTest {
   @TempDir static Path dir;
   static final List<Path> FILES = new ArrayList<>();
 
@@ -48,7 +48,7 @@ class DigestCommandTest {
     }
   }
 
-  static ToolRun fsverity(List<String> args) throws Exception {
+  public static ToolRun fsverity(List<String> args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("fsverity", "digest"));
     cmd.addAll(args);
     Process p;

@@ -15,6 +15,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.ExitCodeRule;
 
 /**
  * The exit codes a command line gets when it asks for none ({@link ExitCodeRule}): veritysetup's on

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * FEC as a user meets it: an image formatted by veritysetup with --fec-device, damaged, then

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * {@code verify} and {@code repair} with FEC options, against veritysetup 2.6.1 (issue 14): a FEC

@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
 
 /** What jverity adds to veritysetup's format and dump: JSON, seeds, root hash files, no litter. */
 class FormatFeaturesTest {

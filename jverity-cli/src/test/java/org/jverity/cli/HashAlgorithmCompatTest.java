@@ -21,6 +21,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * Every hash algorithm veritysetup takes here, against veritysetup itself: Debian's 2.6.1 hashes

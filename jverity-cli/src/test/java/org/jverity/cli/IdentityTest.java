@@ -11,6 +11,7 @@ import org.jverity.format.ImageIdentity;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * The image identity {@code format} prints, which {@code verify} and {@code read} take in place of

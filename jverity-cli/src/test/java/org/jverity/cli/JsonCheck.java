@@ -8,13 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.jverity.cli.term.Json;
 
 /**
  * Checks that jverity's JSON is JSON: Python's json module, an oracle jverity did not write, must
  * read it as exactly one object (no text after it, no key twice, no NaN); then jverity's own parser
  * gives the values to compare. A missing python3 fails, naming its package.
  */
-final class JsonCheck {
+public final class JsonCheck {
   private JsonCheck() {}
 
   private static final String PYTHON = "/usr/bin/python3";
@@ -31,7 +32,7 @@ final class JsonCheck {
 
   /** {@code text} as one JSON object, after Python's json module accepted it as exactly that. */
   @SuppressWarnings("unchecked")
-  static Map<String, Object> object(String text) throws Exception {
+  public static Map<String, Object> object(String text) throws Exception {
     if (!Files.isExecutable(Path.of(PYTHON))) {
       fail(PYTHON + " is missing: install the Debian/Ubuntu package 'python3'");
     }
@@ -47,7 +48,7 @@ final class JsonCheck {
   }
 
   /** A run's stdout as its one JSON object. */
-  static Map<String, Object> stdout(ToolRun r) throws Exception {
+  public static Map<String, Object> stdout(ToolRun r) throws Exception {
     assertThat(r.stdout()).as("%s", r).isNotEmpty();
     return object(r.stdout());
   }
@@ -56,7 +57,7 @@ final class JsonCheck {
    * A failed run under --json: stdout is exactly one object on one line, {@code ok} false, the exit
    * code the run ended with, and the error its stderr line says (without "jverity: ").
    */
-  static Map<String, Object> failure(ToolRun r) throws Exception {
+  public static Map<String, Object> failure(ToolRun r) throws Exception {
     assertThat(r.exitCode()).as("%s", r).isNotZero();
     assertThat(r.stdoutLines()).as("%s", r).hasSize(1);
     Map<String, Object> m = object(r.stdout());

@@ -5,12 +5,13 @@ import java.io.StringWriter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jverity.cli.command.ExitCodeRule;
 
 /**
  * Runs jverity in-process through {@link Main#run}, capturing both streams, with jverity's detailed
  * exit codes on every command ({@link #DETAILED}): the tests assert what each kind of failure is.
  */
-final class Jverity {
+public final class Jverity {
   private Jverity() {}
 
   /** The environment variable and value that ask for jverity's detailed exit codes on every command. */
@@ -24,12 +25,12 @@ final class Jverity {
   }
 
   /** Sets {@link #DETAILED} in the environment of a process that runs bin/jverity or the jar. */
-  static ProcessBuilder detailed(ProcessBuilder b) {
+  public static ProcessBuilder detailed(ProcessBuilder b) {
     b.environment().putAll(DETAILED);
     return b;
   }
 
-  static ToolRun run(String... args) {
+  public static ToolRun run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code;
@@ -40,7 +41,7 @@ final class Jverity {
     return new ToolRun(code, out.toString(), err.toString());
   }
 
-  static ToolRun run(List<String> args) {
+  public static ToolRun run(List<String> args) {
     return run(args.toArray(String[]::new));
   }
 }

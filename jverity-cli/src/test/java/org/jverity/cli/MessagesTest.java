@@ -13,6 +13,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.serve.ServeConfig;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.command.VeritysetupExitCodes;
 
 /**
  * What a user reads when something is wrong: one line, in jverity's words, naming the file or the

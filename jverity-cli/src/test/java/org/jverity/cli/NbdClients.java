@@ -19,11 +19,11 @@ import java.util.concurrent.TimeUnit;
  * The real NBD clients (libnbd-bin: nbdinfo, nbdcopy; python3-libnbd: nbdsh), run as processes. A
  * missing client fails the test, naming the Debian package to install; never a silent skip.
  */
-final class NbdClients {
+public final class NbdClients {
   private NbdClients() {}
 
   /** Fails unless {@code tool} is installed, saying which package has it. */
-  static void require(String tool, String debianPackage) {
+  public static void require(String tool, String debianPackage) {
     if (!Files.isExecutable(Path.of("/usr/bin", tool))) {
       fail(tool + " is not installed: install it (Debian: apt-get install " + debianPackage
           + "; bin/test does this when run as root)");
@@ -31,7 +31,7 @@ final class NbdClients {
   }
 
   /** Runs a client to the end; its stdout as text (exit code checked). */
-  static ToolRun run(String... command) throws IOException, InterruptedException {
+  public static ToolRun run(String... command) throws IOException, InterruptedException {
     Process p = start(command);
     byte[] out = p.getInputStream().readAllBytes();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("%s finished", List.of(command)).isTrue();

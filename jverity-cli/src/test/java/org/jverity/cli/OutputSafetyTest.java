@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * Issue 14, "data loss": an output is never one of the command's inputs (refused before anything

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.cli.command.ExitCode;
 
 /** {@code jverity read}: verified bytes out, nothing past the first block that does not verify. */
 class ReadCommandTest {

@@ -10,6 +10,7 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * dm-verity root-hash signatures on the command line: {@code format --root-hash-signature-out}

@@ -10,6 +10,10 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.syntax.IoClassName;
+import org.jverity.cli.syntax.Port;
+import org.jverity.cli.syntax.TimeSpan;
 
 /**
  * {@code open}'s option errors, run in-process (each fails before serving): one line on stderr,

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * installs a shutdown hook and exits: it cannot run inside the test's JVM). stderr goes to a file;
  * stdout's lines (the URIs) are read as they come. Closing kills it if it still runs.
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
   private final Process process;
   private final BufferedReader stdout;
   private final Path stderr;
@@ -30,13 +30,13 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** The java command that runs jverity's Main, for a child JVM or a client's subprocess. */
-  static List<String> javaCommand() {
+  public static List<String> javaCommand() {
     return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
         "-cp", System.getProperty("java.class.path"), Main.class.getName()));
   }
 
-  static ServerProcess start(Path dir, String... args) throws IOException {
+  public static ServerProcess start(Path dir, String... args) throws IOException {
     List<String> cmd = javaCommand();
     return launch(dir, cmd, args);
   }
@@ -61,7 +61,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** The next line on stdout (a URI), waiting up to a minute; fails with stderr if none comes. */
-  String line() throws Exception {
+  public String line() throws Exception {
     CompletableFuture<String> next = CompletableFuture.supplyAsync(() -> {
       try {
         return stdout.readLine();
@@ -100,7 +100,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   /** Waits up to a minute for the process to exit; its exit code. */
-  int waitFor() throws InterruptedException {
+  public int waitFor() throws InterruptedException {
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("server exited; stderr: %s", stderr()).isTrue();
     return process.exitValue();
   }

@@ -9,11 +9,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** openssl and fsverity for the signature tests; a missing tool fails naming its package. */
-final class SigTools {
+public final class SigTools {
   private SigTools() {}
 
   /** Runs a tool in {@code dir}; its exit code must be 0. Returns stdout and stderr together. */
-  static String run(Path dir, String... command) throws Exception {
+  public static String run(Path dir, String... command) throws Exception {
     Path exe = Path.of("/usr/bin", command[0]);
     if (!Files.isExecutable(exe)) {
       fail(exe + " is missing: install the Debian/Ubuntu package '" + command[0] + "'");
@@ -25,7 +25,7 @@ final class SigTools {
   }
 
   /** An RSA key and its self-signed certificate: {@code name.key}, {@code name.crt}. */
-  static void rsa(Path dir, String name) throws Exception {
+  public static void rsa(Path dir, String name) throws Exception {
     run(dir, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", name + ".key",
         "-out", name + ".crt", "-subj", "/CN=" + name, "-days", "30");
   }

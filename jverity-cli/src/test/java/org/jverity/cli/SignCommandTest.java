@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * {@code sign} against {@code fsverity sign} (same signature bytes, same output line) and {@code

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * {@code open} and {@code serve} check, before they listen, that the export can serve anything: a

@@ -17,9 +17,9 @@ import java.util.SplittableRandom;
  * @param root the root hash, hex
  * @param identity the image identity format printed
  */
-record TestImage(Path data, Path hash, String root, String identity) {
+public record TestImage(Path data, Path hash, String root, String identity) {
 
-  static TestImage create(Path dir, String name, int blocks) throws IOException {
+  public static TestImage create(Path dir, String name, int blocks) throws IOException {
     byte[] bytes = new byte[blocks * 4096];
     new SplittableRandom(blocks * 31L + name.hashCode()).nextBytes(bytes);
     Path data = Files.write(dir.resolve(name + ".img"), bytes);
@@ -30,7 +30,7 @@ record TestImage(Path data, Path hash, String root, String identity) {
   }
 
   /** Flips one byte of data block {@code block}. */
-  void corrupt(long block) throws IOException {
+  public void corrupt(long block) throws IOException {
     try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
       f.seek(block * 4096 + 100);
       int b = f.read();

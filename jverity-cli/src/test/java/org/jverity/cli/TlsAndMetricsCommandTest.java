@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * {@code open --tls=require} and {@code --metrics-port} as a user runs them: an nbds:// URI that

@@ -10,20 +10,20 @@ import java.util.List;
  * @param stdout everything written to standard output
  * @param stderr everything written to standard error
  */
-record ToolRun(int exitCode, String stdout, String stderr) {
+public record ToolRun(int exitCode, String stdout, String stderr) {
 
   /** Standard output split into lines, without line terminators. */
-  List<String> stdoutLines() {
+  public List<String> stdoutLines() {
     return stdout.lines().toList();
   }
 
   /** Standard error split into lines, without line terminators. */
-  List<String> stderrLines() {
+  public List<String> stderrLines() {
     return stderr.lines().toList();
   }
 
   /** The value of a {@code Label:<tab>value} line of a veritysetup-style header, or null. */
-  String headerField(String label) {
+  public String headerField(String label) {
     for (String line : stdoutLines()) {
       int tab = line.indexOf('\t');
       if (tab > 0 && line.substring(0, tab).strip().equals(label + ":")) {

@@ -1,0 +1,10 @@
+package org.jverity.cli.command;
+
+/** One jverity command; its parsed command line is in its fields (see its {@code SYNTAX}). */
+public interface Command {
+  /**
+   * Runs the command and returns its exit code ({@link ExitCode}); a failure may also be thrown,
+   * and {@link Main} turns it into one line on stderr and its exit code.
+   */
+  int run(Io io) throws Exception;
+}

@@ -1,0 +1,321 @@
+package org.jverity.cli.daemon;
+
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jverity.nbd.Export;
+import org.jverity.nbd.NbdEvents;
+import org.jverity.nbd.NbdMetrics;
+import org.jverity.nbd.NbdServer;
+import org.jverity.nbd.NbdTls;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.CorruptionMode;
+import org.jverity.verify.HashBlockCache;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.term.Json;
+import org.jverity.cli.serve.ServiceOptions;
+
+/**
+ * Runs an NBD server for {@code open} and {@code serve} until it is told to stop: opens the
+ * exports over one hash block cache, claims their status sockets, listens (or serves stdin), prints
+ * one URI per export on stdout, then waits. SIGINT and SIGTERM stop it cleanly (a shutdown hook:
+ * requests in flight finish, sockets are removed) with exit code 0, and so do {@code jverity close}
+ * of its last export and, under --exit-with-parent, the parent exiting; --run's command exiting
+ * stops it with that command's status ({@link ServiceOptions}). {@code close} of another export
+ * withdraws just that one. A reader failing closed under --restart-on-corruption or
+ * --panic-on-corruption stops it with {@link ExitCode#RESTART} or {@link ExitCode#PANIC}. One instance per run; the stop paths are thread-safe.
+ */
+public final class Serving {
+  /** How long requests in flight may take to finish on a clean stop. */
+  public static final Duration GRACE = Duration.ofSeconds(30);
+  /** How long a panic waits for requests in flight: barely, they fail closed anyway. */
+  static final Duration PANIC_GRACE = Duration.ofMillis(200);
+
+  private final List<ExportSpec> specs;
+  private final Listening listening;
+  private final PrintWriter out;
+  private final ServerLog log;
+  private final AtomicReference<CorruptionMode> failedClosed = new AtomicReference<>();
+  private final CountDownLatch finished = new CountDownLatch(1); // the main thread has cleaned up
+  private volatile NbdServer server;
+  private volatile List<String> uris = List.of();
+  private boolean jsonEvents;
+  private final ServiceOptions service;
+  private final Map<Path, String> inputs; // the command's input files besides the exports', by role
+  private final AtomicInteger live = new AtomicInteger(); // exports not closed by jverity close
+  private volatile NbdMetrics metrics;
+  private volatile CaptiveRun captive;
+
+  public Serving(List<ExportSpec> specs, Listening listening, PrintWriter out, PrintWriter err) {
+    this(specs, listening, ServiceOptions.NONE, Map.of(), out, err);
+  }
+
+  /**
+   * @param inputs the command's input files besides those of the exports (config, root hash file,
+   *     signature), each with what it is: a pid file is never one of them
+   */
+  public Serving(List<ExportSpec> specs, Listening listening, ServiceOptions service, Map<Path, String> inputs,
+      PrintWriter out, PrintWriter err) {
+    this.specs = specs;
+    this.listening = listening;
+    this.service = service;
+    this.inputs = inputs;
+    this.out = out;
+    this.log = new ServerLog(err);
+  }
+
+  /** --json: each URI as a "listening" event, one JSON object a line ({@link ServingEvents}). */
+  public Serving withJsonEvents(boolean on) {
+    jsonEvents = on;
+    return this;
+  }
+
+  /** Serves until stopped; returns the exit code. */
+  public int run() throws IOException {
+    checkSocketDirectory();
+    service.check(listening);
+    if (service.pidFile != null) {
+      PidFile.check(service.pidFile, inputFiles());
+    }
+    HashBlockCache cache = new HashBlockCache(listening.cacheSize());
+    List<AutoCloseable> opened = new ArrayList<>(); // closed in reverse
+    Thread hook = null;
+    try {
+      List<ServedExport> served = new ArrayList<>();
+      for (ExportSpec spec : specs) {
+        ServedExport e = ServedExport.open(spec, cache, log, this::failedClosed);
+        opened.add(e);
+        served.add(e);
+      }
+      Security security = listening.security();
+      NbdTls tls = security.openTls();
+      InetSocketAddress metricsAt = security.metricsAddress();
+      NbdMetrics metrics = metricsAt == null ? null : new NbdMetrics();
+      this.metrics = metrics;
+      NbdEvents events = metrics == null ? log : NbdEvents.all(log, metrics);
+      server = new NbdServer(served.stream().map(e -> e.export).toList(), listening.limits(), tls, events);
+      if (metrics != null) {
+        served.forEach(e -> metrics.register(e.export));
+        served.forEach(e -> metrics.registerDeviceErrors(e.spec.name(), e.deviceErrors::truncated, e.deviceErrors::other));
+        metrics.registerCache(cache::stats); // the one cache every export shares
+        InetSocketAddress m;
+        try {
+          m = metrics.start(metricsAt);
+        } catch (IOException e) {
+          metrics.close();
+          throw new CliException(ExitCode.IO_ERROR, "--metrics-port " + security.metricsPort() + ": cannot listen: "
+              + e.getMessage());
+        }
+        opened.add(metrics);
+        log.line("metrics: http://" + NbdUri.host(m) + ":" + m.getPort() + "/metrics");
+      }
+      live.set(served.size()); // before a status socket can take a close
+      if (!listening.stdin()) { // one process per connection there: status sockets would collide
+        Path dir = RuntimeDir.create(RuntimeDir.resolve(listening.runtimeDir()));
+        for (int i = 0; i < served.size(); i++) {
+          ServedExport e = served.get(i);
+          int index = i;
+          opened.add(StatusSocket.open(RuntimeDir.socket(dir, e.spec.name()), e.spec.name(),
+              () -> StatusReport.text(e, uris.get(index), server.connections()),
+              () -> Json.line(StatusReport.json(e, uris.get(index), server.connections())), () -> withdraw(e)));
+        }
+      }
+      opened.add(() -> server.shutdown(GRACE)); // closed before the exports
+      uris = listen(served);
+      hook = Thread.ofPlatform().name("jverity-shutdown").unstarted(this::stopOnSignal);
+      Runtime.getRuntime().addShutdownHook(hook);
+      if (service.pidFile != null) {
+        opened.addFirst(PidFile.write(service.pidFile)); // removed last
+      }
+      if (service.exitWithParent) {
+        opened.add(ParentWatch.start(log, () -> server.shutdown(GRACE)));
+      }
+      if (listening.stdin()) {
+        serveStdin();
+      } else {
+        if (service.run == null) { // captive: the command's output is the output
+          for (int i = 0; i < uris.size(); i++) {
+            out.print(jsonEvents ? ServingEvents.listening(served.get(i).spec.name(), uris.get(i)) : uris.get(i) + "\n");
+          }
+        }
+        out.flush();
+        if (service.run != null) {
+          captive = CaptiveRun.start(service.run, CaptiveRun.environment(uris.getFirst(), served.getFirst().spec.name(),
+              listening), () -> server.shutdown(GRACE));
+          opened.add(captive); // stopped first, when the server stops before it exits
+        }
+        server.awaitShutdown();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      for (int i = opened.size() - 1; i >= 0; i--) {
+        try {
+          opened.get(i).close();
+        } catch (Exception e) {
+          log.line("closing: " + e.getMessage());
+        }
+      }
+      finished.countDown();
+    }
+    if (hook != null) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down: the hook ends it with exitCode()
+      }
+    }
+    return exitCode();
+  }
+
+  private int exitCode() {
+    CorruptionMode mode = failedClosed.get();
+    CaptiveRun run = captive;
+    if (mode == null && run != null && run.finishedByItself()) {
+      return run.status();
+    }
+    return mode == null ? ExitCode.OK : mode == CorruptionMode.PANIC ? ExitCode.PANIC : ExitCode.RESTART;
+  }
+
+  /** Every input file, by what it is: the exports' and the command's. */
+  private Map<Path, String> inputFiles() {
+    Map<Path, String> all = new LinkedHashMap<>(inputs);
+    for (ExportSpec spec : specs) {
+      String export = "export " + ServerLog.display(spec.name()) + "'s ";
+      all.put(spec.data(), export + "data image");
+      all.putIfAbsent(spec.hash(), export + "hash device");
+      if (spec.fec() != null) {
+        all.putIfAbsent(spec.fec().device, export + "FEC device");
+      }
+      if (spec.signature() != null) {
+        all.putIfAbsent(spec.signature().signature, export + "root hash signature");
+        if (spec.signature().trusted != null) {
+          spec.signature().trusted.forEach(c -> all.putIfAbsent(c, export + "trusted certificate"));
+        }
+      }
+    }
+    return all;
+  }
+
+  /**
+   * {@code jverity close} of export {@code e}, from its status socket: withdraws it from the server
+   * (its clients drained and disconnected) and closes its devices; the last export stops the whole
+   * server, as SIGTERM does. Returns when done (for the last, once everything is closed).
+   */
+  private void withdraw(ServedExport e) {
+    if (live.decrementAndGet() == 0) {
+      log.line("export " + ServerLog.display(e.spec.name()) + ": closed (jverity close), the last: stopping the server");
+      server.shutdown(GRACE);
+      try {
+        finished.await(GRACE.toSeconds() + 5, TimeUnit.SECONDS);
+      } catch (InterruptedException x) {
+        Thread.currentThread().interrupt();
+      }
+      return;
+    }
+    server.withdraw(e.spec.name(), GRACE);
+    NbdMetrics m = metrics;
+    if (m != null) {
+      m.unregister(e.export);
+    }
+    e.close();
+    log.line("export " + ServerLog.display(e.spec.name()) + ": closed (jverity close)");
+  }
+
+  /** The URI of each export, after listening where the options say. */
+  private List<String> listen(List<ServedExport> served) throws IOException {
+    if (listening.stdin()) {
+      return List.of(); // the client started this process: it needs no URI
+    }
+    if (listening.socket() != null) {
+      try {
+        server.listenUnix(listening.socket());
+      } catch (IOException e) {
+        throw new CliException(ExitCode.IO_ERROR, "--socket " + listening.socket() + ": cannot listen: " + e.getMessage());
+      }
+      return served.stream().map(e -> NbdUri.unix(listening.socket(), e.spec.name())).toList();
+    }
+    InetSocketAddress address = new InetSocketAddress(listening.bind(), listening.port());
+    if (address.isUnresolved()) {
+      throw new CliException(ExitCode.INVALID_PARAMETER, "--bind: " + listening.bind()
+          + " (expected: an IP address or a host name that resolves)");
+    }
+    InetSocketAddress bound;
+    try {
+      bound = server.listen(address);
+    } catch (BindException e) {
+      throw new CliException(ExitCode.IO_ERROR, "--bind " + listening.bind() + " --port " + listening.port()
+          + ": cannot listen: " + e.getMessage());
+    }
+    boolean tls = listening.security().tlsOn();
+    return served.stream().map(e -> NbdUri.tcp(bound, e.spec.name(), tls)).toList();
+  }
+
+  /** One connection on stdin/stdout, as {@code nbdkit -s}: stdout carries the protocol only. */
+  private void serveStdin() {
+    PrintStream protocol = System.out;
+    System.setOut(System.err); // a stray print must not corrupt the protocol stream
+    try {
+      server.serve(new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out));
+    } finally {
+      System.setOut(protocol);
+    }
+  }
+
+  private void checkSocketDirectory() {
+    Path socket = listening.socket();
+    if (socket != null) {
+      Path dir = socket.toAbsolutePath().getParent();
+      if (dir == null || !Files.isDirectory(dir)) {
+        throw new CliException(ExitCode.INVALID_PARAMETER, "--socket: " + socket + " (expected: a path in an existing directory)");
+      }
+    }
+  }
+
+  /** From a reader's thread, once per export that fails closed: stops the server. */
+  private void failedClosed(CorruptionMode mode, CorruptBlockException cause) {
+    if (failedClosed.compareAndSet(null, mode)) {
+      NbdServer s = server;
+      if (s != null) {
+        Thread.ofPlatform().name("jverity-fail-closed")
+            .start(() -> s.shutdown(mode == CorruptionMode.PANIC ? PANIC_GRACE : GRACE));
+      }
+    }
+  }
+
+  /**
+   * The shutdown hook (SIGINT, SIGTERM, or the JVM exiting): stops the server, waits for the main
+   * thread to close everything, then ends the JVM with this run's exit code rather than the
+   * signal's (128 + signal).
+   */
+  private void stopOnSignal() {
+    NbdServer s = server;
+    if (s != null) {
+      s.shutdown(GRACE);
+    }
+    try {
+      finished.await(GRACE.toSeconds() + 5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    log.flush();
+    Runtime.getRuntime().halt(exitCode());
+  }
+}

@@ -1,0 +1,199 @@
+package org.jverity.cli.fsverity;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jverity.format.HashAlgorithm;
+import org.jverity.format.Hex;
+import org.jverity.format.VerityParameterException;
+import org.jverity.fsverity.FileDigestMismatchException;
+import org.jverity.fsverity.VerifiedFile;
+import org.jverity.sig.InvalidSignatureException;
+import org.jverity.sig.SignedFileDigest;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.IoClass;
+import org.jverity.verify.ReaderOptions;
+import org.jverity.cli.command.AtomicOutput;
+import org.jverity.cli.syntax.ByteSize;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.DistinctFiles;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.command.Signing;
+import org.jverity.cli.command.Stdout;
+import org.jverity.cli.syntax.Syntax;
+
+/**
+ * {@code cat}: an fs-verity file, verified through its Merkle tree against its file digest, given
+ * ({@code --digest}) or vouched for by a built-in signature ({@code --signature} and {@code
+ * --trusted-cert}). Exit codes: 7 when file and tree do not give the digest, 14 when the signature
+ * does not sign the digest they give (nothing is written either way), 8 at the first corrupted
+ * block (every byte before it is written to stdout; {@code --output} is left as it was), 9 when
+ * the tree is too short.
+ */
+public final class CatCommand implements Command {
+  private static final int PIECE = 1 << 20; // bytes read and written at a time
+
+  Path file;
+  Path tree;
+  String digest;
+  Path signature;
+  List<Path> trusted;
+  String hashAlg;
+  long blockSize = 4096;
+  String salt = "";
+  Path output;
+  boolean json;
+
+  public static final Syntax<CatCommand> SYNTAX = Syntax.command("cat",
+      "Write FILE to stdout (or --output), every block verified through its fs-verity Merkle tree"
+        + " (fsverity digest --out-merkle-tree) against the file digest, given with --digest or signed"
+        + " (--signature, as fsverity sign writes it, by a --trusted-cert); stops at the first block that does"
+        + " not verify, naming it. On stdout the verified bytes before that block are written; --output FILE"
+        + " is written only when every block verified (through a temporary file beside it, renamed over it):"
+        + " a cat that fails leaves FILE as it was, or absent.",
+      CatCommand::new)
+      .parameter("FILE", "The file.", (c, v) -> c.file = FileName.parse(v))
+      .requiredOption("--merkle-tree", "TREE", "Its Merkle tree, as fsverity digest --out-merkle-tree writes it.", (c, v) -> c.tree = FileName.parse(v))
+      .option("--digest", "ALG:HEX", "The expected fs-verity file digest, e.g. sha256:3d24... (HEX alone means --hash-alg's).", (c, v) -> c.digest = v)
+      .option("--signature", "SIG", "Instead of --digest: a signature of the file digest (DER PKCS#7, fsverity sign); needs --trusted-cert.", (c, v) -> c.signature = FileName.parse(v))
+      .option("--trusted-cert", "PEM", "Certificate(s) trusted to sign file digests (PEM; repeatable).", (c, v) -> c.trusted = Syntax.append(c.trusted, FileName.parse(v)))
+      .option("--hash-alg", "ALG", "sha256 or sha512 (default: the digest's, else sha256).", (c, v) -> c.hashAlg = v)
+      .option("--block-size", "BYTES", "Merkle tree block size (default 4096).", (c, v) -> c.blockSize = ByteSize.parse(v))
+      .option("--salt", "HEX", "Salt as hex, as given to fsverity digest (default: none).", (c, v) -> c.salt = v)
+      .option("-o, --output", "FILE", "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).", (c, v) -> c.output = FileName.parse(v))
+      .flag("--json", "With -o: print a JSON summary on stdout (bytes written, the verified digest)."
+          + " Needs -o: stdout carries the data otherwise.", c -> c.json = true);
+
+  @Override
+  public int run(Io io) throws IOException, InvalidSignatureException {
+    checkGiven();
+    if (json && output == null) {
+      throw new CliException(ExitCode.USAGE, "--json needs -o FILE: without it stdout carries the data");
+    }
+    if (blockSize > 1 << 30) {
+      throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two, e.g. 4096)");
+    }
+    byte[] saltBytes = salt.isEmpty() || salt.equals("-") ? new byte[0] : Hex.parse("salt", salt);
+    VerifiedFile.Parameters params = VerifiedFile.Parameters.DEFAULTS.withBlockSize((int) blockSize)
+        .withSalt(saltBytes);
+    new DistinctFiles().input("file", file).input("--merkle-tree file", tree).input("--signature file", signature)
+        .inputs("--trusted-cert file", trusted).outputOrStdout("--output", output).check();
+    // --output appears only once every block verified: a failed cat leaves it as it was.
+    try (VerifiedFile f = openVerified(params); AtomicOutput target = output == null ? null : AtomicOutput.to(output)) {
+      try (OutputStream out = open(target)) {
+        copy(f, out);
+      }
+      if (target != null) {
+        target.commit();
+      }
+      if (json) {
+        io.result(summary(f));
+      }
+    } catch (FileDigestMismatchException e) {
+      throw new CliException(ExitCode.ROOT_HASH_MISMATCH, e.getMessage());
+    }
+    return ExitCode.OK;
+  }
+
+  /** --json: what was written, and the digest it verified against (as digest --json names them). */
+  private Map<String, Object> summary(VerifiedFile f) {
+    String verified = f.digest(); // alg:hex
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("output", output.toString());
+    m.put("file", file.toString());
+    m.put("length", f.size());
+    m.put("hashAlgorithm", verified.substring(0, verified.indexOf(':')));
+    m.put("digest", verified.substring(verified.indexOf(':') + 1));
+    m.put("rootHash", Hex.format(f.rootHash()));
+    return m;
+  }
+
+  /** Exactly one of --digest and --signature; --trusted-cert with --signature only. */
+  private void checkGiven() {
+    if ((digest == null) == (signature == null)) {
+      throw new CliException(ExitCode.USAGE, digest == null
+          ? "cat needs --digest, or --signature with --trusted-cert" : "give --digest or --signature, not both");
+    }
+    if ((signature == null) != (trusted == null)) {
+      throw new CliException(ExitCode.USAGE, signature == null
+          ? "--trusted-cert needs --signature" : "--signature needs --trusted-cert");
+    }
+  }
+
+  /** The file opened with the given digest, or with the one the signature signs (checked first). */
+  private VerifiedFile openVerified(VerifiedFile.Parameters params) throws IOException, InvalidSignatureException {
+    if (digest != null) {
+      return VerifiedFile.open(file, tree, expectedDigest(), params, ReaderOptions.DEFAULTS);
+    }
+    Checks.requireFile(signature, "signature");
+    List<X509Certificate> certs = Signing.certificates(trusted);
+    HashAlgorithm alg = hashAlg == null ? HashAlgorithm.SHA256 : givenAlgorithm();
+    return SignedFileDigest.open(file, tree, Files.readAllBytes(signature), certs, alg, params,
+        ReaderOptions.DEFAULTS);
+  }
+
+  /** {@code --hash-alg}: fs-verity has sha256 and sha512; any other name, known to dm-verity or not, is refused. */
+  private HashAlgorithm givenAlgorithm() {
+    HashAlgorithm a = HashAlgorithm.lookup(hashAlg).orElse(null);
+    if (a == null || !a.equals(HashAlgorithm.SHA256) && !a.equals(HashAlgorithm.SHA512)) {
+      throw new VerityParameterException("--hash-alg: " + hashAlg + " (expected: sha256 or sha512)");
+    }
+    return a;
+  }
+
+  /** {@code --digest} with its algorithm, which must agree with {@code --hash-alg} when both say one. */
+  private String expectedDigest() {
+    String given = hashAlg == null ? null : givenAlgorithm().kernelName();
+    int colon = digest.indexOf(':');
+    if (colon < 0) {
+      return (given == null ? "sha256" : given) + ":" + digest;
+    }
+    String named = digest.substring(0, colon).toLowerCase(Locale.ROOT);
+    if (given != null && !given.equals(named)) {
+      throw new VerityParameterException("--hash-alg: " + hashAlg + " (expected: " + named + ", as --digest says)");
+    }
+    return digest;
+  }
+
+  private static OutputStream open(AtomicOutput target) throws IOException {
+    return new BufferedOutputStream(target == null
+        ? Stdout.stream() : Files.newOutputStream(target.path()), PIECE);
+  }
+
+  /**
+   * Copies verified bytes in block-aligned pieces. When a piece fails, the scheduler has reported
+   * its lowest failing block and every byte before it verified: those are written, then the error.
+   */
+  private static void copy(VerifiedFile f, OutputStream out) throws IOException {
+    int bs = f.blockSize();
+    byte[] buf = new byte[PIECE];
+    long pos = 0;
+    long end = f.size();
+    while (pos < end) {
+      long pieceEnd = Math.min(end, pos + PIECE); // pos is block-aligned, PIECE a multiple of bs
+      int n = (int) (pieceEnd - pos); // <= PIECE
+      try {
+        f.read(pos, buf, 0, n, IoClass.BEST_EFFORT); // hashed on every core
+      } catch (CorruptBlockException e) {
+        if (e.dataBlock() >= 0) {
+          out.write(buf, 0, (int) (Math.max(pos, e.dataBlock() * bs) - pos)); // the verified bytes before it
+        }
+        out.flush();
+        throw e;
+      }
+      out.write(buf, 0, n);
+      pos = pieceEnd;
+    }
+  }
+}

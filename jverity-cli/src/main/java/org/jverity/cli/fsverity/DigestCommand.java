@@ -1,0 +1,292 @@
+package org.jverity.cli.fsverity;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.jverity.format.HashAlgorithm;
+import org.jverity.fsverity.FsVerityDescriptor;
+import org.jverity.fsverity.FsVerityParams;
+import org.jverity.fsverity.FsVerityTreeBuilder;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.BlockDevices;
+import org.jverity.io.FileDevice;
+import org.jverity.cli.command.AtomicOutput;
+import org.jverity.cli.syntax.BadValue;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.DistinctFiles;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.verity.ParamsResolver;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.WholeNumber;
+
+/**
+ * {@code fsverity digest}: prints each file's fs-verity digest, optionally writing its Merkle tree
+ * and descriptor, with fsverity-utils 1.5's output. Small files are hashed side by side, one per
+ * core; a big one on every core; lines come out in argument order.
+ */
+public final class DigestCommand implements Command {
+  /** Files up to this size are hashed one per thread; bigger ones on every thread in turn. */
+  static final long SMALL_FILE = 8L << 20; // bytes
+
+  List<Path> files;
+  HashAlgorithm algorithm = HashAlgorithm.SHA256;
+  int blockSize = FsVerityParams.DEFAULT_BLOCK_SIZE;
+  Salt salt = new Salt(new byte[0]);
+  Path outTree;
+  Path outDescriptor;
+  boolean compact;
+  boolean forBuiltinSig;
+  boolean recursive;
+  Integer threads;
+  boolean json;
+  private final List<Object> digests = new ArrayList<>(); // --json: one object per file, in order
+
+  public static final Syntax<DigestCommand> SYNTAX = Syntax.command("digest",
+      "Print the fs-verity digest of each FILE, as fsverity digest does.",
+      DigestCommand::new)
+      .parameters("FILE", "Files (with --recursive, directories too).", (c, v) -> c.files = Syntax.append(c.files, FileName.parse(v)))
+      .option("--hash-alg", "ALG", "sha256 (default) or sha512.", (c, v) -> c.algorithm = AlgorithmName.parse(v))
+      .option("--block-size", "N", "Merkle tree block size in bytes, a power of two (default 4096).", (c, v) -> c.blockSize = BlockSize.parse(v))
+      .option("--salt", "HEX", "Salt, up to 32 bytes in hex (default: none).", (c, v) -> c.salt = SaltHex.parse(v))
+      .option("--out-merkle-tree", "FILE", "Write the Merkle tree to FILE (given several FILEs, each written over the last from offset 0, as fsverity does).", (c, v) -> c.outTree = FileName.parse(v))
+      .option("--out-descriptor", "FILE", "Write the 256-byte fs-verity descriptor to FILE (given several FILEs, one after another).", (c, v) -> c.outDescriptor = FileName.parse(v))
+      .flag("--compact", "Print the digest alone, without algorithm and file name.", c -> c.compact = true)
+      .flag("--for-builtin-sig", "Print the fsverity_formatted_digest a built-in signature signs, in hex.", c -> c.forBuiltinSig = true)
+      .flag("-r, --recursive", "Digest every regular file under each directory FILE, in sorted order.", c -> c.recursive = true)
+      .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v))
+      .flag("--json", "Print one JSON object: \"files\", each file's digest, root hash and parameters.", c -> c.json = true);
+
+  @Override
+  public int run(Io io) throws Exception {
+    Checks.requireThreads(threads);
+    FsVerityParams params = new FsVerityParams(algorithm, blockSize, salt.bytes());
+    List<Path> all = expand();
+    int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+    FsVerityTreeBuilder builder = FsVerityTreeBuilder.of(params).withThreads(n);
+    FsVerityTreeBuilder single = builder.withThreads(1);
+    boolean sidecars = outTree != null || outDescriptor != null;
+
+    PrintWriter out = io.out();
+    if (sidecars) {
+      new DistinctFiles().inputs("file", all).output("--out-merkle-tree", outTree)
+          .output("--out-descriptor", outDescriptor).check();
+      // As fsverity 1.5: the descriptors one after another; each tree written at offset 0 over the last.
+      sequentially(builder, all, out);
+      return result(io);
+    }
+    List<Future<FsVerityDescriptor>> small = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(n, Thread.ofPlatform().daemon().name("jverity-digest-", 1).factory());
+    try {
+      for (Path p : all) {
+        requireRegular(p);
+        small.add(Files.size(p) <= SMALL_FILE ? pool.submit(() -> digest(single, p, false)) : null);
+      }
+      for (int i = 0; i < all.size(); i++) {
+        FsVerityDescriptor d = small.get(i) != null ? await(small.get(i)) : digest(builder, all.get(i), true);
+        say(out, d, all.get(i));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return result(io);
+  }
+
+  /** A file's digest: its line, or under --json its object, kept for {@link #result}. */
+  private void say(PrintWriter out, FsVerityDescriptor d, Path file) {
+    if (!json) {
+      out.println(line(d, file));
+      return;
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("file", file.toString());
+    m.put("hashAlgorithm", algorithm.kernelName());
+    m.put("blockSize", blockSize);
+    m.put("salt", ParamsResolver.saltText(salt.bytes()));
+    m.put("dataSize", d.dataSize());
+    m.put("rootHash", HexFormat.of().formatHex(d.rootHash()));
+    m.put("digest", HexFormat.of().formatHex(d.digest()));
+    m.put("builtinSigDigest", HexFormat.of().formatHex(d.signedDigest()));
+    digests.add(m);
+  }
+
+  /** Success; under --json, with every file's object (and the sidecar files written). */
+  private int result(Io io) {
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("files", digests);
+      if (outTree != null) {
+        m.put("merkleTree", outTree.toString());
+      }
+      if (outDescriptor != null) {
+        m.put("descriptor", outDescriptor.toString());
+      }
+      io.result(m);
+    }
+    return ExitCode.OK;
+  }
+
+  private FsVerityDescriptor digest(FsVerityTreeBuilder b, Path file, boolean big) throws IOException {
+    try (BlockDevice in = open(file, big)) {
+      return b.digest(in);
+    }
+  }
+
+  /**
+   * A big file is mapped (one copy from the page cache instead of two); a small one is read, which
+   * costs less than setting up and tearing down a mapping.
+   */
+  private static BlockDevice open(Path file, boolean big) throws IOException {
+    return big ? BlockDevices.openRead(file) : FileDevice.openChannel(file, false);
+  }
+
+  /** Each file on every core in turn, writing its tree at 0 and appending its descriptor. */
+  private void sequentially(FsVerityTreeBuilder b, List<Path> all, PrintWriter out) throws IOException {
+    for (Path p : all) {
+      requireRegular(p);
+    }
+    // Each output starts empty (fsverity replaces the file: an older, longer tree must not survive
+    // at its end) and replaces the file only once every digest is done: a failure leaves it as it was.
+    try (AtomicOutput treeFile = outTree == null ? null : AtomicOutput.to(outTree);
+        AtomicOutput descriptorFile = outDescriptor == null ? null : AtomicOutput.to(outDescriptor)) {
+      try (FileDevice tree = treeFile == null ? null : FileDevice.openChannel(treeFile.path(), true);
+          FileDevice descriptors = descriptorFile == null ? null : FileDevice.openChannel(descriptorFile.path(), true)) {
+        writeSidecars(b, all, out, tree, descriptors);
+      }
+      if (treeFile != null) {
+        treeFile.commit();
+      }
+      if (descriptorFile != null) {
+        descriptorFile.commit();
+      }
+    }
+  }
+
+  /** Digests each file in turn into the open outputs. */
+  private void writeSidecars(FsVerityTreeBuilder b, List<Path> all, PrintWriter out, FileDevice tree,
+      FileDevice descriptors) throws IOException {
+    long descriptorEnd = 0;
+    for (Path p : all) {
+      FsVerityDescriptor d;
+      try (BlockDevice in = open(p, Files.size(p) > SMALL_FILE)) {
+        d = tree == null ? b.digest(in) : b.build(in, tree);
+      }
+      if (descriptors != null) {
+        descriptors.writeFully(descriptorEnd, java.nio.ByteBuffer.wrap(d.encode()));
+        descriptorEnd += FsVerityDescriptor.SIZE;
+      }
+      say(out, d, p);
+    }
+    if (descriptors != null) {
+      descriptors.flush();
+    }
+  }
+
+  /** The files to hash: the arguments, each directory replaced by its regular files (--recursive). */
+  private List<Path> expand() throws IOException {
+    List<Path> all = new ArrayList<>();
+    for (Path f : files) {
+      if (recursive && Files.isDirectory(f)) {
+        try (Stream<Path> walk = Files.walk(f)) {
+          walk.filter(p -> Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)).sorted().forEach(all::add);
+        }
+      } else {
+        all.add(f);
+      }
+    }
+    return all;
+  }
+
+  private void requireRegular(Path p) {
+    if (!Files.exists(p)) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": no such file");
+    }
+    if (Files.isDirectory(p)) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": is a directory" + (recursive ? "" : " (use --recursive)"));
+    }
+    if (!Files.isReadable(p)) {
+      throw new CliException(ExitCode.IO_ERROR, p + ": permission denied");
+    }
+  }
+
+  private String line(FsVerityDescriptor d, Path file) {
+    String digest = forBuiltinSig ? HexFormat.of().formatHex(d.signedDigest()) : HexFormat.of().formatHex(d.digest());
+    if (compact) {
+      return digest;
+    }
+    return (forBuiltinSig ? "" : algorithm.kernelName() + ":") + digest + " " + file;
+  }
+
+  private static <T> T await(Future<T> f) throws Exception {
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception x ? x : new IllegalStateException(e.getCause());
+    }
+  }
+
+  /** --hash-alg: the names fsverity accepts, exactly. */
+  static final class AlgorithmName {
+    private AlgorithmName() {}
+
+    static HashAlgorithm parse(String value) {
+      return switch (value) {
+        case "sha256" -> HashAlgorithm.SHA256;
+        case "sha512" -> HashAlgorithm.SHA512;
+        default -> throw new BadValue("sha256 or sha512");
+      };
+    }
+  }
+
+  /** --block-size: a decimal number of bytes, a power of two (the range is checked with the algorithm). */
+  static final class BlockSize {
+    private BlockSize() {}
+
+    static Integer parse(String value) {
+      try {
+        int n = Integer.parseInt(value);
+        if (n > 0 && Integer.bitCount(n) == 1) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // refused below
+      }
+      throw new BadValue("a power of two in bytes, e.g. 4096");
+    }
+  }
+
+  /** A --salt value (a record, so that the digest's parameters hold no array shared with the parser). */
+  record Salt(byte[] bytes) {}
+
+  /** --salt: hex, up to 32 bytes; empty for none. */
+  static final class SaltHex {
+    private SaltHex() {}
+
+    static Salt parse(String value) {
+      byte[] b;
+      try {
+        b = HexFormat.of().parseHex(value);
+      } catch (IllegalArgumentException e) {
+        throw new BadValue("an even number of hex digits");
+      }
+      if (b.length > FsVerityParams.MAX_SALT_SIZE) {
+        throw new BadValue("at most " + FsVerityParams.MAX_SALT_SIZE + " bytes in hex");
+      }
+      return new Salt(b);
+    }
+  }
+}

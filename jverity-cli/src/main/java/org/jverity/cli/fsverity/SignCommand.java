@@ -1,0 +1,67 @@
+package org.jverity.cli.fsverity;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jverity.format.HashAlgorithm;
+import org.jverity.format.Hex;
+import org.jverity.sig.FsVeritySignature;
+import org.jverity.cli.command.AtomicOutput;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.DistinctFiles;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.command.Signing;
+import org.jverity.cli.syntax.Syntax;
+
+public final class SignCommand implements Command {
+  Path file;
+  Path out;
+  Path key;
+  Path cert;
+  boolean json;
+  final FsVerityOptions options = new FsVerityOptions();
+
+  public static final Syntax<SignCommand> SYNTAX = Syntax.command("sign",
+      "Sign the fs-verity digest of FILE into OUT_SIG (DER PKCS#7), as fsverity sign does:"
+        + " byte-identical for RSA keys.",
+      SignCommand::new)
+      .parameter("FILE", "File to sign.", (c, v) -> c.file = FileName.parse(v))
+      .parameter("OUT_SIG", "Signature file to write.", (c, v) -> c.out = FileName.parse(v))
+      .requiredOption("--key", "KEY.pem", "Private key (PEM: RSA or EC, PKCS#8, PKCS#1 or SEC1).", (c, v) -> c.key = FileName.parse(v))
+      .requiredOption("--cert", "CERT.pem", "The key's X.509 certificate (PEM).", (c, v) -> c.cert = FileName.parse(v))
+      .include(FsVerityOptions.SYNTAX, c -> c.options)
+      .flag("--json", "Print the result as JSON on stdout: file, signature, hash algorithm and digest.", c -> c.json = true);
+
+  @Override
+  public int run(Io io) throws IOException {
+    Checks.requireFile(file, "input");
+    new DistinctFiles().input("file", file).input("--key file", key).input("--cert file", cert)
+        .output("OUT_SIG", out).check();
+    HashAlgorithm alg = options.algorithm();
+    int blockSize = options.blockSize();
+    byte[] salt = options.salt();
+    Signing signing = Signing.load(key, cert);
+    byte[] digest = FsVerityFileDigest.compute(file, alg, blockSize, salt);
+    byte[] sig = signing.sign(k -> FsVeritySignature.sign(digest, alg, k.key(), k.cert()));
+    try (AtomicOutput o = AtomicOutput.to(out)) {
+      Files.write(o.path(), sig);
+      o.commit();
+    }
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("file", file.toString());
+      m.put("signature", out.toString());
+      m.put("hashAlgorithm", alg.kernelName());
+      m.put("digest", Hex.format(digest));
+      io.result(m);
+    } else {
+      io.out().println("Signed file '" + file + "' (" + alg + ":" + Hex.format(digest) + ")");
+    }
+    return ExitCode.OK;
+  }
+}

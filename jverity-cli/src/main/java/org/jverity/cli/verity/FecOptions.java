@@ -1,0 +1,117 @@
+package org.jverity.cli.verity;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jverity.fec.FecLayout;
+import org.jverity.fec.FecRepairer;
+import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.BlockDevices;
+import org.jverity.io.DeviceTooSmallException;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.DistinctFiles;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.WholeNumber;
+
+/**
+ * veritysetup's FEC options for the commands that read an image ({@code read}, {@code verify},
+ * {@code repair}, {@code open}): where the Reed-Solomon parity is and how strong it is.
+ */
+public final class FecOptions {
+  public Path device;
+  public long offset;
+  public int roots = 2;
+  /** Whether --fec-offset or --fec-roots was given: without --fec-device they would be ignored. */
+  private String tuning;
+
+  public static final Syntax<FecOptions> SYNTAX = Syntax.<FecOptions>group()
+      .option("--fec-device", "FILE", "Reed-Solomon parity (as veritysetup --fec-device).", (c, v) -> c.device = FileName.parse(v))
+      .option("--fec-offset", "BYTES", "Where the parity starts on the FEC device (default 0).", (c, v) -> {
+        c.offset = WholeNumber.parseLong(v);
+        c.tuning = "--fec-offset";
+      })
+      .option("--fec-roots", "N", "Parity bytes per codeword, 2 to 24 (default 2).", (c, v) -> {
+        c.roots = WholeNumber.parseInt(v);
+        c.tuning = "--fec-roots";
+      });
+
+  public boolean given() {
+    return device != null;
+  }
+
+  /**
+   * Refuses, before any file is read, what cannot be a FEC device: a file missing, unreadable, a
+   * directory or neither a regular file nor a block device (such as {@code /dev/null}), exit 4 as
+   * veritysetup's "does not exist or access denied" and "is not compatible"; an offset out of
+   * range, or roots or an offset given without {@code --fec-device}, exit 3 (the roots' range is
+   * {@link FecLayout}'s to check). A typo in the FEC path must not pass for an image that FEC
+   * protects.
+   */
+  public void check() throws IOException {
+    if (device == null) {
+      if (tuning != null) {
+        throw new CliException(ExitCode.INVALID_PARAMETER, tuning + " needs --fec-device");
+      }
+      return;
+    }
+    Checks.requireFile(device, "FEC");
+    if (!Files.isRegularFile(device) && !BlockDevices.isBlockDevice(device)) {
+      throw new CliException(ExitCode.IO_ERROR, device + ": FEC file is not a regular file or a block device");
+    }
+    if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
+      throw new VerityParameterException("--fec-offset: " + offset + " (expected: a non-negative multiple of 512)");
+    }
+  }
+
+  /**
+   * A FEC corrector for the image: the parity device opened read-only (the hash device itself when
+   * they are one file), checked to be long enough.
+   *
+   * @param closer receives the FEC device to close after use (when it is not the hash device)
+   */
+  public FecRepairer repairer(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath,
+      java.util.List<AutoCloseable> closer) throws IOException {
+    check();
+    boolean shared = DistinctFiles.same(device, hashPath);
+    FecLayout layout = FecLayout.of(params, roots, offset, shared, hash.size());
+    BlockDevice fec = shared ? hash : BlockDevices.openRead(device);
+    if (!shared) {
+      closer.add(fec);
+    }
+    long needed = Math.addExact(offset, layout.paritySize());
+    if (fec.size() < needed) {
+      throw new DeviceTooSmallException("FEC area (truncated?)", device.toString(), fec.size(), needed);
+    }
+    return new FecRepairer(layout, data, hash, fec);
+  }
+
+  /**
+   * Opens the FEC device and checks that it fits the image, as {@link #repairer} does, then closes
+   * it: for a command that needs FEC only if its check fails, so that a FEC file that could not
+   * serve is refused before, not after.
+   */
+  void checkFits(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath) throws IOException {
+    java.util.List<AutoCloseable> opened = new java.util.ArrayList<>();
+    try {
+      repairer(params, data, hash, hashPath, opened);
+    } finally {
+      closeAll(opened);
+    }
+  }
+
+  /** Closes the parity devices {@link #repairer} opened: read-only, so a failure loses nothing. */
+  public static void closeAll(java.util.List<AutoCloseable> devices) {
+    for (AutoCloseable c : devices) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // read-only parity: nothing to lose
+      }
+    }
+  }
+}

@@ -1,0 +1,151 @@
+package org.jverity.cli.verity;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
+import java.util.ArrayList;
+import java.util.List;
+import org.jverity.fec.FecRepairer;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.BlockDevices;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.CorruptionListener;
+import org.jverity.verify.CorruptionMode;
+import org.jverity.verify.HashBlockCache;
+import org.jverity.verify.VerificationScheduler;
+import org.jverity.verify.ReaderOptions;
+import org.jverity.verify.VerifiedReader;
+import org.jverity.cli.command.AtomicOutput;
+import org.jverity.cli.syntax.ByteSize;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.DistinctFiles;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.term.ProgressBar;
+import org.jverity.cli.command.Stdout;
+import org.jverity.cli.syntax.Syntax;
+
+public final class ReadCommand implements Command {
+  private static final int PIECE = 1 << 20; // bytes read and written at a time
+
+  final ImageArguments image = new ImageArguments();
+  final VerityOptions options = new VerityOptions();
+  final FecOptions fec = new FecOptions();
+  final RootHashSignatureOptions signature = new RootHashSignatureOptions();
+  long offset;
+  Long length;
+  Path output;
+  long cacheSize = HashBlockCache.DEFAULT_CAPACITY_BYTES;
+  boolean ignoreCorruption;
+  boolean ignoreZeroBlocks;
+  boolean checkAtMostOnce;
+  boolean json;
+
+  public static final Syntax<ReadCommand> SYNTAX = Syntax.command("read",
+      "Write verified bytes of DATA to stdout (or --output). Every data block is checked"
+        + " against the hash tree and ROOT_HASH before any of its bytes is written; stops at the first"
+        + " block that does not verify, naming it. On stdout the verified bytes before that block are"
+        + " written; --output FILE is written only when the whole range verified (through a temporary file"
+        + " beside it, renamed over it): a read that fails leaves FILE as it was, or absent.",
+      ReadCommand::new)
+      .include(ImageArguments.SYNTAX, c -> c.image)
+      .include(VerityOptions.CHECK, c -> c.options)
+      .include(FecOptions.SYNTAX, c -> c.fec)
+      .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
+      .option("--offset", "BYTES", "First byte to read (default 0). Sizes take K, M, G, T (or KiB ... TiB): powers of 1024.", (c, v) -> c.offset = ByteSize.parse(v))
+      .option("--length", "BYTES", "Bytes to read (default: to the end of the data).", (c, v) -> c.length = ByteSize.parse(v))
+      .option("-o, --output", "FILE", "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).", (c, v) -> c.output = FileName.parse(v))
+      .option("--cache-size", "BYTES", "Hash block cache size (default 64M).", (c, v) -> c.cacheSize = ByteSize.parse(v))
+      .flag("--ignore-corruption", "Report corrupted blocks but write their data anyway.", c -> c.ignoreCorruption = true)
+      .flag("--ignore-zero-blocks", "Blocks whose digest is that of a zero block read as zeros.", c -> c.ignoreZeroBlocks = true)
+      .flag("--check-at-most-once", "Verify each data block only the first time it is read.", c -> c.checkAtMostOnce = true)
+      .flag("--json", "With -o: print a JSON summary on stdout (what was written, corruptions, FEC repairs)."
+          + " Needs -o: stdout carries the data otherwise.", c -> c.json = true);
+
+  @Override
+  public int run(Io io) throws IOException, org.jverity.sig.InvalidSignatureException {
+    Checks.requireCacheSize(cacheSize);
+    if (json && output == null) {
+      throw new CliException(ExitCode.USAGE, "--json needs -o FILE: without it stdout carries the data");
+    }
+    signature.checkGiven();
+    String rootText = image.check("read");
+    fec.check();
+    Path data = image.data;
+    Path hash = image.hash;
+    new DistinctFiles().input("data file", data).input("hash file", hash).input("FEC file", fec.device)
+        .input("root hash file", image.rootHashFile).input("signature", signature.signature)
+        .inputs("trusted certificate", signature.trusted).outputOrStdout("--output", output).check();
+    // Mapped where possible: a verified read then costs a copy, not a system call, per request.
+    try (BlockDevice dataDev = BlockDevices.openRead(data);
+        BlockDevice hashDev = BlockDevices.openRead(hash)) {
+      TrustedRoot trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
+      signature.check(trusted.rootHash()); // before any byte is written
+      VerityParams p = trusted.params();
+      var err = io.err();
+      ReadDiagnosis diagnosis = new ReadDiagnosis(p, dataDev, hashDev, trusted.rootHash());
+      ReaderOptions ro = ReaderOptions.DEFAULTS
+          .withMode(ignoreCorruption ? CorruptionMode.IGNORE : CorruptionMode.EIO)
+          .withIgnoreZeroBlocks(ignoreZeroBlocks).withCheckAtMostOnce(checkAtMostOnce)
+          .withListener(ignoreCorruption ? diagnosis.ignoring(err) : CorruptionListener.NONE);
+      List<AutoCloseable> fecDevices = new ArrayList<>();
+      if (fec.given()) {
+        FecRepairer repairer = fec.repairer(p, dataDev, hashDev, hash, fecDevices);
+        java.util.Set<String> logged = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        ro = ro.withRepairer((area, block, size, check) -> {
+          byte[] fixed = repairer.repair(area, block, size, check);
+          if (fixed != null && logged.add((area == org.jverity.tree.Area.DATA ? "d" : "h") + block)) {
+            // verified against the tree: one line, as the kernel logs a correction (once per block,
+            // though pieces read at once may each correct a shared hash block)
+            err.println("jverity: " + (area == org.jverity.tree.Area.DATA ? "data" : "hash") + " block " + block
+                + " corrected with FEC");
+            err.flush();
+          }
+          return fixed;
+        });
+      }
+      VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, trusted.rootHash(),
+          new HashBlockCache(cacheSize), ro);
+      long size = reader.size();
+      if (offset < 0 || offset > size) { // said per option: offset + length may overflow
+        throw new VerityParameterException("--offset: " + offset + " (expected: at most the data's size, " + size
+            + " bytes)");
+      }
+      if (length != null && (length < 0 || length > size - offset)) {
+        throw new VerityParameterException("--length: " + length + " (expected: at most " + (size - offset)
+            + ", the bytes from --offset " + offset + " to the end of the data)");
+      }
+      long end = length == null ? size : offset + length;
+      // Not on stdout's terminal: the data would draw over it. A quick read draws nothing anyway.
+      boolean barAllowed = output != null || ProgressBar.terminalOf(1) == null;
+      // --output appears only once the whole range verified: a failed read leaves it as it was.
+      try (AtomicOutput target = output == null ? null : AtomicOutput.to(output);
+          FileChannel file = target == null ? null : FileChannel.open(target.path(), StandardOpenOption.WRITE);
+          VerificationScheduler scheduler = new VerificationScheduler(reader);
+          ProgressBar bar = barAllowed ? ProgressBar.start("read", end - offset, System.err)
+              : ProgressBar.hidden("read", end - offset, System.err);
+          VerifiedCopy copy = new VerifiedCopy(scheduler, file != null ? file : Stdout.channel(), bar)) {
+        copy.copy(offset, end);
+        if (target != null) {
+          target.commit();
+        }
+        bar.finish();
+      } catch (CorruptBlockException e) {
+        throw diagnosis.explain(e);
+      }
+      diagnosis.printUnnamed(err);
+      if (json) {
+        io.result(ReadSummary.of(output, offset, end - offset, trusted, reader));
+      }
+    }
+    return ExitCode.OK;
+  }
+
+}

@@ -1,0 +1,71 @@
+package org.jverity.cli.verity;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.jverity.format.Hex;
+import org.jverity.sig.InvalidSignatureException;
+import org.jverity.sig.RootHashSignature;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.command.Signing;
+import org.jverity.cli.syntax.Syntax;
+
+/**
+ * {@code --root-hash-signature} and {@code --trusted-cert}: the image's root hash must be signed
+ * (detached PKCS#7 over its lower-case hex, as the kernel's {@code root_hash_sig_key_desc} checks)
+ * by a trusted certificate before anything is read. {@code verify}, {@code read} and {@code open}
+ * take them as options; {@code serve}'s config as the keys {@code root-hash-signature} and {@code
+ * trusted-cert} of an export ({@link #of}). Not changed once the command runs.
+ */
+public final class RootHashSignatureOptions {
+  public Path signature;
+  public List<Path> trusted;
+
+  public static final Syntax<RootHashSignatureOptions> SYNTAX = Syntax.<RootHashSignatureOptions>group()
+      .option("--root-hash-signature", "FILE", "Detached PKCS#7 signature (DER) of the root hash; needs --trusted-cert.", (c, v) -> c.signature = FileName.parse(v))
+      .option("--trusted-cert", "PEM", "Certificate(s) trusted to sign root hashes (PEM; repeatable).", (c, v) -> c.trusted = Syntax.append(c.trusted, FileName.parse(v)));
+
+  /** Both given, as a {@code serve} config gives them (which has checked they come in pairs). */
+  public static RootHashSignatureOptions of(Path signature, List<Path> trusted) {
+    RootHashSignatureOptions o = new RootHashSignatureOptions();
+    o.signature = signature;
+    o.trusted = List.copyOf(trusted);
+    return o;
+  }
+
+  /** Whether a signature is to be checked. */
+  public boolean given() {
+    return signature != null;
+  }
+
+  /**
+   * Checks the signature of {@code root} when one is given.
+   *
+   * @throws InvalidSignatureException when it is not a trusted certificate's signature of it
+   */
+  public void check(byte[] root) throws IOException, InvalidSignatureException {
+    if (signature == null) {
+      if (trusted != null) {
+        throw new CliException(ExitCode.USAGE, "--trusted-cert needs --root-hash-signature");
+      }
+      return;
+    }
+    if (trusted == null) {
+      throw new CliException(ExitCode.USAGE, "--root-hash-signature needs --trusted-cert");
+    }
+    Checks.requireFile(signature, "signature");
+    RootHashSignature.verify(Files.readAllBytes(signature), Hex.format(root), Signing.certificates(trusted));
+  }
+
+  /** Early option checks, before any file is opened. */
+  public void checkGiven() {
+    if ((signature == null) != (trusted == null)) {
+      throw new CliException(ExitCode.USAGE, signature == null
+          ? "--trusted-cert needs --root-hash-signature" : "--root-hash-signature needs --trusted-cert");
+    }
+  }
+}

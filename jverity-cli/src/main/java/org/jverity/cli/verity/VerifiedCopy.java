@@ -1,0 +1,118 @@
+package org.jverity.cli.verity;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jverity.tree.ProgressListener;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.IoClass;
+import org.jverity.verify.VerificationScheduler;
+
+/**
+ * Copies verified bytes of a range to a channel, writing one piece while the next is verified.
+ *
+ * <p>Why: the copy used to verify a piece, then write it, then verify the next. While the main
+ * thread wrote, the hashing threads sat idle, and a write is not free: into a tmpfs file it is a
+ * copy into newly allocated pages, about 0.6 s of CPU per GiB (what {@code cp} of 1 GiB costs
+ * there). Written by a thread of its own, it overlaps the hashing of the next piece when a core is
+ * free for it. On a 2-core machine the hashing keeps both cores busy, so there the total is the
+ * same either way: 1 GiB read to tmpfs takes the time to /dev/null plus that of {@code cp} (2.6 s
+ * against 2.0 s, cp 0.65 s). Writes go through a {@link WritableByteChannel} straight from the
+ * piece's array, with no buffering stream in between: a piece is already large, and nothing is
+ * flushed or synced on the way.
+ *
+ * <p>Pieces end on block boundaries. When a piece fails at a block, the verified bytes before that
+ * block are written, every earlier write completes, and only then is the error thrown. Not
+ * thread-safe: one copy per instance.
+ */
+final class VerifiedCopy implements AutoCloseable {
+  /** Bytes verified (and then written) at a time: large enough to keep every core hashing. */
+  static final int PIECE = 1 << 20;
+
+  private final VerificationScheduler scheduler;
+  private final WritableByteChannel out;
+  private final ProgressListener progress;
+  private final ExecutorService writer =
+      Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("jverity-writer").factory());
+  // Two buffers: the main thread verifies into one while the writer writes the other.
+  private final byte[][] buffers = {new byte[PIECE], new byte[PIECE]};
+  private Future<?> pending; // the write in flight, or null
+
+  VerifiedCopy(VerificationScheduler scheduler, WritableByteChannel out, ProgressListener progress) {
+    this.scheduler = scheduler;
+    this.out = out;
+    this.progress = progress;
+  }
+
+  /** Copies bytes {@code [from, end)}; returns once all of them are written. */
+  void copy(long from, long end) throws IOException {
+    int bs = scheduler.reader().layout().dataBlockSize();
+    long pos = from;
+    for (int i = 0; pos < end; i ^= 1) {
+      byte[] buf = buffers[i]; // its previous write completed before the last write was queued
+      long pieceEnd = Math.min(end, (pos / bs) * bs + PIECE); // block-aligned end, > pos
+      int n = (int) (pieceEnd - pos); // <= PIECE
+      try {
+        scheduler.read(pos, buf, 0, n, IoClass.BEST_EFFORT); // hashed on every core
+      } catch (CorruptBlockException e) {
+        if (e.dataBlock() >= 0) {
+          int good = (int) (Math.max(pos, e.dataBlock() * bs) - pos); // verified bytes before the failed block
+          write(buf, good);
+        }
+        drain();
+        throw e;
+      }
+      write(buf, n);
+      pos = pieceEnd;
+    }
+    drain();
+  }
+
+  /** Queues a write of {@code buf[0, n)} after the one in flight has completed. */
+  private void write(byte[] buf, int n) throws IOException {
+    drain();
+    pending = writer.submit(() -> {
+      ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
+      try {
+        while (b.hasRemaining()) {
+          out.write(b);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      progress.advanced(n);
+    });
+  }
+
+  /** Waits for the write in flight, throwing its failure. */
+  private void drain() throws IOException {
+    if (pending == null) {
+      return;
+    }
+    Future<?> f = pending;
+    pending = null;
+    try {
+      f.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UncheckedIOException u) {
+        throw u.getCause();
+      }
+      throw new IOException("write failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while writing");
+    }
+  }
+
+  /** Stops the writer; a write still in flight (after a failure) is waited for, not cut off. */
+  @Override
+  public void close() {
+    writer.close();
+  }
+}
