@@ -286,7 +286,7 @@ final class Handshake {
         : queries.stream().anyMatch(q -> q.equals(Nbd.BASE_ALLOCATION) || (!set && q.equals("base:")));
     if (allocation) {
       byte[] n = NbdStrings.bytes(Nbd.BASE_ALLOCATION);
-      reply(option, Nbd.REP_META_CONTEXT, ByteBuffer.allocate(4 + n.length).putInt(set ? Connection.BASE_ALLOCATION_ID : 0)
+      reply(option, Nbd.REP_META_CONTEXT, ByteBuffer.allocate(4 + n.length).putInt(set ? Nbd.BASE_ALLOCATION_ID : 0)
           .put(n).array());
       if (set) {
         metaExport = chosen.name();

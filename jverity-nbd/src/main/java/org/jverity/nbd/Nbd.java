@@ -74,6 +74,8 @@ final class Nbd {
 
   // base:allocation
   static final String BASE_ALLOCATION = "base:allocation";
+  /** The id {@code base:allocation} gets when a client selects it (the only context: any id would do). */
+  static final int BASE_ALLOCATION_ID = 1;
   static final int STATE_HOLE = 1;
   static final int STATE_ZERO = 2;
 

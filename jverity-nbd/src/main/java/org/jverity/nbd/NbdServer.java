@@ -189,21 +189,14 @@ public final class NbdServer implements AutoCloseable {
     }
   }
 
+  /** The read buffers every connection's requests take from, within one budget. */
+  ReadBuffers buffers() {
+    return buffers;
+  }
+
   /** Bytes of read buffers held now (in use or kept for reuse). */
   long readBufferBytes() {
     return buffers.held();
-  }
-
-  /**
-   * A read buffer of {@code bytes} for one request, within the read-buffer budget (waits while
-   * other requests hold it); give it back with {@link #giveBuffer} once the reply is out.
-   */
-  byte[] takeBuffer(int bytes) {
-    return buffers.take(bytes);
-  }
-
-  void giveBuffer(byte[] b) {
-    buffers.give(b);
   }
 
   /**
