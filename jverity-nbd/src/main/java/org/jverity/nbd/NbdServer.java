@@ -26,11 +26,11 @@ import java.util.concurrent.CountDownLatch;
  * A read-only NBD server over verified images: fixed newstyle, structured replies, block status,
  * many requests in flight per connection. Listens on TCP or a Unix-domain socket, or serves one
  * connection on a pair of streams (stdin/stdout). One virtual thread per connection; verification
- * runs through each export's scheduler (inline for small cached reads, the shared hashing pool for
- * the rest). Memory is bounded by the cache budget plus {@link ServerLimits#maxBytesInFlight()}.
+ * runs in each export's source (a dm-verity image's scheduler: inline for small cached reads, the
+ * shared hashing pool for the rest). Memory is bounded by the cache budget plus {@link ServerLimits#maxBytesInFlight()}.
  *
  * <p>Thread-safe. {@link #shutdown()} stops accepting, answers later requests with ESHUTDOWN, waits
- * for those in flight, then closes every connection. Exports (their schedulers and readers) belong
+ * for those in flight, then closes every connection. Exports (their sources) belong
  * to the caller, who closes them after the server.
  */
 public final class NbdServer implements AutoCloseable {
