@@ -18,6 +18,7 @@ import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.HashingPool;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
+import org.jverity.verify.SourceStats;
 import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.VerifiedReader;
 import org.jverity.verify.VerifiedSource;
@@ -280,6 +281,7 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
   }
 
   /** Bytes per block, of data and tree alike. */
+  @Override
   public int blockSize() {
     return reader.layout().dataBlockSize();
   }
@@ -294,8 +296,24 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
   }
 
   /** As {@link #read(long, byte[], int, int)}, scheduled as {@code ioClass} (inline limits differ). */
+  @Override
   public void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass) throws IOException {
     scheduler.read(offset, dst, dstOffset, length, ioClass);
+  }
+
+  @Override
+  public SourceStats stats() {
+    return scheduler.stats();
+  }
+
+  @Override
+  public boolean ignoresZeroBlocks() {
+    return scheduler.ignoresZeroBlocks();
+  }
+
+  @Override
+  public boolean isZeroBlock(long block) throws IOException {
+    return scheduler.isZeroBlock(block);
   }
 
   /** The reader underneath, for its status and counters ({@code corruptionCount()}, {@code cacheStats()}). */

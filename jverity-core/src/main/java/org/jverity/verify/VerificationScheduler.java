@@ -77,6 +77,29 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
     return reader.size();
   }
 
+  @Override
+  public int blockSize() {
+    return reader.blockSize();
+  }
+
+  @Override
+  public boolean ignoresZeroBlocks() {
+    return reader.ignoresZeroBlocks();
+  }
+
+  @Override
+  public boolean isZeroBlock(long block) throws IOException {
+    return reader.isZeroBlock(block);
+  }
+
+  /** The reader's counters with this scheduler's: how many requests verified inline or on the pool. */
+  @Override
+  public SourceStats stats() {
+    SourceStats r = reader.stats();
+    return new SourceStats(r.corruptions(), r.repaired(), r.failedClosed(), inlineRequests(), pooledRequests(),
+        fallbacks(), r.cache());
+  }
+
   /** Sets the largest request of class {@code c} verified inline, in bytes; 0 sends all to the pool. */
   public void setInlineLimit(IoClass c, long bytes) {
     if (bytes < 0) {
@@ -109,6 +132,7 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
    * inline or on the pool as described above; returns when they are all verified. Arguments are
    * checked before any work (and any prefetch) is started.
    */
+  @Override
   public void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass) throws IOException {
     Requests.checkRange(reader.size(), offset, dst, dstOffset, length);
     inFlight.increment();

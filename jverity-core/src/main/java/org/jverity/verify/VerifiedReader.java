@@ -411,6 +411,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   }
 
   /** Whether zero blocks are read as zeros without being read ({@code ignore_zero_blocks}). */
+  @Override
   public boolean ignoresZeroBlocks() {
     return zeroDigest != null;
   }
@@ -422,6 +423,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
    *
    * @throws CorruptBlockException if a hash block on the path does not verify
    */
+  @Override
   public boolean isZeroBlock(long block) throws IOException {
     if (zeroDigest == null) {
       return false;
@@ -441,6 +443,17 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     } finally {
       work.give(w);
     }
+  }
+
+  @Override
+  public int blockSize() {
+    return blockSize;
+  }
+
+  /** Its counters and its cache's; reads on the calling thread are neither inline nor pooled. */
+  @Override
+  public SourceStats stats() {
+    return new SourceStats(corruptionCount(), repairedCount(), failedClosed(), 0, 0, 0, cacheStats());
   }
 
   /** The counters of the hash block cache this reader uses (shared with other images). */

@@ -29,6 +29,35 @@ public interface VerifiedSource {
    */
   void read(long offset, byte[] dst, int dstOffset, int length) throws IOException;
 
+  /**
+   * As {@link #read(long, byte[], int, int)}, at the I/O class {@code ioClass}: a source that
+   * schedules its verification (inline or pooled) decides by it; others ignore it.
+   */
+  default void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass) throws IOException {
+    read(offset, dst, dstOffset, length);
+  }
+
+  /** Bytes per data block: the unit that verifies or fails (and the size a client should read in). */
+  int blockSize();
+
+  /** Whether zero blocks are read as zeros without being read ({@code ignore_zero_blocks}). */
+  default boolean ignoresZeroBlocks() {
+    return false;
+  }
+
+  /**
+   * Whether data block {@code block} is known, from its trusted digest, to read as zeros (always
+   * false unless {@link #ignoresZeroBlocks()}): a server may report it as a hole.
+   *
+   * @throws CorruptBlockException if a hash block on the block's path does not verify
+   */
+  default boolean isZeroBlock(long block) throws IOException {
+    return false;
+  }
+
+  /** What the source has seen so far: corruptions, repairs, how reads were verified, its cache. */
+  SourceStats stats();
+
   /** Fills {@code dst} from its position to its limit with verified bytes at {@code offset}; advances its position. */
   default void read(long offset, ByteBuffer dst) throws IOException {
     int n = dst.remaining();

@@ -91,48 +91,52 @@ final class Handshake {
       }
       byte[] data = new byte[(int) length];
       in.readFully(data);
-      Session s = option(option, data);
+      Session s = option(option, NbdOption.fromWire(option), data);
       if (s != null) {
         return s.export() == null ? null : s;
       }
     }
   }
 
-  /** Answers one option; a session when transmission starts (with a null export: the client left). */
-  private Session option(int option, byte[] data) throws IOException {
+  /**
+   * Answers one option; a session when transmission starts (with a null export: the client left).
+   *
+   * @param code the option's code on the wire, which every reply echoes (an unknown one too)
+   */
+  private Session option(int code, NbdOption option, byte[] data) throws IOException {
     boolean tlsRequired = tls != null && tls.mode() == NbdTls.Mode.REQUIRE && !transport.isTls();
-    if (tlsRequired && option != Nbd.OPT_STARTTLS && option != Nbd.OPT_ABORT) {
-      if (option == Nbd.OPT_EXPORT_NAME) {
+    if (tlsRequired && option != NbdOption.STARTTLS && option != NbdOption.ABORT) {
+      if (option == NbdOption.EXPORT_NAME) {
         throw new NbdProtocolException("EXPORT_NAME before STARTTLS, and TLS is required");
       }
-      reply(option, Nbd.REP_ERR_TLS_REQD, "TLS is required: send NBD_OPT_STARTTLS first");
+      reply(code, Nbd.REP_ERR_TLS_REQD, "TLS is required: send NBD_OPT_STARTTLS first");
       return null;
     }
     switch (option) {
-      case Nbd.OPT_EXPORT_NAME -> {
+      case EXPORT_NAME -> {
         return exportName(data);
       }
-      case Nbd.OPT_ABORT -> {
-        reply(option, Nbd.REP_ACK, new byte[0]);
+      case ABORT -> {
+        reply(code, Nbd.REP_ACK, new byte[0]);
         return new Session(transport, null, false, false, 0);
       }
-      case Nbd.OPT_LIST -> list(data);
-      case Nbd.OPT_STARTTLS -> startTls(data);
-      case Nbd.OPT_INFO, Nbd.OPT_GO -> {
+      case LIST -> list(data);
+      case STARTTLS -> startTls(data);
+      case INFO, GO -> {
         return infoOrGo(option, data);
       }
-      case Nbd.OPT_STRUCTURED_REPLY -> {
+      case STRUCTURED_REPLY -> {
         if (data.length != 0) {
-          reply(option, Nbd.REP_ERR_INVALID, "structured reply takes no data");
+          reply(code, Nbd.REP_ERR_INVALID, "structured reply takes no data");
         } else if (structured) {
-          reply(option, Nbd.REP_ERR_INVALID, "structured replies are already negotiated");
+          reply(code, Nbd.REP_ERR_INVALID, "structured replies are already negotiated");
         } else {
           structured = true;
-          reply(option, Nbd.REP_ACK, new byte[0]);
+          reply(code, Nbd.REP_ACK, new byte[0]);
         }
       }
-      case Nbd.OPT_LIST_META_CONTEXT, Nbd.OPT_SET_META_CONTEXT -> metaContext(option, data);
-      default -> reply(option, Nbd.REP_ERR_UNSUP, "option " + option + " is not supported");
+      case LIST_META_CONTEXT, SET_META_CONTEXT -> metaContext(option, data);
+      case UNKNOWN -> reply(code, Nbd.REP_ERR_UNSUP, "option " + code + " is not supported");
     }
     return null;
   }
@@ -156,7 +160,7 @@ final class Handshake {
 
   private void list(byte[] data) throws IOException {
     if (data.length != 0) {
-      reply(Nbd.OPT_LIST, Nbd.REP_ERR_INVALID, "list takes no data");
+      reply(NbdOption.LIST, Nbd.REP_ERR_INVALID, "list takes no data");
       return;
     }
     for (Export e : exports.values()) {
@@ -164,22 +168,22 @@ final class Handshake {
       byte[] description = NbdStrings.bytes(e.description());
       ByteBuffer b = ByteBuffer.allocate(4 + name.length + description.length);
       b.putInt(name.length).put(name).put(description);
-      reply(Nbd.OPT_LIST, Nbd.REP_SERVER, b.array());
+      reply(NbdOption.LIST, Nbd.REP_SERVER, b.array());
     }
-    reply(Nbd.OPT_LIST, Nbd.REP_ACK, new byte[0]);
+    reply(NbdOption.LIST, Nbd.REP_ACK, new byte[0]);
   }
 
   private void startTls(byte[] data) throws IOException {
     if (tls == null) {
-      reply(Nbd.OPT_STARTTLS, Nbd.REP_ERR_POLICY, "TLS is not configured on this server");
+      reply(NbdOption.STARTTLS, Nbd.REP_ERR_POLICY, "TLS is not configured on this server");
     } else if (data.length != 0) {
-      reply(Nbd.OPT_STARTTLS, Nbd.REP_ERR_INVALID, "STARTTLS takes no data");
+      reply(NbdOption.STARTTLS, Nbd.REP_ERR_INVALID, "STARTTLS takes no data");
     } else if (transport.isTls()) {
-      reply(Nbd.OPT_STARTTLS, Nbd.REP_ERR_INVALID, "TLS is already on");
+      reply(NbdOption.STARTTLS, Nbd.REP_ERR_INVALID, "TLS is already on");
     } else if (!transport.canStartTls()) {
-      reply(Nbd.OPT_STARTTLS, Nbd.REP_ERR_POLICY, "TLS is only offered over TCP");
+      reply(NbdOption.STARTTLS, Nbd.REP_ERR_POLICY, "TLS is only offered over TCP");
     } else {
-      reply(Nbd.OPT_STARTTLS, Nbd.REP_ACK, new byte[0]);
+      reply(NbdOption.STARTTLS, Nbd.REP_ACK, new byte[0]);
       // Options negotiated before TLS do not carry over (the spec: a client must redo them).
       structured = false;
       metaExport = null;
@@ -187,7 +191,7 @@ final class Handshake {
     }
   }
 
-  private Session infoOrGo(int option, byte[] data) throws IOException {
+  private Session infoOrGo(NbdOption option, byte[] data) throws IOException {
     ByteBuffer b = ByteBuffer.wrap(data);
     if (b.remaining() < 6) {
       reply(option, Nbd.REP_ERR_INVALID, "info/go data too short");
@@ -241,15 +245,15 @@ final class Handshake {
     reply(option, Nbd.REP_INFO, ByteBuffer.allocate(14).putShort((short) Nbd.INFO_BLOCK_SIZE)
         .putInt(1).putInt(e.blockSize()).putInt(limits.maxRequestLength()).array());
     reply(option, Nbd.REP_ACK, new byte[0]);
-    if (option == Nbd.OPT_INFO) {
+    if (option == NbdOption.INFO) {
       return null;
     }
     return new Session(transport, e, structured, structured && e.name().equals(metaExport), flags);
   }
 
   /** LIST_META_CONTEXT and SET_META_CONTEXT: only {@code base:allocation} exists. */
-  private void metaContext(int option, byte[] data) throws IOException {
-    boolean set = option == Nbd.OPT_SET_META_CONTEXT;
+  private void metaContext(NbdOption option, byte[] data) throws IOException {
+    boolean set = option == NbdOption.SET_META_CONTEXT;
     if (set) {
       metaExport = null; // a SET replaces the selection, even when it fails
     }
@@ -286,7 +290,7 @@ final class Handshake {
         : queries.stream().anyMatch(q -> q.equals(Nbd.BASE_ALLOCATION) || (!set && q.equals("base:")));
     if (allocation) {
       byte[] n = NbdStrings.bytes(Nbd.BASE_ALLOCATION);
-      reply(option, Nbd.REP_META_CONTEXT, ByteBuffer.allocate(4 + n.length).putInt(set ? Connection.BASE_ALLOCATION_ID : 0)
+      reply(option, Nbd.REP_META_CONTEXT, ByteBuffer.allocate(4 + n.length).putInt(set ? Nbd.BASE_ALLOCATION_ID : 0)
           .put(n).array());
       if (set) {
         metaExport = chosen.name();
@@ -324,6 +328,14 @@ final class Handshake {
   private int flags(Export e) {
     return Nbd.TF_HAS_FLAGS | Nbd.TF_READ_ONLY | Nbd.TF_SEND_FLUSH | Nbd.TF_CAN_MULTI_CONN | Nbd.TF_SEND_CACHE
         | (structured ? Nbd.TF_SEND_DF : 0);
+  }
+
+  private void reply(NbdOption option, int type, String message) throws IOException {
+    reply(option.wire, type, message);
+  }
+
+  private void reply(NbdOption option, int type, byte[] data) throws IOException {
+    reply(option.wire, type, data);
   }
 
   private void reply(int option, int type, String message) throws IOException {

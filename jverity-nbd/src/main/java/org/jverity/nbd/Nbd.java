@@ -2,8 +2,8 @@ package org.jverity.nbd;
 
 /**
  * The protocol's numbers (NetworkBlockDevice/nbd {@code doc/proto.md}): magics, handshake flags,
- * option and reply codes, info types, transmission flags, chunk types, errors. Commands, options
- * and errors with behaviour have their own types ({@link NbdCommand}, {@link NbdError}).
+ * option reply codes, info types, transmission flags, chunk types. Commands, options and errors
+ * have their own types, which own their codes ({@link NbdCommand}, {@link NbdOption}, {@link NbdError}).
  */
 final class Nbd {
   private Nbd() {}
@@ -19,17 +19,6 @@ final class Nbd {
   static final int FLAG_FIXED_NEWSTYLE = 1;
   static final int FLAG_NO_ZEROES = 2;
   static final int CLIENT_FLAGS_KNOWN = FLAG_FIXED_NEWSTYLE | FLAG_NO_ZEROES;
-
-  // Options.
-  static final int OPT_EXPORT_NAME = 1;
-  static final int OPT_ABORT = 2;
-  static final int OPT_LIST = 3;
-  static final int OPT_STARTTLS = 5;
-  static final int OPT_INFO = 6;
-  static final int OPT_GO = 7;
-  static final int OPT_STRUCTURED_REPLY = 8;
-  static final int OPT_LIST_META_CONTEXT = 9;
-  static final int OPT_SET_META_CONTEXT = 10;
 
   // Option replies; errors have bit 31 set.
   static final int REP_ACK = 1;
@@ -74,6 +63,8 @@ final class Nbd {
 
   // base:allocation
   static final String BASE_ALLOCATION = "base:allocation";
+  /** The id {@code base:allocation} gets when a client selects it (the only context: any id would do). */
+  static final int BASE_ALLOCATION_ID = 1;
   static final int STATE_HOLE = 1;
   static final int STATE_ZERO = 2;
 

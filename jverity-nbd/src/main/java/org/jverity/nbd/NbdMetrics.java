@@ -21,6 +21,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.jverity.verify.CacheStats;
 import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.SourceStats;
 
 /**
  * Prometheus metrics of an NBD server: an {@link NbdEvents} that counts what the server reports,
@@ -133,7 +134,7 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
 
   /**
    * Reads the hash block cache's counters at every scrape, e.g. {@code cache::stats} or {@code
-   * export.reader()::cacheStats}: the one cache budget the server's exports share. Replaces an
+   * () -> export.source().stats().cache()}: the one cache budget the server's exports share. Replaces an
    * earlier one.
    */
   public NbdMetrics registerCache(Supplier<CacheStats> stats) {
@@ -251,30 +252,31 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
     GaugeWithCallback.builder().name("jverity_nbd_export_verified")
         .help("1 while no block of the export has failed verification (status V), 0 after (C)")
         .labelNames("export")
-        .callback(cb -> exports.forEach(e -> cb.call(e.reader().status() == 'V' ? 1 : 0, e.name())))
+        .callback(cb -> exports.forEach(e -> cb.call(e.source().stats().status() == 'V' ? 1 : 0, e.name())))
         .register(registry);
     CounterWithCallback.builder().name("jverity_nbd_export_corruptions_total")
         .help("Corruptions the export's reader has seen since it opened (also when ignored)")
         .labelNames("export")
-        .callback(cb -> exports.forEach(e -> cb.call(e.reader().corruptionCount(), e.name())))
+        .callback(cb -> exports.forEach(e -> cb.call(e.source().stats().corruptions(), e.name())))
         .register(registry);
     CounterWithCallback.builder().name("jverity_nbd_export_fec_corrections_total")
         .help("Blocks of the export that forward error correction corrected (verified against the tree)")
         .labelNames("export")
-        .callback(cb -> exports.forEach(e -> cb.call(e.reader().repairedCount(), e.name())))
+        .callback(cb -> exports.forEach(e -> cb.call(e.source().stats().repaired(), e.name())))
         .register(registry);
     CounterWithCallback.builder().name("jverity_nbd_verifications_total")
         .help("Read requests verified inline on the connection's thread or through the hashing pool")
         .labelNames("export", "path")
         .callback(cb -> exports.forEach(e -> {
-          cb.call(e.source().inlineRequests(), e.name(), "inline");
-          cb.call(e.source().pooledRequests(), e.name(), "pool");
+          SourceStats s = e.source().stats();
+          cb.call(s.inlineReads(), e.name(), "inline");
+          cb.call(s.pooledReads(), e.name(), "pool");
         }))
         .register(registry);
     CounterWithCallback.builder().name("jverity_nbd_verification_fallbacks_total")
         .help("Inline verifications that met a cache miss and handed the rest to the pool")
         .labelNames("export")
-        .callback(cb -> exports.forEach(e -> cb.call(e.source().fallbacks(), e.name())))
+        .callback(cb -> exports.forEach(e -> cb.call(e.source().stats().fallbacks(), e.name())))
         .register(registry);
 
     CounterWithCallback.builder().name("jverity_nbd_device_errors_total")

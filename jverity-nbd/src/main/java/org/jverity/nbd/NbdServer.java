@@ -26,11 +26,11 @@ import java.util.concurrent.CountDownLatch;
  * A read-only NBD server over verified images: fixed newstyle, structured replies, block status,
  * many requests in flight per connection. Listens on TCP or a Unix-domain socket, or serves one
  * connection on a pair of streams (stdin/stdout). One virtual thread per connection; verification
- * runs through each export's scheduler (inline for small cached reads, the shared hashing pool for
- * the rest). Memory is bounded by the cache budget plus {@link ServerLimits#maxBytesInFlight()}.
+ * runs in each export's source (a dm-verity image's scheduler: inline for small cached reads, the
+ * shared hashing pool for the rest). Memory is bounded by the cache budget plus {@link ServerLimits#maxBytesInFlight()}.
  *
  * <p>Thread-safe. {@link #shutdown()} stops accepting, answers later requests with ESHUTDOWN, waits
- * for those in flight, then closes every connection. Exports (their schedulers and readers) belong
+ * for those in flight, then closes every connection. Exports (their sources) belong
  * to the caller, who closes them after the server.
  */
 public final class NbdServer implements AutoCloseable {
@@ -189,21 +189,14 @@ public final class NbdServer implements AutoCloseable {
     }
   }
 
+  /** The read buffers every connection's requests take from, within one budget. */
+  ReadBuffers buffers() {
+    return buffers;
+  }
+
   /** Bytes of read buffers held now (in use or kept for reuse). */
   long readBufferBytes() {
     return buffers.held();
-  }
-
-  /**
-   * A read buffer of {@code bytes} for one request, within the read-buffer budget (waits while
-   * other requests hold it); give it back with {@link #giveBuffer} once the reply is out.
-   */
-  byte[] takeBuffer(int bytes) {
-    return buffers.take(bytes);
-  }
-
-  void giveBuffer(byte[] b) {
-    buffers.give(b);
   }
 
   /**

@@ -41,7 +41,7 @@ final class ClientStream {
   }
 
   ClientStream exportName(String name) {
-    return option(Nbd.OPT_EXPORT_NAME, utf8(name));
+    return option(NbdOption.EXPORT_NAME.wire, utf8(name));
   }
 
   /** NBD_OPT_GO (or INFO) on {@code name} with these info requests. */
@@ -56,11 +56,11 @@ final class ClientStream {
   }
 
   ClientStream go(String name, int... infos) {
-    return go(Nbd.OPT_GO, name, infos);
+    return go(NbdOption.GO.wire, name, infos);
   }
 
   ClientStream structuredReply() {
-    return option(Nbd.OPT_STRUCTURED_REPLY, new byte[0]);
+    return option(NbdOption.STRUCTURED_REPLY.wire, new byte[0]);
   }
 
   /** LIST_META_CONTEXT or SET_META_CONTEXT on {@code export} with these queries. */

@@ -64,10 +64,10 @@ final class FuzzCase {
       case GO -> s.go("", Nbd.INFO_BLOCK_SIZE);
       case STRUCTURED_GO -> s.structuredReply().go("");
       case STRUCTURED_META_GO -> s.structuredReply()
-          .metaContext(Nbd.OPT_SET_META_CONTEXT, "", Nbd.BASE_ALLOCATION).go("", Nbd.INFO_NAME);
-      case INFO_LIST_GO -> s.option(Nbd.OPT_LIST, new byte[0])
-          .metaContext(Nbd.OPT_LIST_META_CONTEXT, "")
-          .go(Nbd.OPT_INFO, "", Nbd.INFO_DESCRIPTION).option(99, new byte[3]).go("");
+          .metaContext(NbdOption.SET_META_CONTEXT.wire, "", Nbd.BASE_ALLOCATION).go("", Nbd.INFO_NAME);
+      case INFO_LIST_GO -> s.option(NbdOption.LIST.wire, new byte[0])
+          .metaContext(NbdOption.LIST_META_CONTEXT.wire, "")
+          .go(NbdOption.INFO.wire, "", Nbd.INFO_DESCRIPTION).option(99, new byte[3]).go("");
     }
     int n = rnd.nextInt(1, 9);
     List<Req> reqs = new ArrayList<>();

@@ -122,7 +122,7 @@ class NbdCorpusReplayTest {
   private static void assertGo(ServerOutput o) {
     assertTrue(o.transmission);
     List<ServerOutput.OptionReply> go = o.options;
-    assertTrue(go.stream().allMatch(r -> r.option() == Nbd.OPT_GO), "replies to GO only");
+    assertTrue(go.stream().allMatch(r -> r.option() == NbdOption.GO.wire), "replies to GO only");
     assertEquals(Nbd.REP_ACK, go.getLast().type());
     ServerOutput.OptionReply info = go.getFirst();
     assertEquals(Nbd.REP_INFO, info.type());

@@ -201,7 +201,7 @@ class NbdFuzzTest {
         ServerOutput.Reply s = replies.getFirst();
         assertThat(s.type()).as(what).isEqualTo(Nbd.REPLY_TYPE_BLOCK_STATUS);
         ByteBuffer p = ByteBuffer.wrap(s.data());
-        assertThat(p.getInt()).as(what + ": context id").isEqualTo(Connection.BASE_ALLOCATION_ID);
+        assertThat(p.getInt()).as(what + ": context id").isEqualTo(Nbd.BASE_ALLOCATION_ID);
         int n = p.remaining() / 8;
         if (r.kind() == FuzzCase.Kind.BLOCK_STATUS_ONE) {
           assertThat(n).as(what + ": REQ_ONE").isEqualTo(1);

@@ -135,7 +135,7 @@ class NbdTcpFuzzTest {
     }
     Collections.shuffle(order, new java.util.Random(round));
     ClientStream s = new ClientStream().clientFlags(Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES)
-        .structuredReply().metaContext(Nbd.OPT_SET_META_CONTEXT, "", Nbd.BASE_ALLOCATION).go("");
+        .structuredReply().metaContext(NbdOption.SET_META_CONTEXT.wire, "", Nbd.BASE_ALLOCATION).go("");
     ServerOutput.Requests sent = new ServerOutput.Requests();
     for (int i : order) {
       s.read(1000 + i, (long) i * chunk, chunk);

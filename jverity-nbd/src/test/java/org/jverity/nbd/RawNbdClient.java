@@ -61,13 +61,13 @@ final class RawNbdClient implements Closeable {
       expect("handshake flags", Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES, in.readUnsignedShort());
       out.writeInt(Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES);
       if (structured) {
-        option(out, Nbd.OPT_STRUCTURED_REPLY, new byte[0]);
-        expect("STRUCTURED_REPLY reply", Nbd.REP_ACK, readOptionReply(in, Nbd.OPT_STRUCTURED_REPLY).type);
+        option(out, NbdOption.STRUCTURED_REPLY.wire, new byte[0]);
+        expect("STRUCTURED_REPLY reply", Nbd.REP_ACK, readOptionReply(in, NbdOption.STRUCTURED_REPLY.wire).type);
       }
-      option(out, Nbd.OPT_GO, ByteBuffer.allocate(6).putInt(0).putShort((short) 0).array());
+      option(out, NbdOption.GO.wire, ByteBuffer.allocate(6).putInt(0).putShort((short) 0).array());
       long size = -1;
       int flags = -1;
-      for (OptionReply r; (r = readOptionReply(in, Nbd.OPT_GO)).type != Nbd.REP_ACK; ) {
+      for (OptionReply r; (r = readOptionReply(in, NbdOption.GO.wire)).type != Nbd.REP_ACK; ) {
         if (r.type != Nbd.REP_INFO) {
           throw new IOException("GO answered with reply type 0x" + Integer.toHexString(r.type));
         }

@@ -112,12 +112,12 @@ final class ServerOutput {
           sawExport = true;
         }
         if (type == Nbd.REP_ACK) {
-          if (option == Nbd.OPT_GO) {
+          if (option == NbdOption.GO.wire) {
             check(sawExport, "GO acknowledged without NBD_INFO_EXPORT, at byte " + at);
             transmission = true;
-          } else if (option == Nbd.OPT_STRUCTURED_REPLY) {
+          } else if (option == NbdOption.STRUCTURED_REPLY.wire) {
             structured = true;
-          } else if (option == Nbd.OPT_ABORT) {
+          } else if (option == NbdOption.ABORT.wire) {
             check(!b.hasRemaining(), "bytes after the ABORT acknowledgement, at byte " + b.position());
           }
           sawExport = false;
@@ -157,10 +157,10 @@ final class ServerOutput {
     ByteBuffer d = ByteBuffer.wrap(data);
     switch (type) {
       case Nbd.REP_ACK -> check(data.length == 0, "ACK with data, at byte " + at);
-      case Nbd.REP_SERVER -> check(option == Nbd.OPT_LIST && data.length >= 4
+      case Nbd.REP_SERVER -> check(option == NbdOption.LIST.wire && data.length >= 4
           && Integer.toUnsignedLong(d.getInt()) <= data.length - 4, "bad NBD_REP_SERVER, at byte " + at);
       case Nbd.REP_INFO -> {
-        check(option == Nbd.OPT_INFO || option == Nbd.OPT_GO, "INFO reply to option " + option + " at byte " + at);
+        check(option == NbdOption.INFO.wire || option == NbdOption.GO.wire, "INFO reply to option " + option + " at byte " + at);
         check(data.length >= 2, "INFO reply shorter than 2 bytes, at byte " + at);
         int info = Short.toUnsignedInt(d.getShort());
         if (info == Nbd.INFO_EXPORT) {
@@ -171,7 +171,7 @@ final class ServerOutput {
           check(data.length == 14, "INFO_BLOCK_SIZE length " + data.length + " at byte " + at);
         }
       }
-      case Nbd.REP_META_CONTEXT -> check((option == Nbd.OPT_LIST_META_CONTEXT || option == Nbd.OPT_SET_META_CONTEXT)
+      case Nbd.REP_META_CONTEXT -> check((option == NbdOption.LIST_META_CONTEXT.wire || option == NbdOption.SET_META_CONTEXT.wire)
           && data.length > 4, "bad NBD_REP_META_CONTEXT, at byte " + at);
       default -> check(type < 0 && type <= Nbd.REP_ERR_UNSUP + 9, "option reply type 0x"
           + Integer.toHexString(type) + " at byte " + at);

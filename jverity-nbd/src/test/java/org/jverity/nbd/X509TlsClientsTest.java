@@ -124,11 +124,11 @@ class X509TlsClientsTest {
       in.readUnsignedShort(); // handshake flags
       out.writeInt(Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES);
       out.writeLong(Nbd.IHAVEOPT);
-      out.writeInt(Nbd.OPT_STARTTLS);
+      out.writeInt(NbdOption.STARTTLS.wire);
       out.writeInt(0);
       out.flush();
       assertThat(in.readLong()).isEqualTo(Nbd.OPTION_REPLY_MAGIC);
-      assertThat(in.readInt()).isEqualTo(Nbd.OPT_STARTTLS);
+      assertThat(in.readInt()).isEqualTo(NbdOption.STARTTLS.wire);
       assertThat(in.readInt()).isEqualTo(Nbd.REP_ERR_POLICY);
     }
   }

@@ -153,10 +153,6 @@ final class ServedExport implements AutoCloseable {
     return reader;
   }
 
-  VerificationScheduler scheduler() {
-    return scheduler;
-  }
-
   /**
    * Waits for reads in flight, then closes the reader and both devices. Once: {@code jverity close}
    * closes an export before the server's end does.

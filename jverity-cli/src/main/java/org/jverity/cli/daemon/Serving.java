@@ -24,6 +24,7 @@ import org.jverity.nbd.NbdEvents;
 import org.jverity.nbd.NbdMetrics;
 import org.jverity.nbd.NbdServer;
 import org.jverity.nbd.NbdTls;
+import org.jverity.nbd.NbdUri;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;

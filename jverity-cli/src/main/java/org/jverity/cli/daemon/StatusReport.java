@@ -11,7 +11,7 @@ import org.jverity.tree.Area;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CacheStats;
 import org.jverity.verify.CorruptionMode;
-import org.jverity.verify.VerificationScheduler;
+import org.jverity.verify.SourceStats;
 import org.jverity.verify.VerifiedReader;
 import org.jverity.cli.verity.BlockNames;
 import org.jverity.cli.verity.ParamsResolver;
@@ -31,13 +31,13 @@ final class StatusReport {
    */
   static String text(ServedExport served, String uri, int connections) {
     VerifiedReader reader = served.reader();
-    VerificationScheduler scheduler = served.scheduler();
+    SourceStats stats = served.export.source().stats();
     VerityParams p = served.trusted.params();
-    CacheStats cache = reader.cacheStats();
+    CacheStats cache = stats.cache();
     List<String[]> rows = new ArrayList<>();
     rows.add(row("type", "VERITY"));
     DeviceErrors errors = served.deviceErrors;
-    rows.add(row("status", reader.failedClosed() ? "corrupted (stopped)" : state(served)));
+    rows.add(row("status", stats.failedClosed() ? "corrupted (stopped)" : state(served, stats)));
     rows.add(row("hash type", Integer.toString(p.hashFormat().code())));
     rows.add(row("data block", Integer.toString(p.dataBlockSize())));
     rows.add(row("hash block", Integer.toString(p.hashBlockSize())));
@@ -62,14 +62,14 @@ final class StatusReport {
       rows.add(row("description", served.spec.description()));
     }
     rows.add(row("io class", served.spec.ioClass().name().toLowerCase(Locale.ROOT).replace('_', '-')));
-    rows.add(row("corruptions", Long.toString(reader.corruptionCount())));
-    rows.add(row("repaired", Long.toString(reader.repairedCount())));
+    rows.add(row("corruptions", Long.toString(stats.corruptions())));
+    rows.add(row("repaired", Long.toString(stats.repaired())));
     rows.add(row("device errors", errors.truncated() + " truncated, " + errors.other() + " other"));
     if (errors.truncation() != null) {
       rows.add(row("truncated", errors.truncation()));
     }
-    rows.add(row("inline reads", Long.toString(scheduler.inlineRequests())));
-    rows.add(row("pooled reads", Long.toString(scheduler.pooledRequests())));
+    rows.add(row("inline reads", Long.toString(stats.inlineReads())));
+    rows.add(row("pooled reads", Long.toString(stats.pooledReads())));
     rows.add(row("cache", cache.cachedBytes() + " of " + cache.capacityBytes() + " bytes, " + cache.hits()
         + " hits, " + cache.misses() + " misses, " + cache.evictions() + " evictions"));
     rows.add(row("connections", Integer.toString(connections)));
@@ -83,9 +83,8 @@ final class StatusReport {
   }
 
   /** verified, corrupted or truncated (clients get EIO past the new end: worse than a bad block). */
-  private static String state(ServedExport served) {
-    VerifiedReader reader = served.reader();
-    return served.deviceErrors.truncated() > 0 ? "truncated" : reader.status() == 'V' ? "verified" : "corrupted";
+  private static String state(ServedExport served, SourceStats stats) {
+    return served.deviceErrors.truncated() > 0 ? "truncated" : stats.status() == 'V' ? "verified" : "corrupted";
   }
 
   /**
@@ -107,15 +106,15 @@ final class StatusReport {
    */
   static Map<String, Object> json(ServedExport served, String uri, int connections) {
     VerifiedReader reader = served.reader();
-    VerificationScheduler scheduler = served.scheduler();
+    SourceStats stats = served.export.source().stats();
     VerityParams p = served.trusted.params();
-    CacheStats cache = reader.cacheStats();
+    CacheStats cache = stats.cache();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("export", served.spec.name());
     m.put("active", true);
     m.put("type", "VERITY");
-    m.put("status", reader.failedClosed() ? "corrupted" : state(served));
-    m.put("stopped", reader.failedClosed());
+    m.put("status", stats.failedClosed() ? "corrupted" : state(served, stats));
+    m.put("stopped", stats.failedClosed());
     m.put("hashType", p.hashFormat().code());
     m.put("dataBlockSize", p.dataBlockSize());
     m.put("hashBlockSize", p.hashBlockSize());
@@ -134,8 +133,8 @@ final class StatusReport {
     m.put("uri", uri);
     m.put("description", served.spec.description());
     m.put("ioClass", served.spec.ioClass().name().toLowerCase(Locale.ROOT).replace('_', '-'));
-    m.put("corruptions", reader.corruptionCount());
-    m.put("repaired", reader.repairedCount());
+    m.put("corruptions", stats.corruptions());
+    m.put("repaired", stats.repaired());
     DeviceErrors errors = served.deviceErrors;
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("truncated", errors.truncated());
@@ -144,8 +143,8 @@ final class StatusReport {
       d.put("truncation", errors.truncation());
     }
     m.put("deviceErrors", d);
-    m.put("inlineReads", scheduler.inlineRequests());
-    m.put("pooledReads", scheduler.pooledRequests());
+    m.put("inlineReads", stats.inlineReads());
+    m.put("pooledReads", stats.pooledReads());
     Map<String, Object> c = new LinkedHashMap<>();
     c.put("cachedBytes", cache.cachedBytes());
     c.put("capacityBytes", cache.capacityBytes());

@@ -1,4 +1,4 @@
-package org.jverity.cli.daemon;
+package org.jverity.nbd;
 
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
@@ -8,28 +8,29 @@ import java.nio.file.Path;
 /**
  * The NBD URIs ({@code NetworkBlockDevice/nbd doc/uri.md}) a server prints for its exports:
  * {@code nbd://HOST:PORT/NAME} over TCP and {@code nbd+unix:///NAME?socket=PATH} over a Unix
- * socket, with the name and path percent-encoded. Stateless.
+ * socket, with the name and path percent-encoded. The format is the protocol's, not a
+ * command line's. Stateless.
  */
-final class NbdUri {
+public final class NbdUri {
   private NbdUri() {}
 
-  static String tcp(InetSocketAddress bound, String export) {
+  public static String tcp(InetSocketAddress bound, String export) {
     return tcp(bound, export, false);
   }
 
   /** With {@code tls}, {@code nbds://}: the client must use TLS. */
-  static String tcp(InetSocketAddress bound, String export, boolean tls) {
+  public static String tcp(InetSocketAddress bound, String export, boolean tls) {
     return (tls ? "nbds://" : "nbd://") + host(bound) + ":" + bound.getPort() + "/" + encode(export, false);
   }
 
   /** The address as a URI host: IPv6 in brackets, without a zone. */
-  static String host(InetSocketAddress bound) {
+  public static String host(InetSocketAddress bound) {
     var address = bound.getAddress();
     return address instanceof Inet6Address ? "[" + address.getHostAddress().replaceAll("%.*", "") + "]"
         : address.getHostAddress();
   }
 
-  static String unix(Path socket, String export) {
+  public static String unix(Path socket, String export) {
     return "nbd+unix:///" + encode(export, false) + "?socket=" + encode(socket.toAbsolutePath().toString(), true);
   }
 
