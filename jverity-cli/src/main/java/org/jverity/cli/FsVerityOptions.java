@@ -1,7 +1,7 @@
 package org.jverity.cli;
 
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
+import org.jverity.hash.HashAlgorithm;
 
 /** The fs-verity tree parameters, named as fsverity-utils names them. */
 final class FsVerityOptions {

@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.sig.FsVeritySignature;
 
 final class SignCommand implements Command {

@@ -7,8 +7,8 @@ import java.security.cert.X509Certificate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.sig.FsVeritySignature;
 import org.jverity.sig.InvalidSignatureException;
 

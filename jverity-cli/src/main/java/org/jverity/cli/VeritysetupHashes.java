@@ -2,7 +2,7 @@ package org.jverity.cli;
 
 import java.security.MessageDigest;
 import java.util.function.Supplier;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * The hash algorithms veritysetup takes beyond the core's SHA-1, SHA-2 and SHA-3, under the names

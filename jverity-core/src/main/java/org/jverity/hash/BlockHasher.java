@@ -4,14 +4,12 @@ import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.Arrays;
-import org.jverity.format.HashAlgorithm;
-import org.jverity.format.HashFormat;
-import org.jverity.format.VerityParams;
 
 /**
  * Hashes one block with a salt placed before or after it: H(salt ‖ block) or H(block ‖ salt). The
- * salt and its placement are independent of any on-disk format; the factories say what dm-verity
- * (per {@link HashFormat}) and fs-verity (salt zero-padded to the hash's input block) use.
+ * salt and its placement are independent of any on-disk format: dm-verity's format decides the
+ * placement (its {@code VerityParams.blockHasher()} picks {@link #saltBefore} or {@link
+ * #saltAfter}), and {@link #fsVerity} pads the salt as fs-verity does.
  * Holds a reusable {@link MessageDigest}, so it is <b>not</b> thread-safe: one per thread.
  */
 public final class BlockHasher {
@@ -21,7 +19,7 @@ public final class BlockHasher {
   private final boolean saltFirst;
   private final int digestSize; // bytes
 
-  public BlockHasher(HashAlgorithm algorithm, byte[] salt, SaltPlacement placement) {
+  private BlockHasher(HashAlgorithm algorithm, byte[] salt, SaltPlacement placement) {
     this.algorithm = algorithm;
     this.digest = algorithm.newDigest();
     this.salt = salt.clone();
@@ -29,14 +27,14 @@ public final class BlockHasher {
     this.digestSize = algorithm.digestSize();
   }
 
-  /** dm-verity's hashing: the salt as given, before the block in format 1, after it in format 0. */
-  public static BlockHasher dmVerity(HashAlgorithm algorithm, HashFormat format, byte[] salt) {
-    return new BlockHasher(algorithm, salt, format.saltFirst() ? SaltPlacement.BEFORE : SaltPlacement.AFTER);
+  /** H(salt ‖ block), the salt as given: dm-verity format 1. */
+  public static BlockHasher saltBefore(HashAlgorithm algorithm, byte[] salt) {
+    return new BlockHasher(algorithm, salt, SaltPlacement.BEFORE);
   }
 
-  /** dm-verity's hashing for {@code params}. */
-  public static BlockHasher dmVerity(VerityParams params) {
-    return dmVerity(params.hashAlgorithm(), params.hashFormat(), params.salt());
+  /** H(block ‖ salt), the salt as given: dm-verity format 0 (Chrome OS). */
+  public static BlockHasher saltAfter(HashAlgorithm algorithm, byte[] salt) {
+    return new BlockHasher(algorithm, salt, SaltPlacement.AFTER);
   }
 
   /**
