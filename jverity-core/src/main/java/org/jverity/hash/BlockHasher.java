@@ -9,32 +9,32 @@ import java.util.Arrays;
  * Hashes one block with a salt placed before or after it: H(salt ‖ block) or H(block ‖ salt). The
  * salt and its placement are independent of any on-disk format: dm-verity's format decides the
  * placement (its {@code VerityParams.blockHasher()} picks {@link #saltBefore} or {@link
- * #saltAfter}), and {@link #fsVerity} pads the salt as fs-verity does.
- * Holds a reusable {@link MessageDigest}, so it is <b>not</b> thread-safe: one per thread.
+ * #saltAfter}), and {@link #fsVerity} pads the salt as fs-verity does (and puts it first). Each
+ * placement is named by its factory, not by a value a caller passes. Holds a reusable {@link MessageDigest}, so it is <b>not</b> thread-safe: one per thread.
  */
 public final class BlockHasher {
   private final HashAlgorithm algorithm;
   private final MessageDigest digest;
   private final byte[] salt; // as hashed, padding included
-  private final boolean saltFirst;
+  private final boolean saltFirst; // H(salt ‖ block); else H(block ‖ salt)
   private final int digestSize; // bytes
 
-  private BlockHasher(HashAlgorithm algorithm, byte[] salt, SaltPlacement placement) {
+  private BlockHasher(HashAlgorithm algorithm, byte[] salt, boolean saltFirst) {
     this.algorithm = algorithm;
     this.digest = algorithm.newDigest();
     this.salt = salt.clone();
-    this.saltFirst = placement == SaltPlacement.BEFORE;
+    this.saltFirst = saltFirst;
     this.digestSize = algorithm.digestSize();
   }
 
   /** H(salt ‖ block), the salt as given: dm-verity format 1. */
   public static BlockHasher saltBefore(HashAlgorithm algorithm, byte[] salt) {
-    return new BlockHasher(algorithm, salt, SaltPlacement.BEFORE);
+    return new BlockHasher(algorithm, salt, true);
   }
 
   /** H(block ‖ salt), the salt as given: dm-verity format 0 (Chrome OS). */
   public static BlockHasher saltAfter(HashAlgorithm algorithm, byte[] salt) {
-    return new BlockHasher(algorithm, salt, SaltPlacement.AFTER);
+    return new BlockHasher(algorithm, salt, false);
   }
 
   /**
@@ -44,12 +44,12 @@ public final class BlockHasher {
   public static BlockHasher fsVerity(HashAlgorithm algorithm, byte[] salt) {
     int unit = algorithm.inputBlockSize();
     byte[] padded = salt.length == 0 ? salt : Arrays.copyOf(salt, Math.ceilDiv(salt.length, unit) * unit);
-    return new BlockHasher(algorithm, padded, SaltPlacement.BEFORE);
+    return new BlockHasher(algorithm, padded, true);
   }
 
   /** A hasher with the same algorithm, salt and placement (for another thread). */
   public BlockHasher copy() {
-    return new BlockHasher(algorithm, salt, saltFirst ? SaltPlacement.BEFORE : SaltPlacement.AFTER);
+    return new BlockHasher(algorithm, salt, saltFirst);
   }
 
   /**
