@@ -1,4 +1,8 @@
-/** dm-verity formats, geometry, tree builder and checker. Depends on java.base only. */
+/**
+ * dm-verity and fs-verity: formats, hashing, geometry, tree builder and checker, the verified
+ * reader. Depends on java.base only; the hashes veritysetup takes beyond SHA-1, SHA-2 and SHA-3
+ * come from the {@code jverity-hashes} module, which registers them with {@code hash}.
+ */
 module org.jverity.core {
   exports org.jverity.fec;
   exports org.jverity.format;

@@ -15,6 +15,7 @@ import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.SuperblockException;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
+import org.jverity.hashes.VeritysetupHashes;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.cli.syntax.BadValue;

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.format.HashNames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -167,7 +167,7 @@ class HashAlgorithmCompatTest {
     ToolRun jv = Jverity.run(args("format", data, hash, options));
     assertThat(jv.exitCode()).as("%s", jv).isZero();
     String root = jv.headerField("Root hash");
-    assertThat(root).hasSize(2 * HashAlgorithm.fromName(name).digestSize());
+    assertThat(root).hasSize(2 * HashNames.fromName(name).digestSize());
     ToolRun verify = Jverity.run("verify", data.toString(), hash.toString(), root);
     assertThat(verify.exitCode()).as("%s", verify).isZero();
     ToolRun dump = Jverity.run("dump", hash.toString());

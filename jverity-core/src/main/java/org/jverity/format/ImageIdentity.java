@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * One string that names a dm-verity image completely: every parameter that changes how the data
@@ -101,7 +102,7 @@ public record ImageIdentity(
     }
     try {
       return new ImageIdentity(
-          HashAlgorithm.fromName(f[1]),
+          HashNames.fromName(f[1]),
           VerityParams.checkBlockSize("data block size", number("data block size", f[2])),
           VerityParams.checkBlockSize("hash block size", number("hash block size", f[3])),
           number("data blocks", f[4]),

@@ -1,5 +1,7 @@
 package org.jverity.format;
 
+import org.jverity.hash.HashAlgorithm;
+
 /**
  * A hash algorithm name that no registered {@link HashAlgorithm} answers to. It keeps the name, so
  * that a caller can still show what the superblock says (as {@code dump} does) and tell this

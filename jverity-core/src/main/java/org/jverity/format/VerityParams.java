@@ -3,6 +3,8 @@ package org.jverity.format;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.UUID;
+import org.jverity.hash.BlockHasher;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * Everything that defines a dm-verity hash tree, as veritysetup's options and the superblock name
@@ -83,6 +85,16 @@ public record VerityParams(
   /** Salt length in bytes, without copying the salt. */
   public int saltSize() {
     return salt.length;
+  }
+
+  /**
+   * A hasher of dm-verity's for these parameters: the salt before the block in format 1, after it
+   * in format 0. Not thread-safe: one per thread.
+   */
+  public BlockHasher blockHasher() {
+    return hashFormat.saltFirst()
+        ? BlockHasher.saltBefore(hashAlgorithm, salt)
+        : BlockHasher.saltAfter(hashAlgorithm, salt);
   }
 
   /** Bytes of data the tree covers. */

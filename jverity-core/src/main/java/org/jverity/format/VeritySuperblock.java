@@ -175,7 +175,7 @@ public record VeritySuperblock(
    */
   public VerityParams toParams(long hashOffset) {
     return new VerityParams(
-        HashAlgorithm.fromName(algorithm),
+        HashNames.fromName(algorithm),
         hashFormat,
         dataBlockSize,
         hashBlockSize,

@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.HexFormat;
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.VerityParameterException;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * The fs-verity descriptor ({@code struct fsverity_descriptor}, 256 bytes, little-endian), whose

@@ -1,7 +1,7 @@
 package org.jverity.fsverity;
 
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.VerityParameterException;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * What decides an fs-verity file digest besides the file: the hash algorithm, the Merkle tree block

@@ -4,39 +4,37 @@ import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.Arrays;
-import org.jverity.format.HashAlgorithm;
-import org.jverity.format.HashFormat;
-import org.jverity.format.VerityParams;
 
 /**
  * Hashes one block with a salt placed before or after it: H(salt ‖ block) or H(block ‖ salt). The
- * salt and its placement are independent of any on-disk format; the factories say what dm-verity
- * (per {@link HashFormat}) and fs-verity (salt zero-padded to the hash's input block) use.
- * Holds a reusable {@link MessageDigest}, so it is <b>not</b> thread-safe: one per thread.
+ * salt and its placement are independent of any on-disk format: dm-verity's format decides the
+ * placement (its {@code VerityParams.blockHasher()} picks {@link #saltBefore} or {@link
+ * #saltAfter}), and {@link #fsVerity} pads the salt as fs-verity does (and puts it first). Each
+ * placement is named by its factory, not by a value a caller passes. Holds a reusable {@link MessageDigest}, so it is <b>not</b> thread-safe: one per thread.
  */
 public final class BlockHasher {
   private final HashAlgorithm algorithm;
   private final MessageDigest digest;
   private final byte[] salt; // as hashed, padding included
-  private final boolean saltFirst;
+  private final boolean saltFirst; // H(salt ‖ block); else H(block ‖ salt)
   private final int digestSize; // bytes
 
-  public BlockHasher(HashAlgorithm algorithm, byte[] salt, SaltPlacement placement) {
+  private BlockHasher(HashAlgorithm algorithm, byte[] salt, boolean saltFirst) {
     this.algorithm = algorithm;
     this.digest = algorithm.newDigest();
     this.salt = salt.clone();
-    this.saltFirst = placement == SaltPlacement.BEFORE;
+    this.saltFirst = saltFirst;
     this.digestSize = algorithm.digestSize();
   }
 
-  /** dm-verity's hashing: the salt as given, before the block in format 1, after it in format 0. */
-  public static BlockHasher dmVerity(HashAlgorithm algorithm, HashFormat format, byte[] salt) {
-    return new BlockHasher(algorithm, salt, format.saltFirst() ? SaltPlacement.BEFORE : SaltPlacement.AFTER);
+  /** H(salt ‖ block), the salt as given: dm-verity format 1. */
+  public static BlockHasher saltBefore(HashAlgorithm algorithm, byte[] salt) {
+    return new BlockHasher(algorithm, salt, true);
   }
 
-  /** dm-verity's hashing for {@code params}. */
-  public static BlockHasher dmVerity(VerityParams params) {
-    return dmVerity(params.hashAlgorithm(), params.hashFormat(), params.salt());
+  /** H(block ‖ salt), the salt as given: dm-verity format 0 (Chrome OS). */
+  public static BlockHasher saltAfter(HashAlgorithm algorithm, byte[] salt) {
+    return new BlockHasher(algorithm, salt, false);
   }
 
   /**
@@ -46,12 +44,12 @@ public final class BlockHasher {
   public static BlockHasher fsVerity(HashAlgorithm algorithm, byte[] salt) {
     int unit = algorithm.inputBlockSize();
     byte[] padded = salt.length == 0 ? salt : Arrays.copyOf(salt, Math.ceilDiv(salt.length, unit) * unit);
-    return new BlockHasher(algorithm, padded, SaltPlacement.BEFORE);
+    return new BlockHasher(algorithm, padded, true);
   }
 
   /** A hasher with the same algorithm, salt and placement (for another thread). */
   public BlockHasher copy() {
-    return new BlockHasher(algorithm, salt, saltFirst ? SaltPlacement.BEFORE : SaltPlacement.AFTER);
+    return new BlockHasher(algorithm, salt, saltFirst);
   }
 
   /**

@@ -105,7 +105,7 @@ final class LevelPass {
 
     Worker(int blocksPerTask, long outputBlocks) {
       VerityParams p = geometry.params();
-      this.hasher = BlockHasher.dmVerity(p);
+      this.hasher = p.blockHasher();
       this.blocksPerTask = blocksPerTask;
       this.outputBlocks = outputBlocks;
       long taskInput = Math.min(

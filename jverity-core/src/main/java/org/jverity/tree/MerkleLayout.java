@@ -1,10 +1,10 @@
 package org.jverity.tree;
 
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.HashFormat;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * The shape of a Merkle tree over a data area, and where each digest sits: pure arithmetic,

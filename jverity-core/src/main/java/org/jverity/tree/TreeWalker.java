@@ -33,7 +33,7 @@ final class TreeWalker {
   /** The digest of the top hash block, or of data block 0 when the tree has no levels. */
   static byte[] rootDigest(TreeGeometry g, BlockDevice data, BlockDevice hash) throws IOException {
     VerityParams p = g.params();
-    BlockHasher hasher = BlockHasher.dmVerity(p);
+    BlockHasher hasher = p.blockHasher();
     if (g.levels() == 0) {
       byte[] block = new byte[p.dataBlockSize()];
       data.readFully(0, block, 0, block.length);

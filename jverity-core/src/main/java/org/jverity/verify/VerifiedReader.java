@@ -88,7 +88,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
    */
   public static VerifiedReader open(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash,
       HashBlockCache cache, ReaderOptions options) throws IOException {
-    return open(params, MerkleLayout.dmVerity(params), BlockHasher.dmVerity(params), data, hash, rootHash, cache,
+    return open(params, MerkleLayout.dmVerity(params), params.blockHasher(), data, hash, rootHash, cache,
         options);
   }
 

@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.format.HashNames;
 import org.jverity.format.VerityParameterException;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.MemoryDevice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,7 +33,7 @@ class FsVerityTreeBuilderTest {
 
   static FsVerityDescriptor build(byte[] data, String alg, int blockSize, byte[] salt, int threads, boolean keepTree)
       throws Exception {
-    FsVerityTreeBuilder b = FsVerityTreeBuilder.of(new FsVerityParams(HashAlgorithm.fromName(alg), blockSize, salt))
+    FsVerityTreeBuilder b = FsVerityTreeBuilder.of(new FsVerityParams(HashNames.fromName(alg), blockSize, salt))
         .withThreads(threads);
     return keepTree ? b.build(new MemoryDevice("file", data), new MemoryDevice("tree")) : b.digest(new MemoryDevice("file", data));
   }

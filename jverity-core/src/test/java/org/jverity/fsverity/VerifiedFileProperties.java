@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.ReaderOptions;

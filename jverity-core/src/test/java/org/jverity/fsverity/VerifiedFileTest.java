@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.format.HashNames;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.tree.Area;
 import org.jverity.tree.MerkleLayout;
@@ -56,7 +57,7 @@ class VerifiedFileTest {
       }
       byte[] desc = Files.readAllBytes(m.descriptor()); // fsverity's own descriptor holds our root
       assertThat(Arrays.copyOfRange(desc, 16, 16 + f.rootHash().length)).isEqualTo(f.rootHash());
-      assertThat(new FsVerityDescriptor(new FsVerityParams(HashAlgorithm.fromName(alg), blockSize,
+      assertThat(new FsVerityDescriptor(new FsVerityParams(HashNames.fromName(alg), blockSize,
           Hex.parse("salt", salt)), size, f.rootHash()).encode()).isEqualTo(desc);
     }
   }
@@ -187,7 +188,7 @@ class VerifiedFileTest {
   @CsvSource({"0, sha256, 4096, ''", "1, sha512, 1024, ab", "4097, sha256, 4096, ''", "5242881, sha256, 1024, 00"})
   void describeGivesTheDescriptorFsverityWrote(int size, String alg, int blockSize, String salt) throws Exception {
     var m = FsverityTool.make(dir, "f", size, size, alg, blockSize, salt);
-    FsVerityDescriptor claimed = VerifiedFile.describe(m.file(), m.tree(), HashAlgorithm.fromName(alg),
+    FsVerityDescriptor claimed = VerifiedFile.describe(m.file(), m.tree(), HashNames.fromName(alg),
         params(blockSize, salt));
     assertThat(claimed.encode()).isEqualTo(Files.readAllBytes(m.descriptor()));
     assertThat(claimed.formattedDigest()).isEqualTo(m.digest());

@@ -1,7 +1,7 @@
 package org.jverity.testing;
 
 import java.util.List;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 
 /** The algorithms the core has built in, indexable by property tests. */
 public final class Algorithms {

@@ -1,8 +1,8 @@
 package org.jverity.testing;
 
 import java.io.IOException;
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.VerityParams;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.MemoryDevice;
 import org.jverity.tree.TreeBuilder;

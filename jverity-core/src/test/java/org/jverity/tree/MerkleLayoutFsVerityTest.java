@@ -7,8 +7,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.format.HashNames;
 import org.jverity.hash.BlockHasher;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.MemoryDevice;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.HashBlockCache;
@@ -87,7 +88,7 @@ class MerkleLayoutFsVerityTest {
       "1000000, sha256, 512, '', 0393ee3dfd4a28966e2af4e07cfa5b032c30da5bb8e8ef63b9a55bf963262334",
   })
   void fileDigestsMatchFsverityUtils(int size, String alg, int blockSize, String salt, String digest) {
-    HashAlgorithm a = HashAlgorithm.fromName(alg);
+    HashAlgorithm a = HashNames.fromName(alg);
     byte[] saltBytes = salt.getBytes(StandardCharsets.US_ASCII);
     byte[] data = file(size);
     MerkleLayout l = MerkleLayout.fsVerity(a, blockSize, size);

@@ -9,11 +9,12 @@ import java.util.UUID;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.HashFormat;
+import org.jverity.format.HashNames;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.io.MemoryDevice;
 import org.jverity.testing.Algorithms;
@@ -44,7 +45,7 @@ class TreeBuilderTest {
   })
   void matchesVeritysetupCompatTestVectors(int bs, int format, String alg, String salt, String root) throws Exception {
     VerityParams p = VerityParams.builder()
-        .blockSize(bs).hashFormat(HashFormat.fromCode(format)).hashAlgorithm(HashAlgorithm.fromName(alg))
+        .blockSize(bs).hashFormat(HashFormat.fromCode(format)).hashAlgorithm(HashNames.fromName(alg))
         .dataBlocks((8 << 20) / bs).salt(salt.equals("-") ? new byte[0] : Hex.parse("salt", salt))
         .superblock(false).build();
     assertThat(Hex.format(build(p, new byte[8 << 20], new MemoryDevice("hash")))).isEqualTo(root);
@@ -76,7 +77,7 @@ class TreeBuilderTest {
   void matchesVeritysetupTreesByteForByte(long n, int dbs, int hbs, String alg, int format, String root,
       int treeBytes, String treeSha256) throws Exception {
     VerityParams p = VerityParams.builder()
-        .dataBlockSize(dbs).hashBlockSize(hbs).hashAlgorithm(HashAlgorithm.fromName(alg))
+        .dataBlockSize(dbs).hashBlockSize(hbs).hashAlgorithm(HashNames.fromName(alg))
         .hashFormat(HashFormat.fromCode(format)).dataBlocks(n).salt(Hex.parse("salt", S)).superblock(false).build();
     MemoryDevice hash = new MemoryDevice("hash");
     assertThat(Hex.format(build(p, new byte[(int) n * dbs], hash))).isEqualTo(root);

@@ -3,8 +3,8 @@ package org.jverity.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.VerityParams;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.MemoryDevice;
 import org.jverity.testing.Images;
 import org.junit.jupiter.api.BeforeEach;

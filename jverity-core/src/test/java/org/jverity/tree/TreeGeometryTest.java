@@ -3,10 +3,11 @@ package org.jverity.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.HashFormat;
+import org.jverity.format.HashNames;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
+import org.jverity.hash.HashAlgorithm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -34,7 +35,7 @@ class TreeGeometryTest {
     "257, sha256, 512, 3, 20",
   })
   void levelsAndSizesMatchVeritysetup(long n, String alg, int hbs, int levels, long hashBlocks) {
-    TreeGeometry g = TreeGeometry.of(params(n).hashAlgorithm(HashAlgorithm.fromName(alg)).hashBlockSize(hbs).build());
+    TreeGeometry g = TreeGeometry.of(params(n).hashAlgorithm(HashNames.fromName(alg)).hashBlockSize(hbs).build());
     assertThat(g.levels()).isEqualTo(levels);
     assertThat(g.hashBlocks()).isEqualTo(hashBlocks);
   }

@@ -9,7 +9,7 @@ import java.io.InterruptedIOException;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.testing.DeviceWrapper;
 import org.jverity.testing.Images;
 import org.jverity.testing.TestImage;

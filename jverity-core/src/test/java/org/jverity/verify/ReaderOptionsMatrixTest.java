@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.testing.Images;
 import org.jverity.testing.TestImage;
 import org.jverity.tree.Area;

@@ -7,7 +7,7 @@ import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * The fs-verity built-in signature: a detached DER PKCS#7 SignedData (no certificates, no

@@ -31,7 +31,7 @@ import org.bouncycastle.cms.CMSSignedData;
 import org.bouncycastle.cms.SignerInformation;
 import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * Detached PKCS#7 SignedData as OpenSSL's {@code PKCS7_sign} writes it with {@code

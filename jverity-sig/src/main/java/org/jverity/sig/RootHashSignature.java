@@ -7,7 +7,7 @@ import java.security.cert.X509Certificate;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.Locale;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * The dm-verity root-hash signature ({@code dm-verity-verify-sig.c}): a detached DER PKCS#7

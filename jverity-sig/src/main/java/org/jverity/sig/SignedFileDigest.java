@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
-import org.jverity.format.HashAlgorithm;
 import org.jverity.fsverity.FsVerityDescriptor;
 import org.jverity.fsverity.VerifiedFile;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.verify.ReaderOptions;
 
 /**

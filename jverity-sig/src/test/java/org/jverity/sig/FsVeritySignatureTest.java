@@ -11,7 +11,8 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.format.HashNames;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.sig.InvalidSignatureException.Reason;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -72,7 +73,7 @@ class FsVeritySignatureTest {
   @ParameterizedTest
   @ValueSource(strings = {"sha256", "sha512"})
   void rsaSignaturesAreOpensslsBytes(String name) throws Exception {
-    HashAlgorithm alg = HashAlgorithm.fromName(name);
+    HashAlgorithm alg = HashNames.fromName(name);
     for (long seed = 0; seed < 3; seed++) {
       byte[] d = digest(alg, seed);
       byte[] ours = FsVeritySignature.sign(d, alg, key, cert);

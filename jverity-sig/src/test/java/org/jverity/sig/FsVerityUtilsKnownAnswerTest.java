@@ -10,7 +10,7 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.HexFormat;
 import java.util.List;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.sig.InvalidSignatureException.Reason;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -8,9 +8,10 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Random;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.format.HashNames;
 import org.jverity.fsverity.FsVerityDescriptor;
 import org.jverity.fsverity.VerifiedFile;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.sig.InvalidSignatureException.Reason;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.ReaderOptions;
@@ -60,7 +61,7 @@ class SignedFileDigestTest {
   void aTrustedSignatureOpensTheFileAndItReadsBackExactly() throws Exception {
     for (String alg : new String[] {"sha256", "sha512"}) {
       Signed s = make("good-" + alg, 300_001, alg);
-      try (VerifiedFile f = open(s, s.signature(), signer, HashAlgorithm.fromName(alg))) {
+      try (VerifiedFile f = open(s, s.signature(), signer, HashNames.fromName(alg))) {
         assertThat(f.read(0, s.bytes().length)).isEqualTo(s.bytes());
         assertThat(f.digest()).startsWith(alg + ":");
       }

@@ -2,9 +2,9 @@ package org.jverity.cli.fsverity;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.jverity.format.HashAlgorithm;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.FsVerityTreeBuilder;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.FileDevice;
 
 /**

@@ -1,11 +1,11 @@
 package org.jverity.cli.fsverity;
 
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
+import org.jverity.hash.HashAlgorithm;
 
 /** The fs-verity tree parameters, named as fsverity-utils names them. */
 final class FsVerityOptions {

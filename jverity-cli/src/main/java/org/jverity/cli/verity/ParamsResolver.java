@@ -9,8 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.jverity.format.DerivedIdentity;
-import org.jverity.format.HashAlgorithm;
 import org.jverity.format.HashFormat;
+import org.jverity.format.HashNames;
 import org.jverity.format.Hex;
 import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.ImageIdentity;
@@ -126,7 +126,7 @@ public final class ParamsResolver {
   /** Each tree option given whose value {@code p} does not have: "data blocks 256 (option: 300)". */
   private static List<String> conflicts(VerityOptions o, VerityParams p) {
     List<String> conflicts = new ArrayList<>();
-    if (o.hash != null && !HashAlgorithm.fromName(o.hash).sameDigest(p.hashAlgorithm())) { // sha-256 is sha256
+    if (o.hash != null && !HashNames.fromName(o.hash).sameDigest(p.hashAlgorithm())) { // sha-256 is sha256
       conflicts.add("hash algorithm " + p.hashAlgorithm() + " (option: " + o.hash + ")");
     }
     if (o.format != null && HashFormat.fromCode(o.format) != p.hashFormat()) {
@@ -168,7 +168,7 @@ public final class ParamsResolver {
   private static VerityParams.Builder base(VerityOptions o) {
     VerityParams.Builder b = VerityParams.builder();
     if (o.hash != null) {
-      b.hashAlgorithm(HashAlgorithm.fromName(o.hash));
+      b.hashAlgorithm(HashNames.fromName(o.hash));
     }
     if (o.format != null) {
       b.hashFormat(HashFormat.fromCode(o.format));

@@ -63,7 +63,7 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
     if (top < 0) {
       throw new IllegalArgumentException("levels: 0 (expected: a tree with hash blocks)");
     }
-    BlockHasher hasher = BlockHasher.dmVerity(p);
+    BlockHasher hasher = p.blockHasher();
     byte[] topBlock = hashBlock(layout, hash, layout.levelStart(top));
 
     long children = layout.inputBlocks(top);

@@ -1,4 +1,4 @@
-package org.jverity.format;
+package org.jverity.hash;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -55,21 +55,6 @@ final class HashRegistry {
 
   static synchronized List<HashAlgorithm> primaries() {
     return List.copyOf(PRIMARY);
-  }
-
-  /**
-   * The error for a name nothing answers to, naming every algorithm by its own name. An empty
-   * name is a mistake on the command line rather than an algorithm jverity lacks.
-   */
-  static VerityParameterException unsupported(String name) {
-    List<String> names = new ArrayList<>();
-    for (HashAlgorithm a : primaries()) {
-      names.add(a.kernelName());
-    }
-    String expected = "expected: " + String.join(", ", names) + ")";
-    return name.isEmpty()
-        ? new VerityParameterException("hash algorithm: \"\" (" + expected)
-        : new UnsupportedHashAlgorithmException(name, "hash algorithm: " + name + " (not supported; " + expected);
   }
 
   private static List<HashAlgorithm> concat(HashAlgorithm first, List<HashAlgorithm> rest) {

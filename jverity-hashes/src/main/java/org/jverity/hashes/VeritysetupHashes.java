@@ -1,8 +1,8 @@
-package org.jverity.cli;
+package org.jverity.hashes;
 
 import java.security.MessageDigest;
 import java.util.function.Supplier;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * The hash algorithms veritysetup takes beyond the core's SHA-1, SHA-2 and SHA-3, under the names
@@ -14,14 +14,19 @@ import org.jverity.format.HashAlgorithm;
  *
  * <p>Each algorithm is named here by its sizes; its digest is made only when it hashes (by {@link
  * DigestFactory}), so a run that hashes with SHA-256 loads no BouncyCastle class. Thread-safe.
+ *
+ * <p>An embedder, the server and the command line register them the same way, with {@link
+ * #register()} before the first name is looked up (a superblock read, an option parsed). An
+ * explicit call rather than a {@code ServiceLoader} provider: it costs a start-up only the twenty
+ * registrations, and a lookup that misses needs no service scan to say what is known.
  */
-final class VeritysetupHashes {
+public final class VeritysetupHashes {
   private static boolean registered; // guarded by the class
 
   private VeritysetupHashes() {}
 
   /** Registers every algorithm below, once per process; later calls return at once. */
-  static synchronized void register() {
+  public static synchronized void register() {
     if (registered) {
       return;
     }

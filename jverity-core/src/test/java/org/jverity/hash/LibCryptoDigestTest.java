@@ -1,4 +1,4 @@
-package org.jverity.internal;
+package org.jverity.hash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,7 +14,6 @@ import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-import org.jverity.format.HashAlgorithm;
 import org.junit.jupiter.api.Test;
 
 /** The libcrypto digests give the JDK's bytes, however the input is fed, and behave as a MessageDigest. */

@@ -1,4 +1,4 @@
-package org.jverity.internal;
+package org.jverity.hash;
 
 import java.nio.ByteBuffer;
 import java.security.DigestException;
@@ -19,7 +19,7 @@ import java.util.Optional;
  * downcall: nothing to free, and {@link #clone()} is an array copy (a salted state is computed
  * once and copied per block). Not thread-safe, like every {@code MessageDigest}.
  */
-public final class LibCryptoDigest extends MessageDigest implements Cloneable {
+final class LibCryptoDigest extends MessageDigest implements Cloneable {
   private final LibCrypto.Functions functions;
   private long[] state = new long[LibCrypto.STATE_LONGS];
   private final byte[] one = new byte[1]; // engineUpdate(byte)
@@ -34,7 +34,7 @@ public final class LibCryptoDigest extends MessageDigest implements Cloneable {
    * A libcrypto digest of {@code algorithm}, or empty when there is no usable libcrypto (another OS,
    * no OpenSSL, an algorithm it lacks, or a self-test that disagreed with the JDK).
    */
-  public static Optional<MessageDigest> of(String jcaName, String opensslName, int digestSize) {
+  static Optional<MessageDigest> of(String jcaName, String opensslName, int digestSize) {
     return LibCrypto.functions(new LibCrypto.Algorithm(jcaName, opensslName, digestSize))
         .map(f -> new LibCryptoDigest(jcaName, f));
   }

@@ -1,4 +1,4 @@
-package org.jverity.internal;
+package org.jverity.hash;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -30,12 +30,12 @@ import java.util.SplittableRandom;
  * Each algorithm is self-tested against the JDK on binding, with inputs of several lengths: a
  * library whose state layout or results differ is never used.
  */
-public final class LibCrypto {
+final class LibCrypto {
   /** Longs of hash state: OpenSSL's largest context, SHA512_CTX, is 216 bytes; room to spare. */
   static final int STATE_LONGS = 40;
 
   /** {@code -Djverity.digest}: {@code jdk} (the default) or {@code libcrypto}. */
-  public static final String MODE = System.getProperty("jverity.digest", "jdk");
+  static final String MODE = System.getProperty("jverity.digest", "jdk");
 
   private static final Map<String, Optional<Functions>> BOUND = new HashMap<>();
 

@@ -1,4 +1,4 @@
-package org.jverity.cli;
+package org.jverity.hashes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,18 +7,20 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.format.HashNames;
+import org.jverity.hash.HashAlgorithm;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The digests the command line registers, without veritysetup: known answers from {@code openssl
- * dgst} (OpenSSL 3.0 with its legacy provider, what veritysetup hashes with here) and, for the
- * names only libgcrypt takes, from libgcrypt 1.10 ({@code gcry_md_hash_buffer}, by cryptsetup's
- * names: {@code stribog256}, {@code blake2b_256}, ...); and every way of feeding a digest gives
- * the same bytes. {@link HashAlgorithmCompatTest} compares whole trees with veritysetup.
+ * The digests {@link VeritysetupHashes} registers, without veritysetup: known answers from {@code
+ * openssl dgst} (OpenSSL 3.0 with its legacy provider, what veritysetup hashes with here) and, for
+ * the names only libgcrypt takes, from libgcrypt 1.10 ({@code gcry_md_hash_buffer}, by
+ * cryptsetup's names: {@code stribog256}, {@code blake2b_256}, ...); and every way of feeding a
+ * digest gives the same bytes. The CLI's {@code HashAlgorithmCompatTest} compares whole trees with
+ * veritysetup, {@link EmbedderTest} an image read through the core alone.
  */
 class VeritysetupHashesTest {
   /** RFC 6986's first example message (63 bytes); libgcrypt's and the kernel's Streebog agree on it. */
@@ -57,7 +59,7 @@ class VeritysetupHashesTest {
     "blake2s-128, abc, aa4938119b1dc7b87cbad0ffd200d0ae",
   })
   void digestsGiveTheReferenceAnswers(String name, String message, String want) {
-    HashAlgorithm a = HashAlgorithm.fromName(name);
+    HashAlgorithm a = HashNames.fromName(name);
     byte[] got = a.newDigest().digest(message.getBytes(StandardCharsets.US_ASCII));
     assertThat(HexFormat.of().formatHex(got)).isEqualTo(want);
     assertThat(got).hasSize(a.digestSize());

@@ -1,4 +1,4 @@
-package org.jverity.cli;
+package org.jverity.hashes;
 
 import java.nio.ByteBuffer;
 import java.security.DigestException;

@@ -1,4 +1,4 @@
-package org.jverity.cli;
+package org.jverity.hashes;
 
 import org.bouncycastle.crypto.digests.KeccakDigest;
 import org.bouncycastle.jcajce.provider.digest.BCMessageDigest;

@@ -1,4 +1,4 @@
-package org.jverity.format;
+package org.jverity.hash;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -8,8 +8,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.jverity.internal.LibCrypto;
-import org.jverity.internal.LibCryptoDigest;
 
 /**
  * A hash algorithm: the name veritysetup writes to the superblock, and the {@link MessageDigest}
@@ -17,9 +15,9 @@ import org.jverity.internal.LibCryptoDigest;
  *
  * <p>Built in, from the JDK: SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, SHA-512/256
  * and SHA3-224/256/384/512, each under every name OpenSSL 3 (veritysetup's crypto backend) takes
- * for it. Any other digest can be added with {@link #of} and {@link #register}; the command line
- * registers BLAKE2, SM3, RIPEMD-160, Whirlpool, Streebog and the rest from BouncyCastle, which
- * the core does not depend on.
+ * for it. Any other digest can be added with {@link #of} and {@link #register}; the
+ * {@code jverity-hashes} module registers the rest of veritysetup's (BLAKE2, SM3, RIPEMD-160,
+ * Whirlpool, Streebog, …) from BouncyCastle, which the core does not depend on.
  *
  * <p>An alias is an algorithm of its own name with the same digest: {@code sha-256} hashes as
  * {@code sha256} does but is written to the superblock as {@code sha-256}, because veritysetup
@@ -92,7 +90,7 @@ public final class HashAlgorithm {
 
   /**
    * Makes {@code algorithm} and its aliases (other names for the same digest) known to {@link
-   * #fromName}. Registering the same again is harmless.
+   * #lookup}. Registering the same again is harmless.
    *
    * @return the algorithm now registered under {@code algorithm}'s name
    * @throws IllegalArgumentException if a name is taken by another digest
@@ -107,20 +105,9 @@ public final class HashAlgorithm {
 
   /**
    * The algorithm of that name, in any case ({@code SHA256} and {@code sha256} alike), as
-   * veritysetup accepts it.
-   *
-   * @throws UnsupportedHashAlgorithmException naming every algorithm there is
-   * @throws VerityParameterException for the empty name
+   * veritysetup accepts it, if one is registered. A name that none answers to is the caller's
+   * error to phrase: {@code org.jverity.format.HashNames} phrases it as a parameter error.
    */
-  public static HashAlgorithm fromName(String name) {
-    Optional<HashAlgorithm> a = HashRegistry.lookup(Objects.requireNonNull(name, "name"));
-    if (a.isEmpty()) {
-      throw HashRegistry.unsupported(name);
-    }
-    return a.get();
-  }
-
-  /** The algorithm of that name, in any case, if one is registered. */
   public static Optional<HashAlgorithm> lookup(String name) {
     return HashRegistry.lookup(name);
   }
@@ -165,7 +152,7 @@ public final class HashAlgorithm {
 
   /**
    * A fresh digest; each thread needs its own. The Java one, unless {@code -Djverity.digest=libcrypto}
-   * asks for the system's libcrypto (see {@code org.jverity.internal.LibCrypto} for why that is
+   * asks for the system's libcrypto (see {@code LibCrypto} for why that is
    * not the default), which covers SHA-1 and SHA-2 but for SHA-512/224 and SHA-512/256; asked for
    * and missing, it is an error, not a silent fallback.
    */
