@@ -11,7 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class TreeGeometryTest {
+/**
+ * The dm-verity factory of {@link MerkleLayout}: the sizes veritysetup reports, where the tree sits
+ * after the superblock, the slots of both formats, and the overlap of hash area and data.
+ */
+class MerkleLayoutDmVerityTest {
 
   private static VerityParams.Builder params(long blocks) {
     return VerityParams.builder().dataBlocks(blocks).superblock(false);
@@ -34,14 +38,14 @@ class TreeGeometryTest {
     "257, sha256, 512, 3, 20",
   })
   void levelsAndSizesMatchVeritysetup(long n, String alg, int hbs, int levels, long hashBlocks) {
-    TreeGeometry g = TreeGeometry.of(params(n).hashAlgorithm(HashAlgorithm.fromName(alg)).hashBlockSize(hbs).build());
+    MerkleLayout g = MerkleLayout.dmVerity(params(n).hashAlgorithm(HashAlgorithm.fromName(alg)).hashBlockSize(hbs).build());
     assertThat(g.levels()).isEqualTo(levels);
     assertThat(g.hashBlocks()).isEqualTo(hashBlocks);
   }
 
   @Test
   void topLevelComesFirstOnDisk() {
-    TreeGeometry g = TreeGeometry.of(params(16385).build());
+    MerkleLayout g = MerkleLayout.dmVerity(params(16385).build());
     assertThat(g.levelStart(2)).isZero();
     assertThat(g.levelStart(1)).isEqualTo(1);
     assertThat(g.levelStart(0)).isEqualTo(3);
@@ -51,26 +55,26 @@ class TreeGeometryTest {
   @Test
   void superblockReservesWholeHashBlocks() {
     // 1250 zero blocks: veritysetup prints "Hash device size: 49152" with a superblock, 45056 without.
-    assertThat(TreeGeometry.of(params(1250).superblock(true).build()).hashDeviceSize()).isEqualTo(49152);
-    assertThat(TreeGeometry.of(params(1250).build()).hashDeviceSize()).isEqualTo(45056);
+    assertThat(MerkleLayout.dmVerity(params(1250).superblock(true).build()).hashDeviceSize()).isEqualTo(49152);
+    assertThat(MerkleLayout.dmVerity(params(1250).build()).hashDeviceSize()).isEqualTo(45056);
     // hash_start = ceil((offset + 512) / hbs) with a superblock, floor(offset / hbs) without.
-    assertThat(TreeGeometry.of(params(4).blockSize(1024).hashOffset(8192).superblock(true).build()).hashStart()).isEqualTo(9);
-    assertThat(TreeGeometry.of(params(4).hashOffset(4096).build()).hashStart()).isEqualTo(1);
-    assertThat(TreeGeometry.of(params(4).hashOffset(512).build()).hashStart()).isZero();
+    assertThat(MerkleLayout.dmVerity(params(4).blockSize(1024).hashOffset(8192).superblock(true).build()).firstHashBlock()).isEqualTo(9);
+    assertThat(MerkleLayout.dmVerity(params(4).hashOffset(4096).build()).firstHashBlock()).isEqualTo(1);
+    assertThat(MerkleLayout.dmVerity(params(4).hashOffset(512).build()).firstHashBlock()).isZero();
   }
 
   @Test
   void slotsArePowerOfTwoInFormat1AndPackedInFormat0() {
     VerityParams.Builder sha1 = params(1000).hashAlgorithm(HashAlgorithm.SHA1);
-    assertThat(TreeGeometry.of(sha1.build()).slotSize()).isEqualTo(32);
-    assertThat(TreeGeometry.of(sha1.hashFormat(HashFormat.CHROME_OS).build()).slotSize()).isEqualTo(20);
+    assertThat(MerkleLayout.dmVerity(sha1.build()).slotSize()).isEqualTo(32);
+    assertThat(MerkleLayout.dmVerity(sha1.hashFormat(HashFormat.CHROME_OS).build()).slotSize()).isEqualTo(20);
     // The fan-out is a power of two in both formats: 128 for sha1/4096, not 204.
-    assertThat(TreeGeometry.of(sha1.build()).hashesPerBlock()).isEqualTo(128);
+    assertThat(MerkleLayout.dmVerity(sha1.build()).hashesPerBlock()).isEqualTo(128);
   }
 
   @Test
   void locatesTheDigestOfEachDataBlock() {
-    TreeGeometry g = TreeGeometry.of(params(16385).build());
+    MerkleLayout g = MerkleLayout.dmVerity(params(16385).build());
     assertThat(g.locateForDataBlock(0, 0)).isEqualTo(new HashLocation(3, 0));
     assertThat(g.locateForDataBlock(0, 129)).isEqualTo(new HashLocation(4, 32));
     assertThat(g.locateForDataBlock(1, 129)).isEqualTo(new HashLocation(1, 32));
@@ -79,16 +83,16 @@ class TreeGeometryTest {
 
   @Test
   void refusesAHashAreaOverlappingTheData() {
-    TreeGeometry g = TreeGeometry.of(params(2).hashOffset(4096).superblock(true).uuid(java.util.UUID.randomUUID()).build());
+    MerkleLayout g = MerkleLayout.dmVerity(params(2).hashOffset(4096).superblock(true).uuid(java.util.UUID.randomUUID()).build());
     assertThatThrownBy(g::checkNoOverlapWithData)
         .isInstanceOf(VerityParameterException.class)
         .hasMessageContaining("overlaps the data");
-    TreeGeometry.of(params(2).hashOffset(8192).build()).checkNoOverlapWithData();
+    MerkleLayout.dmVerity(params(2).hashOffset(8192).build()).checkNoOverlapWithData();
   }
 
   @Test
   void refusesSizesPastTwoToTheSixtyThree() {
-    assertThatThrownBy(() -> TreeGeometry.of(params(1).hashOffset(Long.MAX_VALUE - 511).superblock(true).build()))
+    assertThatThrownBy(() -> MerkleLayout.dmVerity(params(1).hashOffset(Long.MAX_VALUE - 511).superblock(true).build()))
         .isInstanceOf(VerityParameterException.class);
   }
 }
