@@ -82,6 +82,29 @@ class MerkleLayoutDmVerityTest {
   }
 
   @Test
+  void placesTheTreeAfterTheSuperblock() {
+    // 1250 blocks, superblock at 8192: the tree from block 3 (8192 + 512 rounded up), 11 blocks.
+    MerkleLayout g = MerkleLayout.dmVerity(params(1250).hashOffset(8192).superblock(true).build());
+    assertThat(g.treeOffset()).isEqualTo(3 * 4096);
+    assertThat(g.treeSize()).isEqualTo(11 * 4096);
+    assertThat(g.hashDeviceSize()).isEqualTo(14 * 4096);
+    assertThat(g.hashAreaStart()).isEqualTo(8192); // the superblock's offset
+    // No superblock, an offset inside a block: the tree starts in the block holding the offset.
+    assertThat(MerkleLayout.dmVerity(params(4).hashOffset(6144).build()).hashAreaStart()).isEqualTo(4096);
+  }
+
+  @Test
+  void indexOnPathIsTheBlockHashedIntoEachLevel() {
+    MerkleLayout g = MerkleLayout.dmVerity(params(16385).build()); // fan-out 128, three levels
+    assertThat(g.indexOnPath(0, 16384)).isEqualTo(16384); // the data block itself
+    assertThat(g.indexOnPath(1, 16384)).isEqualTo(128); // the level-0 hash block holding its digest
+    assertThat(g.indexOnPath(2, 16384)).isEqualTo(1);
+    for (int level = 0; level < g.levels(); level++) {
+      assertThat(g.locate(level, g.indexOnPath(level, 16384))).isEqualTo(g.locateForDataBlock(level, 16384));
+    }
+  }
+
+  @Test
   void refusesAHashAreaOverlappingTheData() {
     MerkleLayout g = MerkleLayout.dmVerity(params(2).hashOffset(4096).superblock(true).uuid(java.util.UUID.randomUUID()).build());
     assertThatThrownBy(g::checkNoOverlapWithData)
