@@ -143,9 +143,7 @@ public final class LevelPass {
         int bytes = (int) Math.min((long) n * inputBlockSize, inputBytes - x * inputBlockSize);
         input.readFully(inputOffset + x * inputBlockSize, in, 0, bytes);
         Arrays.fill(in, bytes, n * inputBlockSize, (byte) 0); // the short last block, hashed as a whole one
-        for (int j = 0; j < n; j++) {
-          hasher.hash(in, j * inputBlockSize, inputBlockSize, out, at(layout.locate(level, x + j), outBase, hbs));
-        }
+        hashChunk(n, x, outBase, hbs);
         x += n;
       }
 
@@ -157,6 +155,17 @@ public final class LevelPass {
         compare(firstOut, outCount, first, end);
       }
       progress.advanced(Math.min(end * inputBlockSize, inputBytes) - first * inputBlockSize);
+    }
+
+    /**
+     * Hashes the chunk's {@code n} blocks, input blocks {@code x} on. A small loop of its own: called
+     * once per chunk, the JIT compiles it within the first few megabytes, where a loop inlined in a
+     * long task would wait for an on-stack replacement.
+     */
+    private void hashChunk(int n, long x, long outBase, int hbs) {
+      for (int j = 0; j < n; j++) {
+        hasher.hash(in, j * inputBlockSize, inputBlockSize, out, at(layout.locate(level, x + j), outBase, hbs));
+      }
     }
 
     /** Where in this task's buffers a digest sits, the buffers starting at hash block {@code outBase}. */
