@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.jverity.format.VerityParams;
-import org.jverity.tree.TreeGeometry;
+import org.jverity.tree.MerkleLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -66,13 +66,13 @@ class FecCompatTest {
     }
 
     /** The tree of n data blocks, with the hash area at {@code hashOffset}. */
-    TreeGeometry geometry(long n, long hashOffset) {
-      return TreeGeometry.of(VerityParams.builder().blockSize(bs).dataBlocks(n).hashOffset(hashOffset).build());
+    MerkleLayout geometry(long n, long hashOffset) {
+      return MerkleLayout.dmVerity(VerityParams.builder().blockSize(bs).dataBlocks(n).hashOffset(hashOffset).build());
     }
 
     /** Message blocks T of n data blocks in this layout. */
     long messageBlocks(long n) {
-      TreeGeometry g = geometry(n, layout == Layout.ONE_FILE ? n * bs : 0);
+      MerkleLayout g = geometry(n, layout == Layout.ONE_FILE ? n * bs : 0);
       return n + g.hashBlocks() + gapBlocks();
     }
 

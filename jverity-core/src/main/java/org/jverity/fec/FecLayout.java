@@ -2,7 +2,7 @@ package org.jverity.fec;
 
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
-import org.jverity.tree.TreeGeometry;
+import org.jverity.tree.MerkleLayout;
 
 /**
  * Where dm-verity's forward error correction puts what (cryptsetup {@code verity_fec.c}, the
@@ -49,7 +49,7 @@ public record FecLayout(int blockSize, int roots, long dataBlocks, long hashStar
           + params.hashBlockSize() + " differ (expected: equal block sizes, as FEC needs)");
     }
     int b = params.dataBlockSize();
-    long hashStart = TreeGeometry.of(params).hashStart();
+    long hashStart = MerkleLayout.dmVerity(params).firstHashBlock();
     long end = (fecInHashDevice ? fecOffset : hashDeviceSize) / b; // covered up to here, in blocks
     long hashBlocks = end == 0 ? 0 : end - hashStart;
     if (hashBlocks < 0) {

@@ -1,7 +1,6 @@
 package org.jverity.fsverity;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Locale;
@@ -14,6 +13,7 @@ import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.tree.MerkleLayout;
+import org.jverity.tree.TreeRoot;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.HashingPool;
 import org.jverity.verify.IoClass;
@@ -203,7 +203,9 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
     FsVerityParams p = new FsVerityParams(alg, params.blockSize(), params.salt()); // refuses sha1, odd sizes
     long size = file.size();
     MerkleLayout layout = MerkleLayout.fsVerity(alg, params.blockSize(), size);
-    byte[] root = rootHash(layout, BlockHasher.fsVerity(alg, p.salt()), file, tree);
+    // Untrusted until the descriptor checks: what the file and the tree give.
+    TreeRoot.requireDevices(layout, file, "data", tree, "Merkle tree (truncated, or not this file's?)");
+    byte[] root = TreeRoot.digest(layout, BlockHasher.fsVerity(alg, p.salt()), file, tree);
     return new FsVerityDescriptor(p, size, root);
   }
 
@@ -223,30 +225,6 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
           + " (expected: sha256 or sha512)");
     };
     return alg;
-  }
-
-  /**
-   * The root hash file and tree give: H(top tree block), or H(the data block) for a one-block file,
-   * or zeros for the empty file (fs-verity's rules). Untrusted until the descriptor checks.
-   */
-  private static byte[] rootHash(MerkleLayout layout, BlockHasher hasher, BlockDevice file, BlockDevice tree)
-      throws IOException {
-    if (layout.dataBlocks() == 0) {
-      return new byte[layout.digestSize()];
-    }
-    int bs = layout.dataBlockSize();
-    byte[] block = new byte[bs]; // zero-padded: a one-block file may be shorter than a block
-    if (layout.levels() == 0) {
-      file.readFully(0, ByteBuffer.wrap(block, 0, (int) layout.dataSize())); // < one block, fits int
-    } else {
-      long needed = layout.endHashBlock() * (long) layout.hashBlockSize();
-      if (tree.size() < needed) {
-        throw new DeviceTooSmallException("Merkle tree (truncated, or not this file's?)", tree.description(),
-            tree.size(), needed);
-      }
-      tree.readFully(layout.levelStart(layout.levels() - 1) * layout.hashBlockSize(), ByteBuffer.wrap(block));
-    }
-    return hasher.hash(block, 0, bs);
   }
 
   private static String abbreviate(String s) {

@@ -3,7 +3,6 @@ package org.jverity.tree;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import org.jverity.format.VerityParams;
 import org.jverity.hash.BlockHasher;
 import org.jverity.io.BlockDevice;
 import org.jverity.internal.Parallel;
@@ -12,13 +11,15 @@ import org.jverity.io.WritableDevice;
 /**
  * Hashes the input blocks of one level and either writes the level's hash blocks (building) or
  * compares them with the stored ones (checking). One loop for both, as in cryptsetup's
- * {@code create_or_verify}, so the builder and the checker cannot drift apart.
+ * {@code create_or_verify}, so the builder and the checker cannot drift apart; and one for both
+ * formats: the {@link MerkleLayout} says where each digest goes, the {@link BlockHasher} how a block
+ * is hashed, and a short last data block (fs-verity's) is hashed zero-padded.
  *
  * <p>Work is cut into tasks of whole output hash blocks, about {@link #TASK_INPUT_BYTES} of input
  * each, run on {@code threads} threads that each own their buffers: memory stays bounded whatever
  * the image size.
  */
-final class LevelPass {
+public final class LevelPass {
   /** Input bytes per task: big enough to amortise a task, small enough to spread over cores. */
   static final long TASK_INPUT_BYTES = 4L << 20; // 4 MiB
   /** Input bytes per read call. */
@@ -40,13 +41,14 @@ final class LevelPass {
 
   private static final byte[] ZEROS = new byte[4096];
 
-  private final TreeGeometry geometry;
   private final MerkleLayout layout;
+  private final BlockHasher hasher; // copied for each worker: a hasher is not thread-safe
   private final int level;
   private final BlockDevice input;
   private final long inputOffset; // bytes, where input block 0 starts on the input device
   private final int inputBlockSize; // bytes
   private final long inputBlocks;
+  private final long inputBytes; // the level's input; level 0's last block may be short (fs-verity)
   private final BlockDevice hashDevice;
   private final Mode mode;
   private final Findings findings;
@@ -54,7 +56,8 @@ final class LevelPass {
   private final int threads;
 
   LevelPass(
-      TreeGeometry geometry,
+      MerkleLayout layout,
+      BlockHasher hasher,
       int level,
       BlockDevice data,
       BlockDevice hashDevice,
@@ -62,20 +65,14 @@ final class LevelPass {
       Findings findings,
       ProgressListener progress,
       int threads) {
-    VerityParams p = geometry.params();
-    this.geometry = geometry;
-    this.layout = geometry.layout();
+    this.layout = layout;
+    this.hasher = hasher;
     this.level = level;
-    if (level == 0) {
-      this.input = data;
-      this.inputOffset = 0;
-      this.inputBlockSize = p.dataBlockSize();
-    } else {
-      this.input = hashDevice;
-      this.inputOffset = geometry.levelStart(level - 1) * p.hashBlockSize();
-      this.inputBlockSize = p.hashBlockSize();
-    }
-    this.inputBlocks = geometry.inputBlocks(level);
+    this.input = level == 0 ? data : hashDevice;
+    this.inputOffset = level == 0 ? 0 : layout.levelStart(level - 1) * layout.hashBlockSize();
+    this.inputBlockSize = layout.inputBlockSize(level);
+    this.inputBlocks = layout.inputBlocks(level);
+    this.inputBytes = level == 0 ? layout.dataSize() : inputBlocks * inputBlockSize;
     this.hashDevice = hashDevice;
     this.mode = mode;
     this.findings = findings;
@@ -86,9 +83,20 @@ final class LevelPass {
     }
   }
 
+  /**
+   * Writes every level of the tree {@code layout} places on {@code hash}, bottom-up, each hashed
+   * on {@code threads} threads; nothing when the tree has no levels.
+   */
+  public static void writeLevels(MerkleLayout layout, BlockHasher hasher, BlockDevice data, WritableDevice hash,
+      ProgressListener progress, int threads) throws IOException {
+    for (int level = 0; level < layout.levels(); level++) {
+      new LevelPass(layout, hasher, level, data, hash, Mode.WRITE, null, progress, threads).run();
+    }
+  }
+
   void run() throws IOException {
-    long outputBlocks = geometry.levelBlocks(level);
-    long inputPerOutputBlock = (long) geometry.hashesPerBlock() * inputBlockSize; // <= 2^33
+    long outputBlocks = layout.levelBlocks(level);
+    long inputPerOutputBlock = (long) layout.hashesPerBlock() * inputBlockSize; // <= 2^60: both at most 2^30
     int blocksPerTask = (int) Math.max(1, Math.min(outputBlocks, TASK_INPUT_BYTES / inputPerOutputBlock));
     long tasks = Math.ceilDiv(outputBlocks, blocksPerTask);
     Parallel.run(threads, tasks, () -> new Worker(blocksPerTask, outputBlocks)::run);
@@ -99,26 +107,27 @@ final class LevelPass {
     private final BlockHasher hasher;
     private final int blocksPerTask;
     private final long outputBlocks;
-    private final ByteBuffer in; // a chunk of input blocks, read straight from the kernel
+    // A chunk of input blocks, hashed where it was read: a heap array, into which a mapped file is
+    // copied once (a direct buffer would be copied again, into the digest's own array).
+    private final byte[] in;
     private final byte[] out; // the task's computed hash blocks
     private final byte[] stored; // the task's stored hash blocks (CHECK only)
 
     Worker(int blocksPerTask, long outputBlocks) {
-      VerityParams p = geometry.params();
-      this.hasher = p.blockHasher();
+      this.hasher = LevelPass.this.hasher.copy();
       this.blocksPerTask = blocksPerTask;
       this.outputBlocks = outputBlocks;
       long taskInput = Math.min(
-          (long) blocksPerTask * geometry.hashesPerBlock() * inputBlockSize,
+          (long) blocksPerTask * layout.hashesPerBlock() * inputBlockSize,
           inputBlocks * inputBlockSize);
       int chunk = (int) Math.max(inputBlockSize, Math.min(CHUNK_BYTES, taskInput));
-      this.in = ByteBuffer.allocateDirect(chunk - chunk % inputBlockSize);
-      this.out = new byte[blocksPerTask * p.hashBlockSize()];
+      this.in = new byte[chunk - chunk % inputBlockSize];
+      this.out = new byte[blocksPerTask * layout.hashBlockSize()];
       this.stored = mode == Mode.CHECK ? new byte[out.length] : null;
     }
 
     void run(long task) throws IOException {
-      int hbs = geometry.params().hashBlockSize();
+      int hbs = layout.hashBlockSize();
       int bits = layout.hashesPerBlockBits();
       long firstOut = task * blocksPerTask;
       int outCount = (int) Math.min(blocksPerTask, outputBlocks - firstOut);
@@ -128,15 +137,13 @@ final class LevelPass {
       long first = firstOut << bits;
       long end = Math.min((firstOut + outCount) << bits, inputBlocks);
       long outBase = layout.levelStart(level) + firstOut; // hash block of out[0]
-      int chunkBlocks = in.capacity() / inputBlockSize;
+      int chunkBlocks = in.length / inputBlockSize;
       for (long x = first; x < end; ) {
         int n = (int) Math.min(chunkBlocks, end - x);
-        in.clear().limit(n * inputBlockSize);
-        input.readFully(inputOffset + x * inputBlockSize, in);
-        for (int j = 0; j < n; j++) {
-          in.limit((j + 1) * inputBlockSize).position(j * inputBlockSize);
-          hasher.hash(in, out, at(layout.locate(level, x + j), outBase, hbs));
-        }
+        int bytes = (int) Math.min((long) n * inputBlockSize, inputBytes - x * inputBlockSize);
+        input.readFully(inputOffset + x * inputBlockSize, in, 0, bytes);
+        Arrays.fill(in, bytes, n * inputBlockSize, (byte) 0); // the short last block, hashed as a whole one
+        hashChunk(n, x, outBase, hbs);
         x += n;
       }
 
@@ -147,7 +154,18 @@ final class LevelPass {
         hashDevice.readFully(outOffset, stored, 0, outBytes);
         compare(firstOut, outCount, first, end);
       }
-      progress.advanced((end - first) * inputBlockSize);
+      progress.advanced(Math.min(end * inputBlockSize, inputBytes) - first * inputBlockSize);
+    }
+
+    /**
+     * Hashes the chunk's {@code n} blocks, input blocks {@code x} on. A small loop of its own: called
+     * once per chunk, the JIT compiles it within the first few megabytes, where a loop inlined in a
+     * long task would wait for an on-stack replacement.
+     */
+    private void hashChunk(int n, long x, long outBase, int hbs) {
+      for (int j = 0; j < n; j++) {
+        hasher.hash(in, j * inputBlockSize, inputBlockSize, out, at(layout.locate(level, x + j), outBase, hbs));
+      }
     }
 
     /** Where in this task's buffers a digest sits, the buffers starting at hash block {@code outBase}. */
@@ -156,7 +174,7 @@ final class LevelPass {
     }
 
     private void compare(long firstOut, int outCount, long first, long end) {
-      int hbs = geometry.params().hashBlockSize();
+      int hbs = layout.hashBlockSize();
       int perBlock = layout.hashesPerBlock();
       int digest = layout.digestSize();
       long outBase = layout.levelStart(level) + firstOut;

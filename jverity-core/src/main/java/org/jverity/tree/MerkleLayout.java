@@ -18,8 +18,9 @@ import org.jverity.hash.HashAlgorithm;
  *
  * <p>Two factories: {@link #dmVerity} (cryptsetup's {@code hash_levels()}, the kernel's
  * {@code verity_ctr}: data in whole blocks, digests in power-of-two slots in format 1, packed in
- * format 0 with a power-of-two fan-out) and {@link #fsVerity} (one block size, packed digests,
- * data measured in bytes with a zero-padded last block, the tree starting at offset 0).
+ * format 0 with a power-of-two fan-out, the tree after the superblock if any) and {@link #fsVerity}
+ * (one block size, packed digests, data measured in bytes with a zero-padded last block, the tree
+ * starting at offset 0).
  */
 public final class MerkleLayout {
   private final int dataBlockSize; // bytes
@@ -29,13 +30,14 @@ public final class MerkleLayout {
   private final int slotSize; // bytes from one digest to the next in a hash block
   private final long dataSize; // bytes of data covered (the last block may be partial: fs-verity)
   private final long dataBlocks; // leaves: data blocks covered, the last one zero-padded
+  private final long hashOffset; // bytes, where the hash area (dm-verity: superblock, else tree) is said to start
   private final long firstHashBlock; // where the tree starts, in hash blocks from the device start
   private final long[] levelStart; // per level, in hash blocks from the device start
   private final long[] levelBlocks; // per level, in hash blocks
   private final long hashBlocks; // whole tree, in hash blocks
 
   private MerkleLayout(int dataBlockSize, int hashBlockSize, int digestSize, boolean packed,
-      long dataSize, long firstHashBlock) {
+      long dataSize, long hashOffset, long firstHashBlock) {
     this.dataBlockSize = dataBlockSize;
     this.hashBlockSize = hashBlockSize;
     this.digestSize = digestSize;
@@ -44,6 +46,7 @@ public final class MerkleLayout {
     this.slotSize = packed ? digestSize : hashBlockSize >>> hashesPerBlockBits;
     this.dataSize = dataSize;
     this.dataBlocks = Math.ceilDiv(dataSize, dataBlockSize);
+    this.hashOffset = hashOffset;
     this.firstHashBlock = firstHashBlock;
 
     int levels = 0;
@@ -69,13 +72,24 @@ public final class MerkleLayout {
     Math.multiplyExact(next, (long) hashBlockSize); // the tree's end must be addressable in bytes
   }
 
-  /** The layout of the dm-verity tree {@code p} describes, at its place on the hash device. */
+  /**
+   * The layout of the dm-verity tree {@code p} describes, at its place on the hash device: from
+   * the first whole hash block after the superblock, or from the hash block holding the hash
+   * offset when there is none ({@code hash_start} in cryptsetup's {@code VERITY_create_or_verify_hash}).
+   *
+   * @throws VerityParameterException if the tree would end past 2^63 bytes
+   */
   public static MerkleLayout dmVerity(VerityParams p) {
-    long hashStart = p.superblock()
-        ? Math.ceilDiv(Math.addExact(p.hashOffset(), VeritySuperblock.SIZE), p.hashBlockSize())
-        : p.hashOffset() / p.hashBlockSize();
-    return new MerkleLayout(p.dataBlockSize(), p.hashBlockSize(), p.hashAlgorithm().digestSize(),
-        p.hashFormat() == HashFormat.CHROME_OS, p.dataBlocks() * p.dataBlockSize(), hashStart);
+    try {
+      long hashStart = p.superblock()
+          ? Math.ceilDiv(Math.addExact(p.hashOffset(), VeritySuperblock.SIZE), p.hashBlockSize())
+          : p.hashOffset() / p.hashBlockSize();
+      return new MerkleLayout(p.dataBlockSize(), p.hashBlockSize(), p.hashAlgorithm().digestSize(),
+          p.hashFormat() == HashFormat.CHROME_OS, p.dataSize(), p.hashOffset(), hashStart);
+    } catch (ArithmeticException e) {
+      throw new VerityParameterException(
+          "hash offset " + p.hashOffset() + ": the hash area would end past 2^63 bytes");
+    }
   }
 
   /**
@@ -91,7 +105,7 @@ public final class MerkleLayout {
     if (fileSize < 0) {
       throw new VerityParameterException("file size: " + fileSize + " (expected: >= 0)");
     }
-    return new MerkleLayout(blockSize, blockSize, algorithm.digestSize(), true, fileSize, 0);
+    return new MerkleLayout(blockSize, blockSize, algorithm.digestSize(), true, fileSize, 0, 0);
   }
 
   /** Bytes per data block. */
@@ -154,7 +168,7 @@ public final class MerkleLayout {
     return levelBlocks[level];
   }
 
-  /** Hash blocks in the whole tree. */
+  /** Hash blocks in the whole tree (veritysetup's "Hash blocks"). */
   public long hashBlocks() {
     return hashBlocks;
   }
@@ -162,6 +176,45 @@ public final class MerkleLayout {
   /** Hash block index (from the device start) one past the tree. */
   public long endHashBlock() {
     return firstHashBlock + hashBlocks;
+  }
+
+  /** Byte offset on the hash device where the tree (its top level) begins. */
+  public long treeOffset() {
+    return firstHashBlock * hashBlockSize;
+  }
+
+  /** Bytes in the tree. */
+  public long treeSize() {
+    return hashBlocks * hashBlockSize;
+  }
+
+  /**
+   * Bytes of hash device from its start to the end of the tree (veritysetup's "Hash device
+   * size"), superblock and any space before it included.
+   */
+  public long hashDeviceSize() {
+    return endHashBlock() * hashBlockSize;
+  }
+
+  /**
+   * Where the hash area begins: at the hash offset (dm-verity's superblock), or earlier when the
+   * tree starts in the hash block holding an offset that is not a multiple of the block size.
+   */
+  public long hashAreaStart() {
+    return Math.min(hashOffset, treeOffset());
+  }
+
+  /**
+   * Throws if the hash area overlaps the data when both live in one file: the superblock (if any)
+   * and the tree must start at or after the end of the data.
+   */
+  public void checkNoOverlapWithData() {
+    long areaStart = hashAreaStart();
+    if (areaStart < dataSize) {
+      throw new VerityParameterException(
+          "hash offset: " + hashOffset + " (the hash area starting at byte " + areaStart
+              + " overlaps the data, which ends at byte " + dataSize + ")");
+    }
   }
 
   /** Blocks hashed into {@code level}: data blocks for level 0, else the level below's hash blocks. */
@@ -184,21 +237,24 @@ public final class MerkleLayout {
 
   /** Where the level-{@code level} digest on data block {@code dataBlock}'s path is stored. */
   public HashLocation locateForDataBlock(int level, long dataBlock) {
-    return locate(level, indexInLevel(level, dataBlock));
+    return locate(level, indexOnPath(level, dataBlock));
   }
 
   /** Hash block (from the device start) holding the level-{@code level} digest on {@code dataBlock}'s path. */
   public long hashBlockOnPath(int level, long dataBlock) {
-    return hashBlockOf(level, indexInLevel(level, dataBlock));
+    return hashBlockOf(level, indexOnPath(level, dataBlock));
   }
 
   /** Byte offset, in its hash block, of the level-{@code level} digest on {@code dataBlock}'s path. */
   public int offsetOnPath(int level, long dataBlock) {
-    return offsetOf(indexInLevel(level, dataBlock));
+    return offsetOf(indexOnPath(level, dataBlock));
   }
 
-  /** Index, among the blocks hashed into {@code level}, of the one on {@code dataBlock}'s path. */
-  private long indexInLevel(int level, long dataBlock) {
+  /**
+   * Index, among the blocks hashed into {@code level} (its {@link #inputBlocks input blocks}), of
+   * the one on {@code dataBlock}'s path: the data block itself for level 0.
+   */
+  public long indexOnPath(int level, long dataBlock) {
     return dataBlock >>> (hashesPerBlockBits * level); // level < levels, so the shift is < 64
   }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jverity.format.VerityParams;
+import org.jverity.hash.BlockHasher;
 import org.jverity.internal.ConcurrentBitSet;
 import org.jverity.io.BlockDevice;
 
@@ -17,38 +18,41 @@ import org.jverity.io.BlockDevice;
  * one bit per hash block. Each call is independent; an instance may be shared by threads.
  */
 public final class TreeChecker {
-  private final TreeGeometry geometry;
+  private final VerityParams params;
+  private final MerkleLayout layout;
   private final int threads;
   private final ProgressListener progress;
 
-  private TreeChecker(TreeGeometry geometry, int threads, ProgressListener progress) {
-    this.geometry = geometry;
+  private TreeChecker(VerityParams params, MerkleLayout layout, int threads, ProgressListener progress) {
+    this.params = params;
+    this.layout = layout;
     this.threads = threads;
     this.progress = progress;
   }
 
   public static TreeChecker of(VerityParams params) {
-    return new TreeChecker(TreeGeometry.of(params), TreeWalker.defaultThreads(), ProgressListener.NONE);
+    return new TreeChecker(params, MerkleLayout.dmVerity(params), TreeBuilder.defaultThreads(), ProgressListener.NONE);
   }
 
   public TreeChecker withThreads(int threads) {
     if (threads < 1) {
       throw new IllegalArgumentException("threads: " + threads + " (expected: at least 1)");
     }
-    return new TreeChecker(geometry, threads, progress);
+    return new TreeChecker(params, layout, threads, progress);
   }
 
   public TreeChecker withProgress(ProgressListener progress) {
-    return new TreeChecker(geometry, threads, progress);
+    return new TreeChecker(params, layout, threads, progress);
   }
 
-  public TreeGeometry geometry() {
-    return geometry;
+  /** Where the tree is on the hash device. */
+  public MerkleLayout layout() {
+    return layout;
   }
 
   /** Input bytes a check hashes (the same as a build). */
   public long workBytes() {
-    return TreeBuilder.of(geometry.params()).workBytes();
+    return TreeBuilder.of(params).workBytes();
   }
 
   /**
@@ -57,19 +61,18 @@ public final class TreeChecker {
    * @throws org.jverity.io.DeviceTooSmallException if the data or hash device is too short
    */
   public CheckReport check(BlockDevice data, BlockDevice hash, byte[] rootHash) throws IOException {
-    TreeWalker.requireDataSize(geometry, data);
-    TreeWalker.requireHashSize(geometry, hash);
-    byte[] computedRoot = TreeWalker.rootDigest(geometry, data, hash);
+    TreeRoot.requireDevices(layout, data, TreeRoot.dataBlocks(layout), hash, TreeRoot.HASH_AREA);
+    byte[] computedRoot = TreeRoot.digest(layout, BlockHasher.dmVerity(params), data, hash);
     boolean rootMatches = MessageDigest.isEqual(computedRoot, rootHash);
-    int levels = geometry.levels();
-    int bits = geometry.hashesPerBlockBits();
+    int levels = layout.levels();
+    int bits = layout.hashesPerBlockBits();
 
     // mismatched[i]: level-i hash blocks that do not hash to the digest stored in level i+1.
     ConcurrentBitSet[] mismatched = new ConcurrentBitSet[levels];
     ConcurrentBitSet[] spareDirty = new ConcurrentBitSet[levels];
     for (int i = 0; i < levels; i++) {
-      mismatched[i] = new ConcurrentBitSet(geometry.levelBlocks(i));
-      spareDirty[i] = new ConcurrentBitSet(geometry.levelBlocks(i));
+      mismatched[i] = new ConcurrentBitSet(layout.levelBlocks(i));
+      spareDirty[i] = new ConcurrentBitSet(layout.levelBlocks(i));
     }
     AtomicLong compared = new AtomicLong();
     AtomicLong mismatches = new AtomicLong();
@@ -88,7 +91,7 @@ public final class TreeChecker {
           dirty.set(index);
         }
       });
-      compared.addAndGet(geometry.inputBlocks(level));
+      compared.addAndGet(layout.inputBlocks(level));
     }
 
     // Trust flows down from the top block. When the top does not hash to the root hash, either
@@ -101,7 +104,7 @@ public final class TreeChecker {
     for (int i = levels - 1; i >= 0; i--) {
       for (long j = mismatched[i].nextSet(0); j >= 0; j = mismatched[i].nextSet(j + 1)) {
         if (i + 1 < levels && !untrusted[i + 1].get(j >>> bits)) {
-          log.add(new Corruption(Area.HASH, geometry.levelStart(i) + j, i, Corruption.Kind.DIGEST_MISMATCH));
+          log.add(new Corruption(Area.HASH, layout.levelStart(i) + j, i, Corruption.Kind.DIGEST_MISMATCH));
         }
       }
       if (i > 0) {
@@ -131,13 +134,13 @@ public final class TreeChecker {
           level0Spare.set(index);
         }
       });
-      compared.addAndGet(geometry.inputBlocks(0));
+      compared.addAndGet(layout.inputBlocks(0));
       dataMismatchUnderTop = dataLog.count() > 0;
       if (!rootMatches && levels == 1 && (dataLog.count() > 0 || spareDirty[0].get(0))) {
         topCorrupt = true; // the single level-0 block disagrees with the data below it
       }
       logSpares(log, mismatched, spareDirty, untrusted, 0, topCorrupt);
-      long n = geometry.params().dataBlocks();
+      long n = layout.dataBlocks();
       if (topCorrupt) {
         unchecked = n;
       } else {
@@ -151,7 +154,7 @@ public final class TreeChecker {
     if (topCorrupt) {
       // Name the cause: digests that disagree with the level below, or only dirty spare bytes.
       boolean digestsWrong = levels >= 2 ? mismatched[levels - 2].nextSet(0) >= 0 : dataMismatchUnderTop;
-      log.add(new Corruption(Area.HASH, geometry.levelStart(levels - 1), levels - 1,
+      log.add(new Corruption(Area.HASH, layout.levelStart(levels - 1), levels - 1,
           digestsWrong || !spareDirty[levels - 1].get(0)
               ? Corruption.Kind.DIGEST_MISMATCH : Corruption.Kind.SPARE_NOT_ZERO));
     }
@@ -161,7 +164,8 @@ public final class TreeChecker {
 
   private void run(int level, BlockDevice data, BlockDevice hash, LevelPass.Findings findings)
       throws IOException {
-    new LevelPass(geometry, level, data, hash, LevelPass.Mode.CHECK, findings, progress, threads).run();
+    new LevelPass(layout, BlockHasher.dmVerity(params), level, data, hash, LevelPass.Mode.CHECK, findings, progress,
+        threads).run();
   }
 
   /**
@@ -169,11 +173,11 @@ public final class TreeChecker {
    * The top block is trusted unless {@code topCorrupt}.
    */
   private ConcurrentBitSet[] trust(ConcurrentBitSet[] mismatched, boolean topCorrupt) {
-    int levels = geometry.levels();
-    int bits = geometry.hashesPerBlockBits();
+    int levels = layout.levels();
+    int bits = layout.hashesPerBlockBits();
     ConcurrentBitSet[] untrusted = new ConcurrentBitSet[levels];
     for (int i = levels - 1; i >= 0; i--) {
-      untrusted[i] = new ConcurrentBitSet(geometry.levelBlocks(i));
+      untrusted[i] = new ConcurrentBitSet(layout.levelBlocks(i));
       if (i == levels - 1) {
         if (topCorrupt) {
           untrusted[i].set(0);
@@ -184,7 +188,7 @@ public final class TreeChecker {
         untrusted[i].set(j);
       }
       for (long j = untrusted[i + 1].nextSet(0); j >= 0; j = untrusted[i + 1].nextSet(j + 1)) {
-        long end = Math.min(geometry.levelBlocks(i), (j + 1) << bits);
+        long end = Math.min(layout.levelBlocks(i), (j + 1) << bits);
         for (long c = j << bits; c < end; c++) {
           untrusted[i].set(c);
         }
@@ -196,12 +200,12 @@ public final class TreeChecker {
   /** Logs the level's hash blocks with non-zero spare bytes whose parent is trusted. */
   private void logSpares(CorruptionLog log, ConcurrentBitSet[] mismatched, ConcurrentBitSet[] spareDirty,
       ConcurrentBitSet[] untrusted, int level, boolean topCorrupt) {
-    int bits = geometry.hashesPerBlockBits();
-    boolean top = level == geometry.levels() - 1;
+    int bits = layout.hashesPerBlockBits();
+    boolean top = level == layout.levels() - 1;
     for (long j = spareDirty[level].nextSet(0); j >= 0; j = spareDirty[level].nextSet(j + 1)) {
       // A block that also mismatches its parent is already reported once, as corrupt.
       if (top ? !topCorrupt : !untrusted[level + 1].get(j >>> bits) && !mismatched[level].get(j)) {
-        log.add(new Corruption(Area.HASH, geometry.levelStart(level) + j, level, Corruption.Kind.SPARE_NOT_ZERO));
+        log.add(new Corruption(Area.HASH, layout.levelStart(level) + j, level, Corruption.Kind.SPARE_NOT_ZERO));
       }
     }
   }

@@ -16,6 +16,7 @@ import org.jverity.io.DeviceTooSmallException;
 import org.jverity.tree.Area;
 import org.jverity.internal.ConcurrentBitSet;
 import org.jverity.tree.MerkleLayout;
+import org.jverity.tree.TreeRoot;
 
 /**
  * Random-access reads of a data image in which no byte is returned unless its data block verified
@@ -111,13 +112,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
       throw new VerityParameterException("root hash: " + rootHash.length + " bytes (expected: "
           + layout.digestSize() + " for " + hasher.algorithm() + ")");
     }
-    if (data.size() < layout.dataSize()) {
-      throw new DeviceTooSmallException("data", data.description(), data.size(), layout.dataSize());
-    }
-    long hashNeeded = layout.levels() == 0 ? 0 : layout.endHashBlock() * layout.hashBlockSize();
-    if (hash.size() < hashNeeded) {
-      throw new DeviceTooSmallException("hash area (truncated?)", hash.description(), hash.size(), hashNeeded);
-    }
+    TreeRoot.requireDevices(layout, data, "data", hash, TreeRoot.HASH_AREA);
     return new VerifiedReader(params, layout, hasher, data, hash, rootHash, cache, options);
   }
 

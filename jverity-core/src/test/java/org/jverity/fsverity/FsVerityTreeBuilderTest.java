@@ -4,13 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.HexFormat;
 import org.jverity.format.HashNames;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.MemoryDevice;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -78,6 +82,40 @@ class FsVerityTreeBuilderTest {
   void xfstestsGeneric575Vectors(int size, String alg, int blockSize, String salt, String digest) throws Exception {
     assertThat(HEX.formatHex(build(new byte[size], alg, blockSize, HEX.parseHex(salt), 2, false).digest()))
         .isEqualTo(digest);
+  }
+
+  /**
+   * Sizes either side of one block and of one full hash block (a fan-out of 128 with sha256 and 4
+   * KiB blocks, 64 with sha512, 32 with sha256 and 1 KiB, where 1 MiB also fills a second level):
+   * the digest, the descriptor and every byte of the tree as {@code fsverity digest} writes them,
+   * also when the tree goes after another file's in one output.
+   */
+  @ParameterizedTest(name = "{0} bytes, {1}, {2}-byte blocks, salt ''{3}''")
+  @CsvSource({
+      "4095, sha256, 4096, ''", "4096, sha256, 4096, ''", "4097, sha256, 4096, ''",
+      "524288, sha256, 4096, ''", "524289, sha256, 4096, 00ff", "262145, sha512, 4096, ''",
+      "1023, sha256, 1024, ''", "1025, sha256, 1024, abcd", "32768, sha256, 1024, ''", "32769, sha256, 1024, ''",
+      "1048576, sha256, 1024, ''", "1048577, sha256, 1024, abcd",
+  })
+  void treeAndDigestAsFsverityWritesThemAtBoundaries(int size, String alg, int blockSize, String salt,
+      @TempDir Path dir) throws Exception {
+    FsverityTool.Made m = FsverityTool.make(dir, "f", size, size, alg, blockSize, salt);
+    byte[] want = Files.readAllBytes(m.tree());
+    FsVerityTreeBuilder b = FsVerityTreeBuilder.of(new FsVerityParams(HashAlgorithm.fromName(alg), blockSize,
+        HEX.parseHex(salt))).withThreads(2);
+    MemoryDevice tree = new MemoryDevice("tree");
+    FsVerityDescriptor d = b.build(new MemoryDevice("file", m.bytes()), tree);
+    assertThat(alg + ":" + HEX.formatHex(d.digest())).isEqualTo(m.digest());
+    assertThat(d.encode()).isEqualTo(Files.readAllBytes(m.descriptor()));
+    assertThat(tree.toByteArray()).isEqualTo(want);
+
+    byte[] before = new byte[1000];
+    Arrays.fill(before, (byte) 7);
+    MemoryDevice shared = new MemoryDevice("trees", before);
+    assertThat(b.build(new MemoryDevice("file", m.bytes()), shared, before.length).encode()).isEqualTo(d.encode());
+    byte[] all = shared.toByteArray();
+    assertThat(Arrays.copyOf(all, before.length)).isEqualTo(before);
+    assertThat(Arrays.copyOfRange(all, before.length, all.length)).isEqualTo(want);
   }
 
   @Test

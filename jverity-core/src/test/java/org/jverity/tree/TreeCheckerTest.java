@@ -17,7 +17,7 @@ class TreeCheckerTest {
   // (63 + 4 + 1 hash blocks) in a small image.
   private static final VerityParams P = VerityParams.builder()
       .blockSize(512).dataBlocks(1000).salt(Images.random(7, 32)).superblock(false).build();
-  private static final TreeGeometry G = TreeGeometry.of(P);
+  private static final MerkleLayout G = MerkleLayout.dmVerity(P);
 
   private byte[] data;
   private byte[] tree;
@@ -115,7 +115,7 @@ class TreeCheckerTest {
     MemoryDevice hash = new MemoryDevice("hash");
     byte[] sha1Root = TreeBuilder.of(sha1).build(new MemoryDevice("data", data), hash);
     byte[] clean = hash.toByteArray();
-    TreeGeometry g = TreeGeometry.of(sha1);
+    MerkleLayout g = MerkleLayout.dmVerity(sha1);
 
     tree = clean.clone();
     tree[(int) (g.levelStart(0) + 2) * 512 + 25] = 1; // in slot 0's spare bytes

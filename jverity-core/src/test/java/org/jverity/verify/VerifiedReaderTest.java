@@ -23,8 +23,8 @@ import org.jverity.io.MemoryDevice;
 import org.jverity.testing.Algorithms;
 import org.jverity.testing.Images;
 import org.jverity.tree.Area;
+import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeBuilder;
-import org.jverity.tree.TreeGeometry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 
@@ -80,7 +80,7 @@ class VerifiedReaderTest {
       @ForAll long seed) throws Exception {
     Image im = image(blocks, dataBits, hashBits, algorithm, chromeOs, seed);
     SplittableRandom rnd = new SplittableRandom(seed);
-    TreeGeometry g = TreeGeometry.of(im.params);
+    MerkleLayout g = MerkleLayout.dmVerity(im.params);
     int bs = im.params.dataBlockSize();
     long firstBad;
     long lastBad; // data blocks whose reads must fail
@@ -136,7 +136,7 @@ class VerifiedReaderTest {
     VerifiedReader r = VerifiedReader.open(im.params, new MemoryDevice("data", im.data), counting, im.root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
     r.read(0, im.data.length);
     long cold = hashReads.get();
-    assertThat(cold).isEqualTo(TreeGeometry.of(im.params).hashBlocks());
+    assertThat(cold).isEqualTo(MerkleLayout.dmVerity(im.params).hashBlocks());
     r.read(0, im.data.length);
     assertThat(hashReads.get()).isEqualTo(cold);
   }

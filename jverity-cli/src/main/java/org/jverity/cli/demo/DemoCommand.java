@@ -17,9 +17,9 @@ import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
+import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeBuilder;
 import org.jverity.tree.TreeChecker;
-import org.jverity.tree.TreeGeometry;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
@@ -116,7 +116,7 @@ public final class DemoCommand implements Command {
 
   /** Step 4: a corrupted copy, jverity's and veritysetup's reports, and how blocks are numbered. */
   private void corruption(VerityParams p, Path data, Path hash, String root) throws Exception {
-    TreeGeometry g = TreeGeometry.of(p);
+    MerkleLayout g = MerkleLayout.dmVerity(p);
     int top = g.levels() - 1;
     long hashBlock = g.levelStart(0) + g.levelBlocks(0) - 1; // the last level-0 block
     long fanout = g.hashesPerBlock();
@@ -162,7 +162,7 @@ public final class DemoCommand implements Command {
     return to - from == 1 ? "block " + from + " holds" : "blocks " + from + " to " + (to - 1) + " hold";
   }
 
-  private static String levels(TreeGeometry g) {
+  private static String levels(MerkleLayout g) {
     List<String> parts = new ArrayList<>();
     for (int i = g.levels() - 1; i >= 0; i--) {
       long first = g.levelStart(i);

@@ -6,7 +6,6 @@ import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
 import org.jverity.io.FileDevice;
-import org.jverity.tree.TreeGeometry;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
@@ -49,11 +48,10 @@ public final class DumpCommand implements Command {
         io.err().println("jverity: " + e.getMessage() + " (hash blocks and sizes not shown)");
         return ExitCode.OK;
       }
-      TreeGeometry g = TreeGeometry.of(p);
       if (json) {
-        io.result(Header.json(null, hash.toString(), g, null));
+        io.result(Header.json(null, hash.toString(), p, null));
       } else {
-        io.out().print(Header.text(hash.toString(), g, null));
+        io.out().print(Header.text(hash.toString(), p, null));
       }
     }
     return ExitCode.OK;

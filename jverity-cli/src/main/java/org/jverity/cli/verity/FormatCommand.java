@@ -13,8 +13,8 @@ import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.io.WritableDevice;
 import org.jverity.sig.RootHashSignature;
+import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeBuilder;
-import org.jverity.tree.TreeGeometry;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
@@ -26,6 +26,7 @@ import org.jverity.cli.term.ProgressBar;
 import org.jverity.cli.command.Signing;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
+import org.jverity.tree.TreeRoot;
 
 public final class FormatCommand implements Command {
   Path data;
@@ -84,22 +85,19 @@ public final class FormatCommand implements Command {
       builder = builder.withThreads(threads);
     }
     if (Files.exists(hash) && Files.isSameFile(data, hash)) {
-      builder.geometry().checkNoOverlapWithData();
+      builder.layout().checkNoOverlapWithData();
     }
     boolean fecOnHash = fecDevice != null && sameFile(fecDevice, hash);
     boolean fecOnData = fecDevice != null && sameFile(fecDevice, data);
     if (fecDevice != null) {
       // The final layout depends on the hash device's size once written; this one checks the
       // parameters and the overlaps before any file is created.
-      FecLayout early = FecLayout.of(p, roots(), fecOffset(), fecOnHash, builder.geometry().hashDeviceSize());
-      checkFecOverlaps(p, builder.geometry(), early, fecOnHash, fecOnData);
+      FecLayout early = FecLayout.of(p, roots(), fecOffset(), fecOnHash, builder.layout().hashDeviceSize());
+      checkFecOverlaps(p, builder.layout(), early, fecOnHash, fecOnData);
     }
     long dataSize = DeviceSize.of(data); // Files.size says 0 for a block device
-    if (dataSize < p.dataSize()) {
-      // Checked before the hash file is created, so a refused format leaves nothing behind.
-      throw new org.jverity.io.DeviceTooSmallException("data (" + p.dataBlocks() + " blocks of "
-          + p.dataBlockSize() + " bytes)", data.toString(), dataSize, p.dataSize());
-    }
+    // Checked before the hash file is created, so a refused format leaves nothing behind.
+    TreeRoot.requireSize(p.dataSize(), TreeRoot.dataBlocks(builder.layout()), data.toString(), dataSize);
     byte[] root;
     FecLayout fec = null;
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
@@ -133,10 +131,10 @@ public final class FormatCommand implements Command {
     Header.Fec fecInfo = fec == null ? null
         : new Header.Fec(fecDevice.toString(), fec, fecOnHash);
     if (json) {
-      io.result(Header.json(data.toString(), hash.toString(), builder.geometry(), root, fecInfo));
+      io.result(Header.json(data.toString(), hash.toString(), p, root, fecInfo));
       return ExitCode.OK;
     }
-    io.out().print(Header.text(hash.toString(), builder.geometry(), root, fecInfo,
+    io.out().print(Header.text(hash.toString(), p, root, fecInfo,
         options.hash != null ? options.hash : p.hashAlgorithm().kernelName())
         + Header.identityLine(ImageIdentity.of(p, root)));
     return ExitCode.OK;
@@ -198,7 +196,7 @@ public final class FormatCommand implements Command {
    * overlap and silently overwrites the tree or the superblock). {@code repair} checks the same
    * before it writes.
    */
-  static void checkFecOverlaps(VerityParams p, TreeGeometry geometry, FecLayout fec,
+  static void checkFecOverlaps(VerityParams p, MerkleLayout layout, FecLayout fec,
       boolean onHash, boolean onData) {
     long start = fec.fecOffset();
     if (onData && start < p.dataSize()) {
@@ -206,8 +204,8 @@ public final class FormatCommand implements Command {
           + " which ends at byte " + p.dataSize() + ")");
     }
     if (onHash) {
-      long areaStart = Math.min(p.hashOffset(), geometry.treeOffset());
-      long areaEnd = geometry.hashDeviceSize();
+      long areaStart = layout.hashAreaStart();
+      long areaEnd = layout.hashDeviceSize();
       if (start + fec.paritySize() > areaStart && start < areaEnd) {
         throw new VerityParameterException("--fec-offset: " + start + " (the FEC area overlaps the hash"
             + " area, bytes " + areaStart + " to " + areaEnd + ")");

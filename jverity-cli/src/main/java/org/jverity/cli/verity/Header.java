@@ -9,7 +9,7 @@ import org.jverity.format.Hex;
 import org.jverity.format.ImageIdentity;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
-import org.jverity.tree.TreeGeometry;
+import org.jverity.tree.MerkleLayout;
 
 /**
  * The "VERITY header information" block veritysetup prints for format and dump, line for line,
@@ -22,8 +22,8 @@ final class Header {
    * veritysetup's text: tab after each label, "Root hash" only when known, "Hash device size"
    * only when the hash area starts at offset 0 (as veritysetup 2.6 does).
    */
-  static String text(String hashDevice, TreeGeometry g, byte[] rootHash) {
-    return text(hashDevice, g, rootHash, null);
+  static String text(String hashDevice, VerityParams p, byte[] rootHash) {
+    return text(hashDevice, p, rootHash, null);
   }
 
   /**
@@ -36,22 +36,22 @@ final class Header {
   record Fec(String device, FecLayout layout, boolean onHashDevice) {}
 
   /**
-   * As {@link #text(String, TreeGeometry, byte[])}, with veritysetup's FEC lines when {@code fec} is
+   * As {@link #text(String, VerityParams, byte[])}, with veritysetup's FEC lines when {@code fec} is
    * not null: roots and parity blocks after the algorithm; the hash device size counts the parity
    * when it shares the hash device (veritysetup assumes it follows the tree); "FEC device size"
    * only for a FEC device of its own with the parity at offset 0.
    */
-  static String text(String hashDevice, TreeGeometry g, byte[] rootHash, Fec fec) {
-    return text(hashDevice, g, rootHash, fec, g.params().hashAlgorithm().kernelName());
+  static String text(String hashDevice, VerityParams p, byte[] rootHash, Fec fec) {
+    return text(hashDevice, p, rootHash, fec, p.hashAlgorithm().kernelName());
   }
 
   /**
-   * As {@link #text(String, TreeGeometry, byte[], Fec)}, naming the hash algorithm as the user
+   * As {@link #text(String, VerityParams, byte[], Fec)}, naming the hash algorithm as the user
    * spelled it: veritysetup's format prints {@code --hash} as given ({@code SHA256}), though the
    * superblock, and so dump, has it in lower case.
    */
-  static String text(String hashDevice, TreeGeometry g, byte[] rootHash, Fec fec, String algorithm) {
-    VerityParams p = g.params();
+  static String text(String hashDevice, VerityParams p, byte[] rootHash, Fec fec, String algorithm) {
+    MerkleLayout g = MerkleLayout.dmVerity(p);
     StringBuilder s = new StringBuilder();
     s.append("VERITY header information for ").append(hashDevice).append('\n');
     s.append("UUID:            \t").append(p.uuid() == null ? "" : p.uuid()).append('\n');
@@ -125,13 +125,13 @@ final class Header {
   }
 
   /** Everything a build script needs, so it does no arithmetic of its own. Offsets in bytes. */
-  static Map<String, Object> json(String dataDevice, String hashDevice, TreeGeometry g, byte[] rootHash) {
-    return json(dataDevice, hashDevice, g, rootHash, null);
+  static Map<String, Object> json(String dataDevice, String hashDevice, VerityParams p, byte[] rootHash) {
+    return json(dataDevice, hashDevice, p, rootHash, null);
   }
 
-  /** As {@link #json(String, String, TreeGeometry, byte[])}, with a "fec" object when {@code fec} is not null. */
-  static Map<String, Object> json(String dataDevice, String hashDevice, TreeGeometry g, byte[] rootHash, Fec fec) {
-    VerityParams p = g.params();
+  /** As {@link #json(String, String, VerityParams, byte[])}, with a "fec" object when {@code fec} is not null. */
+  static Map<String, Object> json(String dataDevice, String hashDevice, VerityParams p, byte[] rootHash, Fec fec) {
+    MerkleLayout g = MerkleLayout.dmVerity(p);
     Map<String, Object> m = new LinkedHashMap<>();
     if (dataDevice != null) {
       m.put("dataDevice", dataDevice);
@@ -153,7 +153,7 @@ final class Header {
     m.put("superblock", p.superblock());
     m.put("hashOffset", p.hashOffset());
     m.put("hashStart", g.treeOffset());
-    m.put("hashStartBlock", g.hashStart());
+    m.put("hashStartBlock", g.firstHashBlock());
     m.put("hashAreaSize", g.treeSize());
     m.put("hashDeviceSize", g.hashDeviceSize());
     List<Object> levels = new ArrayList<>();

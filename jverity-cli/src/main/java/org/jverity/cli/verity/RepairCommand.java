@@ -18,7 +18,6 @@ import org.jverity.tree.CheckReport;
 import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeChecker;
-import org.jverity.tree.TreeGeometry;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.DistinctFiles;
@@ -62,7 +61,7 @@ public final class RepairCommand implements Command {
       VerityParams p = trusted.params();
       byte[] root = trusted.rootHash();
       TreeChecker checker = TreeChecker.of(p);
-      checkRoles(p, checker.geometry(), hashDev.size()); // before anything is written
+      checkRoles(p, checker.layout(), hashDev.size()); // before anything is written
       FecRepairer repairer = fec.repairer(p, dataDev, hashDev, image.hash, fecDevices); // sized before the check
       CheckReport before;
       try (ProgressBar bar = ProgressBar.start("check", checker.workBytes(), System.err)) {
@@ -165,14 +164,14 @@ public final class RepairCommand implements Command {
    * would land in the other: data and hash (the hash area past the data, --hash-offset), FEC and
    * either (the parity past both, --fec-offset), as format lays them out.
    */
-  private void checkRoles(VerityParams p, TreeGeometry geometry, long hashSize) throws IOException {
+  private void checkRoles(VerityParams p, MerkleLayout layout, long hashSize) throws IOException {
     if (DistinctFiles.same(image.data, image.hash)) {
-      geometry.checkNoOverlapWithData();
+      layout.checkNoOverlapWithData();
     }
     boolean onHash = DistinctFiles.same(fec.device, image.hash);
     boolean onData = DistinctFiles.same(fec.device, image.data);
     if (onHash || onData) {
-      FormatCommand.checkFecOverlaps(p, geometry, FecLayout.of(p, fec.roots, fec.offset, onHash, hashSize),
+      FormatCommand.checkFecOverlaps(p, layout, FecLayout.of(p, fec.roots, fec.offset, onHash, hashSize),
           onHash, onData);
     }
   }

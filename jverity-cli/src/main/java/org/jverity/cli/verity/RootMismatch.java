@@ -7,6 +7,7 @@ import org.jverity.hash.BlockHasher;
 import org.jverity.io.BlockDevice;
 import org.jverity.tree.HashLocation;
 import org.jverity.tree.MerkleLayout;
+import org.jverity.tree.TreeRoot;
 
 /**
  * Why the top hash block does not hash to the root hash given. {@code verify} checks the whole
@@ -78,13 +79,13 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
     }
     boolean lowerMatch = false; // below the top's children, on the path of dataBlock
     for (int i = 0; i < top && !lowerMatch; i++) {
-      long index = dataBlock >>> (layout.hashesPerBlockBits() * i); // of the block hashed into level i
       HashLocation at = layout.locateForDataBlock(i, dataBlock);
-      lowerMatch = matches(hasher, input(layout, data, hash, i, index), hashBlock(layout, hash, at.hashBlock()), at);
+      byte[] block = input(layout, data, hash, i, layout.indexOnPath(i, dataBlock));
+      lowerMatch = matches(hasher, block, hashBlock(layout, hash, at.hashBlock()), at);
     }
     Verdict v = matching == compared ? Verdict.WRONG_ROOT_HASH
         : matching > 0 || lowerMatch ? Verdict.TOP_BLOCK_CORRUPT : Verdict.WRONG_PARAMETERS;
-    return new RootMismatch(v, hasher.hash(topBlock, 0, topBlock.length));
+    return new RootMismatch(v, TreeRoot.digest(layout, hasher, data, hash));
   }
 
   /** Input block {@code index} of {@code level}: a data block for level 0, else a hash block of the level below. */

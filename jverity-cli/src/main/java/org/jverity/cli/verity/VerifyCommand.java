@@ -67,7 +67,7 @@ public final class VerifyCommand implements Command {
         checker = checker.withThreads(threads);
       }
       if (Files.isSameFile(data, hash)) {
-        checker.geometry().checkNoOverlapWithData();
+        checker.layout().checkNoOverlapWithData();
       }
       if (fec.given()) { // as read and open: a FEC file that cannot serve is refused even if the image verifies
         fec.checkFits(p, dataDev, hashDev, hash);
