@@ -70,7 +70,7 @@ public final class TreeBuilder {
    */
   public byte[] build(BlockDevice data, WritableDevice hash) throws IOException {
     TreeRoot.requireSize(layout.dataSize(), TreeRoot.dataBlocks(layout), data.description(), data.size());
-    BlockHasher hasher = BlockHasher.dmVerity(params);
+    BlockHasher hasher = params.blockHasher();
     if (params.superblock()) {
       hash.writeFully(params.hashOffset(), ByteBuffer.wrap(VeritySuperblock.of(params).encode()));
     }

@@ -62,7 +62,7 @@ public final class TreeChecker {
    */
   public CheckReport check(BlockDevice data, BlockDevice hash, byte[] rootHash) throws IOException {
     TreeRoot.requireDevices(layout, data, TreeRoot.dataBlocks(layout), hash, TreeRoot.HASH_AREA);
-    byte[] computedRoot = TreeRoot.digest(layout, BlockHasher.dmVerity(params), data, hash);
+    byte[] computedRoot = TreeRoot.digest(layout, params.blockHasher(), data, hash);
     boolean rootMatches = MessageDigest.isEqual(computedRoot, rootHash);
     int levels = layout.levels();
     int bits = layout.hashesPerBlockBits();
@@ -164,7 +164,7 @@ public final class TreeChecker {
 
   private void run(int level, BlockDevice data, BlockDevice hash, LevelPass.Findings findings)
       throws IOException {
-    new LevelPass(layout, BlockHasher.dmVerity(params), level, data, hash, LevelPass.Mode.CHECK, findings, progress,
+    new LevelPass(layout, params.blockHasher(), level, data, hash, LevelPass.Mode.CHECK, findings, progress,
         threads).run();
   }
 

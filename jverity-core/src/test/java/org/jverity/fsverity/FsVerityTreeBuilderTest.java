@@ -101,7 +101,7 @@ class FsVerityTreeBuilderTest {
       @TempDir Path dir) throws Exception {
     FsverityTool.Made m = FsverityTool.make(dir, "f", size, size, alg, blockSize, salt);
     byte[] want = Files.readAllBytes(m.tree());
-    FsVerityTreeBuilder b = FsVerityTreeBuilder.of(new FsVerityParams(HashAlgorithm.fromName(alg), blockSize,
+    FsVerityTreeBuilder b = FsVerityTreeBuilder.of(new FsVerityParams(HashNames.fromName(alg), blockSize,
         HEX.parseHex(salt))).withThreads(2);
     MemoryDevice tree = new MemoryDevice("tree");
     FsVerityDescriptor d = b.build(new MemoryDevice("file", m.bytes()), tree);

@@ -1,9 +1,10 @@
 package org.jverity.tree;
 
+import org.jverity.format.HashNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.format.HashFormat;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
@@ -38,7 +39,7 @@ class MerkleLayoutDmVerityTest {
     "257, sha256, 512, 3, 20",
   })
   void levelsAndSizesMatchVeritysetup(long n, String alg, int hbs, int levels, long hashBlocks) {
-    MerkleLayout g = MerkleLayout.dmVerity(params(n).hashAlgorithm(HashAlgorithm.fromName(alg)).hashBlockSize(hbs).build());
+    MerkleLayout g = MerkleLayout.dmVerity(params(n).hashAlgorithm(HashNames.fromName(alg)).hashBlockSize(hbs).build());
     assertThat(g.levels()).isEqualTo(levels);
     assertThat(g.hashBlocks()).isEqualTo(hashBlocks);
   }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
-import org.jverity.format.HashAlgorithm;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.format.VerityParams;
 import org.jverity.hash.BlockHasher;
 import org.jverity.io.DeviceTooSmallException;
