@@ -14,6 +14,7 @@ import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
 import org.jverity.fsverity.FileDigestMismatchException;
+import org.jverity.fsverity.FsVerityDigest;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.VerifiedFile;
 import org.jverity.sig.InvalidSignatureException;
@@ -100,13 +101,13 @@ public final class CatCommand implements Command {
 
   /** --json: what was written, and the digest it verified against (as digest --json names them). */
   private Map<String, Object> summary(VerifiedFile f) {
-    String verified = f.digest(); // alg:hex
+    FsVerityDigest verified = f.fileDigest();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("output", output.toString());
     m.put("file", file.toString());
     m.put("length", f.size());
-    m.put("hashAlgorithm", verified.substring(0, verified.indexOf(':')));
-    m.put("digest", verified.substring(verified.indexOf(':') + 1));
+    m.put("hashAlgorithm", verified.algorithm().kernelName());
+    m.put("digest", Hex.format(verified.bytes()));
     m.put("rootHash", Hex.format(f.rootHash()));
     return m;
   }

@@ -218,11 +218,11 @@ public final class DigestCommand implements Command {
   }
 
   private String line(FsVerityDescriptor d, Path file) {
-    String digest = forBuiltinSig ? HexFormat.of().formatHex(d.signedDigest()) : HexFormat.of().formatHex(d.digest());
-    if (compact) {
-      return digest;
+    if (forBuiltinSig) {
+      String signed = HexFormat.of().formatHex(d.signedDigest());
+      return compact ? signed : signed + " " + file;
     }
-    return (forBuiltinSig ? "" : params.algorithm().kernelName() + ":") + digest + " " + file;
+    return compact ? HexFormat.of().formatHex(d.digest()) : d.fileDigest() + " " + file;
   }
 
   private static <T> T await(Future<T> f) throws Exception {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
+import org.jverity.fsverity.FsVerityDigest;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.sig.FsVeritySignature;
 import org.jverity.cli.command.AtomicOutput;
@@ -60,7 +61,7 @@ public final class SignCommand implements Command {
       m.put("digest", Hex.format(digest));
       io.result(m);
     } else {
-      io.out().println("Signed file '" + file + "' (" + alg + ":" + Hex.format(digest) + ")");
+      io.out().println("Signed file '" + file + "' (" + new FsVerityDigest(alg, digest) + ")");
     }
     return ExitCode.OK;
   }

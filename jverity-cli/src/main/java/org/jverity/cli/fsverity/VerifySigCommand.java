@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
+import org.jverity.fsverity.FsVerityDigest;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.sig.FsVeritySignature;
 import org.jverity.sig.InvalidSignatureException;
@@ -58,7 +59,7 @@ public final class VerifySigCommand implements Command {
       m.put("signer", signer);
       io.result(m);
     } else {
-      io.out().println("Verified file '" + file + "' (" + alg + ":" + Hex.format(digest) + "), signed by '" + signer + "'");
+      io.out().println("Verified file '" + file + "' (" + new FsVerityDigest(alg, digest) + "), signed by '" + signer + "'");
     }
     return ExitCode.OK;
   }
