@@ -148,9 +148,9 @@ class CatCommandTest {
       "--hash-alg=sha512|3|--hash-alg: sha512 (expected: sha256, as --digest says)",
       "--hash-alg=sha3-256|3|--hash-alg: sha3-256 (expected: sha256 or sha512)",
       "--hash-alg=tiger|3|--hash-alg: tiger (expected: sha256 or sha512)",
-      "--salt=zz|3|salt: not a hex string: zz",
-      "--block-size=1000|3|block size: 1000",
-      "--salt=00112233445566778899001122334455667788990011223344556677889900112233|3|salt: 34 bytes"})
+      "--salt=zz|3|--salt: zz (expected: an even number of hex digits)",
+      "--block-size=1000|3|--block-size: 1000 (expected: a power of two",
+      "--salt=00112233445566778899001122334455667788990011223344556677889900112233|3|(expected: at most 32 bytes in hex)"})
   void badParametersAreExit3(String option, int code, String message) throws Exception {
     Made m = make(1000, "sha256", 4096, "");
     ToolRun r = cat(m, option);

@@ -14,6 +14,8 @@ public final class ReedSolomon {
   /** veritysetup's range of parity bytes: 2 to 24 (k from 231 to 253). */
   public static final int MIN_ROOTS = 2;
   public static final int MAX_ROOTS = 24;
+  /** veritysetup's default parity bytes ({@code --fec-roots}): the least overhead, 2 of 255 bytes. */
+  public static final int DEFAULT_ROOTS = 2;
 
   private final int roots;
   private final int[] generator; // coefficients of g(x), generator[i] of x^i; generator[roots] = 1

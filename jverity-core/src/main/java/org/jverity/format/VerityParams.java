@@ -38,7 +38,10 @@ public record VerityParams(
   public static final int MAX_BLOCK_SIZE = 512 * 1024;
   /** The superblock's salt field is 256 bytes long. */
   public static final int MAX_SALT_SIZE = 256;
-  /** Offsets on the hash device are counted in 512-byte sectors by the kernel. */
+  /**
+   * Offsets on the hash device are counted in 512-byte sectors by the kernel, and veritysetup
+   * refuses a FEC offset that is not a whole number of them ("Unsupported VERITY FEC offset").
+   */
   public static final int SECTOR_SIZE = 512;
 
   public VerityParams {
@@ -58,7 +61,7 @@ public record VerityParams(
     }
     if (hashOffset < 0 || hashOffset % SECTOR_SIZE != 0) {
       throw new VerityParameterException(
-          "hash offset: " + hashOffset + " (expected: a non-negative multiple of 512)");
+          "hash offset: " + hashOffset + " (expected: a non-negative multiple of " + SECTOR_SIZE + ")");
     }
     Objects.requireNonNull(salt, "salt");
     if (salt.length > MAX_SALT_SIZE) {

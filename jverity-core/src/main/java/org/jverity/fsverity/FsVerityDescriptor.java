@@ -116,7 +116,12 @@ public record FsVerityDescriptor(FsVerityParams params, long dataSize, byte[] ro
 
   /** The file digest as {@code fsverity digest} prints it: {@code sha256:<hex>}. */
   public String formattedDigest() {
-    return params.algorithm().kernelName() + ":" + HexFormat.of().formatHex(digest());
+    return fileDigest().toString();
+  }
+
+  /** The file digest with its algorithm. */
+  public FsVerityDigest fileDigest() {
+    return new FsVerityDigest(params.algorithm(), digest());
   }
 
   /**

@@ -2,10 +2,9 @@ package org.jverity.fsverity;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.Locale;
 import java.util.Objects;
 import org.jverity.format.Hex;
+import org.jverity.hash.HashAlgorithm;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.BlockHasher;
 import org.jverity.hash.HashAlgorithm;
@@ -66,7 +65,7 @@ import org.jverity.verify.VerifiedSource;
 public final class VerifiedFile implements VerifiedSource, AutoCloseable {
   private final VerifiedReader reader;
   private final VerificationScheduler scheduler;
-  private final String digest; // alg:hex, verified
+  private final FsVerityDigest digest; // verified
   private final byte[] rootHash; // trusted: the verified descriptor holds it
   private final BlockDevice ownedFile; // closed with this; null when the caller owns the devices
   private final BlockDevice ownedTree;
@@ -106,7 +105,7 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
     }
   }
 
-  private VerifiedFile(VerifiedReader reader, VerificationScheduler scheduler, String digest, byte[] rootHash,
+  private VerifiedFile(VerifiedReader reader, VerificationScheduler scheduler, FsVerityDigest digest, byte[] rootHash,
       BlockDevice ownedFile, BlockDevice ownedTree) {
     this.reader = reader;
     this.rootHash = rootHash;
@@ -159,23 +158,18 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
       HashBlockCache cache, ReaderOptions options, HashingPool pool, BlockDevice ownedFile,
       BlockDevice ownedTree) throws IOException {
     Objects.requireNonNull(params, "params");
-    HashAlgorithm alg = algorithmOf(expectedDigest);
-    byte[] want = Hex.parse("fs-verity digest", expectedDigest.substring(expectedDigest.indexOf(':') + 1));
-    if (want.length != alg.digestSize()) {
-      throw new VerityParameterException("fs-verity digest: " + want.length + " bytes (expected: "
-          + alg.digestSize() + " for " + alg + ")");
-    }
+    FsVerityDigest want = FsVerityDigest.parse(Objects.requireNonNull(expectedDigest, "expectedDigest"));
+    HashAlgorithm alg = want.algorithm();
     FsVerityDescriptor claimed = describe(file, tree, alg, params);
-    byte[] got = claimed.digest();
-    if (!MessageDigest.isEqual(got, want)) {
-      throw new FileDigestMismatchException(file.description(), alg + ":" + Hex.format(want),
-          alg + ":" + Hex.format(got));
+    FsVerityDigest got = claimed.fileDigest();
+    if (!got.matches(want)) {
+      throw new FileDigestMismatchException(file.description(), want.toString(), got.toString());
     }
     byte[] root = claimed.rootHash(); // trusted from here: its descriptor hashes to the expected digest
     MerkleLayout layout = MerkleLayout.fsVerity(alg, params.blockSize(), claimed.dataSize());
     BlockHasher hasher = BlockHasher.fsVerity(alg, params.salt());
     VerifiedReader reader = VerifiedReader.open(layout, hasher, file, tree, root, cache, options);
-    return new VerifiedFile(reader, new VerificationScheduler(reader, pool), alg + ":" + Hex.format(want),
+    return new VerifiedFile(reader, new VerificationScheduler(reader, pool), want,
         root, ownedFile, ownedTree);
   }
 
@@ -209,28 +203,6 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
     return new FsVerityDescriptor(p, size, root);
   }
 
-  /** The algorithm an {@code alg:hex} digest names; fs-verity knows sha256 and sha512. */
-  private static HashAlgorithm algorithmOf(String digest) {
-    Objects.requireNonNull(digest, "expectedDigest");
-    int colon = digest.indexOf(':');
-    if (colon < 0) {
-      throw new VerityParameterException("fs-verity digest: " + abbreviate(digest)
-          + " (expected: sha256:HEX or sha512:HEX)");
-    }
-    String name = digest.substring(0, colon).toLowerCase(Locale.ROOT);
-    HashAlgorithm alg = switch (name) {
-      case "sha256" -> HashAlgorithm.SHA256;
-      case "sha512" -> HashAlgorithm.SHA512;
-      default -> throw new VerityParameterException("fs-verity digest algorithm: " + abbreviate(name)
-          + " (expected: sha256 or sha512)");
-    };
-    return alg;
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() <= 80 ? s : s.substring(0, 77) + "...";
-  }
-
   private static void closeQuietly(BlockDevice d, Throwable primary) {
     if (d == null) {
       return;
@@ -250,6 +222,11 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
 
   /** The verified fs-verity file digest, {@code alg:hex} (lower case), as {@code fsverity digest} prints it. */
   public String digest() {
+    return digest.toString();
+  }
+
+  /** The verified fs-verity file digest. */
+  public FsVerityDigest fileDigest() {
     return digest;
   }
 

@@ -9,7 +9,7 @@ import java.util.List;
  *
  * @param rootMatches whether the top of the tree hashes to the root hash given
  * @param computedRoot what the top of the tree hashes to
- * @param corruptions the first corruptions found, at most {@link #MAX_LISTED}, in block order
+ * @param corruptions the first corruptions found, at most {@link Corruption#MAX_REPORTED}, in block order
  *     (data area first); when the root does not match they are those below a tree taken as
  *     trusted, to tell a wrong root hash from a damaged image, except that a top block which
  *     disagrees with the level below is itself reported (it explains the root mismatch too)
@@ -29,9 +29,6 @@ public record CheckReport(
     long uncheckedDataBlocks,
     long digestsCompared,
     long digestsMismatched) {
-
-  /** Corruptions listed one by one; the rest are only counted (as the kernel caps its log at 100). */
-  public static final int MAX_LISTED = 100;
 
   public CheckReport {
     corruptions = List.copyOf(corruptions);

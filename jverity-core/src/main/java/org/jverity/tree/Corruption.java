@@ -10,6 +10,13 @@ package org.jverity.tree;
  * @param kind what is wrong with it
  */
 public record Corruption(Area area, long block, int level, Kind kind) implements Comparable<Corruption> {
+  /**
+   * Corruptions reported one by one (logged, listed, kept); the rest are only counted. The
+   * kernel's {@code verity_handle_err} stops logging after {@code DM_VERITY_MAX_CORRUPTED_ERRS}
+   * (100) corruptions, so a damaged image cannot flood a log; jverity keeps the same bound
+   * everywhere it names corrupted blocks, so a long report reads as the kernel's would.
+   */
+  public static final int MAX_REPORTED = 100;
 
   public enum Kind {
     /** The block does not hash to the digest its parent holds. */
@@ -36,10 +43,11 @@ public record Corruption(Area area, long block, int level, Kind kind) implements
    * zeroed)}, for callers to complete with "is corrupted".
    */
   public String describe() {
-    if (area == Area.DATA) {
-      return "data block " + block;
-    }
-    return "hash block " + block + " (level " + level
-        + (kind == Kind.SPARE_NOT_ZERO ? ", spare area not zeroed)" : ")");
+    return ref().describe(kind == Kind.SPARE_NOT_ZERO ? "spare area not zeroed" : null);
+  }
+
+  /** The block, without what is wrong with it. */
+  public BlockRef ref() {
+    return new BlockRef(area, block, level);
   }
 }

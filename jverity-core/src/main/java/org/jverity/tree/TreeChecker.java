@@ -210,7 +210,7 @@ public final class TreeChecker {
     }
   }
 
-  /** Counts corruptions and keeps the first {@link CheckReport#MAX_LISTED} in block order. */
+  /** Counts corruptions and keeps the first {@link Corruption#MAX_REPORTED} in block order. */
   private static final class CorruptionLog {
     private final PriorityQueue<Corruption> kept = new PriorityQueue<>(java.util.Comparator.reverseOrder());
     private long count;
@@ -218,7 +218,7 @@ public final class TreeChecker {
     synchronized void add(Corruption c) {
       count++;
       kept.add(c);
-      if (kept.size() > CheckReport.MAX_LISTED) {
+      if (kept.size() > Corruption.MAX_REPORTED) {
         kept.poll(); // drop the largest: we keep the lowest-numbered blocks
       }
     }

@@ -2,6 +2,7 @@ package org.jverity.verify;
 
 import java.io.IOException;
 import org.jverity.tree.Area;
+import org.jverity.tree.BlockRef;
 
 /**
  * A block that does not match its trusted digest: a verified read never returns its bytes. Callers
@@ -27,8 +28,7 @@ public final class CorruptBlockException extends IOException {
    *     path it is on); -1 when unknown
    */
   public CorruptBlockException(String source, Area area, long block, int level, long dataBlock) {
-    super(source + ": " + (area == Area.DATA ? "data block " + block : "hash block " + block + " (level " + level + ")")
-        + " is corrupted");
+    super(source + ": " + new BlockRef(area, block, level) + " is corrupted");
     this.area = area;
     this.block = block;
     this.level = level;
@@ -50,5 +50,10 @@ public final class CorruptBlockException extends IOException {
 
   public int level() {
     return level;
+  }
+
+  /** The corrupted block, to name in a message. */
+  public BlockRef ref() {
+    return new BlockRef(area, block, level);
   }
 }

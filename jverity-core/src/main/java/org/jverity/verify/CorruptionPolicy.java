@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jverity.tree.Corruption;
 
 /**
  * The one place a corruption is counted, logged and ruled on ({@link CorruptionMode}): the
@@ -11,8 +12,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * listener that throws cannot change the outcome. Thread-safe.
  */
 final class CorruptionPolicy {
-  /** Corruptions logged and kept one by one; the rest are only counted (the kernel's limit). */
-  static final int MAX_LOGGED = 100;
   private static final System.Logger LOG = System.getLogger(VerifiedReader.class.getName());
 
   private final CorruptionMode mode;
@@ -32,7 +31,7 @@ final class CorruptionPolicy {
    */
   void handle(CorruptBlockException e) throws CorruptBlockException {
     long n = corruptions.incrementAndGet();
-    if (n <= MAX_LOGGED) {
+    if (n <= Corruption.MAX_REPORTED) {
       synchronized (first) {
         first.add(e);
       }

@@ -14,6 +14,7 @@ import org.jverity.hash.BlockHasher;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.tree.Area;
+import org.jverity.tree.Corruption;
 import org.jverity.internal.ConcurrentBitSet;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeRoot;
@@ -41,8 +42,6 @@ import org.jverity.tree.TreeRoot;
  * comes from a small bounded pool, so memory follows the requests in flight, not the threads.
  */
 public final class VerifiedReader implements VerifiedSource, AutoCloseable {
-  /** Corruptions logged and kept one by one; the rest are only counted (the kernel's limit). */
-  public static final int MAX_LOGGED = CorruptionPolicy.MAX_LOGGED;
   private static final int RUN_BYTES = 256 << 10; // data read at once: stays in L2 until hashed
 
   private final VerityParams params; // null for trees that are not dm-verity's
@@ -157,7 +156,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     return repaired.sum();
   }
 
-  /** The first {@link #MAX_LOGGED} corruptions seen, in the order seen. */
+  /** The first {@link Corruption#MAX_REPORTED} corruptions seen, in the order seen. */
   public List<CorruptBlockException> firstCorruptions() {
     return policy.first();
   }

@@ -143,7 +143,7 @@ class TreeCheckerTest {
       assertThat(r.corruptionCount()).isEqualTo(334);
       assertThat(r.dataCorruptionCount()).isEqualTo(334);
       List<Corruption> listed = r.corruptions();
-      assertThat(listed).hasSize(CheckReport.MAX_LISTED);
+      assertThat(listed).hasSize(Corruption.MAX_REPORTED);
       assertThat(listed.getFirst()).isEqualTo(Corruption.data(0));
       assertThat(listed.getLast()).isEqualTo(Corruption.data(297));
     }

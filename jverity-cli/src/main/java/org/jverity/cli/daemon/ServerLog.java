@@ -6,20 +6,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jverity.nbd.NbdEvents;
 import org.jverity.tree.Area;
+import org.jverity.tree.BlockRef;
+import org.jverity.tree.Corruption;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
 
 /**
  * The server's log on stderr: one line per connection, per refused client and per corruption
  * ({@code jverity: 127.0.0.1:51234 connected}, {@code jverity: export root: data block 1234 is
- * corrupted}). Corruption lines stop after {@link #MAX_CORRUPTION_LINES} per export, with a line
+ * corrupted}). Corruption lines stop after {@link Corruption#MAX_REPORTED} per export, with a line
  * saying so, as dm-verity limits its own; {@code status} still counts every one. Requests are not
  * logged. Thread-safe: lines are written whole under the writer's lock.
  */
 public final class ServerLog implements NbdEvents {
-  /** Corruption lines per export before the log goes quiet about that export. */
-  static final int MAX_CORRUPTION_LINES = 100;
-
   private final PrintWriter err;
   private final Map<String, AtomicInteger> corruptionLines = new ConcurrentHashMap<>();
   /** Peers connected now: their protocol errors are said by their disconnection line. */
@@ -78,17 +77,16 @@ public final class ServerLog implements NbdEvents {
   /** A block of {@code export} did not verify; {@code ignored} under --ignore-corruption. */
   void corrupted(String export, CorruptBlockException e, boolean ignored) {
     int n = corruptionLines.computeIfAbsent(export, k -> new AtomicInteger()).incrementAndGet();
-    if (n <= MAX_CORRUPTION_LINES) {
+    if (n <= Corruption.MAX_REPORTED) {
       line("export " + display(export) + ": " + what(e) + (ignored ? " (ignored)" : ""));
-    } else if (n == MAX_CORRUPTION_LINES + 1) {
+    } else if (n == Corruption.MAX_REPORTED + 1) {
       line("export " + display(export) + ": more corrupted blocks, not logged (jverity status counts them)");
     }
   }
 
   /** FEC corrected a block of {@code export} (the correction verified against the tree). */
-  void corrected(String export, org.jverity.tree.Area area, long block) {
-    line("export " + display(export) + ": " + (area == org.jverity.tree.Area.DATA ? "data" : "hash") + " block "
-        + block + " corrected with FEC");
+  void corrected(String export, Area area, long block) {
+    line("export " + display(export) + ": " + new BlockRef(area, block, -1) + " corrected with FEC");
   }
 
   /** The reader of {@code export} failed closed: the server stops. */
@@ -99,8 +97,7 @@ public final class ServerLog implements NbdEvents {
 
   /** "data block 1234 is corrupted" or "hash block 12 (level 0) is corrupted". */
   static String what(CorruptBlockException e) {
-    return (e.area() == Area.DATA ? "data block " + e.block() : "hash block " + e.block() + " (level " + e.level() + ")")
-        + " is corrupted";
+    return e.ref() + " is corrupted";
   }
 
   /** An export name for a log line: the default export has an empty name. */

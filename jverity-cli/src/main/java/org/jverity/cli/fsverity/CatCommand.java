@@ -13,6 +13,8 @@ import java.util.Map;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
 import org.jverity.fsverity.FileDigestMismatchException;
+import org.jverity.fsverity.FsVerityDigest;
+import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.VerifiedFile;
 import org.jverity.hash.HashAlgorithm;
 import org.jverity.sig.InvalidSignatureException;
@@ -21,7 +23,6 @@ import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.cli.command.AtomicOutput;
-import org.jverity.cli.syntax.ByteSize;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
@@ -49,9 +50,7 @@ public final class CatCommand implements Command {
   String digest;
   Path signature;
   List<Path> trusted;
-  String hashAlg;
-  long blockSize = 4096;
-  String salt = "";
+  final FsVerityOptions options = new FsVerityOptions();
   Path output;
   boolean json;
 
@@ -68,9 +67,7 @@ public final class CatCommand implements Command {
       .option("--digest", "ALG:HEX", "The expected fs-verity file digest, e.g. sha256:3d24... (HEX alone means --hash-alg's).", (c, v) -> c.digest = v)
       .option("--signature", "SIG", "Instead of --digest: a signature of the file digest (DER PKCS#7, fsverity sign); needs --trusted-cert.", (c, v) -> c.signature = FileName.parse(v))
       .option("--trusted-cert", "PEM", "Certificate(s) trusted to sign file digests (PEM; repeatable).", (c, v) -> c.trusted = Syntax.append(c.trusted, FileName.parse(v)))
-      .option("--hash-alg", "ALG", "sha256 or sha512 (default: the digest's, else sha256).", (c, v) -> c.hashAlg = v)
-      .option("--block-size", "BYTES", "Merkle tree block size (default 4096).", (c, v) -> c.blockSize = ByteSize.parse(v))
-      .option("--salt", "HEX", "Salt as hex, as given to fsverity digest (default: none).", (c, v) -> c.salt = v)
+      .include(FsVerityOptions.SYNTAX, c -> c.options)
       .option("-o, --output", "FILE", "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).", (c, v) -> c.output = FileName.parse(v))
       .flag("--json", "With -o: print a JSON summary on stdout (bytes written, the verified digest)."
           + " Needs -o: stdout carries the data otherwise.", c -> c.json = true);
@@ -81,12 +78,8 @@ public final class CatCommand implements Command {
     if (json && output == null) {
       throw new CliException(ExitCode.USAGE, "--json needs -o FILE: without it stdout carries the data");
     }
-    if (blockSize > 1 << 30) {
-      throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two, e.g. 4096)");
-    }
-    byte[] saltBytes = salt.isEmpty() || salt.equals("-") ? new byte[0] : Hex.parse("salt", salt);
-    VerifiedFile.Parameters params = VerifiedFile.Parameters.DEFAULTS.withBlockSize((int) blockSize)
-        .withSalt(saltBytes);
+    FsVerityParams checked = options.params(digestAlgorithm()); // refuses what fsverity digest refuses
+    VerifiedFile.Parameters params = new VerifiedFile.Parameters(checked.blockSize(), checked.salt());
     new DistinctFiles().input("file", file).input("--merkle-tree file", tree).input("--signature file", signature)
         .inputs("--trusted-cert file", trusted).outputOrStdout("--output", output).check();
     // --output appears only once every block verified: a failed cat leaves it as it was.
@@ -108,13 +101,13 @@ public final class CatCommand implements Command {
 
   /** --json: what was written, and the digest it verified against (as digest --json names them). */
   private Map<String, Object> summary(VerifiedFile f) {
-    String verified = f.digest(); // alg:hex
+    FsVerityDigest verified = f.fileDigest();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("output", output.toString());
     m.put("file", file.toString());
     m.put("length", f.size());
-    m.put("hashAlgorithm", verified.substring(0, verified.indexOf(':')));
-    m.put("digest", verified.substring(verified.indexOf(':') + 1));
+    m.put("hashAlgorithm", verified.algorithm().kernelName());
+    m.put("digest", Hex.format(verified.bytes()));
     m.put("rootHash", Hex.format(f.rootHash()));
     return m;
   }
@@ -138,30 +131,33 @@ public final class CatCommand implements Command {
     }
     Checks.requireFile(signature, "signature");
     List<X509Certificate> certs = Signing.certificates(trusted);
-    HashAlgorithm alg = hashAlg == null ? HashAlgorithm.SHA256 : givenAlgorithm();
+    HashAlgorithm alg = options.algorithm != null ? options.algorithm : HashAlgorithm.SHA256;
     return SignedFileDigest.open(file, tree, Files.readAllBytes(signature), certs, alg, params,
         ReaderOptions.DEFAULTS);
   }
 
-  /** {@code --hash-alg}: fs-verity has sha256 and sha512; any other name, known to dm-verity or not, is refused. */
-  private HashAlgorithm givenAlgorithm() {
-    HashAlgorithm a = HashAlgorithm.lookup(hashAlg).orElse(null);
-    if (a == null || !a.equals(HashAlgorithm.SHA256) && !a.equals(HashAlgorithm.SHA512)) {
-      throw new VerityParameterException("--hash-alg: " + hashAlg + " (expected: sha256 or sha512)");
+  /**
+   * The algorithm the tree is hashed with: --hash-alg's, else the one --digest names when fs-verity
+   * has it (another name is refused when the file is opened), else SHA-256.
+   */
+  private HashAlgorithm digestAlgorithm() {
+    if (options.algorithm != null || digest == null || digest.indexOf(':') < 0) {
+      return options.algorithm != null ? options.algorithm : HashAlgorithm.SHA256;
     }
-    return a;
+    String named = digest.substring(0, digest.indexOf(':')).toLowerCase(Locale.ROOT);
+    return named.equals("sha512") ? HashAlgorithm.SHA512 : HashAlgorithm.SHA256;
   }
 
   /** {@code --digest} with its algorithm, which must agree with {@code --hash-alg} when both say one. */
   private String expectedDigest() {
-    String given = hashAlg == null ? null : givenAlgorithm().kernelName();
+    String given = options.algorithm == null ? null : options.algorithm.kernelName();
     int colon = digest.indexOf(':');
     if (colon < 0) {
       return (given == null ? "sha256" : given) + ":" + digest;
     }
     String named = digest.substring(0, colon).toLowerCase(Locale.ROOT);
     if (given != null && !given.equals(named)) {
-      throw new VerityParameterException("--hash-alg: " + hashAlg + " (expected: " + named + ", as --digest says)");
+      throw new VerityParameterException("--hash-alg: " + given + " (expected: " + named + ", as --digest says)");
     }
     return digest;
   }

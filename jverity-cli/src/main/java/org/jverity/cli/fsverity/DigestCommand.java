@@ -22,7 +22,6 @@ import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
 import org.jverity.cli.command.AtomicOutput;
-import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
@@ -30,7 +29,6 @@ import org.jverity.cli.command.DistinctFiles;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.verity.ParamsResolver;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
 
@@ -44,9 +42,8 @@ public final class DigestCommand implements Command {
   static final long SMALL_FILE = 8L << 20; // bytes
 
   List<Path> files;
-  HashAlgorithm algorithm = HashAlgorithm.SHA256;
-  int blockSize = FsVerityParams.DEFAULT_BLOCK_SIZE;
-  Salt salt = new Salt(new byte[0]);
+  final FsVerityOptions options = new FsVerityOptions();
+  private FsVerityParams params; // from options, when run
   Path outTree;
   Path outDescriptor;
   boolean compact;
@@ -60,9 +57,7 @@ public final class DigestCommand implements Command {
       "Print the fs-verity digest of each FILE, as fsverity digest does.",
       DigestCommand::new)
       .parameters("FILE", "Files (with --recursive, directories too).", (c, v) -> c.files = Syntax.append(c.files, FileName.parse(v)))
-      .option("--hash-alg", "ALG", "sha256 (default) or sha512.", (c, v) -> c.algorithm = AlgorithmName.parse(v))
-      .option("--block-size", "N", "Merkle tree block size in bytes, a power of two (default 4096).", (c, v) -> c.blockSize = BlockSize.parse(v))
-      .option("--salt", "HEX", "Salt, up to 32 bytes in hex (default: none).", (c, v) -> c.salt = SaltHex.parse(v))
+      .include(FsVerityOptions.SYNTAX, c -> c.options)
       .option("--out-merkle-tree", "FILE", "Write the Merkle tree to FILE (given several FILEs, each written over the last from offset 0, as fsverity does).", (c, v) -> c.outTree = FileName.parse(v))
       .option("--out-descriptor", "FILE", "Write the 256-byte fs-verity descriptor to FILE (given several FILEs, one after another).", (c, v) -> c.outDescriptor = FileName.parse(v))
       .flag("--compact", "Print the digest alone, without algorithm and file name.", c -> c.compact = true)
@@ -74,7 +69,7 @@ public final class DigestCommand implements Command {
   @Override
   public int run(Io io) throws Exception {
     Checks.requireThreads(threads);
-    FsVerityParams params = new FsVerityParams(algorithm, blockSize, salt.bytes());
+    params = options.params();
     List<Path> all = expand();
     int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
     FsVerityTreeBuilder builder = FsVerityTreeBuilder.of(params).withThreads(n);
@@ -114,9 +109,9 @@ public final class DigestCommand implements Command {
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("file", file.toString());
-    m.put("hashAlgorithm", algorithm.kernelName());
-    m.put("blockSize", blockSize);
-    m.put("salt", ParamsResolver.saltText(salt.bytes()));
+    m.put("hashAlgorithm", params.algorithm().kernelName());
+    m.put("blockSize", params.blockSize());
+    m.put("salt", params.salt().length == 0 ? "-" : HexFormat.of().formatHex(params.salt()));
     m.put("dataSize", d.dataSize());
     m.put("rootHash", HexFormat.of().formatHex(d.rootHash()));
     m.put("digest", HexFormat.of().formatHex(d.digest()));
@@ -224,11 +219,11 @@ public final class DigestCommand implements Command {
   }
 
   private String line(FsVerityDescriptor d, Path file) {
-    String digest = forBuiltinSig ? HexFormat.of().formatHex(d.signedDigest()) : HexFormat.of().formatHex(d.digest());
-    if (compact) {
-      return digest;
+    if (forBuiltinSig) {
+      String signed = HexFormat.of().formatHex(d.signedDigest());
+      return compact ? signed : signed + " " + file;
     }
-    return (forBuiltinSig ? "" : algorithm.kernelName() + ":") + digest + " " + file;
+    return compact ? HexFormat.of().formatHex(d.digest()) : d.fileDigest() + " " + file;
   }
 
   private static <T> T await(Future<T> f) throws Exception {
@@ -236,57 +231,6 @@ public final class DigestCommand implements Command {
       return f.get();
     } catch (ExecutionException e) {
       throw e.getCause() instanceof Exception x ? x : new IllegalStateException(e.getCause());
-    }
-  }
-
-  /** --hash-alg: the names fsverity accepts, exactly. */
-  static final class AlgorithmName {
-    private AlgorithmName() {}
-
-    static HashAlgorithm parse(String value) {
-      return switch (value) {
-        case "sha256" -> HashAlgorithm.SHA256;
-        case "sha512" -> HashAlgorithm.SHA512;
-        default -> throw new BadValue("sha256 or sha512");
-      };
-    }
-  }
-
-  /** --block-size: a decimal number of bytes, a power of two (the range is checked with the algorithm). */
-  static final class BlockSize {
-    private BlockSize() {}
-
-    static Integer parse(String value) {
-      try {
-        int n = Integer.parseInt(value);
-        if (n > 0 && Integer.bitCount(n) == 1) {
-          return n;
-        }
-      } catch (NumberFormatException e) {
-        // refused below
-      }
-      throw new BadValue("a power of two in bytes, e.g. 4096");
-    }
-  }
-
-  /** A --salt value (a record, so that the digest's parameters hold no array shared with the parser). */
-  record Salt(byte[] bytes) {}
-
-  /** --salt: hex, up to 32 bytes; empty for none. */
-  static final class SaltHex {
-    private SaltHex() {}
-
-    static Salt parse(String value) {
-      byte[] b;
-      try {
-        b = HexFormat.of().parseHex(value);
-      } catch (IllegalArgumentException e) {
-        throw new BadValue("an even number of hex digits");
-      }
-      if (b.length > FsVerityParams.MAX_SALT_SIZE) {
-        throw new BadValue("at most " + FsVerityParams.MAX_SALT_SIZE + " bytes in hex");
-      }
-      return new Salt(b);
     }
   }
 }

@@ -14,10 +14,10 @@ import org.jverity.io.FileDevice;
 final class FsVerityFileDigest {
   private FsVerityFileDigest() {}
 
-  static byte[] compute(Path file, HashAlgorithm alg, int blockSize, byte[] salt) throws IOException {
+  static byte[] compute(Path file, FsVerityParams params) throws IOException {
     // One-shot: a FileChannel device opens at once; nothing interrupts this command.
     try (FileDevice in = FileDevice.openChannel(file, false)) {
-      return FsVerityTreeBuilder.of(new FsVerityParams(alg, blockSize, salt)).digest(in).digest();
+      return FsVerityTreeBuilder.of(params).digest(in).digest();
     }
   }
 }

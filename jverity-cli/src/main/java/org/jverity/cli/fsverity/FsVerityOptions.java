@@ -1,54 +1,92 @@
 package org.jverity.cli.fsverity;
 
-import org.jverity.format.Hex;
-import org.jverity.cli.command.CliException;
-import org.jverity.cli.command.ExitCode;
+import java.util.HexFormat;
+import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Syntax;
-import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.hash.HashAlgorithm;
+import org.jverity.fsverity.FsVerityParams;
 
-/** The fs-verity tree parameters, named as fsverity-utils names them. */
+/**
+ * The fs-verity tree parameters of {@code digest}, {@code cat}, {@code sign} and {@code
+ * verify-sig}, named and spelled as fsverity-utils' options: the values are parsed here, and
+ * {@link FsVerityParams} refuses those no fs-verity tree can have (so the four commands accept the
+ * same block sizes and salts as {@code fsverity digest}).
+ */
 final class FsVerityOptions {
-  String hashAlg = "sha256";
-  int blockSize = 4096;
-  String salt;
+  /** Null until {@code --hash-alg} is given: SHA-256, or for {@code cat} the digest's. */
+  HashAlgorithm algorithm;
+  int blockSize = FsVerityParams.DEFAULT_BLOCK_SIZE;
+  byte[] salt = new byte[0];
 
   static final Syntax<FsVerityOptions> SYNTAX = Syntax.<FsVerityOptions>group()
-      .option("--hash-alg", "ALG", "Hash algorithm: sha256 (default) or sha512.", (c, v) -> c.hashAlg = v)
-      .option("--block-size", "BYTES", "Merkle tree block size, a power of two (default 4096).", (c, v) -> c.blockSize = WholeNumber.parseInt(v))
-      .option("--salt", "HEX", "Salt in hex, at most 32 bytes (default: none).", (c, v) -> c.salt = v);
+      .option("--hash-alg", "ALG", "sha256 (default) or sha512.", (c, v) -> c.algorithm = AlgorithmName.parse(v))
+      .option("--block-size", "N", "Merkle tree block size in bytes, a power of two (default "
+          + FsVerityParams.DEFAULT_BLOCK_SIZE + ").", (c, v) -> c.blockSize = BlockSize.parse(v))
+      .option("--salt", "HEX", "Salt, up to " + FsVerityParams.MAX_SALT_SIZE + " bytes in hex (default: none).",
+          (c, v) -> c.salt = SaltHex.parse(v));
 
-  /** fs-verity's largest salt, in bytes ({@code salt[32]} of the descriptor). */
-  static final int MAX_SALT = 32;
-  /** The largest block size jverity digests with, in bytes (fsverity-utils has no upper limit). */
-  static final int MAX_BLOCK_SIZE = 1 << 20;
-
-  HashAlgorithm algorithm() {
-    // fs-verity has two algorithms: any other name, known to dm-verity or not, is the same mistake.
-    HashAlgorithm a = HashAlgorithm.lookup(hashAlg).orElse(null);
-    if (a == null || !a.equals(HashAlgorithm.SHA256) && !a.equals(HashAlgorithm.SHA512)) {
-      throw new CliException(ExitCode.INVALID_PARAMETER, "--hash-alg: " + hashAlg + " (expected: sha256 or sha512)");
-    }
-    return a;
+  /** The parameters with {@code --hash-alg}'s algorithm, SHA-256 when not given. */
+  FsVerityParams params() {
+    return params(HashAlgorithm.SHA256);
   }
 
-  int blockSize() {
-    int min = 2 * algorithm().digestSize(); // a hash block holds at least two digests
-    if (blockSize < min || blockSize > MAX_BLOCK_SIZE || Integer.bitCount(blockSize) != 1) {
-      throw new CliException(ExitCode.INVALID_PARAMETER,
-          "--block-size: " + blockSize + " (expected: a power of two from " + min + " to " + MAX_BLOCK_SIZE + ")");
-    }
-    return blockSize;
+  /** The parameters with {@code --hash-alg}'s algorithm, {@code otherwise} when not given. */
+  FsVerityParams params(HashAlgorithm otherwise) {
+    return new FsVerityParams(algorithm != null ? algorithm : otherwise, blockSize, salt);
   }
 
-  byte[] salt() {
-    if (salt == null) {
-      return new byte[0];
+  /** --hash-alg: the names fsverity accepts, exactly. */
+  static final class AlgorithmName {
+    private AlgorithmName() {}
+
+    static HashAlgorithm parse(String value) {
+      return switch (value) {
+        case "sha256" -> HashAlgorithm.SHA256;
+        case "sha512" -> HashAlgorithm.SHA512;
+        default -> throw new BadValue("sha256 or sha512");
+      };
     }
-    byte[] s = Hex.parse("--salt", salt);
-    if (s.length > MAX_SALT) {
-      throw new CliException(ExitCode.INVALID_PARAMETER, "--salt: " + s.length + " bytes (expected: at most " + MAX_SALT + ")");
+  }
+
+  /**
+   * --block-size: a decimal number of bytes, a power of two, as fsverity-utils' {@code
+   * parse_block_size_option} ("Must be power of 2"); the range, which depends on the algorithm,
+   * is {@link FsVerityParams}'s.
+   */
+  static final class BlockSize {
+    private BlockSize() {}
+
+    static int parse(String value) {
+      try {
+        int n = Integer.parseInt(value);
+        if (n > 0 && Integer.bitCount(n) == 1) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // refused below
+      }
+      throw new BadValue("a power of two in bytes, e.g. 4096");
     }
-    return s;
+  }
+
+  /**
+   * --salt: hex, empty for none, as fsverity-utils' {@code parse_salt_option} (which refuses
+   * {@code -}); at most the descriptor's {@code salt[32]}.
+   */
+  static final class SaltHex {
+    private SaltHex() {}
+
+    static byte[] parse(String value) {
+      byte[] b;
+      try {
+        b = HexFormat.of().parseHex(value);
+      } catch (IllegalArgumentException e) {
+        throw new BadValue("an even number of hex digits");
+      }
+      if (b.length > FsVerityParams.MAX_SALT_SIZE) {
+        throw new BadValue("at most " + FsVerityParams.MAX_SALT_SIZE + " bytes in hex");
+      }
+      return b;
+    }
   }
 }

@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jverity.format.Hex;
 import org.jverity.hash.HashAlgorithm;
+import org.jverity.fsverity.FsVerityDigest;
+import org.jverity.fsverity.FsVerityParams;
 import org.jverity.sig.FsVeritySignature;
 import org.jverity.cli.command.AtomicOutput;
 import org.jverity.cli.command.Checks;
@@ -42,11 +44,10 @@ public final class SignCommand implements Command {
     Checks.requireFile(file, "input");
     new DistinctFiles().input("file", file).input("--key file", key).input("--cert file", cert)
         .output("OUT_SIG", out).check();
-    HashAlgorithm alg = options.algorithm();
-    int blockSize = options.blockSize();
-    byte[] salt = options.salt();
+    FsVerityParams params = options.params();
+    HashAlgorithm alg = params.algorithm();
     Signing signing = Signing.load(key, cert);
-    byte[] digest = FsVerityFileDigest.compute(file, alg, blockSize, salt);
+    byte[] digest = FsVerityFileDigest.compute(file, params);
     byte[] sig = signing.sign(k -> FsVeritySignature.sign(digest, alg, k.key(), k.cert()));
     try (AtomicOutput o = AtomicOutput.to(out)) {
       Files.write(o.path(), sig);
@@ -60,7 +61,7 @@ public final class SignCommand implements Command {
       m.put("digest", Hex.format(digest));
       io.result(m);
     } else {
-      io.out().println("Signed file '" + file + "' (" + alg + ":" + Hex.format(digest) + ")");
+      io.out().println("Signed file '" + file + "' (" + new FsVerityDigest(alg, digest) + ")");
     }
     return ExitCode.OK;
   }

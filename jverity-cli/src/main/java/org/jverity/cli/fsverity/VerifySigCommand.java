@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.jverity.format.Hex;
 import org.jverity.hash.HashAlgorithm;
+import org.jverity.fsverity.FsVerityDigest;
+import org.jverity.fsverity.FsVerityParams;
 import org.jverity.sig.FsVeritySignature;
 import org.jverity.sig.InvalidSignatureException;
 import org.jverity.cli.command.Checks;
@@ -41,12 +43,11 @@ public final class VerifySigCommand implements Command {
   public int run(Io io) throws IOException, InvalidSignatureException {
     Checks.requireFile(file, "input");
     Checks.requireFile(sig, "signature");
-    HashAlgorithm alg = options.algorithm();
-    int blockSize = options.blockSize();
-    byte[] salt = options.salt();
+    FsVerityParams params = options.params();
+    HashAlgorithm alg = params.algorithm();
     List<X509Certificate> trusted = Signing.certificates(certs);
     byte[] signature = Files.readAllBytes(sig);
-    byte[] digest = FsVerityFileDigest.compute(file, alg, blockSize, salt);
+    byte[] digest = FsVerityFileDigest.compute(file, params);
     X509Certificate by = FsVeritySignature.verify(signature, digest, alg, trusted);
     String signer = by.getSubjectX500Principal().getName();
     if (json) {
@@ -58,7 +59,7 @@ public final class VerifySigCommand implements Command {
       m.put("signer", signer);
       io.result(m);
     } else {
-      io.out().println("Verified file '" + file + "' (" + alg + ":" + Hex.format(digest) + "), signed by '" + signer + "'");
+      io.out().println("Verified file '" + file + "' (" + new FsVerityDigest(alg, digest) + "), signed by '" + signer + "'");
     }
     return ExitCode.OK;
   }

@@ -85,7 +85,7 @@ public final class OpenCommand implements Command {
       .option("--port", "N", "TCP port (default 10809; 0: any free port, printed in the URI).", (c, v) -> c.port = Port.parse(v))
       .option("--socket", "PATH", "Listen on a Unix socket instead of TCP.", (c, v) -> c.socket = FileName.parse(v))
       .flag("--stdin", "Serve one connection on stdin/stdout, as nbdkit -s (for nbdfuse --command, inetd); prints no URI.", c -> c.stdin = true)
-      .option("--cache-size", "BYTES", "Hash block cache size (default 64M); bin/jverity sizes the heap from it.", (c, v) -> c.cacheSize = ByteSize.parse(v))
+      .option("--cache-size", "BYTES", "Hash block cache size (default " + (HashBlockCache.DEFAULT_CAPACITY_BYTES >> 20) + "M); bin/jverity sizes the heap from it.", (c, v) -> c.cacheSize = ByteSize.parse(v))
       .option("--description", "TEXT", "Description shown to clients (nbdinfo).", (c, v) -> c.description = v)
       .option("--io-class", "CLASS", "I/O class of the export's reads: none, real-time, best-effort (default) or idle.", (c, v) -> c.ioClass = IoClassName.parse(v))
       .option("--max-connections", "N", "Connections open at once (default 4096).", (c, v) -> c.maxConnections = WholeNumber.parseInt(v))

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
+import org.jverity.fec.ReedSolomon;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.IoClass;
 import org.jverity.cli.syntax.BadValue;
@@ -137,7 +138,8 @@ public record ServeConfig(Listening listening, List<ExportSpec> exports) {
       fec = new FecOptions();
       fec.device = k.existing(k.path("fec-device"), "fec-device", "FEC");
       fec.offset = k.value("fec-offset", Long::parseLong, "a whole number of bytes", 0L);
-      fec.roots = k.value("fec-roots", Integer::parseInt, "2 to 24", 2);
+      fec.roots = k.value("fec-roots", Integer::parseInt,
+          ReedSolomon.MIN_ROOTS + " to " + ReedSolomon.MAX_ROOTS, ReedSolomon.DEFAULT_ROOTS);
     } else if (k.has("fec-offset") || k.has("fec-roots")) {
       throw k.error(k.has("fec-offset") ? "fec-offset" : "fec-roots", "given without fec-device (expected: fec-device too)");
     }

@@ -2,6 +2,7 @@ package org.jverity.cli.verity;
 
 import org.jverity.format.VerityParams;
 import org.jverity.tree.Area;
+import org.jverity.tree.BlockRef;
 import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.verify.CorruptBlockException;
@@ -42,11 +43,7 @@ public final class BlockNames {
    * @param spare whether the hash block's unused bytes are what is wrong
    */
   static String of(Area area, long block, int level, boolean spare, VerityParams p) {
-    long position = position(area, block, p);
-    if (area == Area.DATA) {
-      return "data block " + block + " (position " + position + ")";
-    }
-    return "hash block " + block + " (" + (level >= 0 ? "level " + level + ", " : "")
-        + "position " + position + (spare ? ", spare area not zeroed" : "") + ")";
+    return new BlockRef(area, block, level)
+        .describe("position " + position(area, block, p), spare ? "spare area not zeroed" : null);
   }
 }

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jverity.fec.FecLayout;
 import org.jverity.fec.FecRepairer;
+import org.jverity.fec.ReedSolomon;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
@@ -25,7 +26,7 @@ import org.jverity.cli.syntax.WholeNumber;
 public final class FecOptions {
   public Path device;
   public long offset;
-  public int roots = 2;
+  public int roots = ReedSolomon.DEFAULT_ROOTS;
   /** Whether --fec-offset or --fec-roots was given: without --fec-device they would be ignored. */
   private String tuning;
 
@@ -35,7 +36,8 @@ public final class FecOptions {
         c.offset = WholeNumber.parseLong(v);
         c.tuning = "--fec-offset";
       })
-      .option("--fec-roots", "N", "Parity bytes per codeword, 2 to 24 (default 2).", (c, v) -> {
+      .option("--fec-roots", "N", "Parity bytes per codeword, " + ReedSolomon.MIN_ROOTS + " to " + ReedSolomon.MAX_ROOTS
+          + " (default " + ReedSolomon.DEFAULT_ROOTS + ").", (c, v) -> {
         c.roots = WholeNumber.parseInt(v);
         c.tuning = "--fec-roots";
       });
@@ -64,7 +66,7 @@ public final class FecOptions {
       throw new CliException(ExitCode.IO_ERROR, device + ": FEC file is not a regular file or a block device");
     }
     if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
-      throw new VerityParameterException("--fec-offset: " + offset + " (expected: a non-negative multiple of 512)");
+      throw new VerityParameterException("--fec-offset: " + offset + " (expected: a non-negative multiple of " + VerityParams.SECTOR_SIZE + ")");
     }
   }
 

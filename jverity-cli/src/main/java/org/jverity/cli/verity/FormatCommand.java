@@ -60,13 +60,9 @@ public final class FormatCommand implements Command {
       .flag("--json", "Print the header and layout as JSON.", c -> c.json = true)
       .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v))
       .option("--fec-device", "FILE", "Also write Reed-Solomon parity (FEC) to FILE (created if missing; may be HASH or DATA with --fec-offset).", (c, v) -> c.fecDevice = FileName.parse(v))
-      .option("--fec-offset", "BYTES", "Byte offset of the parity on the FEC device; a multiple of 512 (default 0).", (c, v) -> c.fecOffset = WholeNumber.parseLong(v))
-      .option("--fec-roots", "N", "Parity bytes per 255-byte codeword, 2 to 24 (default 2).", (c, v) -> c.fecRoots = WholeNumber.parseInt(v));
-
-  /** veritysetup's default number of FEC roots. */
-  static final int DEFAULT_FEC_ROOTS = 2;
-  /** FEC offsets are in 512-byte sectors, as veritysetup requires ("Unsupported VERITY FEC offset"). */
-  static final int SECTOR = 512;
+      .option("--fec-offset", "BYTES", "Byte offset of the parity on the FEC device; a multiple of " + VerityParams.SECTOR_SIZE + " (default 0).", (c, v) -> c.fecOffset = WholeNumber.parseLong(v))
+      .option("--fec-roots", "N", "Parity bytes per 255-byte codeword, " + ReedSolomon.MIN_ROOTS + " to "
+          + ReedSolomon.MAX_ROOTS + " (default " + ReedSolomon.DEFAULT_ROOTS + ").", (c, v) -> c.fecRoots = WholeNumber.parseInt(v));
 
   @Override
   public int run(Io io) throws IOException {
@@ -157,7 +153,7 @@ public final class FormatCommand implements Command {
   }
 
   private int roots() {
-    return fecRoots == null ? DEFAULT_FEC_ROOTS : fecRoots;
+    return fecRoots == null ? ReedSolomon.DEFAULT_ROOTS : fecRoots;
   }
 
   private long fecOffset() {
@@ -185,8 +181,8 @@ public final class FormatCommand implements Command {
           + ReedSolomon.MIN_ROOTS + " to " + ReedSolomon.MAX_ROOTS + ")");
     }
     long off = fecOffset();
-    if (off < 0 || off % SECTOR != 0) {
-      throw new VerityParameterException("--fec-offset: " + off + " (expected: a non-negative multiple of " + SECTOR + ")");
+    if (off < 0 || off % VerityParams.SECTOR_SIZE != 0) {
+      throw new VerityParameterException("--fec-offset: " + off + " (expected: a non-negative multiple of " + VerityParams.SECTOR_SIZE + ")");
     }
   }
 

@@ -152,7 +152,7 @@ public final class ParamsResolver {
 
   static VeritySuperblock readSuperblock(BlockDevice hash, long offset) throws IOException {
     if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
-      throw new VerityParameterException("hash offset: " + offset + " (expected: a non-negative multiple of 512)");
+      throw new VerityParameterException("hash offset: " + offset + " (expected: a non-negative multiple of " + VerityParams.SECTOR_SIZE + ")");
     }
     long size = hash.size();
     if (offset > size - VeritySuperblock.SIZE) { // not offset + SIZE > size: that overflows

@@ -62,7 +62,7 @@ public final class ReadCommand implements Command {
       .option("--offset", "BYTES", "First byte to read (default 0). Sizes take K, M, G, T (or KiB ... TiB): powers of 1024.", (c, v) -> c.offset = ByteSize.parse(v))
       .option("--length", "BYTES", "Bytes to read (default: to the end of the data).", (c, v) -> c.length = ByteSize.parse(v))
       .option("-o, --output", "FILE", "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).", (c, v) -> c.output = FileName.parse(v))
-      .option("--cache-size", "BYTES", "Hash block cache size (default 64M).", (c, v) -> c.cacheSize = ByteSize.parse(v))
+      .option("--cache-size", "BYTES", "Hash block cache size (default " + (HashBlockCache.DEFAULT_CAPACITY_BYTES >> 20) + "M).", (c, v) -> c.cacheSize = ByteSize.parse(v))
       .flag("--ignore-corruption", "Report corrupted blocks but write their data anyway.", c -> c.ignoreCorruption = true)
       .flag("--ignore-zero-blocks", "Blocks whose digest is that of a zero block read as zeros.", c -> c.ignoreZeroBlocks = true)
       .flag("--check-at-most-once", "Verify each data block only the first time it is read.", c -> c.checkAtMostOnce = true)

@@ -8,7 +8,7 @@ import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
 import org.jverity.tree.Area;
-import org.jverity.tree.CheckReport;
+import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
@@ -38,7 +38,7 @@ public final class ReadDiagnosis {
 
   // --ignore-corruption: what was said, guarded by this
   private final Set<String> named = new HashSet<>(); // blocks named so far
-  private long unnamed; // distinct corruptions past the first CheckReport.MAX_LISTED
+  private long unnamed; // distinct corruptions past the first Corruption.MAX_REPORTED
   private boolean dataSampled; // the first data corruption was met, and the rest sampled
   private boolean dataExplained; // the data as a whole was blamed: no line per data block
   private boolean rootExplained; // the root hash (or parameters) was blamed: no line for the top
@@ -79,7 +79,7 @@ public final class ReadDiagnosis {
 
   /**
    * Under {@code --ignore-corruption}: one line per corrupted block, each block once (a hash
-   * block is met again by every read below it), the first {@link CheckReport#MAX_LISTED} of them
+   * block is met again by every read below it), the first {@link Corruption.MAX_REPORTED} of them
    * (the kernel's cap too); a wrong root hash or a hash file made for other data in one line.
    */
   CorruptionListener ignoring(PrintWriter err) {
@@ -139,7 +139,7 @@ public final class ReadDiagnosis {
     if (named.contains(name)) {
       return null;
     }
-    if (named.size() >= CheckReport.MAX_LISTED) {
+    if (named.size() >= Corruption.MAX_REPORTED) {
       unnamed++; // a block met twice past the cap is counted twice: rare, and only a count
       return null;
     }

@@ -14,6 +14,7 @@ import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.Area;
+import org.jverity.tree.BlockRef;
 import org.jverity.tree.CheckReport;
 import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
@@ -93,7 +94,7 @@ public final class RepairCommand implements Command {
       for (Corruption c : before.corruptions()) {
         recovery.knownBad(c.area(), c.block());
       }
-      FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
+      FecRecovery.Result r = recovery.run(dataDev, hashDev, root, Corruption.MAX_REPORTED);
       if (json) { // held before writing: a failure below still reports the corrections found
         io.result(toJson(r.fixes(), r.uncorrectableCount(), p));
       }
@@ -112,7 +113,7 @@ public final class RepairCommand implements Command {
         hashDev.flush();
       }
       for (var e : r.uncorrectable()) {
-        err.println("jverity: " + e.getMessage().replaceFirst("^.*?: ", "") + " (FEC cannot correct it)");
+        err.println("jverity: " + e.ref() + " is corrupted" + " (FEC cannot correct it)");
       }
       if (!r.complete()) {
         err.println("jverity: " + r.uncorrectableCount() + " data block" + (r.uncorrectableCount() == 1 ? "" : "s")
@@ -178,11 +179,7 @@ public final class RepairCommand implements Command {
 
   /** "data block N" or "hash block N (level L)", as verify names blocks. */
   static String describe(FecRecovery.Fix f, VerityParams p) {
-    if (f.area() == Area.DATA) {
-      return "data block " + f.block();
-    }
-    MerkleLayout layout = MerkleLayout.dmVerity(p);
-    int level = layout.levelOf(f.block());
-    return "hash block " + f.block() + (level >= 0 ? " (level " + level + ")" : "");
+    int level = f.area() == Area.DATA ? -1 : MerkleLayout.dmVerity(p).levelOf(f.block());
+    return new BlockRef(f.area(), f.block(), level).toString();
   }
 }

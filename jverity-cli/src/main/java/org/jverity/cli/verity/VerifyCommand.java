@@ -34,7 +34,7 @@ public final class VerifyCommand implements Command {
 
   public static final Syntax<VerifyCommand> SYNTAX = Syntax.command("verify",
       "Verify DATA against the hash tree on HASH and ROOT_HASH, as veritysetup verify does,"
-        + " listing every corrupted block (the first 100, then a count).",
+        + " listing every corrupted block (the first " + Corruption.MAX_REPORTED + ", then a count).",
       VerifyCommand::new)
       .include(ImageArguments.SYNTAX, c -> c.image)
       .include(VerityOptions.CHECK, c -> c.options)
@@ -108,7 +108,7 @@ public final class VerifyCommand implements Command {
       for (Corruption c : report.corruptions()) {
         recovery.knownBad(c.area(), c.block());
       }
-      FecRecovery.Result r = recovery.run(dataDev, hashDev, root, 100);
+      FecRecovery.Result r = recovery.run(dataDev, hashDev, root, Corruption.MAX_REPORTED);
       for (FecRecovery.Fix f : r.fixes()) {
         err.println("jverity: " + BlockNames.of(f.area(), f.block(), p) + " is corrupted (correctable with FEC)");
       }

@@ -2,6 +2,7 @@ package org.jverity.cli.verity;
 
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
+import org.jverity.format.VerityParams;
 
 /**
  * The tree options, named as veritysetup names them. Boxed types stay null when an option is not
@@ -29,7 +30,7 @@ public final class VerityOptions {
       .option("--data-blocks", "BLOCKS", "Number of data blocks to hash (default: the whole data file).",
           VerityOptions::dataBlocks)
       .option("--hash-offset", "BYTES", "Byte offset of the hash area (superblock) on the hash device; a"
-          + " multiple of 512.", VerityOptions::hashOffset)
+          + " multiple of " + VerityParams.SECTOR_SIZE + ".", VerityOptions::hashOffset)
       .option("-s, --salt", "HEX", "Salt as hex, or - for none (default: 32 random bytes).", (o, v) -> o.salt = v)
       .option("--uuid", "UUID", "UUID written to the superblock (default: random).", (o, v) -> o.uuid = v)
       .option("--format", "0|1", "Hash format: 1 = normal (default), 0 = original Chrome OS.", VerityOptions::format)
