@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
+import org.jverity.image.Superblocks;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.TreeGeometry;
 import org.jverity.cli.command.Checks;
@@ -40,7 +41,7 @@ public final class DumpCommand implements Command {
       } catch (UnsupportedHashAlgorithmException e) {
         // A sound superblock naming a hash jverity cannot compute: still show what it stores.
         long offset = hashOffset == null ? 0 : hashOffset;
-        VeritySuperblock sb = ParamsResolver.readSuperblock(dev, offset);
+        VeritySuperblock sb = Superblocks.read(dev, offset);
         if (json) {
           io.result(Header.json(hash.toString(), sb, offset));
         } else {

@@ -4,15 +4,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jverity.fec.FecLayout;
+import org.jverity.image.DeviceSource;
+import org.jverity.image.FecParity;
+import org.jverity.image.FecSource;
 import org.jverity.fec.FecRepairer;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
-import org.jverity.io.DeviceTooSmallException;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
-import org.jverity.cli.command.DistinctFiles;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
@@ -77,17 +78,14 @@ public final class FecOptions {
   public FecRepairer repairer(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath,
       java.util.List<AutoCloseable> closer) throws IOException {
     check();
-    boolean shared = DistinctFiles.same(device, hashPath);
-    FecLayout layout = FecLayout.of(params, roots, offset, shared, hash.size());
-    BlockDevice fec = shared ? hash : BlockDevices.openRead(device);
-    if (!shared) {
-      closer.add(fec);
-    }
-    long needed = Math.addExact(offset, layout.paritySize());
-    if (fec.size() < needed) {
-      throw new DeviceTooSmallException("FEC area (truncated?)", device.toString(), fec.size(), needed);
-    }
-    return new FecRepairer(layout, data, hash, fec);
+    FecParity parity = source().open(DeviceSource.LOCAL, params, data, hash, hashPath.toString());
+    closer.add(parity);
+    return parity.repairer();
+  }
+
+  /** Where the parity is, for the opener (which opens it); after {@link #check}. */
+  public FecSource source() {
+    return device == null ? null : new FecSource(device.toString(), offset, roots);
   }
 
   /**

@@ -1,5 +1,6 @@
 package org.jverity.cli.verity;
 
+import org.jverity.image.TrustedRoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +59,7 @@ public final class VerifyCommand implements Command {
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
     try (FileDevice dataDev = FileDevice.openChannel(data, false);
         FileDevice hashDev = FileDevice.openChannel(hash, false)) {
-      trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
+      trusted = Trust.resolve(options, data, hashDev, rootText);
       signature.check(trusted.rootHash()); // before any hashing: an unsigned root is refused outright
       p = trusted.params();
       byte[] root = trusted.rootHash();
