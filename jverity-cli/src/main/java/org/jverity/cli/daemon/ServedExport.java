@@ -69,7 +69,6 @@ final class ServedExport implements AutoCloseable {
     Checks.requireFile(spec.hash(), "hash");
     RootCheck check = spec.signature() == null ? RootCheck.NONE : spec.signature().rootCheck();
     try (VerityImage image = open(spec, check)) { // closes the devices unless handed to the reader
-      TrustedRoot trusted = image.trusted();
       ReaderOptions options = ReaderOptions.DEFAULTS
           .withMode(spec.mode())
           .withIgnoreZeroBlocks(spec.ignoreZeroBlocks())
@@ -99,8 +98,7 @@ final class ServedExport implements AutoCloseable {
       options = options.withRepairer(VerityImage.decorated(fec,
           r -> CorrectionReporter.everyTime(r, (area, block) -> log.corrected(spec.name(), area, block))));
       // before the server listens: an export that could serve nothing refuses the server
-      StartupCheck.check(spec.name(), trusted.params(), image.data(), image.hash(), trusted.rootHash(), fec,
-          spec.ignoreZeroBlocks(), spec.mode() == CorruptionMode.IGNORE, log);
+      StartupCheck.check(spec.name(), image, fec, spec.ignoreZeroBlocks(), spec.mode() == CorruptionMode.IGNORE, log);
       VerifiedImage verified = image.reader(cache, options, servedData, servedHash);
       return new ServedExport(spec, verified, errors);
     }

@@ -88,7 +88,7 @@ public final class ReadCommand implements Command {
       TrustedRoot trusted = opened.trusted();
       VerityParams p = trusted.params();
       var err = io.err();
-      ReadDiagnosis diagnosis = new ReadDiagnosis(p, opened.data(), opened.hash(), trusted.rootHash());
+      ReadDiagnosis diagnosis = new ReadDiagnosis(opened);
       ReaderOptions ro = ReaderOptions.DEFAULTS
           .withMode(ignoreCorruption ? CorruptionMode.IGNORE : CorruptionMode.EIO)
           .withIgnoreZeroBlocks(ignoreZeroBlocks).withCheckAtMostOnce(checkAtMostOnce)
