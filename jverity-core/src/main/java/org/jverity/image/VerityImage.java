@@ -5,6 +5,7 @@ import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.jverity.fec.FecRepairer;
 import org.jverity.io.BlockDevice;
 import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.HashBlockCache;
@@ -105,13 +106,18 @@ public final class VerityImage implements AutoCloseable {
    * BlockRepairer#NONE} when {@code fec} is null. A failure closes everything.
    */
   public BlockRepairer fec(FecSource fec, BlockDevice dataView, BlockDevice hashView) throws IOException {
-    if (fec == null) {
-      return BlockRepairer.NONE;
-    }
+    return fec == null ? BlockRepairer.NONE : fecRepairer(fec, dataView, hashView);
+  }
+
+  /**
+   * As {@link #fec(FecSource, BlockDevice, BlockDevice)} for a parity that is given, as the FEC
+   * repairer itself: for a caller that runs FEC's recovery over the whole image.
+   */
+  public FecRepairer fecRepairer(FecSource fec, BlockDevice dataView, BlockDevice hashView) throws IOException {
     try {
       FecParity parity = fec.open(source, trusted.params(), dataView, hashView, hashLocation);
       owned.add(parity);
-      return parity.repairer()::repair;
+      return parity.repairer();
     } catch (IOException | RuntimeException e) {
       close();
       throw e;

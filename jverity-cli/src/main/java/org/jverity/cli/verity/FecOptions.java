@@ -88,20 +88,6 @@ public final class FecOptions {
     return device == null ? null : new FecSource(device.toString(), offset, roots);
   }
 
-  /**
-   * Opens the FEC device and checks that it fits the image, as {@link #repairer} does, then closes
-   * it: for a command that needs FEC only if its check fails, so that a FEC file that could not
-   * serve is refused before, not after.
-   */
-  void checkFits(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath) throws IOException {
-    java.util.List<AutoCloseable> opened = new java.util.ArrayList<>();
-    try {
-      repairer(params, data, hash, hashPath, opened);
-    } finally {
-      closeAll(opened);
-    }
-  }
-
   /** Closes the parity devices {@link #repairer} opened: read-only, so a failure loses nothing. */
   public static void closeAll(java.util.List<AutoCloseable> devices) {
     for (AutoCloseable c : devices) {

@@ -8,10 +8,8 @@ import java.util.UUID;
 import org.jverity.format.DerivedIdentity;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
-import org.jverity.image.ConflictingOverridesException;
 import org.jverity.image.ParamOverrides;
 import org.jverity.image.TrustedRoot;
-import org.jverity.io.BlockDevice;
 
 /** Turns command-line options (and, when checking, the superblock) into {@link VerityParams}. */
 public final class ParamsResolver {
@@ -45,18 +43,6 @@ public final class ParamsResolver {
       }
     }
     return b.build();
-  }
-
-  /**
-   * Parameters for {@code dump}: from the superblock when there is one (options given must agree
-   * with it), else from the options.
-   */
-  static VerityParams forCheck(VerityOptions o, Path data, BlockDevice hash) throws IOException {
-    try {
-      return TrustedRoot.forCheck(o.overrides(), hash, Trust.dataBlocks(data));
-    } catch (ConflictingOverridesException e) {
-      throw Trust.phrased(e);
-    }
   }
 
   /** Options common to format and check, with veritysetup's defaults; no data blocks or salt yet. */

@@ -3,7 +3,6 @@ package org.jverity.cli.verity;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.util.List;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.image.ConflictingOverridesException;
@@ -13,6 +12,7 @@ import org.jverity.image.RootCheck;
 import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerityImage;
 import org.jverity.io.BlockDevice;
+import org.jverity.io.FileDevice;
 
 /**
  * The command line's side of {@link TrustedRoot} and {@link VerityImage#open}: the options as
@@ -20,6 +20,22 @@ import org.jverity.io.BlockDevice;
  * returns phrased as the options ("data blocks 256 (option: 300)") with their exit codes.
  */
 public final class Trust {
+  /**
+   * Local files through FileChannel, opened at once (no native binding to pay): for one-shot
+   * commands that read each block once, which nothing interrupts.
+   */
+  public static final DeviceSource ONE_SHOT = new DeviceSource() {
+    @Override
+    public BlockDevice open(String location) throws IOException {
+      return FileDevice.openChannel(Path.of(location), false);
+    }
+
+    @Override
+    public boolean same(String a, String b) throws IOException {
+      return DeviceSource.LOCAL.same(a, b);
+    }
+  };
+
   private Trust() {}
 
   /** The trusted root of the image, its conflicts phrased. */
@@ -34,8 +50,14 @@ public final class Trust {
   /** The image's local files opened, its root resolved and checked, its conflicts phrased. */
   public static VerityImage open(Path data, Path hash, VerityOptions o, String rootText, RootCheck check)
       throws IOException, GeneralSecurityException {
+    return open(DeviceSource.LOCAL, data, hash, o, rootText, check);
+  }
+
+  /** As {@link #open(Path, Path, VerityOptions, String, RootCheck)}, through {@code source}. */
+  public static VerityImage open(DeviceSource source, Path data, Path hash, VerityOptions o, String rootText,
+      RootCheck check) throws IOException, GeneralSecurityException {
     try {
-      return VerityImage.open(DeviceSource.LOCAL, data.toString(), hash.toString(), o.overrides(), rootText,
+      return VerityImage.open(source, data.toString(), hash.toString(), o.overrides(), rootText,
           dataBlocks(data), check);
     } catch (ConflictingOverridesException e) {
       throw phrased(e);
