@@ -8,6 +8,7 @@ module org.jverity.core {
   exports org.jverity.format;
   exports org.jverity.fsverity;
   exports org.jverity.hash;
+  exports org.jverity.image;
   exports org.jverity.io;
   exports org.jverity.tree;
   exports org.jverity.verify;

@@ -1,22 +1,13 @@
 package org.jverity.bench;
 
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.util.List;
-import org.jverity.format.Hex;
-import org.jverity.format.VerityParams;
-import org.jverity.format.VeritySuperblock;
-import org.jverity.io.BlockDevice;
-import org.jverity.io.BlockDevices;
+import org.jverity.image.VerityImage;
 import org.jverity.nbd.Export;
 import org.jverity.nbd.NbdEvents;
 import org.jverity.nbd.NbdServer;
 import org.jverity.nbd.ServerLimits;
-import org.jverity.verify.HashBlockCache;
-import org.jverity.verify.HashingPool;
-import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerificationScheduler;
-import org.jverity.verify.VerifiedReader;
 
 /**
  * Serves one verified image over NBD on 127.0.0.1 until killed, for bench/nbd.sh until
@@ -34,14 +25,8 @@ final class NbdBenchServer {
       System.err.println("usage: NbdBenchServer IMAGE HASH ROOT_HEX PORT");
       System.exit(2);
     }
-    BlockDevice data = BlockDevices.openRead(Path.of(args[0]));
-    BlockDevice hash = BlockDevices.openRead(Path.of(args[1]));
-    byte[] sb = new byte[VeritySuperblock.SIZE];
-    hash.readFully(0, sb, 0, sb.length);
-    VerityParams params = VeritySuperblock.decode(args[1], sb).toParams(0);
-    VerifiedReader reader = VerifiedReader.open(params, data, hash, Hex.parse("root hash", args[2]),
-        HashBlockCache.shared(), ReaderOptions.DEFAULTS);
-    VerificationScheduler scheduler = new VerificationScheduler(reader, HashingPool.shared());
+    // as jverity open opens it: the shared cache and hashing pool, the defaults; served until killed
+    VerificationScheduler scheduler = VerityImage.open(args[0], args[1], args[2]).reader().scheduler();
     double warmup = Double.parseDouble(System.getProperty("warmup", "0"));
     if (warmup > 0) {
       warmUp(scheduler, warmup);

@@ -1,28 +1,27 @@
 package org.jverity.cli.daemon;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
+import java.security.GeneralSecurityException;
 import java.util.function.BiConsumer;
-import org.jverity.fec.FecRepairer;
+import org.jverity.image.CorrectionReporter;
+import org.jverity.image.RootCheck;
+import org.jverity.image.TrustedRoot;
+import org.jverity.image.VerifiedImage;
+import org.jverity.image.VerityImage;
 import org.jverity.io.BlockDevice;
-import org.jverity.io.BlockDevices;
 import org.jverity.nbd.Export;
-import org.jverity.sig.InvalidSignatureException;
 import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
-import org.jverity.verify.HashingPool;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.VerifiedReader;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.verity.FecOptions;
-import org.jverity.cli.verity.TrustedRoot;
+import org.jverity.cli.verity.Trust;
 
 /**
  * One image opened for serving: its devices (mapped), the trusted root, the verified reader over a
@@ -39,23 +38,15 @@ final class ServedExport implements AutoCloseable {
   final Export export;
   /** Reads of its data or hash file that failed (truncated under the server, I/O errors). */
   final DeviceErrors deviceErrors;
-  private final BlockDevice data;
-  private final BlockDevice hash;
-  private final VerifiedReader reader;
-  private final VerificationScheduler scheduler;
-  private final List<AutoCloseable> fecDevices = new ArrayList<>(); // parity devices of its own, or none
-  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+  /** The reader, its scheduler and every device they read, owned. */
+  private final VerifiedImage verified;
 
-  private ServedExport(ExportSpec spec, TrustedRoot trusted, BlockDevice data, BlockDevice hash,
-      VerifiedReader reader, DeviceErrors deviceErrors) {
+  private ServedExport(ExportSpec spec, VerifiedImage verified, DeviceErrors deviceErrors) {
     this.spec = spec;
     this.deviceErrors = deviceErrors;
-    this.trusted = trusted;
-    this.data = data;
-    this.hash = hash;
-    this.reader = reader;
-    this.scheduler = new VerificationScheduler(reader, HashingPool.shared());
-    this.export = new Export(spec.name(), spec.description(), scheduler, spec.ioClass());
+    this.trusted = verified.trusted();
+    this.verified = verified;
+    this.export = new Export(spec.name(), spec.description(), verified.scheduler(), spec.ioClass());
   }
 
   /**
@@ -76,12 +67,8 @@ final class ServedExport implements AutoCloseable {
     }
     Checks.requireFile(spec.data(), "data");
     Checks.requireFile(spec.hash(), "hash");
-    BlockDevice data = BlockDevices.openRead(spec.data());
-    BlockDevice hash = null;
-    try {
-      hash = BlockDevices.openRead(spec.hash());
-      TrustedRoot trusted = TrustedRoot.resolve(spec.options(), spec.data(), hash, spec.rootText());
-      checkSignature(spec, trusted.rootHash()); // before any block is read or served
+    RootCheck check = spec.signature() == null ? RootCheck.NONE : spec.signature().rootCheck();
+    try (VerityImage image = open(spec, check)) { // closes the devices unless handed to the reader
       ReaderOptions options = ReaderOptions.DEFAULTS
           .withMode(spec.mode())
           .withIgnoreZeroBlocks(spec.ignoreZeroBlocks())
@@ -101,81 +88,45 @@ final class ServedExport implements AutoCloseable {
       // What serves reads through these: a read that fails (a file truncated while served) is
       // logged and counted. The checks before serving read the files as they are, and fail in one line.
       DeviceErrors errors = new DeviceErrors(spec.name(), log);
-      BlockDevice servedData = errors.watch(data, spec.data(), "data");
-      BlockDevice servedHash = errors.watch(hash, spec.hash(), "hash");
-      List<AutoCloseable> fecDevices = new ArrayList<>();
-      BlockRepairer fec = BlockRepairer.NONE;
+      BlockDevice servedData = errors.watch(image.data(), spec.data(), "data");
+      BlockDevice servedHash = errors.watch(image.hash(), spec.hash(), "hash");
       if (spec.fec() != null) {
-        FecRepairer repairer = spec.fec().repairer(trusted.params(), servedData, servedHash, spec.hash(), fecDevices);
-        fec = repairer::repair;
-        options = options.withRepairer((area, block, size, check) -> {
-          byte[] fixed = repairer.repair(area, block, size, check);
-          if (fixed != null) {
-            log.corrected(spec.name(), area, block);
-          }
-          return fixed;
-        });
+        spec.fec().check();
       }
-      VerifiedReader reader;
-      try {
-        // before the server listens: an export that could serve nothing refuses the server
-        StartupCheck.check(spec.name(), trusted.params(), data, hash, trusted.rootHash(), fec,
-            spec.ignoreZeroBlocks(), spec.mode() == CorruptionMode.IGNORE, log);
-        reader = VerifiedReader.open(trusted.params(), servedData, servedHash, trusted.rootHash(), cache, options);
-      } catch (IOException | RuntimeException e) {
-        FecOptions.closeAll(fecDevices);
-        throw e;
-      }
-      ServedExport served = new ServedExport(spec, trusted, data, hash, reader, errors);
-      served.fecDevices.addAll(fecDevices);
-      return served;
-    } catch (IOException | RuntimeException e) {
-      closeQuietly(hash);
-      closeQuietly(data);
-      throw e;
+      BlockRepairer fec = image.fec(spec.fec() == null ? null : spec.fec().source(), servedData, servedHash);
+      // every correction, as the server has always logged them
+      options = options.withRepairer(VerityImage.decorated(fec,
+          r -> CorrectionReporter.everyTime(r, (area, block) -> log.corrected(spec.name(), area, block))));
+      // before the server listens: an export that could serve nothing refuses the server
+      StartupCheck.check(spec.name(), image, fec, spec.ignoreZeroBlocks(), spec.mode() == CorruptionMode.IGNORE, log);
+      VerifiedImage verified = image.reader(cache, options, servedData, servedHash);
+      return new ServedExport(spec, verified, errors);
     }
   }
 
-  /** A root hash signed by no trusted certificate refuses the export, and with it the server. */
-  private static void checkSignature(ExportSpec spec, byte[] root) throws IOException {
-    if (spec.signature() == null) {
-      return;
-    }
+  /**
+   * The spec's files opened, its root resolved and checked: a root hash signed by no trusted
+   * certificate refuses the export, and with it the server.
+   */
+  private static VerityImage open(ExportSpec spec, RootCheck check) throws IOException {
     try {
-      spec.signature().check(root);
-    } catch (InvalidSignatureException e) {
+      return Trust.open(spec.data(), spec.hash(), spec.options(), spec.rootText(), check);
+    } catch (GeneralSecurityException e) {
       throw new CliException(ExitCode.SIGNATURE_INVALID, "export " + ServerLog.display(spec.name()) + ": "
           + e.getMessage());
     }
   }
 
   VerifiedReader reader() {
-    return reader;
+    return verified.reader();
   }
 
   /**
-   * Waits for reads in flight, then closes the reader and both devices. Once: {@code jverity close}
+   * Waits for reads in flight, then closes the reader and the devices. Once: {@code jverity close}
    * closes an export before the server's end does.
    */
   @Override
   public void close() {
-    if (closed.getAndSet(true)) {
-      return;
-    }
-    scheduler.close();
-    reader.close();
-    closeQuietly(hash);
-    closeQuietly(data);
-    FecOptions.closeAll(fecDevices);
-  }
-
-  private static void closeQuietly(AutoCloseable c) {
-    if (c != null) {
-      try {
-        c.close();
-      } catch (Exception e) {
-        // nothing was written: nothing to lose
-      }
-    }
+    verified.close();
   }
 }

@@ -2,7 +2,7 @@ package org.jverity.cli.daemon;
 
 import java.io.IOException;
 import org.jverity.format.VerityParams;
-import org.jverity.io.BlockDevice;
+import org.jverity.image.VerityImage;
 import org.jverity.tree.Area;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.verify.BlockRepairer;
@@ -49,9 +49,9 @@ final class StartupCheck {
    * @param ignoring whether the export runs under {@code --ignore-corruption}
    * @throws CliException naming the export, with verify's exit code, when nothing could be served
    */
-  static void check(String export, VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash,
-      BlockRepairer repairer, boolean ignoreZeroBlocks, boolean ignoring, ServerLog log) throws IOException {
-    CliException refusal = refusal(p, data, hash, rootHash, repairer, ignoreZeroBlocks);
+  static void check(String export, VerityImage image, BlockRepairer repairer, boolean ignoreZeroBlocks,
+      boolean ignoring, ServerLog log) throws IOException {
+    CliException refusal = refusal(image, repairer, ignoreZeroBlocks);
     if (refusal == null) {
       return;
     }
@@ -64,33 +64,34 @@ final class StartupCheck {
   }
 
   /** Why no block of the image could be served, or null when blocks verify. */
-  static CliException refusal(VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash,
-      BlockRepairer repairer, boolean ignoreZeroBlocks) throws IOException {
+  static CliException refusal(VerityImage image, BlockRepairer repairer, boolean ignoreZeroBlocks)
+      throws IOException {
+    VerityParams p = image.trusted().params();
     int topLevel = MerkleLayout.dmVerity(p).levels() - 1;
-    CorruptBlockException first = readFirstBlock(p, data, hash, rootHash, BlockRepairer.NONE, ignoreZeroBlocks);
+    CorruptBlockException first = readFirstBlock(image, BlockRepairer.NONE, ignoreZeroBlocks);
     boolean atTop = first != null
         && (first.area() == Area.HASH ? first.level() == topLevel : topLevel < 0); // the only block is the top
     if (atTop) {
-      CliException why = new ReadDiagnosis(p, data, hash, rootHash).explain(first);
+      CliException why = new ReadDiagnosis(image).explain(first);
       // A damaged top block (or the only data block): FEC may correct it. A wrong root hash or
       // wrong parameters it cannot.
       boolean damage = why.exitCode() == ExitCode.CORRUPTION || topLevel < 0;
       if (damage && repairer != BlockRepairer.NONE
-          && readFirstBlock(p, data, hash, rootHash, repairer, ignoreZeroBlocks) == null) {
+          && readFirstBlock(image, repairer, ignoreZeroBlocks) == null) {
         return null;
       }
       return why.exitCode() == ExitCode.CORRUPTION
           ? new CliException(why.exitCode(), why.getMessage() + ": no data block can verify under it") : why;
     }
-    DataMismatch sample = DataMismatch.sample(p, data, hash, rootHash, ignoreZeroBlocks);
+    DataMismatch sample = DataMismatch.sample(image, ignoreZeroBlocks);
     return sample.foreign() ? new CliException(ExitCode.CORRUPTION, sample.describe()) : null;
   }
 
   /** Data block 0 read through a reader of its own: the failure on its path, or null when it verifies. */
-  private static CorruptBlockException readFirstBlock(VerityParams p, BlockDevice data, BlockDevice hash,
-      byte[] rootHash, BlockRepairer repairer, boolean ignoreZeroBlocks) throws IOException {
-    byte[] block = new byte[p.dataBlockSize()];
-    try (VerifiedReader r = VerifiedReader.open(p, data, hash, rootHash, new HashBlockCache(CACHE_BYTES),
+  private static CorruptBlockException readFirstBlock(VerityImage image, BlockRepairer repairer,
+      boolean ignoreZeroBlocks) throws IOException {
+    byte[] block = new byte[image.trusted().params().dataBlockSize()];
+    try (VerifiedReader r = image.probe(new HashBlockCache(CACHE_BYTES),
         ReaderOptions.DEFAULTS.withRepairer(repairer).withIgnoreZeroBlocks(ignoreZeroBlocks))) {
       r.read(0, block, 0, (int) Math.min(block.length, r.size()));
       return null;

@@ -2,7 +2,7 @@ package org.jverity.cli.verity;
 
 import java.io.IOException;
 import org.jverity.format.VerityParams;
-import org.jverity.io.BlockDevice;
+import org.jverity.image.VerityImage;
 import org.jverity.tree.Area;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.HashBlockCache;
@@ -57,18 +57,16 @@ public record DataMismatch(long mismatched, long checked, boolean sampled) {
    * whatever the image size ({@code open} and {@code serve} run it before listening). A run is
    * read in one request, and block by block only when it fails: an intact image costs 32 reads.
    */
-  public static DataMismatch sample(VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash)
-      throws IOException {
-    return sample(p, data, hash, rootHash, false);
+  public static DataMismatch sample(VerityImage image) throws IOException {
+    return sample(image, false);
   }
 
   /**
-   * As {@link #sample(VerityParams, BlockDevice, BlockDevice, byte[])}; under {@code
-   * ignoreZeroBlocks} a block whose digest is the zero block's matches whatever the data holds
-   * there, as the export serves it (zeros).
+   * As {@link #sample(VerityImage)}; under {@code ignoreZeroBlocks} a block whose digest is the
+   * zero block's matches whatever the data holds there, as the export serves it (zeros).
    */
-  public static DataMismatch sample(VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash,
-      boolean ignoreZeroBlocks) throws IOException {
+  public static DataMismatch sample(VerityImage image, boolean ignoreZeroBlocks) throws IOException {
+    VerityParams p = image.trusted().params();
     long blocks = p.dataBlocks();
     boolean all = blocks <= SAMPLE;
     long runs = all ? Math.ceilDiv(blocks, RUN) : SAMPLE / RUN;
@@ -76,7 +74,7 @@ public record DataMismatch(long mismatched, long checked, boolean sampled) {
     byte[] buf = new byte[RUN * bs];
     long mismatched = 0;
     long checked = 0;
-    try (VerifiedReader r = VerifiedReader.open(p, data, hash, rootHash, new HashBlockCache(8 << 20),
+    try (VerifiedReader r = image.probe(new HashBlockCache(8 << 20),
         ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(ignoreZeroBlocks))) {
       for (long i = 0; i < runs; i++) {
         // all: back to back; else floor(i * blocks / runs), without overflow: at least RUN apart

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
+import org.jverity.image.Superblocks;
 import org.jverity.io.FileDevice;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.Command;
@@ -29,17 +30,15 @@ public final class DumpCommand implements Command {
   @Override
   public int run(Io io) throws IOException {
     Checks.requireFile(hash, "hash");
-    VerityOptions o = new VerityOptions();
-    o.hashOffset = hashOffset;
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
+    long offset = hashOffset == null ? 0 : hashOffset;
     try (FileDevice dev = FileDevice.openChannel(hash, false)) {
       VerityParams p;
       try {
-        p = ParamsResolver.forCheck(o, null, dev);
+        p = Superblocks.params(dev, offset);
       } catch (UnsupportedHashAlgorithmException e) {
         // A sound superblock naming a hash jverity cannot compute: still show what it stores.
-        long offset = hashOffset == null ? 0 : hashOffset;
-        VeritySuperblock sb = ParamsResolver.readSuperblock(dev, offset);
+        VeritySuperblock sb = Superblocks.read(dev, offset);
         if (json) {
           io.result(Header.json(hash.toString(), sb, offset));
         } else {

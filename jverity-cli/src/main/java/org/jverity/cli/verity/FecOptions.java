@@ -4,16 +4,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jverity.fec.FecLayout;
+import org.jverity.image.DeviceSource;
+import org.jverity.image.FecParity;
+import org.jverity.image.FecSource;
 import org.jverity.fec.FecRepairer;
 import org.jverity.fec.ReedSolomon;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
-import org.jverity.io.DeviceTooSmallException;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
-import org.jverity.cli.command.DistinctFiles;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
@@ -79,31 +80,14 @@ public final class FecOptions {
   public FecRepairer repairer(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath,
       java.util.List<AutoCloseable> closer) throws IOException {
     check();
-    boolean shared = DistinctFiles.same(device, hashPath);
-    FecLayout layout = FecLayout.of(params, roots, offset, shared, hash.size());
-    BlockDevice fec = shared ? hash : BlockDevices.openRead(device);
-    if (!shared) {
-      closer.add(fec);
-    }
-    long needed = Math.addExact(offset, layout.paritySize());
-    if (fec.size() < needed) {
-      throw new DeviceTooSmallException("FEC area (truncated?)", device.toString(), fec.size(), needed);
-    }
-    return new FecRepairer(layout, data, hash, fec);
+    FecParity parity = source().open(DeviceSource.LOCAL, params, data, hash, hashPath.toString());
+    closer.add(parity);
+    return parity.repairer();
   }
 
-  /**
-   * Opens the FEC device and checks that it fits the image, as {@link #repairer} does, then closes
-   * it: for a command that needs FEC only if its check fails, so that a FEC file that could not
-   * serve is refused before, not after.
-   */
-  void checkFits(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath) throws IOException {
-    java.util.List<AutoCloseable> opened = new java.util.ArrayList<>();
-    try {
-      repairer(params, data, hash, hashPath, opened);
-    } finally {
-      closeAll(opened);
-    }
+  /** Where the parity is, for the opener (which opens it); after {@link #check}. */
+  public FecSource source() {
+    return device == null ? null : new FecSource(device.toString(), offset, roots);
   }
 
   /** Closes the parity devices {@link #repairer} opened: read-only, so a failure loses nothing. */

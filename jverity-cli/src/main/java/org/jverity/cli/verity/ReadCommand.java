@@ -5,18 +5,18 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.GeneralSecurityException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
-import java.util.ArrayList;
-import java.util.List;
-import org.jverity.fec.FecRepairer;
-import org.jverity.io.BlockDevice;
-import org.jverity.io.BlockDevices;
+import org.jverity.image.CorrectionReporter;
+import org.jverity.image.TrustedRoot;
+import org.jverity.image.VerifiedImage;
+import org.jverity.image.VerityImage;
+import org.jverity.tree.Area;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
-import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
 import org.jverity.cli.command.AtomicOutput;
@@ -70,7 +70,7 @@ public final class ReadCommand implements Command {
           + " Needs -o: stdout carries the data otherwise.", c -> c.json = true);
 
   @Override
-  public int run(Io io) throws IOException, org.jverity.sig.InvalidSignatureException {
+  public int run(Io io) throws IOException, GeneralSecurityException {
     Checks.requireCacheSize(cacheSize);
     if (json && output == null) {
       throw new CliException(ExitCode.USAGE, "--json needs -o FILE: without it stdout carries the data");
@@ -84,65 +84,54 @@ public final class ReadCommand implements Command {
         .input("root hash file", image.rootHashFile).input("signature", signature.signature)
         .inputs("trusted certificate", signature.trusted).outputOrStdout("--output", output).check();
     // Mapped where possible: a verified read then costs a copy, not a system call, per request.
-    try (BlockDevice dataDev = BlockDevices.openRead(data);
-        BlockDevice hashDev = BlockDevices.openRead(hash)) {
-      TrustedRoot trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
-      signature.check(trusted.rootHash()); // before any byte is written
+    try (VerityImage opened = Trust.open(data, hash, options, rootText, signature.rootCheck())) { // checked before any byte is written
+      TrustedRoot trusted = opened.trusted();
       VerityParams p = trusted.params();
       var err = io.err();
-      ReadDiagnosis diagnosis = new ReadDiagnosis(p, dataDev, hashDev, trusted.rootHash());
+      ReadDiagnosis diagnosis = new ReadDiagnosis(opened);
       ReaderOptions ro = ReaderOptions.DEFAULTS
           .withMode(ignoreCorruption ? CorruptionMode.IGNORE : CorruptionMode.EIO)
           .withIgnoreZeroBlocks(ignoreZeroBlocks).withCheckAtMostOnce(checkAtMostOnce)
           .withListener(ignoreCorruption ? diagnosis.ignoring(err) : CorruptionListener.NONE);
-      List<AutoCloseable> fecDevices = new ArrayList<>();
-      if (fec.given()) {
-        FecRepairer repairer = fec.repairer(p, dataDev, hashDev, hash, fecDevices);
-        java.util.Set<String> logged = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        ro = ro.withRepairer((area, block, size, check) -> {
-          byte[] fixed = repairer.repair(area, block, size, check);
-          if (fixed != null && logged.add((area == org.jverity.tree.Area.DATA ? "d" : "h") + block)) {
-            // verified against the tree: one line, as the kernel logs a correction (once per block,
-            // though pieces read at once may each correct a shared hash block)
-            err.println("jverity: " + (area == org.jverity.tree.Area.DATA ? "data" : "hash") + " block " + block
-                + " corrected with FEC");
+      // verified against the tree: one line, as the kernel logs a correction (once per block,
+      // though pieces read at once may each correct a shared hash block)
+      ro = ro.withRepairer(VerityImage.decorated(opened.fec(fec.source()),
+          r -> CorrectionReporter.oncePerBlock(r, (area, block) -> {
+            err.println("jverity: " + (area == Area.DATA ? "data" : "hash") + " block " + block + " corrected with FEC");
             err.flush();
-          }
-          return fixed;
-        });
-      }
-      VerifiedReader reader = VerifiedReader.open(p, dataDev, hashDev, trusted.rootHash(),
-          new HashBlockCache(cacheSize), ro);
-      long size = reader.size();
-      if (offset < 0 || offset > size) { // said per option: offset + length may overflow
-        throw new VerityParameterException("--offset: " + offset + " (expected: at most the data's size, " + size
-            + " bytes)");
-      }
-      if (length != null && (length < 0 || length > size - offset)) {
-        throw new VerityParameterException("--length: " + length + " (expected: at most " + (size - offset)
-            + ", the bytes from --offset " + offset + " to the end of the data)");
-      }
-      long end = length == null ? size : offset + length;
-      // Not on stdout's terminal: the data would draw over it. A quick read draws nothing anyway.
-      boolean barAllowed = output != null || ProgressBar.terminalOf(1) == null;
-      // --output appears only once the whole range verified: a failed read leaves it as it was.
-      try (AtomicOutput target = output == null ? null : AtomicOutput.to(output);
-          FileChannel file = target == null ? null : FileChannel.open(target.path(), StandardOpenOption.WRITE);
-          VerificationScheduler scheduler = new VerificationScheduler(reader);
-          ProgressBar bar = barAllowed ? ProgressBar.start("read", end - offset, System.err)
-              : ProgressBar.hidden("read", end - offset, System.err);
-          VerifiedCopy copy = new VerifiedCopy(scheduler, file != null ? file : Stdout.channel(), bar)) {
-        copy.copy(offset, end);
-        if (target != null) {
-          target.commit();
+          })));
+      try (VerifiedImage verified = opened.reader(new HashBlockCache(cacheSize), ro)) { // owns the devices from here
+        VerifiedReader reader = verified.reader();
+        long size = reader.size();
+        if (offset < 0 || offset > size) { // said per option: offset + length may overflow
+          throw new VerityParameterException("--offset: " + offset + " (expected: at most the data's size, " + size
+              + " bytes)");
         }
-        bar.finish();
-      } catch (CorruptBlockException e) {
-        throw diagnosis.explain(e);
-      }
-      diagnosis.printUnnamed(err);
-      if (json) {
-        io.result(ReadSummary.of(output, offset, end - offset, trusted, reader));
+        if (length != null && (length < 0 || length > size - offset)) {
+          throw new VerityParameterException("--length: " + length + " (expected: at most " + (size - offset)
+              + ", the bytes from --offset " + offset + " to the end of the data)");
+        }
+        long end = length == null ? size : offset + length;
+        // Not on stdout's terminal: the data would draw over it. A quick read draws nothing anyway.
+        boolean barAllowed = output != null || ProgressBar.terminalOf(1) == null;
+        // --output appears only once the whole range verified: a failed read leaves it as it was.
+        try (AtomicOutput target = output == null ? null : AtomicOutput.to(output);
+            FileChannel file = target == null ? null : FileChannel.open(target.path(), StandardOpenOption.WRITE);
+            ProgressBar bar = barAllowed ? ProgressBar.start("read", end - offset, System.err)
+                : ProgressBar.hidden("read", end - offset, System.err);
+            VerifiedCopy copy = new VerifiedCopy(verified.scheduler(), file != null ? file : Stdout.channel(), bar)) {
+          copy.copy(offset, end);
+          if (target != null) {
+            target.commit();
+          }
+          bar.finish();
+        } catch (CorruptBlockException e) {
+          throw diagnosis.explain(e);
+        }
+        diagnosis.printUnnamed(err);
+        if (json) {
+          io.result(ReadSummary.of(output, offset, end - offset, trusted, reader));
+        }
       }
     }
     return ExitCode.OK;

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
+import org.jverity.image.VerityImage;
 import org.jverity.io.BlockDevice;
 import org.jverity.tree.Area;
 import org.jverity.tree.Corruption;
@@ -30,6 +31,7 @@ import org.jverity.cli.command.ExitCode;
  * <p>Thread-safe: under {@code --ignore-corruption} the listener hears from every hashing thread.
  */
 public final class ReadDiagnosis {
+  private final VerityImage image; // for a sample of the data: its devices, as opened
   private final VerityParams params;
   private final BlockDevice data;
   private final BlockDevice hash;
@@ -43,11 +45,12 @@ public final class ReadDiagnosis {
   private boolean dataExplained; // the data as a whole was blamed: no line per data block
   private boolean rootExplained; // the root hash (or parameters) was blamed: no line for the top
 
-  public ReadDiagnosis(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash) {
-    this.params = params;
-    this.data = data;
-    this.hash = hash;
-    this.rootHash = rootHash.clone();
+  public ReadDiagnosis(VerityImage image) {
+    this.image = image;
+    this.params = image.trusted().params();
+    this.data = image.data();
+    this.hash = image.hash();
+    this.rootHash = image.trusted().rootHash().clone();
     this.topLevel = MerkleLayout.dmVerity(params).levels() - 1;
   }
 
@@ -69,7 +72,7 @@ public final class ReadDiagnosis {
       return new CliException(ExitCode.ROOT_HASH_MISMATCH, ONE_BLOCK);
     }
     if (e.area() == Area.DATA) {
-      DataMismatch d = DataMismatch.sample(params, data, hash, rootHash);
+      DataMismatch d = DataMismatch.sample(image);
       if (d.foreign()) {
         return new CliException(ExitCode.CORRUPTION, d.describe());
       }
@@ -128,7 +131,7 @@ public final class ReadDiagnosis {
       }
       if (!dataSampled) { // the first data block: look at the rest
         dataSampled = true;
-        DataMismatch d = DataMismatch.sample(params, data, hash, rootHash);
+        DataMismatch d = DataMismatch.sample(image);
         if (d.foreign()) {
           dataExplained = true;
           return d.describe();

@@ -1,5 +1,6 @@
 package org.jverity.cli.verity;
 
+import org.jverity.image.TrustedRoot;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package org.jverity.cli.verity;
 
+import org.jverity.image.TrustedRoot;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -58,7 +59,7 @@ public final class RepairCommand implements Command {
     // One-shot, as verify: FileChannel devices; written only when a correction verified.
     try (FileDevice dataDev = FileDevice.openChannel(image.data, !dryRun);
         FileDevice hashDev = FileDevice.openChannel(image.hash, !dryRun)) {
-      TrustedRoot trusted = TrustedRoot.resolve(options, image.data, hashDev, rootText);
+      TrustedRoot trusted = Trust.resolve(options, image.data, hashDev, rootText);
       VerityParams p = trusted.params();
       byte[] root = trusted.rootHash();
       TreeChecker checker = TreeChecker.of(p);

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.jverity.format.Hex;
+import org.jverity.image.RootCheck;
 import org.jverity.sig.InvalidSignatureException;
-import org.jverity.sig.RootHashSignature;
+import org.jverity.sig.RootHashSignatureCheck;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
@@ -57,8 +57,22 @@ public final class RootHashSignatureOptions {
     if (trusted == null) {
       throw new CliException(ExitCode.USAGE, "--root-hash-signature needs --trusted-cert");
     }
-    Checks.requireFile(signature, "signature");
-    RootHashSignature.verify(Files.readAllBytes(signature), Hex.format(root), Signing.certificates(trusted));
+    signatureCheck().check(root);
+  }
+
+  /** The check these options ask for ({@link RootCheck#NONE} without a signature), for an opener to run. */
+  public RootCheck rootCheck() {
+    return signature == null && trusted == null ? RootCheck.NONE : this::check;
+  }
+
+  /** jverity-sig's check, reading the files when it runs: the signature first, then the certificates. */
+  private RootHashSignatureCheck signatureCheck() {
+    Path sig = signature;
+    List<Path> certs = trusted;
+    return new RootHashSignatureCheck(() -> {
+      Checks.requireFile(sig, "signature");
+      return Files.readAllBytes(sig);
+    }, () -> Signing.certificates(certs));
   }
 
   /** Early option checks, before any file is opened. */

@@ -3,9 +3,7 @@ package org.jverity.cli.verity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
-import org.jverity.format.VerityParams;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
@@ -34,16 +32,5 @@ public final class RootHashes {
       throw new CliException(ExitCode.USAGE, command + " needs ROOT_HASH or --root-hash-file");
     }
     return argument;
-  }
-
-  /** Parses the hex root hash and checks its length against the tree's algorithm. */
-  static byte[] parse(String text, VerityParams p) {
-    byte[] root = Hex.parse("root hash", text);
-    int want = p.hashAlgorithm().digestSize();
-    if (root.length != want) {
-      throw new VerityParameterException("root hash: " + root.length + " bytes (expected: " + want
-          + " for " + p.hashAlgorithm() + ")");
-    }
-    return root;
   }
 }

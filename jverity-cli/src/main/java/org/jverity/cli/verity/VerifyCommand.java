@@ -1,9 +1,10 @@
 package org.jverity.cli.verity;
 
+import org.jverity.image.TrustedRoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.security.GeneralSecurityException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,9 @@ import org.jverity.tree.Area;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
-import org.jverity.io.FileDevice;
+import org.jverity.fec.FecRepairer;
+import org.jverity.image.VerityImage;
+import org.jverity.io.BlockDevice;
 import org.jverity.tree.CheckReport;
 import org.jverity.tree.Corruption;
 import org.jverity.tree.TreeChecker;
@@ -44,7 +47,7 @@ public final class VerifyCommand implements Command {
       .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v));
 
   @Override
-  public int run(Io io) throws IOException, org.jverity.sig.InvalidSignatureException {
+  public int run(Io io) throws IOException, GeneralSecurityException {
     Checks.requireThreads(threads);
     signature.checkGiven();
     String rootText = image.check("verify");
@@ -55,11 +58,13 @@ public final class VerifyCommand implements Command {
     TrustedRoot trusted;
     VerityParams p;
     TreeChecker checker;
+    FecRepairer repairer = null; // with --fec-device: opened before the check, so a FEC file that could not serve is refused
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
-    try (FileDevice dataDev = FileDevice.openChannel(data, false);
-        FileDevice hashDev = FileDevice.openChannel(hash, false)) {
-      trusted = TrustedRoot.resolve(options, data, hashDev, rootText);
-      signature.check(trusted.rootHash()); // before any hashing: an unsigned root is refused outright
+    // The root is checked before any hashing: an unsigned root is refused outright.
+    try (VerityImage opened = Trust.open(Trust.ONE_SHOT, data, hash, options, rootText, signature.rootCheck())) {
+      BlockDevice dataDev = opened.data();
+      BlockDevice hashDev = opened.hash();
+      trusted = opened.trusted();
       p = trusted.params();
       byte[] root = trusted.rootHash();
       checker = TreeChecker.of(p);
@@ -70,14 +75,14 @@ public final class VerifyCommand implements Command {
         checker.layout().checkNoOverlapWithData();
       }
       if (fec.given()) { // as read and open: a FEC file that cannot serve is refused even if the image verifies
-        fec.checkFits(p, dataDev, hashDev, hash);
+        repairer = opened.fecRepairer(fec.source(), dataDev, hashDev); // the image closes it
       }
       try (ProgressBar bar = ProgressBar.start("verify", checker.workBytes(), System.err)) {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
         bar.finish();
       }
       if (fec.given() && fecMayHelp(report, p)) {
-        return withFec(io, report, trusted, dataDev, hashDev);
+        return withFec(io, report, trusted, dataDev, hashDev, repairer);
       }
     }
     int code = exitCode(report);
@@ -97,50 +102,45 @@ public final class VerifyCommand implements Command {
    * --fec-device does; success when FEC corrects everything (in memory: nothing is written; see
    * {@code repair}).
    */
-  private int withFec(Io io, CheckReport report, TrustedRoot trusted, FileDevice dataDev, FileDevice hashDev)
-      throws IOException {
+  private int withFec(Io io, CheckReport report, TrustedRoot trusted, BlockDevice dataDev, BlockDevice hashDev,
+      FecRepairer repairer) throws IOException {
     VerityParams p = trusted.params();
     byte[] root = trusted.rootHash();
     var err = io.err();
-    List<AutoCloseable> fecDevices = new ArrayList<>();
-    try {
-      FecRecovery recovery = new FecRecovery(p, fec.repairer(p, dataDev, hashDev, image.hash, fecDevices));
-      for (Corruption c : report.corruptions()) {
-        recovery.knownBad(c.area(), c.block());
-      }
-      FecRecovery.Result r = recovery.run(dataDev, hashDev, root, Corruption.MAX_REPORTED);
-      for (FecRecovery.Fix f : r.fixes()) {
-        err.println("jverity: " + BlockNames.of(f.area(), f.block(), p) + " is corrupted (correctable with FEC)");
-      }
-      for (var e : r.uncorrectable()) {
-        err.println("jverity: " + BlockNames.of(e, p) + " is corrupted (FEC cannot correct it)");
-      }
-      if (r.uncorrectableCount() > r.uncorrectable().size()) {
-        err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
-            + " more data blocks FEC cannot correct");
-      }
-      // veritysetup's line, in its meaning: Reed-Solomon symbols (bytes) corrected; blocks in ours.
-      err.println("Found " + r.correctedBytes() + " repairable errors with FEC device.");
-      err.println("jverity: " + r.fixes().size() + (r.fixes().size() == 1 ? " block is" : " blocks are")
-          + " correctable with FEC");
-      if (json) {
-        Map<String, Object> m = toJson(report, r.complete() ? ExitCode.OK : ExitCode.CORRUPTION, trusted);
-        m.put("fecCorrectableBlocks", r.fixes().size());
-        m.put("fecCorrectedBytes", r.correctedBytes());
-        m.put("fecUncorrectableDataBlocks", r.uncorrectableCount());
-        io.result(m);
-      }
-      if (!r.complete()) {
-        err.println("Verification failed: " + r.uncorrectableCount() + " data block"
-            + (r.uncorrectableCount() == 1 ? "" : "s") + " cannot be corrected with FEC.");
-        err.flush();
-        return ExitCode.CORRUPTION;
-      }
-      err.flush();
-      return ExitCode.OK; // as veritysetup: everything is correctable
-    } finally {
-      FecOptions.closeAll(fecDevices);
+    FecRecovery recovery = new FecRecovery(p, repairer);
+    for (Corruption c : report.corruptions()) {
+      recovery.knownBad(c.area(), c.block());
     }
+    FecRecovery.Result r = recovery.run(dataDev, hashDev, root, Corruption.MAX_REPORTED);
+    for (FecRecovery.Fix f : r.fixes()) {
+      err.println("jverity: " + BlockNames.of(f.area(), f.block(), p) + " is corrupted (correctable with FEC)");
+    }
+    for (var e : r.uncorrectable()) {
+      err.println("jverity: " + BlockNames.of(e, p) + " is corrupted (FEC cannot correct it)");
+    }
+    if (r.uncorrectableCount() > r.uncorrectable().size()) {
+      err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
+          + " more data blocks FEC cannot correct");
+    }
+    // veritysetup's line, in its meaning: Reed-Solomon symbols (bytes) corrected; blocks in ours.
+    err.println("Found " + r.correctedBytes() + " repairable errors with FEC device.");
+    err.println("jverity: " + r.fixes().size() + (r.fixes().size() == 1 ? " block is" : " blocks are")
+        + " correctable with FEC");
+    if (json) {
+      Map<String, Object> m = toJson(report, r.complete() ? ExitCode.OK : ExitCode.CORRUPTION, trusted);
+      m.put("fecCorrectableBlocks", r.fixes().size());
+      m.put("fecCorrectedBytes", r.correctedBytes());
+      m.put("fecUncorrectableDataBlocks", r.uncorrectableCount());
+      io.result(m);
+    }
+    if (!r.complete()) {
+      err.println("Verification failed: " + r.uncorrectableCount() + " data block"
+          + (r.uncorrectableCount() == 1 ? "" : "s") + " cannot be corrected with FEC.");
+      err.flush();
+      return ExitCode.CORRUPTION;
+    }
+    err.flush();
+    return ExitCode.OK; // as veritysetup: everything is correctable
   }
 
   /**

@@ -1,6 +1,7 @@
 package org.jverity.cli.verity;
 
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.image.ParamOverrides;
 import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.format.VerityParams;
 
@@ -57,6 +58,12 @@ public final class VerityOptions {
       .option("--format", "0|1", "Hash format (default: the superblock's, else 1).", VerityOptions::format)
       .flag("--no-superblock", "The hash device has no superblock: the options above give the parameters.",
           o -> o.noSuperblock = true);
+
+  /** The values given, for the opener: null where not given. */
+  public ParamOverrides overrides() {
+    return new ParamOverrides(hash, dataBlockSize, hashBlockSize, dataBlocks, hashOffset, salt, uuid, format,
+        noSuperblock);
+  }
 
   private static void dataBlockSize(VerityOptions o, String v) {
     o.dataBlockSize = WholeNumber.parseLong(v);

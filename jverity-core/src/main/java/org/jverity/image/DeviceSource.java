@@ -1,0 +1,20 @@
+package org.jverity.image;
+
+import java.io.IOException;
+import org.jverity.io.BlockDevice;
+
+/**
+ * Where an image's devices come from: opens a location (a path today; a URL tomorrow) into a
+ * read-only {@link BlockDevice}. Every device {@link VerityImage} and {@link FecSource} open goes
+ * through one, so a new kind of location plugs in here and nowhere else.
+ */
+public interface DeviceSource {
+  /** Local files and block devices, by path: mapped where possible. */
+  DeviceSource LOCAL = new LocalFiles();
+
+  /** Opens {@code location} for reading; the caller closes it. */
+  BlockDevice open(String location) throws IOException;
+
+  /** Whether two locations are one device (then it is opened once, as the hash and FEC devices may be). */
+  boolean same(String a, String b) throws IOException;
+}
