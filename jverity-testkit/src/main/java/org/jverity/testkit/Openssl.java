@@ -8,6 +8,11 @@ public final class Openssl {
 
   private Openssl() {}
 
+  /** openssl, for a command this class has no name for. */
+  public static Tool tool() {
+    return TOOL;
+  }
+
   /** openssl run in {@code dir}, for a command this class has no name for. */
   public static Tool in(Path dir) {
     return TOOL.in(dir);
