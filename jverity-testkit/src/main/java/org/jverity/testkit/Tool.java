@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -102,15 +103,20 @@ public final class Tool {
       }
     }
     dirs.addAll(SYSTEM_DIRS);
+    return findIn(dirs);
+  }
+
+  /** The tool in the first of {@code dirs} that has it; else the test fails, naming the package. */
+  Path findIn(Collection<String> dirs) {
     for (String d : dirs) {
       Path candidate = Path.of(d, name);
       if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
         return candidate;
       }
     }
-    return fail("%s is not installed (searched PATH, %s): install the Debian package %s"
+    return fail("%s is not installed (searched %s): install the Debian package %s"
         + " (apt-get install %s; bin/test does this when run as root)",
-        name, String.join(", ", SYSTEM_DIRS), debianPackage(), debianPackage());
+        name, String.join(", ", dirs), debianPackage(), debianPackage());
   }
 
   /** Fails the test unless the tool is installed; the path, for a caller that needs it. */
