@@ -62,7 +62,7 @@ class ToolTest {
     Tool veritysetup = Tool.of("veritysetup");
     assertThat(veritysetup.debianPackage()).isEqualTo("cryptsetup-bin");
     assertThat(veritysetup.path()).isAbsolute().isExecutable();
-    assertThat(NbdClients.NBDSH.debianPackage()).isEqualTo("python3-libnbd");
+    assertThat(Tool.of("nbdsh").debianPackage()).isEqualTo("python3-libnbd");
   }
 
   @Test
