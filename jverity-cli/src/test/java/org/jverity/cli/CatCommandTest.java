@@ -3,7 +3,6 @@ package org.jverity.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.testkit.Fsverity;
 
 /**
  * {@code jverity cat}: an fs-verity file made by {@code fsverity digest --out-merkle-tree} comes out
@@ -33,23 +33,9 @@ class CatCommandTest {
     byte[] bytes = new byte[size];
     new Random(size).nextBytes(bytes);
     Path file = dir.resolve("f");
-    Path tree = dir.resolve("f.merkle");
     Files.write(file, bytes);
-    List<String> cmd = new ArrayList<>(List.of("fsverity", "digest", file.toString(), "--hash-alg=" + alg,
-        "--block-size=" + blockSize, "--out-merkle-tree=" + tree));
-    if (!salt.isEmpty()) {
-      cmd.add("--salt=" + salt);
-    }
-    Process p;
-    try {
-      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      throw new AssertionError("fsverity (fsverity-utils) is needed by this test: install the Debian package"
-          + " 'fsverity' (apt-get install fsverity): " + e.getMessage(), e);
-    }
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-    assertThat(p.waitFor()).as(out).isZero();
-    return new Made(file, tree, out.split(" ")[0], bytes);
+    Fsverity.Digest d = Fsverity.digest(file, alg, blockSize, salt);
+    return new Made(file, d.tree(), d.digest(), bytes);
   }
 
   private ToolRun cat(Made m, String... extra) {
@@ -165,10 +151,10 @@ class CatCommandTest {
       SigTools.rsa(dir, "other");
     }
     Path sig = dir.resolve(m.file().getFileName() + ".sig");
-    List<String> cmd = new ArrayList<>(List.of("fsverity", "sign", m.file().toString(), sig.toString(),
+    List<String> cmd = new ArrayList<>(List.of("sign", m.file().toString(), sig.toString(),
         "--key=signer.key", "--cert=signer.crt"));
     cmd.addAll(List.of(options));
-    SigTools.run(dir, cmd.toArray(String[]::new));
+    Fsverity.tool().in(dir).check(cmd);
     return sig;
   }
 

@@ -3,13 +3,12 @@ package org.jverity.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,6 +17,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.jverity.testkit.Fsverity;
+import org.jverity.testkit.ToolResult;
 
 /**
  * {@code jverity digest} against the real {@code fsverity digest} (fsverity-utils; bin/test
@@ -49,18 +50,10 @@ public class DigestCommandTest {
   }
 
   public static ToolRun fsverity(List<String> args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("fsverity", "digest"));
+    List<String> cmd = new ArrayList<>(List.of("digest"));
     cmd.addAll(args);
-    Process p;
-    try {
-      p = new ProcessBuilder(cmd).start();
-    } catch (IOException e) {
-      throw new AssertionError("fsverity is missing: install fsverity (Debian: apt-get install fsverity)", e);
-    }
-    byte[] out = p.getInputStream().readAllBytes();
-    byte[] err = p.getErrorStream().readAllBytes();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return new ToolRun(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    ToolResult r = Fsverity.tool().timeout(Duration.ofSeconds(60)).run(cmd);
+    return new ToolRun(r.exit(), r.out(), r.stderr());
   }
 
   static Stream<Arguments> matrix() {

@@ -10,6 +10,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.NbdClients;
 
 /**
  * FEC as a user meets it: an image formatted by veritysetup with --fec-device, damaged, then
@@ -218,7 +220,7 @@ class FecCommandsTest {
 
   @Test
   void anNbdServerCorrectsOnReadAndCountsIt() throws Exception {
-    NbdClients.require("nbdcopy", "libnbd-bin");
+    Tool.of("nbdcopy").require();
     Image im = image(300, 4, false);
     flip(im.data(), 42 * 4096L, 4096);
     try (ServerProcess server = ServerProcess.start(dir, "open", im.data().toString(), "disk", im.hash().toString(),

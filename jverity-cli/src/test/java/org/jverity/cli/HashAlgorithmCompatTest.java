@@ -22,6 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.testkit.Openssl;
 
 /**
  * Every hash algorithm veritysetup takes here, against veritysetup itself: Debian's 2.6.1 hashes
@@ -302,20 +303,8 @@ class HashAlgorithmCompatTest {
 
   /** The names {@code openssl list -digest-algorithms} gives for the default and legacy providers' digests. */
   private static List<String> openSslDigestNames() {
-    ProcessBuilder pb = new ProcessBuilder("openssl", "list", "-digest-algorithms", "-provider", "default",
-        "-provider", "legacy").redirectErrorStream(true);
-    String out;
-    try {
-      Process p = pb.start();
-      out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.waitFor()).as("openssl list\n%s", out).isZero();
-    } catch (IOException e) {
-      throw new AssertionError("openssl not found: it lists the names veritysetup's backend takes"
-          + " (Debian/Ubuntu: apt-get install openssl)", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
+    String out = Openssl.tool().check("list", "-digest-algorithms", "-provider", "default", "-provider", "legacy")
+        .out();
     // Provided lines: "  { 2.16.840.1.101.3.4.2.1, SHA-256, SHA2-256, SHA256 } @ default" or "  MD5-SHA1 @ default"
     List<String> names = new ArrayList<>();
     for (String line : out.substring(out.indexOf("Provided:")).lines().toList()) {

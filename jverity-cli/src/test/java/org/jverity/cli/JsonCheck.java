@@ -1,14 +1,13 @@
 package org.jverity.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.jverity.cli.term.Json;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.ToolResult;
 
 /**
  * Checks that jverity's JSON is JSON: Python's json module, an oracle jverity did not write, must
@@ -18,7 +17,7 @@ import org.jverity.cli.term.Json;
 public final class JsonCheck {
   private JsonCheck() {}
 
-  private static final String PYTHON = "/usr/bin/python3";
+  private static final Tool PYTHON = Tool.of("python3");
   private static final String STRICT = """
       import json, sys
       def pairs(p):
@@ -33,15 +32,9 @@ public final class JsonCheck {
   /** {@code text} as one JSON object, after Python's json module accepted it as exactly that. */
   @SuppressWarnings("unchecked")
   public static Map<String, Object> object(String text) throws Exception {
-    if (!Files.isExecutable(Path.of(PYTHON))) {
-      fail(PYTHON + " is missing: install the Debian/Ubuntu package 'python3'");
-    }
-    Process p = new ProcessBuilder(PYTHON, "-c", STRICT).redirectErrorStream(true).start();
-    try (var in = p.getOutputStream()) {
-      in.write(text.getBytes(StandardCharsets.UTF_8));
-    }
-    String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as("python's json module on:\n%s\nsaid: %s", text, said).isZero();
+    ToolResult python = PYTHON.input(text.getBytes(StandardCharsets.UTF_8)).run("-c", STRICT);
+    assertThat(python.exit()).as("python's json module on:\n%s\nsaid: %s", text, python.out() + python.stderr())
+        .isZero();
     Object v = Json.parse(text);
     assertThat(v).isInstanceOf(Map.class);
     return (Map<String, Object>) v;

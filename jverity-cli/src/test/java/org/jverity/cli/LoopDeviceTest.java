@@ -2,17 +2,17 @@ package org.jverity.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.ToolResult;
 
 /**
  * A block device as the data device: {@code Files.size} says 0 for {@code /dev/loopN}, so every
@@ -34,7 +34,7 @@ class LoopDeviceTest {
     bytes = new byte[SIZE];
     new java.util.Random(4).nextBytes(bytes);
     Path file = Files.write(dir.resolve("backing.img"), bytes);
-    String[] result = run("losetup", "-f", "--show", file.toString());
+    String[] result = losetup("-f", "--show", file.toString());
     if (!result[0].equals("0")) {
       String reason = "no loop device could be attached (losetup -f --show: exit " + result[0] + ", "
           + result[1].strip() + "); LoopDeviceTest needs root and /dev/loop-control";
@@ -49,7 +49,7 @@ class LoopDeviceTest {
   @AfterEach
   void detach() throws Exception {
     if (loop != null) {
-      String[] result = run("losetup", "-d", loop);
+      String[] result = losetup("-d", loop);
       assertThat(result[0]).as("losetup -d %s: %s", loop, result[1]).isEqualTo("0");
     }
   }
@@ -89,19 +89,9 @@ class LoopDeviceTest {
     assertThat(vs.exitCode()).as("%s", vs).isZero();
   }
 
-  /** Runs a command; returns {exit code, stdout and stderr}. */
-  private static String[] run(String... command) throws IOException, InterruptedException {
-    Process p;
-    try {
-      p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      return new String[] {"-1", e.getMessage()};
-    }
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(30, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      return new String[] {"-1", "timed out"};
-    }
-    return new String[] {String.valueOf(p.exitValue()), output};
+  /** Runs losetup; returns {exit code, stdout and stderr}. */
+  private static String[] losetup(String... args) {
+    ToolResult r = Tool.of("losetup").timeout(Duration.ofSeconds(30)).run(args);
+    return new String[] {String.valueOf(r.exit()), r.out() + r.stderr()};
   }
 }

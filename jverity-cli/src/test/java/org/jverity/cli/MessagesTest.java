@@ -17,6 +17,7 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.serve.ServeConfig;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.command.VeritysetupExitCodes;
+import org.jverity.testkit.Openssl;
 
 /**
  * What a user reads when something is wrong: one line, in jverity's words, naming the file or the
@@ -68,7 +69,7 @@ class MessagesTest {
   void aKeyOfAnotherAlgorithmThanTheCertificatesIsAnEcKey() throws Exception {
     TestImage im = TestImage.create(dir, "d", 16);
     SigTools.rsa(dir, "signer"); // an RSA key and certificate
-    SigTools.run(dir, "openssl", "ecparam", "-genkey", "-name", "prime256v1", "-noout", "-out", "ec.key");
+    Openssl.in(dir).check("ecparam", "-genkey", "-name", "prime256v1", "-noout", "-out", "ec.key");
     String line = oneLine(Jverity.run("sign", "--key", p("ec.key"), "--cert", p("signer.crt"), im.data().toString(),
         p("out.sig")), ExitCode.INVALID_PARAMETER);
     assertThat(line).contains("an EC key, but the certificate holds an RSA key");
@@ -239,7 +240,7 @@ class MessagesTest {
     try (ServerProcess server = open(im, "disk")) {
       String uri = server.line();
       for (int i = 0; i < 2; i++) {
-        ToolRun copy = NbdClients.run("nbdcopy", uri, p("copy" + i));
+        ToolRun copy = Clients.run("nbdcopy", uri, p("copy" + i));
         assertThat(copy.exitCode()).as("%s", copy).isNotZero();
       }
       ToolRun status = Jverity.run("status", "disk", "--runtime-dir", dir.resolve("run").toString());

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.NbdClients;
 
 /**
  * {@code jverity open} as a user runs it, in a child JVM, checked with the real NBD clients
@@ -20,8 +22,8 @@ class OpenCommandTest {
 
   @BeforeAll
   static void clients() {
-    NbdClients.require("nbdinfo", "libnbd-bin");
-    NbdClients.require("nbdcopy", "libnbd-bin");
+    Tool.of("nbdinfo").require();
+    Tool.of("nbdcopy").require();
   }
 
   @Test
@@ -32,7 +34,7 @@ class OpenCommandTest {
       String uri = server.line();
       assertThat(uri).matches("nbd://127\\.0\\.0\\.1:[0-9]+/disk");
 
-      ToolRun info = NbdClients.run("nbdinfo", "--json", uri);
+      ToolRun info = Clients.run("nbdinfo", "--json", uri);
       assertThat(info.exitCode()).as(info.toString()).isZero();
       assertThat(info.stdout()).contains("\"export-size\": " + 300 * 4096, "\"is_read_only\": true",
           "\"can_multi_conn\": true", "\"description\": \"test disk\"", "base:allocation");
@@ -70,9 +72,9 @@ class OpenCommandTest {
 
   @Test
   void servesOneConnectionOnStdinForLibnbdsConnectCommand() throws Exception {
-    NbdClients.require("nbdsh", "python3-libnbd");
+    Tool.of("nbdsh").require();
     TestImage image = TestImage.create(dir, "disk", 40);
-    List<String> server = NbdClients.list(ServerProcess.javaCommand(), "open", image.data().toString(), "disk",
+    List<String> server = Clients.list(ServerProcess.javaCommand(), "open", image.data().toString(), "disk",
         image.hash().toString(), "--root-hash-file", Files.writeString(dir.resolve("root"), image.root()).toString(),
         "--stdin");
     StringBuilder argv = new StringBuilder("[");
@@ -89,7 +91,7 @@ class OpenCommandTest {
         "    n = min(1 << 20, size - off); d.update(h.pread(n, off)); off += n",
         "print(size, h.is_read_only(), d.hexdigest())",
         "h.shutdown()");
-    ToolRun r = NbdClients.run("nbdsh", "-c", script);
+    ToolRun r = Clients.run("nbdsh", "-c", script);
     assertThat(r.exitCode()).as(r.toString()).isZero();
     assertThat(r.stdout().strip()).isEqualTo(40 * 4096 + " True " + image.sha256());
   }
@@ -106,7 +108,7 @@ class OpenCommandTest {
       assertThat(event).containsEntry("event", "listening").containsEntry("export", "disk");
       String uri = (String) event.get("uri");
       assertThat(uri).matches("nbd://127\\.0\\.0\\.1:[0-9]+/disk");
-      ToolRun copy = NbdClients.run("nbdcopy", uri, Files.createTempFile(dir, "copy", ".img").toString());
+      ToolRun copy = Clients.run("nbdcopy", uri, Files.createTempFile(dir, "copy", ".img").toString());
       assertThat(copy.exitCode()).as("block 37 fails the copy: %s", copy).isNotZero();
 
       ToolRun text = Jverity.run("status", "disk", "--runtime-dir", runtime);
@@ -148,7 +150,7 @@ class OpenCommandTest {
     try (ServerProcess server = ServerProcess.start(dir, "open", image.data().toString(), "disk",
         image.hash().toString(), image.root(), "--port", "0", "--restart-on-corruption", "--json")) {
       String uri = (String) JsonCheck.object(server.line()).get("uri");
-      NbdClients.run("nbdcopy", uri, Files.createTempFile(dir, "copy", ".img").toString());
+      Clients.run("nbdcopy", uri, Files.createTempFile(dir, "copy", ".img").toString());
       int code = server.waitFor();
       assertThat(code).as(server.stderr()).isEqualTo(ExitCode.RESTART);
       String rest = server.restOfStdout();
@@ -168,7 +170,7 @@ class OpenCommandTest {
     try (ServerProcess server = ServerProcess.start(dir, "open", image.data().toString(), "disk",
         image.hash().toString(), image.root(), "--port", "0", "--restart-on-corruption")) {
       String uri = server.line();
-      ToolRun copy = NbdClients.run("nbdcopy", uri, Files.createTempFile(dir, "copy", ".img").toString());
+      ToolRun copy = Clients.run("nbdcopy", uri, Files.createTempFile(dir, "copy", ".img").toString());
       assertThat(copy.exitCode()).as("the copy fails: %s", copy).isNotZero();
       assertThat(server.waitFor()).as(server.stderr()).isEqualTo(ExitCode.RESTART);
       assertThat(server.stderr()).contains("jverity: export disk: data block 37 is corrupted\n",
@@ -190,7 +192,7 @@ class OpenCommandTest {
     String[] seeds = {"newstyle-cflags", "newstyle-cflags-exportname", "newstyle-cflags-exportname-read4",
         "newstyle-cflags-go", "newstyle-cflags-go-read", "newstyle-cflags-go-read4", "newstyle-cflags-go-write"};
     for (String seed : seeds) {
-      List<String> cmd = NbdClients.list(ServerProcess.javaCommand(), "open", image.data().toString(), "",
+      List<String> cmd = Clients.list(ServerProcess.javaCommand(), "open", image.data().toString(), "",
           image.hash().toString(), image.root(), "--stdin");
       Process p = Jverity.detailed(new ProcessBuilder(cmd)).redirectInput(corpus.resolve(seed).toFile())
           .redirectError(dir.resolve(seed + ".err").toFile()).start();

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.NbdClients;
 
 /**
  * {@code open --root-hash-signature --trusted-cert} and {@code serve}'s {@code root-hash-signature}
@@ -25,7 +27,7 @@ class RootHashSignatureServingTest {
 
   @BeforeAll
   static void image() throws Exception {
-    NbdClients.require("nbdcopy", "libnbd-bin");
+    Tool.of("nbdcopy").require();
     SigTools.rsa(dir, "signer");
     SigTools.rsa(dir, "other");
     disk = TestImage.create(dir, "disk", 100);

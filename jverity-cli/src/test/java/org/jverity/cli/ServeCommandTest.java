@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.NbdClients;
 
 /** {@code jverity serve CONFIG} in a child JVM: two exports of one server, listed and read by libnbd's clients. */
 class ServeCommandTest {
@@ -47,7 +49,7 @@ class ServeCommandTest {
 
   @Test
   void servesTwoExportsListedByNbdinfoEachWithItsStatus() throws Exception {
-    NbdClients.require("nbdinfo", "libnbd-bin");
+    Tool.of("nbdinfo").require();
     TestImage root = TestImage.create(dir, "root", 100);
     TestImage home = TestImage.create(dir, "home", 30);
     Files.writeString(dir.resolve("home.roothash"), home.identity() + "\n");
@@ -76,7 +78,7 @@ class ServeCommandTest {
       assertThat(rootUri).matches("nbd://127\\.0\\.0\\.1:[0-9]+/root");
       assertThat(homeUri).isEqualTo(rootUri.replace("/root", "/home"));
 
-      ToolRun list = NbdClients.run("nbdinfo", "--list", "--json", rootUri);
+      ToolRun list = Clients.run("nbdinfo", "--list", "--json", rootUri);
       assertThat(list.exitCode()).as(list.toString()).isZero();
       assertThat(list.stdout()).contains("\"export-name\": \"root\"", "\"export-name\": \"home\"",
           "\"description\": \"the root file system\"", "\"export-size\": " + 100 * 4096,

@@ -18,6 +18,7 @@ import org.jverity.verify.HashBlockCache;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Tool;
 
 /**
  * What a server process holds, measured as the kernel sees it (RssAnon in /proc/PID/status: the
@@ -61,14 +62,14 @@ class ServerMemoryTest {
 
   @BeforeAll
   static void images() throws Exception {
-    NbdClients.require("nbdcopy", "libnbd-bin");
+    Tool.of("nbdcopy").require();
     big = Image.create("big", 512);
     small = Image.create("small", 64);
   }
 
   /** nbdcopy of the export to nowhere: it exits 0 only if every byte verified (else the server sends EIO). */
   private static Process copy(String uri) throws IOException {
-    return NbdClients.start("nbdcopy", uri, "null:");
+    return Clients.start("nbdcopy", uri, "null:");
   }
 
   private static void assertCopied(Process copy) throws Exception {
@@ -140,7 +141,7 @@ class ServerMemoryTest {
         ". \"$0\" && jverity_server_java_opts \"$@\" && printf '%s\\n' ${JVERITY_SERVER_OPTS[@]+\"${JVERITY_SERVER_OPTS[@]}\"}",
         lib.toString()));
     cmd.addAll(List.of(args));
-    ToolRun r = NbdClients.run(cmd.toArray(String[]::new));
+    ToolRun r = Clients.run(cmd.toArray(String[]::new));
     assertThat(r.exitCode()).as(r.toString()).isZero();
     return r.stdout().lines().filter(l -> !l.isEmpty()).toList();
   }

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.term.Json;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.NbdClients;
 
 /**
  * Running as a service, with real processes: {@code close NAME} through the status socket, {@code
@@ -28,9 +30,9 @@ class ServiceLifecycleTest {
 
   @BeforeAll
   static void clients() {
-    NbdClients.require("nbdcopy", "libnbd-bin");
-    NbdClients.require("nbdinfo", "libnbd-bin");
-    NbdClients.require("nbdsh", "python3-libnbd");
+    Tool.of("nbdcopy").require();
+    Tool.of("nbdinfo").require();
+    Tool.of("nbdsh").require();
   }
 
   private String runtime() {
@@ -85,7 +87,7 @@ class ServiceLifecycleTest {
       assertThat(openFiles(server.pid())).contains(one.data().toString(), one.hash().toString());
       // A client holding a connection to "one": it reads once, waits, then reads again.
       Path before = dir.resolve("before");
-      Process client = NbdClients.start("nbdsh", "-u", oneUri, "-c", """
+      Process client = Clients.start("nbdsh", "-u", oneUri, "-c", """
           h.pread(4096, 0)
           open(%s, "w").close()
           import time
@@ -108,7 +110,7 @@ class ServiceLifecycleTest {
       assertThat(openFiles(server.pid())).as("one's files released")
           .doesNotContain(one.data().toString(), one.hash().toString()).contains(two.data().toString());
       assertThat(Jverity.run("status", "--runtime-dir", runtime()).stdoutLines()).containsExactly("two  verified  " + twoUri);
-      assertThat(NbdClients.run("nbdinfo", oneUri).exitCode()).as("one is no longer served").isNotZero();
+      assertThat(Clients.run("nbdinfo", oneUri).exitCode()).as("one is no longer served").isNotZero();
       assertThat(NbdClients.sha256OfCopy(twoUri)).isEqualTo(two.sha256());
       ToolRun again = Jverity.run("close", "one", "--runtime-dir", runtime());
       assertThat(again.exitCode()).isEqualTo(ExitCode.INACTIVE);

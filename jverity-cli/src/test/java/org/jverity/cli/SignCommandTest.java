@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.testkit.Fsverity;
 
 /**
  * {@code sign} against {@code fsverity sign} (same signature bytes, same output line) and {@code
@@ -67,10 +68,10 @@ class SignCommandTest {
   void signIsFsveritySignByteForByte(int size, String alg, int blockSize, String salt) throws Exception {
     Path f = file(size);
     List<String> opts = digestOptions(alg, blockSize, salt);
-    List<String> theirs = new ArrayList<>(List.of("fsverity", "sign", f.toString(), "theirs.sig",
+    List<String> theirs = new ArrayList<>(List.of("sign", f.toString(), "theirs.sig",
         "--key=signer.key", "--cert=signer.crt"));
     theirs.addAll(opts);
-    String fsverityOut = SigTools.run(dir, theirs.toArray(String[]::new));
+    String fsverityOut = Fsverity.tool().in(dir).check(theirs).out();
     List<String> ours = new ArrayList<>(List.of("sign", f.toString(), dir.resolve("ours.sig").toString(),
         "--key=" + dir.resolve("signer.key"), "--cert=" + dir.resolve("signer.crt")));
     ours.addAll(opts);
@@ -98,7 +99,7 @@ class SignCommandTest {
 
   /** The formatted digest of {@code file} (via {@code fsverity digest}), written to a file for openssl. */
   static String formattedDigest(Path f, String alg, int algId) throws Exception {
-    String line = SigTools.run(dir, "fsverity", "digest", f.toString(), "--hash-alg=" + alg);
+    String line = Fsverity.tool().in(dir).check("digest", f.toString(), "--hash-alg=" + alg).out();
     byte[] d = HexFormat.of().parseHex(line.substring(line.indexOf(':') + 1, line.indexOf(' ')));
     byte[] fd = ByteBuffer.allocate(12 + d.length).order(ByteOrder.LITTLE_ENDIAN)
         .put("FSVerity".getBytes(StandardCharsets.US_ASCII)).putShort((short) algId).putShort((short) d.length)

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.NbdClients;
 
 /**
  * {@code open} and {@code serve} check, before they listen, that the export can serve anything: a
@@ -21,8 +23,8 @@ class StartupCheckTest {
 
   @BeforeAll
   static void clients() {
-    NbdClients.require("nbdcopy", "libnbd-bin");
-    NbdClients.require("nbdsh", "python3-libnbd");
+    Tool.of("nbdcopy").require();
+    Tool.of("nbdsh").require();
   }
 
   /** The server exits with {@code code}, one line on stderr, and never printed a URI. */
@@ -86,7 +88,7 @@ class StartupCheckTest {
     assertThat(f.exitCode()).as(f.toString()).isZero();
     String root = f.headerField("Root hash").strip();
     String[] image = {data.toString(), hash.toString(), root, "--no-superblock", "--salt", "6b"};
-    ToolRun verify = Jverity.run(NbdClients.list(java.util.List.of("verify"), image).toArray(String[]::new));
+    ToolRun verify = Jverity.run(Clients.list(java.util.List.of("verify"), image).toArray(String[]::new));
     assertThat(verify.exitCode()).isEqualTo(ExitCode.WRONG_PARAMETERS);
     try (ServerProcess server = ServerProcess.start(dir, "open", data.toString(), "disk", hash.toString(), root,
         "--no-superblock", "--salt", "6b", "--port", "0")) {
@@ -105,11 +107,11 @@ class StartupCheckTest {
     try (ServerProcess server = ServerProcess.start(dir, "open", disk.data().toString(), "disk",
         disk.hash().toString(), disk.root(), "--port", "0")) {
       String uri = server.line();
-      ToolRun good = NbdClients.run("nbdsh", "-u", uri, "-c", "print(h.pread(4096, 1000 * 4096).hex())");
+      ToolRun good = Clients.run("nbdsh", "-u", uri, "-c", "print(h.pread(4096, 1000 * 4096).hex())");
       assertThat(good.exitCode()).as(good.toString()).isZero();
       assertThat(good.stdout().strip()).isEqualTo(java.util.HexFormat.of().formatHex(
           java.util.Arrays.copyOfRange(Files.readAllBytes(disk.data()), 1000 * 4096, 1001 * 4096)));
-      ToolRun bad = NbdClients.run("nbdsh", "-u", uri, "-c", "h.pread(4096, 700 * 4096)");
+      ToolRun bad = Clients.run("nbdsh", "-u", uri, "-c", "h.pread(4096, 700 * 4096)");
       assertThat(bad.exitCode()).as("a damaged block still fails: " + bad).isNotZero();
       assertThat(server.terminate()).as(server.stderr()).isZero();
     }

@@ -7,6 +7,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
+import org.jverity.testkit.NbdClients;
 
 /**
  * A formatted image in a test directory: {@code blocks} seeded pseudo-random 4 KiB data blocks, its

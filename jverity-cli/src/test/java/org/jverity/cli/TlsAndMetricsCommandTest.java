@@ -11,6 +11,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.NbdClients;
 
 /**
  * {@code open --tls=require} and {@code --metrics-port} as a user runs them: an nbds:// URI that
@@ -21,16 +23,16 @@ class TlsAndMetricsCommandTest {
 
   @BeforeAll
   static void clients() {
-    NbdClients.require("nbdcopy", "libnbd-bin");
-    NbdClients.require("nbdinfo", "libnbd-bin");
-    NbdClients.require("openssl", "openssl");
+    Tool.of("nbdcopy").require();
+    Tool.of("nbdinfo").require();
+    Tool.of("openssl").require();
   }
 
   /** A self-signed EC certificate for 127.0.0.1: the server's, and the client's CA. */
   private Path[] pki() throws Exception {
     Path server = Files.createDirectories(dir.resolve("server-pki"));
     Path client = Files.createDirectories(dir.resolve("client-pki"));
-    ToolRun made = NbdClients.run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+    ToolRun made = Clients.run("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
         "-nodes", "-keyout", server.resolve("server-key.pem").toString(), "-out",
         server.resolve("server-cert.pem").toString(), "-days", "2", "-subj", "/CN=localhost",
         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost");
@@ -49,7 +51,7 @@ class TlsAndMetricsCommandTest {
       String uri = server.line();
       assertThat(uri).matches("nbds://127\\.0\\.0\\.1:[0-9]+/disk");
       assertThat(NbdClients.sha256OfCopy(uri + "?tls-certificates=" + pki[1])).isEqualTo(image.sha256());
-      ToolRun plain = NbdClients.run("nbdinfo", "--size", uri.replace("nbds://", "nbd://"));
+      ToolRun plain = Clients.run("nbdinfo", "--size", uri.replace("nbds://", "nbd://"));
       assertThat(plain.exitCode()).as("a client without TLS is refused: " + plain).isNotZero();
 
       Matcher m = Pattern.compile("metrics: (http://\\S+)").matcher(awaitLog(server, "metrics: "));

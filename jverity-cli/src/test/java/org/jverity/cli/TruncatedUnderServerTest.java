@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.NbdClients;
 
 /**
  * A data or hash file truncated under a running {@code open}: reads past the new end get EIO
@@ -26,8 +28,8 @@ class TruncatedUnderServerTest {
 
   @BeforeAll
   static void clients() {
-    NbdClients.require("nbdsh", "python3-libnbd");
-    NbdClients.require("nbdcopy", "libnbd-bin");
+    Tool.of("nbdsh").require();
+    Tool.of("nbdcopy").require();
   }
 
   private ServerProcess open(TestImage disk) throws Exception {
@@ -37,7 +39,7 @@ class TruncatedUnderServerTest {
 
   /** Data block {@code block} as the client reads it, hex; null when the read fails. */
   private static String readBlock(String uri, long block) throws Exception {
-    ToolRun r = NbdClients.run("nbdsh", "-u", uri, "-c", "print(h.pread(4096, " + block * 4096 + ").hex())");
+    ToolRun r = Clients.run("nbdsh", "-u", uri, "-c", "print(h.pread(4096, " + block * 4096 + ").hex())");
     return r.exitCode() == 0 ? r.stdout().strip() : null;
   }
 

@@ -1,10 +1,7 @@
 package org.jverity.fec;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -14,6 +11,7 @@ import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
 import org.jverity.io.MemoryDevice;
+import org.jverity.testkit.Veritysetup;
 import org.jverity.testing.Images;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.ReaderOptions;
@@ -24,20 +22,17 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** veritysetup's own FEC file corrects a corrupted image read through VerifiedReader + FecRepairer. */
 class VeritysetupFecTest {
-  private static final Path VERITYSETUP = Path.of("/usr/sbin/veritysetup");
-
   @ParameterizedTest(name = "{0} blocks of {1} bytes, roots {2}")
   @CsvSource({"300, 4096, 4", "2000, 512, 3"})
   void veritysetupParityRepairsTheImage(int blocks, int blockSize, int roots, @TempDir Path dir) throws Exception {
-    assumeTrue(Files.isExecutable(VERITYSETUP), "no veritysetup");
     byte[] data = Images.random(blocks * 31L + roots, blocks * blockSize);
     Path img = dir.resolve("img");
     Path hashFile = dir.resolve("hash");
     Path fecFile = dir.resolve("fec");
     Files.write(img, data);
-    String out = run(VERITYSETUP.toString(), "format", img.toString(), hashFile.toString(), "--fec-device",
+    String out = Veritysetup.run("format", img.toString(), hashFile.toString(), "--fec-device",
         fecFile.toString(), "--fec-roots", Integer.toString(roots), "--data-block-size", Integer.toString(blockSize),
-        "--hash-block-size", Integer.toString(blockSize));
+        "--hash-block-size", Integer.toString(blockSize)).ok().out();
     byte[] root = Hex.parse("root hash", out.lines().filter(s -> s.startsWith("Root hash:")).findFirst()
         .orElseThrow().substring("Root hash:".length()).strip());
     byte[] hash = Files.readAllBytes(hashFile);
@@ -67,12 +62,5 @@ class VeritysetupFecTest {
       assertThat(r.repairedCount()).isEqualTo(corrupt.size());
       assertThat(r.corruptionCount()).isZero();
     }
-  }
-
-  private static String run(String... cmd) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as(out).isZero();
-    return out;
   }
 }

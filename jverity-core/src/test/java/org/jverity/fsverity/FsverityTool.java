@@ -1,16 +1,15 @@
 package org.jverity.fsverity;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
+import org.jverity.testkit.Fsverity;
 
 /**
- * fsverity-utils' {@code fsverity digest} as the oracle: it makes the Merkle tree and descriptor
- * files jverity reads. Missing, it fails the test, naming the package: never a silent skip.
+ * Files for the fs-verity tests, their tree and descriptor made by the oracle, fsverity-utils'
+ * {@code fsverity digest} (the test kit's {@link Fsverity}, which fails naming the package when it
+ * is missing: never a silent skip).
  */
 final class FsverityTool {
   private FsverityTool() {}
@@ -20,7 +19,7 @@ final class FsverityTool {
 
   /** Writes {@code size} seeded random bytes to {@code dir/name} and digests them. */
   static Made make(Path dir, String name, int size, long seed, String alg, int blockSize, String saltHex)
-      throws IOException, InterruptedException {
+      throws IOException {
     byte[] bytes = new byte[size];
     new Random(seed).nextBytes(bytes);
     Path file = dir.resolve(name);
@@ -28,27 +27,9 @@ final class FsverityTool {
     return digest(file, alg, blockSize, saltHex, bytes);
   }
 
-  static Made digest(Path file, String alg, int blockSize, String saltHex, byte[] bytes)
-      throws IOException, InterruptedException {
-    Path tree = file.resolveSibling(file.getFileName() + ".merkle");
-    Path desc = file.resolveSibling(file.getFileName() + ".desc");
-    List<String> cmd = new ArrayList<>(List.of("fsverity", "digest", file.toString(), "--hash-alg=" + alg,
-        "--block-size=" + blockSize, "--out-merkle-tree=" + tree, "--out-descriptor=" + desc));
-    if (!saltHex.isEmpty()) {
-      cmd.add("--salt=" + saltHex);
-    }
-    Process p;
-    try {
-      p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      throw new AssertionError("fsverity (fsverity-utils) is needed by this test: install the Debian package"
-          + " 'fsverity' (apt-get install fsverity): " + e.getMessage(), e);
-    }
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-    if (p.waitFor() != 0) {
-      throw new AssertionError(String.join(" ", cmd) + ": " + out);
-    }
-    return new Made(file, tree, desc, out.split(" ")[0], bytes); // "sha256:HEX FILE"
+  static Made digest(Path file, String alg, int blockSize, String saltHex, byte[] bytes) {
+    Fsverity.Digest d = Fsverity.digest(file, alg, blockSize, saltHex);
+    return new Made(file, d.tree(), d.descriptor(), d.digest(), bytes);
   }
 
   /** Flips one bit of byte {@code at} in {@code file}. */

@@ -3,6 +3,7 @@ package org.jverity.io;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import org.jverity.testing.BlockDeviceContract;
 
 /** The FileChannel fallback FileDevice uses where the native calls are not bound. */
 class ChannelFileDeviceTest extends BlockDeviceContract {

@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Arrays;
 import org.jverity.testing.Images;
+import org.jverity.testing.BlockDeviceContract;
 import org.junit.jupiter.api.Test;
 
 class FileDeviceTest extends BlockDeviceContract {

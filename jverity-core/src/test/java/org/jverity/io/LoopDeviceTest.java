@@ -1,17 +1,15 @@
 package org.jverity.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.jverity.testing.Images;
+import org.jverity.testkit.Tool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LoopDeviceTest {
   private static final int SIZE = 1 << 20;
+  private static final Tool LOSETUP = Tool.of("losetup").timeout(Duration.ofSeconds(30));
 
   @TempDir Path tmp;
 
@@ -35,7 +34,7 @@ class LoopDeviceTest {
     }
     byte[] contents = Images.random(40, SIZE);
     Path image = Files.write(tmp.resolve("loop.img"), contents);
-    String loop = run("losetup", "-f", "--show", "-r", image.toString());
+    String loop = losetup("-f", "--show", "-r", image.toString());
     try {
       Path dev = Path.of(loop);
       assertThat(Files.size(dev)).as("st_size of a block device, which we must not trust").isZero();
@@ -49,7 +48,7 @@ class LoopDeviceTest {
         checkTail(d, contents);
       }
     } finally {
-      run("losetup", "-d", loop);
+      losetup("-d", loop);
     }
   }
 
@@ -59,24 +58,8 @@ class LoopDeviceTest {
     assertThat(tail).isEqualTo(Arrays.copyOfRange(contents, SIZE - 4096, SIZE));
   }
 
-  /** Runs a command; its trimmed stdout, or a test failure quoting its stderr. */
-  private static String run(String... command) throws IOException, InterruptedException {
-    Process p;
-    try {
-      p = new ProcessBuilder(command).start();
-    } catch (IOException e) {
-      return fail(String.join(" ", command) + ": cannot run (" + e.getMessage() + ")");
-    }
-    p.getOutputStream().close();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    if (!p.waitFor(30, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      return fail(String.join(" ", command) + ": still running after 30 s");
-    }
-    if (p.exitValue() != 0) {
-      return fail(String.join(" ", List.of(command)) + ": exit " + p.exitValue() + ": " + err);
-    }
-    return out;
+  /** Runs losetup; its trimmed stdout, or a test failure quoting its stderr. */
+  private static String losetup(String... args) {
+    return LOSETUP.check(args).out().trim();
   }
 }

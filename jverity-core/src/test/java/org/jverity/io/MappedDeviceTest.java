@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardOpenOption;
+import org.jverity.testing.BlockDeviceContract;
 import org.junit.jupiter.api.Test;
 
 class MappedDeviceTest extends BlockDeviceContract {

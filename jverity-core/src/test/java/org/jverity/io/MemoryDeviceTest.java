@@ -1,5 +1,7 @@
 package org.jverity.io;
 
+import org.jverity.testing.BlockDeviceContract;
+
 class MemoryDeviceTest extends BlockDeviceContract {
 
   @Override

@@ -3,21 +3,28 @@ package org.jverity.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.jverity.io.MemoryDevice;
+import org.jverity.testing.DeviceWrapper;
+import org.jverity.testing.TestImage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class VerificationSchedulerTest {
+  private static final int BS = 4096;
   VerifiedReaderTest.Image im;
   VerificationScheduler scheduler;
 
@@ -181,6 +188,142 @@ class VerificationSchedulerTest {
     } finally {
       busy.countDown();
       pool.close();
+    }
+  }
+
+  /** Defect 3 (issue 6): arguments are checked before any work: no prefetch, no load, no spin on overflow. */
+  @Test
+  void badArgumentsAreRefusedBeforeAnyWork() throws Exception {
+    TestImage im = TestImage.random(600, BS, 2);
+    DeviceWrapper.Counting hash = new DeviceWrapper.Counting(im.hashDevice());
+    try (VerifiedReader r = Readers.open(im, im.dataDevice(), hash, ReaderOptions.DEFAULTS);
+        VerificationScheduler s = new VerificationScheduler(r, new HashingPool(2))) {
+      assertThatThrownBy(() -> s.read(Long.MAX_VALUE - 10, new byte[BS], 0, BS)).isInstanceOf(EOFException.class);
+      assertThatThrownBy(() -> s.read(-BS, new byte[BS], 0, BS)).isInstanceOf(EOFException.class);
+      assertThatThrownBy(() -> s.read(r.size(), new byte[BS], 0, 1)).isInstanceOf(EOFException.class);
+      assertThatThrownBy(() -> s.read(0, new byte[BS], 1, BS)).isInstanceOf(IndexOutOfBoundsException.class);
+      assertThatThrownBy(() -> s.read(0, new byte[BS], -1, 10)).isInstanceOf(IndexOutOfBoundsException.class);
+      assertThat(hash.reads.get()).isZero();
+      assertThat(r.cacheStats().cachedBlocks()).isZero();
+    }
+  }
+
+  /**
+   * Defect 3 (issue 6): an interrupted large read returned while pool threads still wrote into the caller's
+   * array; a later read into the same array then held bytes of the earlier range.
+   */
+  @Test
+  void anInterruptedReadNeverWritesTheBufferAfterItThrows() throws Exception {
+    TestImage im = TestImage.random(1024, BS, 3);
+    var slowData = new DeviceWrapper.Slow(im.dataDevice(), 300); // 300 µs per read: pieces stay in flight
+    try (VerifiedReader r = Readers.open(im, slowData, im.hashDevice(), ReaderOptions.DEFAULTS);
+        HashingPool pool = new HashingPool(2);
+        VerificationScheduler s = new VerificationScheduler(r, pool)) {
+      byte[] dst = new byte[2 << 20];
+      AtomicReference<Throwable> thrown = new AtomicReference<>();
+      byte[][] afterThrow = new byte[1][];
+      CountDownLatch started = new CountDownLatch(1);
+      Thread reader = Thread.ofPlatform().start(() -> {
+        started.countDown();
+        try {
+          while (true) {
+            s.read(0, dst, 0, dst.length, IoClass.BEST_EFFORT);
+          }
+        } catch (Throwable t) {
+          afterThrow[0] = dst.clone(); // the array as the caller sees it when read throws
+          thrown.set(t);
+        }
+      });
+      started.await();
+      Thread.sleep(30);
+      reader.interrupt();
+      reader.join(10_000);
+      assertThat(thrown.get()).isInstanceOf(InterruptedIOException.class);
+      Thread.sleep(100); // were any piece still running, it would write now
+      assertThat(dst).isEqualTo(afterThrow[0]);
+      for (int at = 0; at < dst.length; at += BS) { // and what it holds is verified data or zeros
+        byte[] got = Arrays.copyOfRange(dst, at, at + BS);
+        if (!Arrays.equals(got, new byte[BS])) {
+          assertThat(got).isEqualTo(Arrays.copyOfRange(im.data(), at, at + BS));
+        }
+      }
+      // The device is not broken for anyone: the same scheduler reads on.
+      assertThat(s.read(BS, 3 * BS)).isEqualTo(Arrays.copyOfRange(im.data(), BS, 4 * BS));
+    }
+  }
+
+  /** Defect 3 (issue 6): close() with reads in flight used to hang them; now they finish and later reads are refused. */
+  @Test
+  void closeWaitsForReadsInFlightAndLaterReadsAreRefused() throws Exception {
+    TestImage im = TestImage.random(512, BS, 4);
+    var slowData = new DeviceWrapper.Slow(im.dataDevice(), 200);
+    VerifiedReader r = Readers.open(im, slowData, im.hashDevice(), ReaderOptions.DEFAULTS);
+    HashingPool pool = new HashingPool(1);
+    VerificationScheduler s = new VerificationScheduler(r, pool);
+    Thread[] readers = new Thread[4];
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    CountDownLatch started = new CountDownLatch(readers.length);
+    for (int i = 0; i < readers.length; i++) {
+      readers[i] = Thread.ofVirtual().start(() -> {
+        started.countDown();
+        try {
+          for (int k = 0; k < 1000; k++) {
+            assertThat(s.read(0, 1 << 20)).isEqualTo(Arrays.copyOf(im.data(), 1 << 20));
+          }
+        } catch (SourceClosedException expected) {
+          // refused after close
+        } catch (Throwable t) {
+          failure.set(t);
+        }
+      });
+    }
+    started.await();
+    Thread.sleep(20);
+    s.close(); // must return: in-flight reads finish
+    for (Thread t : readers) {
+      t.join(10_000);
+      assertThat(t.isAlive()).isFalse();
+    }
+    assertThat(failure.get()).isNull();
+    assertThatThrownBy(() -> s.read(0, BS)).isInstanceOf(SourceClosedException.class);
+    pool.close();
+    r.close();
+    assertThatThrownBy(() -> r.read(0, BS)).isInstanceOf(SourceClosedException.class);
+  }
+
+  /** Defect 3 (issue 6): a scheduler nobody closes leaves no thread behind (the pool's threads end when idle). */
+  @Test
+  void anIdlePoolEndsItsThreads() throws Exception {
+    TestImage im = TestImage.random(256, BS, 5);
+    HashingPool pool = new HashingPool(2, 200); // 200 ms idle
+    VerificationScheduler s = new VerificationScheduler(Readers.open(im, im.dataDevice(), im.hashDevice(),
+        ReaderOptions.DEFAULTS), pool);
+    assertThat(s.read(0, 1 << 20)).isEqualTo(Arrays.copyOf(im.data(), 1 << 20));
+    assertThat(pool.liveThreads()).isPositive();
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (pool.liveThreads() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(pool.liveThreads()).isZero();
+  }
+
+  /** Defect 8 (issue 6): a failed prefetch is counted; the real read reports the error itself. */
+  @Test
+  void failedPrefetchesAreCounted() throws Exception {
+    TestImage im = TestImage.random(600, BS, 10);
+    var failing = new DeviceWrapper.Failing(im.hashDevice(), 3 * BS, 4 * BS); // level-0 block 2
+    try (VerifiedReader r = Readers.open(im, im.dataDevice(), failing, ReaderOptions.DEFAULTS);
+        VerificationScheduler s = new VerificationScheduler(r, new HashingPool(2))) {
+      s.setPrefetchCluster(2 << 20); // the cluster covers data blocks 0..511: level-0 blocks 0..3
+      assertThat(s.read(0, BS)).isEqualTo(Arrays.copyOf(im.data(), BS));
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      while (s.failedPrefetches() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(s.failedPrefetches()).isEqualTo(1);
+      assertThatThrownBy(() -> s.read(300L * BS, BS)).isInstanceOf(IOException.class)
+          .isNotInstanceOf(CorruptBlockException.class);
+      assertThat(r.corruptionCount()).isZero();
     }
   }
 }

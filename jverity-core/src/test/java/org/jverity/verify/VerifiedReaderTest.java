@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +22,9 @@ import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.MemoryDevice;
 import org.jverity.testing.Algorithms;
+import org.jverity.testing.DeviceWrapper;
 import org.jverity.testing.Images;
+import org.jverity.testing.TestImage;
 import org.jverity.tree.Area;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeBuilder;
@@ -29,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 
 class VerifiedReaderTest {
+  private static final int BS = 4096;
 
   /** A formatted image held in memory. */
   record Image(VerityParams params, byte[] data, byte[] hash, byte[] root) {
@@ -369,5 +373,23 @@ class VerifiedReaderTest {
       in.readFully(offset, dst);
     }
     @Override public void close() throws java.io.IOException { in.close(); }
+  }
+
+  /** Every exit path zeroes what did not verify: an I/O error mid-request leaves no device bytes. */
+  @Test
+  void anIoErrorMidRequestLeavesOnlyVerifiedBytesOrZeros() throws Exception {
+    TestImage im = TestImage.random(256, BS, 13);
+    var failing = new DeviceWrapper.Failing(im.dataDevice(), 100L * BS, 101L * BS);
+    try (VerifiedReader r = Readers.open(im, failing, im.hashDevice(), ReaderOptions.DEFAULTS)) {
+      byte[] dst = new byte[256 * BS];
+      Arrays.fill(dst, (byte) 0x55);
+      assertThatThrownBy(() -> r.read(0, dst, 0, dst.length)).isInstanceOf(IOException.class);
+      for (int at = 0; at < dst.length; at += BS) {
+        byte[] got = Arrays.copyOfRange(dst, at, at + BS);
+        assertThat(Arrays.equals(got, new byte[BS]) || Arrays.equals(got, Arrays.copyOfRange(im.data(), at, at + BS)))
+            .as("block %d", at / BS).isTrue();
+      }
+      assertThat(r.corruptionCount()).isZero();
+    }
   }
 }

@@ -35,4 +35,17 @@ class ZeroBlockTest {
       assertThatThrownBy(() -> r.isZeroBlock(10)).isInstanceOf(CorruptBlockException.class);
     }
   }
+
+  /** Defect 1 (issue 6): the zero-digest path set the "checked" bit, so a second read returned the device's bytes. */
+  @Test
+  void checkAtMostOnceWithIgnoreZeroBlocksNeverReturnsTamperedBytes() throws Exception {
+    byte[] data = new byte[64 * BS]; // all zero blocks
+    TestImage im = TestImage.of(data, BS, HashAlgorithm.SHA256, 1);
+    im.data()[5 * BS + 17] = 42; // tampered, but its digest says "zero block"
+    try (VerifiedReader r = Readers.open(im, im.dataDevice(), im.hashDevice(),
+        ReaderOptions.DEFAULTS.withCheckAtMostOnce(true).withIgnoreZeroBlocks(true))) {
+      assertThat(r.read(5 * BS, BS)).containsOnly(0);
+      assertThat(r.read(5 * BS, BS)).containsOnly(0); // was 42 at byte 17 on the second read
+    }
+  }
 }

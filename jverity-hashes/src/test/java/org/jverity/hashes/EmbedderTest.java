@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
 import org.jverity.io.BlockDevice;
@@ -23,6 +19,7 @@ import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
+import org.jverity.testkit.Veritysetup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,38 +67,10 @@ class EmbedderTest {
     }
   }
 
-  /**
-   * Runs {@code veritysetup format} and returns the root hash it prints. Its output goes to files,
-   * so neither stream can fill and stall it; a missing veritysetup fails, never skips.
-   */
-  private static String veritysetupFormat(Path dir, Path data, Path hash, String algorithm) throws Exception {
-    List<String> command = new ArrayList<>(List.of(veritysetup(), "format", "--hash", algorithm,
-        data.toString(), hash.toString()));
-    Path out = dir.resolve("veritysetup.out");
-    Path err = dir.resolve("veritysetup.err");
-    Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
-    if (!p.waitFor(60, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("veritysetup format did not finish in 60 s");
-    }
-    String printed = Files.readString(out, StandardCharsets.UTF_8);
-    assertThat(p.exitValue()).as("veritysetup %s: %s", command, Files.readString(err)).isZero();
+  /** Runs {@code veritysetup format} (a missing veritysetup fails, never skips) and returns its root hash. */
+  private static String veritysetupFormat(Path dir, Path data, Path hash, String algorithm) {
+    String printed = Veritysetup.run("format", "--hash", algorithm, data.toString(), hash.toString()).ok().out();
     return printed.lines().filter(l -> l.startsWith("Root hash:")).map(l -> l.substring(10).strip())
         .findFirst().orElseThrow(() -> new AssertionError("no root hash in: " + printed));
-  }
-
-  /** veritysetup from PATH, else /usr/sbin or /sbin (where Debian puts it, off a user's PATH). */
-  private static String veritysetup() {
-    List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
-    dirs.addAll(List.of("/usr/sbin", "/sbin"));
-    for (String d : dirs) {
-      Path candidate = Path.of(d, "veritysetup");
-      if (!d.isEmpty() && Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    throw new AssertionError("veritysetup not found (PATH, /usr/sbin, /sbin): this test compares with it and"
-        + " does not skip. Debian: apt-get install cryptsetup-bin");
   }
 }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.verify.ReaderOptions;
+import org.jverity.testkit.Tool;
 
 /**
  * Real clients reading an image whose data block 3 was changed after formatting: libnbd sees the
@@ -95,18 +96,15 @@ class CorruptReadsTest {
   @Test
   @DisplayName("nbdcopy of the whole image fails with an I/O error; the server still answers nbdinfo")
   void nbdcopyFails() {
-    var r = ClientProcess.run(TIMEOUT, ClientProcess.tool("nbdcopy", "libnbd-bin"), image.unixUri(), "-");
+    var r = Tool.of("nbdcopy").timeout(TIMEOUT).run(image.unixUri(), "-");
 
     assertThat(r.exit()).as(r.toString()).isNotZero();
     assertThat(r.stderr()).as(r.toString()).contains("Input/output error");
-    var info = ClientProcess.run(TIMEOUT, ClientProcess.tool("nbdinfo", "libnbd-bin"), "--size", image.tcpUri());
+    var info = Tool.of("nbdinfo").timeout(TIMEOUT).run("--size", image.tcpUri());
     assertThat(info.ok().out().strip()).isEqualTo(String.valueOf(64 * 4096));
   }
 
   private static List<String> nbdsh(String... args) {
-    String[] command = new String[args.length + 1];
-    command[0] = ClientProcess.tool("nbdsh", "python3-libnbd");
-    System.arraycopy(args, 0, command, 1, args.length);
-    return ClientProcess.run(TIMEOUT, command).ok().out().lines().toList();
+    return Tool.of("nbdsh").timeout(TIMEOUT).check(args).out().lines().toList();
   }
 }

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.ReaderOptions;
+import org.jverity.testkit.Tool;
 
 /**
  * A real kernel filesystem through the server: an ext4 image built with {@code mkfs.ext4 -d} from
@@ -53,7 +54,7 @@ class Ext4OverNbdTest {
       }
       Assumptions.assumeTrue(Files.exists(Path.of(device)), device + " is absent on this machine");
     }
-    var id = ClientProcess.run(TIMEOUT, ClientProcess.tool("id", "coreutils"), "-u").ok();
+    var id = Tool.of("id").timeout(TIMEOUT).run("-u").ok();
     if (!id.out().strip().equals("0")) {
       fail("Ext4OverNbdTest needs root (losetup, mount), and runs as uid %s", id.out().strip());
     }
@@ -91,7 +92,7 @@ class Ext4OverNbdTest {
       Files.write(src.resolve(f.getKey()), f.getValue());
     }
     Path img = dir.resolve("ext4.img");
-    ClientProcess.run(TIMEOUT, ClientProcess.tool("mkfs.ext4", "e2fsprogs"), "-q", "-b", "4096", "-d",
+    Tool.of("mkfs.ext4").timeout(TIMEOUT).run("-q", "-b", "4096", "-d",
         src.toString(), img.toString(), "16M").ok();
     long badBlock = middleBlockOf(img, BAD);
 
@@ -136,7 +137,7 @@ class Ext4OverNbdTest {
           assertThat(Files.readAllBytes(m.root.resolve(f.getKey()))).as(f.getKey()).isEqualTo(f.getValue());
         }
       }
-      var info = ClientProcess.run(TIMEOUT, ClientProcess.tool("nbdinfo", "libnbd-bin"), "--size",
+      var info = Tool.of("nbdinfo").timeout(TIMEOUT).run("--size",
           image.tcpUri()).ok();
       assertThat(info.out().strip()).as("the server is still up").isEqualTo(String.valueOf(Files.size(img)));
     }
@@ -144,7 +145,7 @@ class Ext4OverNbdTest {
 
   /** The filesystem block in the middle of {@code name}, by {@code debugfs -R 'blocks /name'}. */
   private static long middleBlockOf(Path img, String name) {
-    var r = ClientProcess.run(TIMEOUT, ClientProcess.tool("debugfs", "e2fsprogs"), "-R", "blocks /" + name,
+    var r = Tool.of("debugfs").timeout(TIMEOUT).run("-R", "blocks /" + name,
         img.toString()).ok();
     List<Long> blocks = new ArrayList<>();
     for (String s : r.out().strip().split("\\s+")) {
@@ -186,7 +187,7 @@ class Ext4OverNbdTest {
       Mount m = new Mount(work);
       try {
         Path pid = work.resolve("nbdfuse.pid");
-        m.nbdfuse = ClientProcess.background(m.log, ClientProcess.tool("nbdfuse", "libnbd-bin"), "-r", "-P",
+        m.nbdfuse = Tool.of("nbdfuse").background(m.log, "-r", "-P",
             pid.toString(), m.fuse.toString(), uri);
         long until = System.nanoTime() + TIMEOUT.toNanos();
         while (!(Files.exists(pid) && Files.size(pid) > 0 && Files.exists(m.fuse.resolve("nbd")))) {
@@ -196,9 +197,9 @@ class Ext4OverNbdTest {
           }
           Thread.sleep(20);
         }
-        m.loop = ClientProcess.run(TIMEOUT, ClientProcess.tool("losetup", "mount"), "-r", "-f", "--show",
+        m.loop = Tool.of("losetup").timeout(TIMEOUT).run("-r", "-f", "--show",
             m.fuse.resolve("nbd").toString()).ok().out().strip();
-        ClientProcess.run(TIMEOUT, ClientProcess.tool("mount", "mount"), "-o", "ro", "-t", "ext4", m.loop,
+        Tool.of("mount").timeout(TIMEOUT).run("-o", "ro", "-t", "ext4", m.loop,
             m.root.toString()).ok();
         m.mounted = true;
         return m;
@@ -216,14 +217,14 @@ class Ext4OverNbdTest {
     public void close() throws IOException {
       List<String> failures = new ArrayList<>();
       if (mounted) {
-        undo(failures, "umount", "mount", root.toString());
+        undo(failures, "umount", root.toString());
       }
       if (loop != null && !loop.isEmpty()) {
-        undo(failures, "losetup", "mount", "-d", loop);
+        undo(failures, "losetup", "-d", loop);
       }
       if (nbdfuse != null) {
         if (nbdfuse.isAlive()) {
-          undo(failures, "fusermount3", "fuse3", "-u", fuse.toString());
+          undo(failures, "fusermount3", "-u", fuse.toString());
         }
         try {
           if (!nbdfuse.waitFor(10, TimeUnit.SECONDS)) {
@@ -240,11 +241,11 @@ class Ext4OverNbdTest {
       }
     }
 
-    private static void undo(List<String> failures, String tool, String pkg, String... args) {
-      List<String> command = new ArrayList<>(List.of(ClientProcess.tool(tool, pkg)));
+    private static void undo(List<String> failures, String tool, String... args) {
+      List<String> command = new ArrayList<>(List.of(tool));
       command.addAll(List.of(args));
       try {
-        var r = ClientProcess.run(TIMEOUT, command.toArray(String[]::new));
+        var r = Tool.of(tool).timeout(TIMEOUT).run(args);
         if (r.exit() != 0) {
           failures.add(r.toString());
         }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.jverity.testkit.Tool;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +34,7 @@ class FsVerityExportTest {
   /** Writes a seeded random file and its tree with fsverity; returns its digest ("sha256:HEX"). */
   private String makeFile(Path file, byte[] bytes) throws IOException {
     Files.write(file, bytes);
-    var r = ClientProcess.run(TIMEOUT, ClientProcess.tool("fsverity", "fsverity"), "digest", file.toString(),
+    var r = Tool.of("fsverity").timeout(TIMEOUT).run("digest", file.toString(),
         "--hash-alg=sha256", "--block-size=" + BS, "--out-merkle-tree=" + tree(file)).ok();
     return r.out().strip().split(" ")[0];
   }
@@ -56,8 +57,8 @@ class FsVerityExportTest {
       InetSocketAddress at = server.listen(new InetSocketAddress("127.0.0.1", 0));
       String uri = NbdUri.tcp(at, "app");
 
-      var copy = ClientProcess.run(TIMEOUT, ClientProcess.tool("nbdcopy", "libnbd-bin"), uri, "-").ok();
-      String info = ClientProcess.run(TIMEOUT, ClientProcess.tool("nbdinfo", "libnbd-bin"), "--json", uri).ok().out();
+      var copy = Tool.of("nbdcopy").timeout(TIMEOUT).run(uri, "-").ok();
+      String info = Tool.of("nbdinfo").timeout(TIMEOUT).run("--json", uri).ok().out();
 
       assertThat(copy.stdout()).isEqualTo(bytes);
       assertThat(info).containsPattern("\"export-size\"\\s*:\\s*" + SIZE + "\\b");

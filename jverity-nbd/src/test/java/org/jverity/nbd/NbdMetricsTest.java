@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
 import org.jverity.verify.ReaderOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.ToolResult;
 
 /** Metrics scraped over HTTP while nbdcopy, nbdsh and a raw client use a served image. */
 class NbdMetricsTest {
@@ -31,15 +33,15 @@ class NbdMetricsTest {
 
   @Test
   void countsRequestsBytesLatencyConnectionsErrorsAndCorruptionsAndReadsExportsAtScrapeTime() throws Exception {
-    ClientTools.require("nbdcopy", "libnbd-bin");
-    ClientTools.require("nbdsh", "python3-libnbd");
+    Tool.of("nbdcopy").require();
+    Tool.of("nbdsh").require();
     try (NbdMetrics metrics = new NbdMetrics();
         ServedImage image = ServedImage.random(dir, 256, ReaderOptions.DEFAULTS, null, metrics)) {
       metrics.register(image.export).registerCache(image.reader()::cacheStats);
       InetSocketAddress at = metrics.start(new InetSocketAddress("127.0.0.1", 0));
       assertThat(at.getPort()).isPositive();
 
-      ClientTools.check(dir, TIMEOUT, "nbdcopy", image.tcpUri(), "null:");
+      Tool.of("nbdcopy").in(dir).timeout(TIMEOUT).check(image.tcpUri(), "null:");
       String text = scrape(at);
       double connections = value(text, "jverity_nbd_connections_total"); // nbdcopy may open several
       double reads = value(text, "jverity_nbd_requests_total", "export", "", "command", "read", "result", "ok");
@@ -65,7 +67,7 @@ class NbdMetricsTest {
       assertThat(value(text, "jverity_nbd_hash_cache_capacity_bytes")).isEqualTo(16 << 20);
 
       // a write gets EPERM: counted under its own result
-      ClientTools.run(dir, TIMEOUT, "nbdsh", "-u", image.tcpUri(), "-c", "h.set_strict_mode(0)",
+      Tool.of("nbdsh").in(dir).timeout(TIMEOUT).run("-u", image.tcpUri(), "-c", "h.set_strict_mode(0)",
           "-c", "h.pwrite(b'x' * 512, 0)");
       // a handshake with unknown client flags is a protocol error
       try (Socket s = new Socket("127.0.0.1", image.address.getPort())) {
@@ -81,7 +83,7 @@ class NbdMetricsTest {
         f.seek(3 * 4096 + 7);
         f.write(b ^ 1);
       }
-      ClientTools.Result r = ClientTools.run(dir, TIMEOUT, "nbdsh", "-u", image.tcpUri(),
+      ToolResult r = Tool.of("nbdsh").in(dir).timeout(TIMEOUT).run("-u", image.tcpUri(),
           "-c", "h.pread(4096, 3 * 4096)");
       assertThat(r.exit()).as("%s", r).isNotZero();
 

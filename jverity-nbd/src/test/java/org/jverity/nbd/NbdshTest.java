@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.jverity.verify.ReaderOptions;
+import org.jverity.testkit.Tool;
 
 /**
  * The server driven by libnbd's Python shell, {@code nbdsh} (python3-libnbd): the error table of
@@ -42,9 +43,7 @@ class NbdshTest {
 
   /** Runs nbdsh with these arguments; its standard output, as lines. */
   private static List<String> nbdsh(String... args) {
-    List<String> command = new ArrayList<>(List.of(ClientProcess.tool("nbdsh", "python3-libnbd")));
-    command.addAll(List.of(args));
-    return ClientProcess.run(TIMEOUT, command.toArray(String[]::new)).ok().out().lines().toList();
+    return Tool.of("nbdsh").timeout(TIMEOUT).check(args).out().lines().toList();
   }
 
   /** Python that sets {@code IMG} to the image's bytes. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.jverity.testkit.Tool;
 
 /**
  * A test PKI made with certtool, with the steps of nbdkit's {@code tests/make-pki.sh}: a CA, a
@@ -22,7 +23,7 @@ record Pki(Path server, Path client, Path clientWithoutCert) {
 
   /** With keys of {@code keyType} (certtool's {@code --key-type}: rsa, ecdsa, ...). */
   static Pki make(Path dir, String keyType) throws IOException, InterruptedException {
-    ClientTools.require("certtool", "gnutls-bin");
+    Tool.of("certtool").require();
     Path server = Files.createDirectories(dir.resolve("pki"));
     Path client = Files.createDirectories(dir.resolve("client"));
     Path bare = Files.createDirectories(dir.resolve("client-nocert"));
@@ -51,7 +52,7 @@ record Pki(Path server, Path client, Path clientWithoutCert) {
         encryption_key
         signing_key
         """);
-    ClientTools.script(dir, Duration.ofSeconds(60), "KEY_TYPE=" + keyType + "\n" + """
+    Tool.of("bash").in(dir).timeout(Duration.ofSeconds(60)).check("-e", "-c", "KEY_TYPE=" + keyType + "\n" + """
         certtool --generate-privkey --key-type=$KEY_TYPE --outfile pki/ca-key.pem
         certtool --generate-self-signed --load-privkey pki/ca-key.pem --template ca.info \
           --outfile pki/ca-cert.pem

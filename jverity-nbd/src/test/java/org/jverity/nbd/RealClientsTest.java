@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.jverity.verify.ReaderOptions;
+import org.jverity.testkit.Tool;
 
 /**
  * The server against real clients from Debian packages (nbdinfo, nbdcopy, qemu-img, fio), over TCP
@@ -57,7 +58,7 @@ class RealClientsTest {
   @Test
   @DisplayName("nbdinfo --json shows size, read-only, multi-conn, cache, df, structured replies, base:allocation, block sizes")
   void nbdinfoJson() {
-    String json = ClientProcess.run(TIMEOUT, ClientProcess.tool("nbdinfo", "libnbd-bin"), "--json",
+    String json = Tool.of("nbdinfo").timeout(TIMEOUT).run("--json",
         image.tcpUri()).ok().out();
 
     assertThat(field(json, "export-size")).as(json).isEqualTo(String.valueOf((long) BLOCKS * BLOCK));
@@ -82,7 +83,7 @@ class RealClientsTest {
   @ValueSource(strings = {"tcp", "unix"})
   @DisplayName("nbdcopy URI - streams the image: its SHA-256 is the image's")
   void nbdcopyToStdout(String transport) throws Exception {
-    var r = ClientProcess.run(TIMEOUT, ClientProcess.tool("nbdcopy", "libnbd-bin"), uri(transport), "-").ok();
+    var r = Tool.of("nbdcopy").timeout(TIMEOUT).run(uri(transport), "-").ok();
 
     assertThat(r.stdout().length).isEqualTo(bytes.length);
     assertThat(sha256(r.stdout())).isEqualTo(sha256(bytes));
@@ -92,7 +93,7 @@ class RealClientsTest {
   @ValueSource(strings = {"tcp", "unix"})
   @DisplayName("qemu-img map --output=json: zero extents exactly at the image's zero blocks, data elsewhere")
   void qemuImgMap(String transport) {
-    String json = ClientProcess.run(TIMEOUT, ClientProcess.tool("qemu-img", "qemu-utils"), "map",
+    String json = Tool.of("qemu-img").timeout(TIMEOUT).run("map",
         "--output=json", uri(transport)).ok().out();
     Matcher m = Pattern.compile("\"start\":\\s*(\\d+),\\s*\"length\":\\s*(\\d+),.*?\"zero\":\\s*(true|false),"
         + "\\s*\"data\":\\s*(true|false)").matcher(json);
@@ -110,7 +111,7 @@ class RealClientsTest {
   @Test
   @DisplayName("nbdinfo --map: type 3 (hole,zero) exactly at the zero blocks, type 0 (data) elsewhere")
   void nbdinfoMap() {
-    String out = ClientProcess.run(TIMEOUT, ClientProcess.tool("nbdinfo", "libnbd-bin"), "--map",
+    String out = Tool.of("nbdinfo").timeout(TIMEOUT).run("--map",
         image.unixUri()).ok().out();
     List<long[]> extents = new ArrayList<>(); // {offset, length, type}
     for (String line : out.strip().split("\n")) {
@@ -126,7 +127,7 @@ class RealClientsTest {
   @Test
   @DisplayName("fio's nbd engine: 2 jobs × 16 random 4 KiB reads in flight for 3 s, no errors, reads done")
   void fioRandomReads() {
-    var r = ClientProcess.run(Duration.ofSeconds(40), ClientProcess.tool("fio", "fio"), "--name=r",
+    var r = Tool.of("fio").timeout(Duration.ofSeconds(40)).run("--name=r",
         "--ioengine=nbd", "--uri=" + image.unixUri(), "--rw=randread", "--bs=4k", "--iodepth=16", "--numjobs=2",
         "--time_based", "--runtime=3", "--readonly", "--output-format=json").ok();
     String json = r.out();

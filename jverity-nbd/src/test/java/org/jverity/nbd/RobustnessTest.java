@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.jverity.verify.ReaderOptions;
+import org.jverity.testkit.Tool;
 
 /**
  * Clients that misbehave, over raw sockets ({@link RawNbdClient}): one that vanishes with reads in
@@ -80,7 +81,7 @@ class RobustnessTest {
 
   /** Another client is served: nbdinfo in a process of its own reports the size. */
   private static void nbdinfoStillWorks() {
-    var r = ClientProcess.run(Duration.ofSeconds(20), ClientProcess.tool("nbdinfo", "libnbd-bin"), "--size",
+    var r = Tool.of("nbdinfo").timeout(Duration.ofSeconds(20)).run("--size",
         image.tcpUri()).ok();
     assertThat(r.out().strip()).isEqualTo(String.valueOf(bytes.length));
   }

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Tool;
+import org.jverity.testkit.ToolResult;
 
 /**
  * TLS against libnbd's clients (nbdinfo, nbdcopy, nbdsh), with a certtool PKI in nbdkit's
@@ -34,9 +36,9 @@ class X509TlsClientsTest {
 
   @BeforeAll
   static void serve() throws Exception {
-    ClientTools.require("nbdinfo", "libnbd-bin");
-    ClientTools.require("nbdcopy", "libnbd-bin");
-    ClientTools.require("nbdsh", "python3-libnbd");
+    Tool.of("nbdinfo").require();
+    Tool.of("nbdcopy").require();
+    Tool.of("nbdsh").require();
     pki = Pki.make(dir);
     required = ServedImage.random(Files.createDirectories(dir.resolve("required")), 256, ReaderOptions.DEFAULTS,
         X509Tls.fromDirectory(pki.server(), NbdTls.Mode.REQUIRE, false), NbdEvents.NONE);
@@ -56,43 +58,43 @@ class X509TlsClientsTest {
 
   @Test
   void nbdinfoConnectsOverTlsToAServerThatRequiresIt() throws Exception {
-    ClientTools.Result r = ClientTools.check(dir, TIMEOUT, "nbdinfo", "--json", required.tlsUri(pki.client()));
-    assertThat(r.outText()).contains("\"TLS\": true").contains("\"export-size\": " + 256 * 4096);
+    ToolResult r = Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).check("--json", required.tlsUri(pki.client()));
+    assertThat(r.out()).contains("\"TLS\": true").contains("\"export-size\": " + 256 * 4096);
   }
 
   @Test
   void nbdcopyOverTlsReadsTheImage() throws Exception {
-    ClientTools.Result r = ClientTools.check(dir, TIMEOUT, "nbdcopy", required.tlsUri(pki.client()), "-");
-    assertThat(sha256(r.out())).isEqualTo(sha256(Files.readAllBytes(required.data)));
+    ToolResult r = Tool.of("nbdcopy").in(dir).timeout(TIMEOUT).check(required.tlsUri(pki.client()), "-");
+    assertThat(sha256(r.stdout())).isEqualTo(sha256(Files.readAllBytes(required.data)));
   }
 
   @Test
   void aPlainClientIsRefusedByAServerThatRequiresTls() throws Exception {
-    ClientTools.Result r = ClientTools.run(dir, TIMEOUT, "nbdinfo", required.tcpUri());
+    ToolResult r = Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).run(required.tcpUri());
     assertThat(r.exit()).as("%s", r).isNotZero();
   }
 
   @Test
   void tlsIsOptionalWhenOn() throws Exception {
-    ClientTools.check(dir, TIMEOUT, "nbdinfo", "--size", verifying.tcpUri());
-    ClientTools.Result r = ClientTools.run(dir, TIMEOUT, "nbdinfo", "--is", "tls", verifying.tcpUri());
+    Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).check("--size", verifying.tcpUri());
+    ToolResult r = Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).run("--is", "tls", verifying.tcpUri());
     assertThat(r.exit()).as("plain: %s", r).isEqualTo(2); // 2: false
   }
 
   @Test
   void verifyPeerAcceptsAClientCertificateSignedByTheCa() throws Exception {
-    ClientTools.Result r = ClientTools.run(dir, TIMEOUT, "nbdinfo", "--is", "tls", verifying.tlsUri(pki.client()));
+    ToolResult r = Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).run("--is", "tls", verifying.tlsUri(pki.client()));
     assertThat(r.exit()).as("%s", r).isZero();
-    ClientTools.Result copy = ClientTools.check(dir, TIMEOUT, "nbdcopy", verifying.tlsUri(pki.client()), "-");
-    assertThat(sha256(copy.out())).isEqualTo(sha256(Files.readAllBytes(verifying.data)));
+    ToolResult copy = Tool.of("nbdcopy").in(dir).timeout(TIMEOUT).check(verifying.tlsUri(pki.client()), "-");
+    assertThat(sha256(copy.stdout())).isEqualTo(sha256(Files.readAllBytes(verifying.data)));
   }
 
   @Test
   void verifyPeerRefusesAClientWithoutACertificate() throws Exception {
-    ClientTools.Result r = ClientTools.run(dir, TIMEOUT, "nbdinfo", verifying.tlsUri(pki.clientWithoutCert()));
+    ToolResult r = Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).run(verifying.tlsUri(pki.clientWithoutCert()));
     assertThat(r.exit()).as("%s", r).isNotZero();
     // the server goes on
-    ClientTools.check(dir, TIMEOUT, "nbdinfo", "--size", verifying.tlsUri(pki.client()));
+    Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).check("--size", verifying.tlsUri(pki.client()));
   }
 
   @Test
@@ -102,15 +104,15 @@ class X509TlsClientsTest {
     assertThat(tls.protocols()).containsExactly("TLSv1.3", "TLSv1.2");
     try (ServedImage s = ServedImage.random(Files.createDirectories(dir.resolve("ec-served")), 16,
         ReaderOptions.DEFAULTS, tls, NbdEvents.NONE)) {
-      ClientTools.check(dir, TIMEOUT, "nbdinfo", "--size", s.tlsUri(ec.client()));
-      assertThat(ClientTools.run(dir, TIMEOUT, "nbdinfo", "--size", s.tlsUri(ec.clientWithoutCert())).exit())
+      Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).check("--size", s.tlsUri(ec.client()));
+      assertThat(Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).run("--size", s.tlsUri(ec.clientWithoutCert())).exit())
           .isNotZero();
     }
   }
 
   @Test
   void withoutVerifyPeerAClientNeedsNoCertificate() throws Exception {
-    ClientTools.check(dir, TIMEOUT, "nbdinfo", "--size", required.tlsUri(pki.clientWithoutCert()));
+    Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).check("--size", required.tlsUri(pki.clientWithoutCert()));
   }
 
   @Test
@@ -135,10 +137,10 @@ class X509TlsClientsTest {
 
   @Test
   void nbdshRequiringTlsFailsAgainstAServerWithoutIt() throws Exception {
-    ClientTools.Result r = ClientTools.run(dir, TIMEOUT, "nbdsh", "-c", "h.set_tls(nbd.TLS_REQUIRE)",
+    ToolResult r = Tool.of("nbdsh").in(dir).timeout(TIMEOUT).run("-c", "h.set_tls(nbd.TLS_REQUIRE)",
         "-c", "h.set_tls_certificates('" + pki.client() + "')", "-c", "h.connect_uri('" + plain.tcpUri() + "')");
     assertThat(r.exit()).as("%s", r).isNotZero();
-    assertThat(r.err()).containsIgnoringCase("tls");
+    assertThat(r.stderr()).containsIgnoringCase("tls");
   }
 
   static String sha256(byte[] bytes) throws Exception {

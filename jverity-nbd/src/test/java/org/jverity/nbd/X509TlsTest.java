@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jverity.testkit.Tool;
 
 /**
  * Loading nbdkit-layout directories whose keys openssl wrote in each PEM form, the errors that
@@ -34,8 +35,8 @@ class X509TlsTest {
   /** One directory per key form: a self-signed certificate is its own CA. */
   @BeforeAll
   static void keys() throws Exception {
-    ClientTools.require("openssl", "openssl");
-    ClientTools.script(dir, TIMEOUT, """
+    Tool.of("openssl").require();
+    Tool.of("bash").in(dir).timeout(TIMEOUT).check("-e", "-c", """
         mkdir pkcs8 pkcs1 ec mismatch
         openssl req -x509 -newkey rsa:2048 -nodes -keyout pkcs8/server-key.pem -out pkcs8/server-cert.pem \
           -subj /CN=localhost -days 2 2>/dev/null

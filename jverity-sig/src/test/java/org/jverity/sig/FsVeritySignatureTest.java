@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jverity.testkit.Openssl;
 
 /**
  * {@link FsVeritySignature} against openssl: the same bytes as {@code openssl smime -sign -nocerts
@@ -33,8 +34,8 @@ class FsVeritySignatureTest {
 
   @BeforeAll
   static void keys() throws Exception {
-    Tools.rsa(dir, "signer", 2048);
-    Tools.rsa(dir, "other", 2048);
+    Openssl.rsa(dir, "signer", 2048);
+    Openssl.rsa(dir, "other", 2048);
     key = Pem.readPrivateKey(dir.resolve("signer.key"));
     cert = Pem.readCertificates(dir.resolve("signer.crt")).getFirst();
     other = Pem.readCertificates(dir.resolve("other.crt")).getFirst();
@@ -51,10 +52,10 @@ class FsVeritySignatureTest {
     Path in = Files.createTempFile(dir, "content", "");
     Path out = Files.createTempFile(dir, "sig", "");
     Files.write(in, content);
-    var cmd = new java.util.ArrayList<>(List.of("openssl", tool, "-sign", "-binary", "-in", in.toString(),
+    var cmd = new java.util.ArrayList<>(List.of(tool, "-sign", "-binary", "-in", in.toString(),
         "-signer", "signer.crt", "-inkey", "signer.key", "-md", md, "-outform", "der", "-out", out.toString()));
     cmd.addAll(List.of(extra));
-    Tools.run(dir, cmd.toArray(String[]::new));
+    Openssl.in(dir).check(cmd);
     return Files.readAllBytes(out);
   }
 
@@ -95,7 +96,7 @@ class FsVeritySignatureTest {
 
   @Test
   void ecdsaSignaturesVerifyHereAndInOpenssl() throws Exception {
-    Tools.ec(dir, "ec");
+    Openssl.ec(dir, "ec");
     PrivateKey ecKey = Pem.readPrivateKey(dir.resolve("ec.key"));
     X509Certificate ecCert = Pem.readCertificates(dir.resolve("ec.crt")).getFirst();
     byte[] d = digest(HashAlgorithm.SHA512, 3);
@@ -103,7 +104,7 @@ class FsVeritySignatureTest {
     assertThat(FsVeritySignature.verify(sig, d, HashAlgorithm.SHA512, List.of(ecCert))).isEqualTo(ecCert);
     Files.write(dir.resolve("ec.sig"), sig);
     Files.write(dir.resolve("ec.content"), FsVeritySignature.formattedDigest(d, HashAlgorithm.SHA512));
-    Tools.run(dir, "openssl", "smime", "-verify", "-binary", "-inform", "der", "-in", "ec.sig", "-content",
+    Openssl.in(dir).check("smime", "-verify", "-binary", "-inform", "der", "-in", "ec.sig", "-content",
         "ec.content", "-certfile", "ec.crt", "-nointern", "-CAfile", "ec.crt", "-out", "/dev/null");
   }
 
@@ -171,7 +172,7 @@ class FsVeritySignatureTest {
 
   @Test
   void aKeyThatIsNotTheCertificatesIsRefusedWhenSigning() throws Exception {
-    Tools.ec(dir, "ec2");
+    Openssl.ec(dir, "ec2");
     PrivateKey ecKey = Pem.readPrivateKey(dir.resolve("ec2.key"));
     assertThatThrownBy(() -> FsVeritySignature.sign(digest(HashAlgorithm.SHA256, 1), HashAlgorithm.SHA256, ecKey, cert))
         .isInstanceOf(java.security.InvalidKeyException.class).hasMessageContaining("certificate's key");

@@ -15,6 +15,7 @@ import org.jverity.sig.InvalidSignatureException.Reason;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Openssl;
 
 /**
  * fsverity-utils' own known answer ({@code programs/test_sign_digest.c}): its test key and
@@ -63,7 +64,7 @@ class FsVerityUtilsKnownAnswerTest {
 
   @Test
   void fileSigIsRefusedAgainstAnotherCertificate() throws Exception {
-    Tools.rsa(dir, "other", 2048);
+    Openssl.rsa(dir, "other", 2048);
     X509Certificate other = Pem.readCertificates(dir.resolve("other.crt")).getFirst();
     assertThatThrownBy(() -> FsVeritySignature.verify(fileSig, DIGEST, HashAlgorithm.SHA256, List.of(other)))
         .isInstanceOfSatisfying(InvalidSignatureException.class, e -> assertThat(e.reason()).isEqualTo(Reason.UNTRUSTED_SIGNER));
@@ -72,7 +73,7 @@ class FsVerityUtilsKnownAnswerTest {
   @Test
   void fileSigIsRefusedAgainstACertificateNamingTheSameSignerWithAnotherKey() throws Exception {
     // the signer is found by issuer and serial number: an impostor certificate matches them, not the key
-    Tools.run(dir, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "impostor.key",
+    Openssl.in(dir).check("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "impostor.key",
         "-out", "impostor.crt", "-subj", "/C=AU/ST=Some-State/O=Internet Widgits Pty Ltd",
         "-set_serial", "0x" + cert.getSerialNumber().toString(16), "-days", "30");
     X509Certificate impostor = Pem.readCertificates(dir.resolve("impostor.crt")).getFirst();

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Openssl;
 
 /** {@link Pem}: the key encodings openssl writes, several certificates per file, clear refusals. */
 class PemTest {
@@ -15,12 +16,12 @@ class PemTest {
 
   @Test
   void readsPkcs8Pkcs1AndSec1Keys() throws Exception {
-    Tools.rsa(dir, "a", 2048);
-    Tools.run(dir, "openssl", "rsa", "-in", "a.key", "-traditional", "-out", "a-pkcs1.key");
+    Openssl.rsa(dir, "a", 2048);
+    Openssl.in(dir).check("rsa", "-in", "a.key", "-traditional", "-out", "a-pkcs1.key");
     assertThat(Files.readString(dir.resolve("a-pkcs1.key"))).startsWith("-----BEGIN RSA PRIVATE KEY-----");
-    Tools.ec(dir, "e");
+    Openssl.ec(dir, "e");
     assertThat(Files.readString(dir.resolve("e.key"))).contains("BEGIN EC PRIVATE KEY");
-    Tools.run(dir, "openssl", "pkcs8", "-topk8", "-nocrypt", "-in", "e.key", "-out", "e-pkcs8.key");
+    Openssl.in(dir).check("pkcs8", "-topk8", "-nocrypt", "-in", "e.key", "-out", "e-pkcs8.key");
     assertThat(Pem.readPrivateKey(dir.resolve("a.key")).getAlgorithm()).isEqualTo("RSA");
     assertThat(Pem.readPrivateKey(dir.resolve("a-pkcs1.key"))).isEqualTo(Pem.readPrivateKey(dir.resolve("a.key")));
     assertThat(Pem.readPrivateKey(dir.resolve("e.key")).getAlgorithm()).isEqualTo("EC");
@@ -29,8 +30,8 @@ class PemTest {
 
   @Test
   void readsEveryCertificateOfAFile() throws Exception {
-    Tools.rsa(dir, "a", 2048);
-    Tools.ec(dir, "e");
+    Openssl.rsa(dir, "a", 2048);
+    Openssl.ec(dir, "e");
     Files.writeString(dir.resolve("both.pem"), Files.readString(dir.resolve("a.crt")) + Files.readString(dir.resolve("e.crt")));
     assertThat(Pem.readCertificates(dir.resolve("both.pem")))
         .extracting(c -> c.getSubjectX500Principal().getName()).containsExactly("CN=a", "CN=e");
@@ -38,8 +39,8 @@ class PemTest {
 
   @Test
   void refusesWhatIsNotAKeyOrACertificate() throws Exception {
-    Tools.rsa(dir, "a", 2048);
-    Tools.run(dir, "openssl", "pkcs8", "-topk8", "-in", "a.key", "-passout", "pass:x", "-out", "enc.key");
+    Openssl.rsa(dir, "a", 2048);
+    Openssl.in(dir).check("pkcs8", "-topk8", "-in", "a.key", "-passout", "pass:x", "-out", "enc.key");
     assertThatThrownBy(() -> Pem.readPrivateKey(dir.resolve("enc.key"))).isInstanceOf(IOException.class)
         .hasMessageEndingWith("enc.key: the private key is encrypted (expected: an unencrypted key)");
     assertThatThrownBy(() -> Pem.readPrivateKey(dir.resolve("a.crt"))).isInstanceOf(IOException.class)

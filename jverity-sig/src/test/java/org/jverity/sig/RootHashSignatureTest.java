@@ -13,6 +13,7 @@ import org.jverity.sig.InvalidSignatureException.Reason;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Openssl;
 
 /** {@link RootHashSignature} against the documented {@code openssl smime} recipe. */
 class RootHashSignatureTest {
@@ -24,8 +25,8 @@ class RootHashSignatureTest {
 
   @BeforeAll
   static void keys() throws Exception {
-    Tools.rsa(dir, "signer", 2048);
-    Tools.rsa(dir, "other", 2048);
+    Openssl.rsa(dir, "signer", 2048);
+    Openssl.rsa(dir, "other", 2048);
     key = Pem.readPrivateKey(dir.resolve("signer.key"));
     cert = Pem.readCertificates(dir.resolve("signer.crt")).getFirst();
     other = Pem.readCertificates(dir.resolve("other.crt")).getFirst();
@@ -33,7 +34,7 @@ class RootHashSignatureTest {
   }
 
   static byte[] opensslSmime() throws Exception {
-    Tools.run(dir, "openssl", "smime", "-sign", "-nocerts", "-noattr", "-binary", "-in", "roothash.txt",
+    Openssl.in(dir).check("smime", "-sign", "-nocerts", "-noattr", "-binary", "-in", "roothash.txt",
         "-inkey", "signer.key", "-signer", "signer.crt", "-outform", "der", "-out", "roothash.p7s");
     return Files.readAllBytes(dir.resolve("roothash.p7s"));
   }

@@ -18,6 +18,8 @@ import org.jverity.verify.ReaderOptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Fsverity;
+import org.jverity.testkit.Openssl;
 
 /**
  * {@link SignedFileDigest} with files, trees and signatures made by fsverity-utils ({@code fsverity
@@ -32,8 +34,8 @@ class SignedFileDigestTest {
 
   @BeforeAll
   static void keys() throws Exception {
-    Tools.rsa(dir, "signer", 2048);
-    Tools.rsa(dir, "other", 2048);
+    Openssl.rsa(dir, "signer", 2048);
+    Openssl.rsa(dir, "other", 2048);
     signer = Pem.readCertificates(dir.resolve("signer.crt"));
     other = Pem.readCertificates(dir.resolve("other.crt"));
   }
@@ -45,8 +47,8 @@ class SignedFileDigestTest {
     byte[] bytes = new byte[size];
     new Random(size + name.hashCode()).nextBytes(bytes);
     Path file = Files.write(dir.resolve(name), bytes);
-    Tools.run(dir, "fsverity", "digest", name, "--hash-alg=" + alg, "--out-merkle-tree=" + name + ".merkle");
-    Tools.run(dir, "fsverity", "sign", name, name + ".sig", "--hash-alg=" + alg, "--key=signer.key",
+    Fsverity.tool().in(dir).check("digest", name, "--hash-alg=" + alg, "--out-merkle-tree=" + name + ".merkle");
+    Fsverity.tool().in(dir).check("sign", name, name + ".sig", "--hash-alg=" + alg, "--key=signer.key",
         "--cert=signer.crt");
     return new Signed(file, dir.resolve(name + ".merkle"), Files.readAllBytes(dir.resolve(name + ".sig")), bytes);
   }
@@ -75,7 +77,7 @@ class SignedFileDigestTest {
         VerifiedFile.Parameters.DEFAULTS);
     String digest = SignedFileDigest.check(s.signature(), claimed, signer);
     assertThat(digest).isEqualTo(claimed.formattedDigest());
-    String printed = Tools.run(dir, "fsverity", "digest", "check").strip();
+    String printed = Fsverity.tool().in(dir).check("digest", "check").out().strip();
     assertThat(printed).isEqualTo(digest + " check");
   }
 

@@ -16,6 +16,7 @@ import org.jverity.cli.Jverity;
 import org.jverity.cli.SigTools;
 import org.jverity.cli.TestImage;
 import org.jverity.cli.ToolRun;
+import org.jverity.testkit.Fsverity;
 
 /**
  * {@code --json} as a script meets it: every command that reports prints one JSON object on stdout
@@ -167,7 +168,8 @@ class JsonOutputTest {
     byte[] bytes = new byte[100000];
     new java.util.SplittableRandom(9).nextBytes(bytes);
     Path f = Files.write(dir.resolve("f"), bytes);
-    String fsverity = SigTools.run(dir, "fsverity", "digest", f.toString(), "--out-merkle-tree", "f.tree").strip();
+    String fsverity = Fsverity.tool().in(dir).check("digest", f.toString(), "--out-merkle-tree", "f.tree").out()
+        .strip();
     String digest = fsverity.substring("sha256:".length(), fsverity.indexOf(' '));
 
     Path sig = dir.resolve("f.sig");

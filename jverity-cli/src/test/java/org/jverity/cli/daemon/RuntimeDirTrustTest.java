@@ -21,10 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.BadInputTest;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.Jverity;
-import org.jverity.cli.NbdClients;
+import org.jverity.cli.Clients;
 import org.jverity.cli.ServerProcess;
 import org.jverity.cli.TestImage;
 import org.jverity.cli.ToolRun;
+import org.jverity.testkit.Tool;
 
 /**
  * The runtime directory and its status sockets are trusted only when they are ours: a directory
@@ -145,7 +146,7 @@ class RuntimeDirTrustTest {
 
   @Test
   void aServerTakesCloseOnlyFromItsOwnUser() throws Exception {
-    NbdClients.require("nbdinfo", "libnbd-bin");
+    Tool.of("nbdinfo").require();
     TestImage image = TestImage.create(dir, "disk", 16);
     try (ServerProcess server = ServerProcess.start(dir, "open", image.data().toString(), "disk",
         image.hash().toString(), image.root(), "--port", "0")) {
@@ -167,7 +168,7 @@ class RuntimeDirTrustTest {
       String answer = new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(other.waitFor(30, TimeUnit.SECONDS)).isTrue();
       assertThat(answer).isEqualTo("error: refused: only the user this server runs as may close its exports\n");
-      assertThat(NbdClients.run("nbdinfo", "--size", uri).stdout().strip()).as("still served")
+      assertThat(Clients.run("nbdinfo", "--size", uri).stdout().strip()).as("still served")
           .isEqualTo(Integer.toString(16 * 4096));
       // Its own user may.
       try (SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(dir.resolve("run/disk.ctl")))) {

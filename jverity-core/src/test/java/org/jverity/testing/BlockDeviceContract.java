@@ -1,4 +1,4 @@
-package org.jverity.io;
+package org.jverity.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,7 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jverity.testing.Images;
+import org.jverity.io.BlockDevice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,9 +27,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * What every {@link BlockDevice} must do, in the manner of Lucene's {@code BaseDirectoryTestCase}:
  * each implementation's test subclasses this and says how to open a device over given bytes.
- * Randomized cases use fixed seeds, so a failure reproduces.
+ * Randomized cases use fixed seeds, so a failure reproduces. Public, and shipped in the core's test
+ * jar with the rest of this package, so that an embedder's own device can run it.
  */
-abstract class BlockDeviceContract {
+public abstract class BlockDeviceContract {
   /** Size of one random read in the concurrency cases, in bytes. */
   private static final int READ = 4096;
 
@@ -94,7 +95,7 @@ abstract class BlockDeviceContract {
 
   @ParameterizedTest
   @EnumSource(Dst.class)
-  void readsOfEveryAlignmentReturnTheRightBytes(Dst dst) throws IOException {
+  public void readsOfEveryAlignmentReturnTheRightBytes(Dst dst) throws IOException {
     byte[] contents = Images.random(1, 3 * 4096 + 123);
     int size = contents.length;
     try (BlockDevice d = open(contents)) {
@@ -113,7 +114,7 @@ abstract class BlockDeviceContract {
 
   @ParameterizedTest
   @EnumSource(Dst.class)
-  void readsAtOrPastTheEndAreEof(Dst dst) throws IOException {
+  public void readsAtOrPastTheEndAreEof(Dst dst) throws IOException {
     byte[] contents = Images.random(2, 10_000);
     try (BlockDevice d = open(contents)) {
       assertThatThrownBy(() -> dst.read(d, 10_000, 1)).isInstanceOf(EOFException.class);
@@ -125,7 +126,7 @@ abstract class BlockDeviceContract {
   }
 
   @Test
-  void eofMessageNamesTheDeviceAndOffset() throws IOException {
+  public void eofMessageNamesTheDeviceAndOffset() throws IOException {
     try (BlockDevice d = open(new byte[100])) {
       assertThatThrownBy(() -> d.readFully(90, new byte[20], 0, 20))
           .isInstanceOf(EOFException.class)
@@ -134,7 +135,7 @@ abstract class BlockDeviceContract {
   }
 
   @Test
-  void negativeOffsetIsRejected() throws IOException {
+  public void negativeOffsetIsRejected() throws IOException {
     try (BlockDevice d = open(new byte[100])) {
       assertThatThrownBy(() -> d.readFully(-1, ByteBuffer.allocate(1)))
           .isInstanceOfAny(IllegalArgumentException.class, EOFException.class);
@@ -142,7 +143,7 @@ abstract class BlockDeviceContract {
   }
 
   @Test
-  void zeroLengthReadsAtTheEndSucceed() throws IOException {
+  public void zeroLengthReadsAtTheEndSucceed() throws IOException {
     try (BlockDevice d = open(new byte[100])) {
       ByteBuffer empty = ByteBuffer.allocate(0);
       d.readFully(100, empty);
@@ -152,7 +153,7 @@ abstract class BlockDeviceContract {
   }
 
   @Test
-  void eightThreadsReadingAtRandomAllGetTheRightBytes() throws Exception {
+  public void eightThreadsReadingAtRandomAllGetTheRightBytes() throws Exception {
     byte[] contents = Images.random(3, 1 << 20);
     try (BlockDevice d = open(contents)) {
       List<Throwable> failures = runThreads(8, t -> {
@@ -172,7 +173,7 @@ abstract class BlockDeviceContract {
   }
 
   @Test
-  void aThreadWithItsInterruptFlagSetReadsAndTheDeviceKeepsWorking() throws Exception {
+  public void aThreadWithItsInterruptFlagSetReadsAndTheDeviceKeepsWorking() throws Exception {
     assumeTrue(survivesInterrupts(), "an interrupt may close this device");
     byte[] contents = Images.random(4, 64 * 1024);
     try (BlockDevice d = open(contents)) {
@@ -193,7 +194,7 @@ abstract class BlockDeviceContract {
   }
 
   @Test
-  void readersInterruptedOverAndOverNeverBreakTheDeviceForAnother() throws Exception {
+  public void readersInterruptedOverAndOverNeverBreakTheDeviceForAnother() throws Exception {
     assumeTrue(survivesInterrupts(), "an interrupt may close this device");
     byte[] contents = Images.random(5, 1 << 20);
     try (BlockDevice d = open(contents)) {
@@ -241,7 +242,7 @@ abstract class BlockDeviceContract {
   }
 
   @Test
-  void readsAfterCloseThrowIOException() throws IOException {
+  public void readsAfterCloseThrowIOException() throws IOException {
     assumeTrue(refusesReadsAfterClose(), "close frees nothing here");
     BlockDevice d = open(new byte[8192]);
     d.close();
@@ -254,7 +255,7 @@ abstract class BlockDeviceContract {
   }
 
   @Test
-  void closeWhileFourThreadsReadLetsEachSeeRightBytesOrAnIOException() throws Exception {
+  public void closeWhileFourThreadsReadLetsEachSeeRightBytesOrAnIOException() throws Exception {
     byte[] contents = Images.random(8, 1 << 20);
     BlockDevice d = open(contents);
     CountDownLatch started = new CountDownLatch(4);
@@ -290,7 +291,7 @@ abstract class BlockDeviceContract {
   }
 
   @Test
-  void truncationUnderneathIsAnIOExceptionNeverACrash() throws Exception {
+  public void truncationUnderneathIsAnIOExceptionNeverACrash() throws Exception {
     assumeTrue(supportsTruncation(), "no file to truncate");
     int size = 1 << 20;
     byte[] contents = Images.random(9, size);
