@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.jverity.cli.term.Json;
+import org.jverity.server.Json;
 
 /**
  * Checks that jverity's JSON is JSON: Python's json module, an oracle jverity did not write, must

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.term.Json;
+import org.jverity.server.Json;
 
 /**
  * Running as a service, with real processes: {@code close NAME} through the status socket, {@code

@@ -8,6 +8,8 @@ import org.jverity.fec.FecRepairer;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.nbd.Export;
+import org.jverity.server.DeviceErrors;
+import org.jverity.server.ServerLog;
 import org.jverity.sig.InvalidSignatureException;
 import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.CorruptBlockException;

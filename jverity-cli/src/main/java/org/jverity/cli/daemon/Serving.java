@@ -21,15 +21,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jverity.nbd.Export;
 import org.jverity.nbd.NbdEvents;
-import org.jverity.nbd.NbdMetrics;
+import org.jverity.server.CaptiveRun;
+import org.jverity.server.Endpoint;
+import org.jverity.server.NbdMetrics;
 import org.jverity.nbd.NbdServer;
 import org.jverity.nbd.NbdTls;
+import org.jverity.server.ParentWatch;
+import org.jverity.server.PidFile;
+import org.jverity.server.RuntimeDir;
+import org.jverity.server.ServerLog;
+import org.jverity.server.ServingEvents;
+import org.jverity.server.StatusSocket;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.term.Json;
+import org.jverity.server.Json;
 import org.jverity.cli.serve.ServiceOptions;
 
 /**
@@ -49,7 +57,7 @@ public final class Serving {
   static final Duration PANIC_GRACE = Duration.ofMillis(200);
 
   private final List<ExportSpec> specs;
-  private final Listening listening;
+  private final Endpoint listening;
   private final PrintWriter out;
   private final ServerLog log;
   private final AtomicReference<CorruptionMode> failedClosed = new AtomicReference<>();
@@ -63,7 +71,7 @@ public final class Serving {
   private volatile NbdMetrics metrics;
   private volatile CaptiveRun captive;
 
-  public Serving(List<ExportSpec> specs, Listening listening, PrintWriter out, PrintWriter err) {
+  public Serving(List<ExportSpec> specs, Endpoint listening, PrintWriter out, PrintWriter err) {
     this(specs, listening, ServiceOptions.NONE, Map.of(), out, err);
   }
 
@@ -71,7 +79,7 @@ public final class Serving {
    * @param inputs the command's input files besides those of the exports (config, root hash file,
    *     signature), each with what it is: a pid file is never one of them
    */
-  public Serving(List<ExportSpec> specs, Listening listening, ServiceOptions service, Map<Path, String> inputs,
+  public Serving(List<ExportSpec> specs, Endpoint listening, ServiceOptions service, Map<Path, String> inputs,
       PrintWriter out, PrintWriter err) {
     this.specs = specs;
     this.listening = listening;
@@ -104,9 +112,8 @@ public final class Serving {
         opened.add(e);
         served.add(e);
       }
-      Security security = listening.security();
-      NbdTls tls = security.openTls();
-      InetSocketAddress metricsAt = security.metricsAddress();
+      NbdTls tls = listening.tls().open();
+      InetSocketAddress metricsAt = listening.metrics().address();
       NbdMetrics metrics = metricsAt == null ? null : new NbdMetrics();
       this.metrics = metrics;
       NbdEvents events = metrics == null ? log : NbdEvents.all(log, metrics);
@@ -120,7 +127,7 @@ public final class Serving {
           m = metrics.start(metricsAt);
         } catch (IOException e) {
           metrics.close();
-          throw new CliException(ExitCode.IO_ERROR, "--metrics-port " + security.metricsPort() + ": cannot listen: "
+          throw new CliException(ExitCode.IO_ERROR, "--metrics-port " + listening.metrics().port() + ": cannot listen: "
               + e.getMessage());
         }
         opened.add(metrics);
@@ -264,7 +271,7 @@ public final class Serving {
       throw new CliException(ExitCode.IO_ERROR, "--bind " + listening.bind() + " --port " + listening.port()
           + ": cannot listen: " + e.getMessage());
     }
-    boolean tls = listening.security().tlsOn();
+    boolean tls = listening.tls().on();
     return served.stream().map(e -> NbdUri.tcp(bound, e.spec.name(), tls)).toList();
   }
 

@@ -20,7 +20,7 @@ import org.jverity.sig.SignedFileDigest;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
-import org.jverity.cli.command.AtomicOutput;
+import org.jverity.server.AtomicOutput;
 import org.jverity.cli.syntax.ByteSize;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;

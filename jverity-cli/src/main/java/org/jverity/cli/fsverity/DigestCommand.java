@@ -21,7 +21,7 @@ import org.jverity.fsverity.FsVerityTreeBuilder;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
-import org.jverity.cli.command.AtomicOutput;
+import org.jverity.server.AtomicOutput;
 import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.jverity.format.HashAlgorithm;
 import org.jverity.format.Hex;
 import org.jverity.sig.FsVeritySignature;
-import org.jverity.cli.command.AtomicOutput;
+import org.jverity.server.AtomicOutput;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.DistinctFiles;

@@ -11,7 +11,7 @@ import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.daemon.RuntimeDir;
+import org.jverity.server.RuntimeDir;
 import org.jverity.cli.daemon.Serving;
 import org.jverity.cli.syntax.Syntax;
 
