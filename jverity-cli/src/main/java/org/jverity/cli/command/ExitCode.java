@@ -1,6 +1,7 @@
 package org.jverity.cli.command;
 
 import org.jverity.cli.syntax.BadValue;
+import org.jverity.server.Outcome;
 import org.jverity.server.ServerException;
 
 /** jverity's exit codes: one per kind of failure, so scripts can branch without parsing messages. */
@@ -93,6 +94,16 @@ public final class ExitCode {
       case CONFLICT -> USAGE;
       case INVALID_VALUE -> INVALID_PARAMETER;
       case IO -> IO_ERROR;
+    };
+  }
+
+  /** The exit code of a server's run: --run's command's status is passed on as it is. */
+  public static int of(Outcome outcome) {
+    return switch (outcome.end()) {
+      case STOPPED -> OK;
+      case RESTART -> RESTART;
+      case PANIC -> PANIC;
+      case COMMAND_EXITED -> outcome.commandStatus();
     };
   }
 

@@ -26,16 +26,17 @@ import org.jverity.server.Endpoint;
 import org.jverity.server.NbdMetrics;
 import org.jverity.nbd.NbdServer;
 import org.jverity.nbd.NbdTls;
+import org.jverity.server.Outcome;
 import org.jverity.server.ParentWatch;
 import org.jverity.server.PidFile;
 import org.jverity.server.RuntimeDir;
+import org.jverity.server.ServerException;
 import org.jverity.server.ServerLog;
 import org.jverity.server.ServingEvents;
 import org.jverity.server.StatusSocket;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
-import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.server.Json;
 import org.jverity.cli.serve.ServiceOptions;
@@ -48,7 +49,7 @@ import org.jverity.cli.serve.ServiceOptions;
  * of its last export and, under --exit-with-parent, the parent exiting; --run's command exiting
  * stops it with that command's status ({@link ServiceOptions}). {@code close} of another export
  * withdraws just that one. A reader failing closed under --restart-on-corruption or
- * --panic-on-corruption stops it with {@link ExitCode#RESTART} or {@link ExitCode#PANIC}. One instance per run; the stop paths are thread-safe.
+ * --panic-on-corruption stops it with {@link Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths are thread-safe.
  */
 public final class Serving {
   /** How long requests in flight may take to finish on a clean stop. */
@@ -95,8 +96,8 @@ public final class Serving {
     return this;
   }
 
-  /** Serves until stopped; returns the exit code. */
-  public int run() throws IOException {
+  /** Serves until stopped; returns how it ended (the command line maps it to an exit code). */
+  public Outcome run() throws IOException {
     checkSocketDirectory();
     service.check(listening);
     if (service.pidFile != null) {
@@ -127,7 +128,7 @@ public final class Serving {
           m = metrics.start(metricsAt);
         } catch (IOException e) {
           metrics.close();
-          throw new CliException(ExitCode.IO_ERROR, "--metrics-port " + listening.metrics().port() + ": cannot listen: "
+          throw new ServerException(ServerException.Reason.IO, "--metrics-port " + listening.metrics().port() + ": cannot listen: "
               + e.getMessage());
         }
         opened.add(metrics);
@@ -186,19 +187,19 @@ public final class Serving {
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException e) {
-        // the JVM is shutting down: the hook ends it with exitCode()
+        // the JVM is shutting down: the hook ends it with outcome()'s exit code
       }
     }
-    return exitCode();
+    return outcome();
   }
 
-  private int exitCode() {
+  private Outcome outcome() {
     CorruptionMode mode = failedClosed.get();
     CaptiveRun run = captive;
     if (mode == null && run != null && run.finishedByItself()) {
-      return run.status();
+      return Outcome.commandExited(run.status());
     }
-    return mode == null ? ExitCode.OK : mode == CorruptionMode.PANIC ? ExitCode.PANIC : ExitCode.RESTART;
+    return mode == null ? Outcome.STOPPED : mode == CorruptionMode.PANIC ? Outcome.PANIC : Outcome.RESTART;
   }
 
   /** Every input file, by what it is: the exports' and the command's. */
@@ -255,20 +256,20 @@ public final class Serving {
       try {
         server.listenUnix(listening.socket());
       } catch (IOException e) {
-        throw new CliException(ExitCode.IO_ERROR, "--socket " + listening.socket() + ": cannot listen: " + e.getMessage());
+        throw new ServerException(ServerException.Reason.IO, "--socket " + listening.socket() + ": cannot listen: " + e.getMessage());
       }
       return served.stream().map(e -> NbdUri.unix(listening.socket(), e.spec.name())).toList();
     }
     InetSocketAddress address = new InetSocketAddress(listening.bind(), listening.port());
     if (address.isUnresolved()) {
-      throw new CliException(ExitCode.INVALID_PARAMETER, "--bind: " + listening.bind()
+      throw new ServerException(ServerException.Reason.INVALID_VALUE, "--bind: " + listening.bind()
           + " (expected: an IP address or a host name that resolves)");
     }
     InetSocketAddress bound;
     try {
       bound = server.listen(address);
     } catch (BindException e) {
-      throw new CliException(ExitCode.IO_ERROR, "--bind " + listening.bind() + " --port " + listening.port()
+      throw new ServerException(ServerException.Reason.IO, "--bind " + listening.bind() + " --port " + listening.port()
           + ": cannot listen: " + e.getMessage());
     }
     boolean tls = listening.tls().on();
@@ -291,7 +292,7 @@ public final class Serving {
     if (socket != null) {
       Path dir = socket.toAbsolutePath().getParent();
       if (dir == null || !Files.isDirectory(dir)) {
-        throw new CliException(ExitCode.INVALID_PARAMETER, "--socket: " + socket + " (expected: a path in an existing directory)");
+        throw new ServerException(ServerException.Reason.INVALID_VALUE, "--socket: " + socket + " (expected: a path in an existing directory)");
       }
     }
   }
@@ -323,6 +324,6 @@ public final class Serving {
       Thread.currentThread().interrupt();
     }
     log.flush();
-    Runtime.getRuntime().halt(exitCode());
+    Runtime.getRuntime().halt(ExitCode.of(outcome())); // the hook cannot return it to Main
   }
 }

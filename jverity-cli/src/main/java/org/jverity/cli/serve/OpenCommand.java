@@ -134,7 +134,7 @@ public final class OpenCommand implements Command {
     if (rootHashFile != null) {
       inputs.put(rootHashFile, "the root hash file");
     }
-    return new Serving(List.of(export), listening, service, inputs, io.out(), io.err()).withJsonEvents(json).run();
+    return ExitCode.of(new Serving(List.of(export), listening, service, inputs, io.out(), io.err()).withJsonEvents(json).run());
   }
 
 }

@@ -62,6 +62,6 @@ public final class ServeCommand implements Command {
     IniFile ini = IniFile.parse(config.toString(), text);
     Path base = config.toAbsolutePath().getParent();
     ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
-    return new Serving(c.exports(), c.listening(), service, Map.of(config, "the config file"), io.out(), io.err()).withJsonEvents(json).run();
+    return ExitCode.of(new Serving(c.exports(), c.listening(), service, Map.of(config, "the config file"), io.out(), io.err()).withJsonEvents(json).run());
   }
 }
