@@ -17,9 +17,10 @@ import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hashes.VeritysetupHashes;
 import org.jverity.io.DeviceTooSmallException;
+import org.jverity.server.ServerException;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.cli.syntax.BadValue;
-import org.jverity.cli.daemon.CaptiveRun;
+import org.jverity.server.CaptiveRun;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
@@ -229,6 +230,7 @@ public final class Main {
   static int exitCode(Throwable e) {
     return switch (e) {
       case CliException c -> c.exitCode();
+      case ServerException s -> ExitCode.of(s.reason());
       case Stdout.Closed c -> ExitCode.OUTPUT_CLOSED;
       case org.jverity.sig.InvalidSignatureException s -> ExitCode.SIGNATURE_INVALID;
       case UnsupportedHashAlgorithmException u -> ExitCode.UNSUPPORTED_HASH;

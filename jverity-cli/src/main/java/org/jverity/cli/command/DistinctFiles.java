@@ -5,8 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import org.jverity.io.BlockDevices;
+import org.jverity.server.SameFile;
 
 /**
  * Refuses, before anything is opened for writing, an output that is the same file as an input or
@@ -100,32 +99,8 @@ public final class DistinctFiles {
         out.path() + ": " + out.name() + " " + why + named + "; give another file");
   }
 
-  /** Whether two paths name one file: same inode, or same block device, or (not yet created) same name. */
+  /** Whether two paths name one file ({@link SameFile}). */
   public static boolean same(Path a, Path b) throws IOException {
-    boolean ea = Files.exists(a);
-    boolean eb = Files.exists(b);
-    if (ea && eb) {
-      return Files.isSameFile(a, b) || sameBlockDevice(a, b);
-    }
-    if (ea || eb) {
-      return false; // one exists, the other does not: not the same file
-    }
-    return resolved(a).equals(resolved(b));
-  }
-
-  /** Two device nodes of one block device (e.g. a copy made with mknod) are one device. */
-  private static boolean sameBlockDevice(Path a, Path b) throws IOException {
-    return BlockDevices.isBlockDevice(a) && BlockDevices.isBlockDevice(b)
-        && Objects.equals(Files.getAttribute(a, "unix:rdev"), Files.getAttribute(b, "unix:rdev"));
-  }
-
-  /** A path not yet created, with its directory's links resolved when the directory exists. */
-  private static Path resolved(Path p) throws IOException {
-    Path abs = p.toAbsolutePath().normalize();
-    Path parent = abs.getParent();
-    if (parent != null && Files.isDirectory(parent)) {
-      return parent.toRealPath().resolve(abs.getFileName());
-    }
-    return abs;
+    return SameFile.same(a, b);
   }
 }

@@ -3,7 +3,7 @@ package org.jverity.cli.command;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Set;
-import org.jverity.cli.term.Json;
+import org.jverity.server.Json;
 
 /**
  * What a running command is given besides its options: where to write, and the global switches.

@@ -21,16 +21,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jverity.nbd.Export;
 import org.jverity.nbd.NbdEvents;
-import org.jverity.nbd.NbdMetrics;
+import org.jverity.server.CaptiveRun;
+import org.jverity.server.Endpoint;
+import org.jverity.server.NbdMetrics;
 import org.jverity.nbd.NbdServer;
 import org.jverity.nbd.NbdTls;
 import org.jverity.nbd.NbdUri;
+import org.jverity.server.Outcome;
+import org.jverity.server.ParentWatch;
+import org.jverity.server.PidFile;
+import org.jverity.server.RuntimeDir;
+import org.jverity.server.ServerException;
+import org.jverity.server.ServerLog;
+import org.jverity.server.ServingEvents;
+import org.jverity.server.StatusSocket;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
-import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.term.Json;
+import org.jverity.server.Json;
 import org.jverity.cli.serve.ServiceOptions;
 
 /**
@@ -41,7 +50,7 @@ import org.jverity.cli.serve.ServiceOptions;
  * of its last export and, under --exit-with-parent, the parent exiting; --run's command exiting
  * stops it with that command's status ({@link ServiceOptions}). {@code close} of another export
  * withdraws just that one. A reader failing closed under --restart-on-corruption or
- * --panic-on-corruption stops it with {@link ExitCode#RESTART} or {@link ExitCode#PANIC}. One instance per run; the stop paths are thread-safe.
+ * --panic-on-corruption stops it with {@link Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths are thread-safe.
  */
 public final class Serving {
   /** How long requests in flight may take to finish on a clean stop. */
@@ -50,7 +59,7 @@ public final class Serving {
   static final Duration PANIC_GRACE = Duration.ofMillis(200);
 
   private final List<ExportSpec> specs;
-  private final Listening listening;
+  private final Endpoint listening;
   private final PrintWriter out;
   private final ServerLog log;
   private final AtomicReference<CorruptionMode> failedClosed = new AtomicReference<>();
@@ -64,7 +73,7 @@ public final class Serving {
   private volatile NbdMetrics metrics;
   private volatile CaptiveRun captive;
 
-  public Serving(List<ExportSpec> specs, Listening listening, PrintWriter out, PrintWriter err) {
+  public Serving(List<ExportSpec> specs, Endpoint listening, PrintWriter out, PrintWriter err) {
     this(specs, listening, ServiceOptions.NONE, Map.of(), out, err);
   }
 
@@ -72,7 +81,7 @@ public final class Serving {
    * @param inputs the command's input files besides those of the exports (config, root hash file,
    *     signature), each with what it is: a pid file is never one of them
    */
-  public Serving(List<ExportSpec> specs, Listening listening, ServiceOptions service, Map<Path, String> inputs,
+  public Serving(List<ExportSpec> specs, Endpoint listening, ServiceOptions service, Map<Path, String> inputs,
       PrintWriter out, PrintWriter err) {
     this.specs = specs;
     this.listening = listening;
@@ -88,8 +97,8 @@ public final class Serving {
     return this;
   }
 
-  /** Serves until stopped; returns the exit code. */
-  public int run() throws IOException {
+  /** Serves until stopped; returns how it ended (the command line maps it to an exit code). */
+  public Outcome run() throws IOException {
     checkSocketDirectory();
     service.check(listening);
     if (service.pidFile != null) {
@@ -105,9 +114,8 @@ public final class Serving {
         opened.add(e);
         served.add(e);
       }
-      Security security = listening.security();
-      NbdTls tls = security.openTls();
-      InetSocketAddress metricsAt = security.metricsAddress();
+      NbdTls tls = listening.tls().open();
+      InetSocketAddress metricsAt = listening.metrics().address();
       NbdMetrics metrics = metricsAt == null ? null : new NbdMetrics();
       this.metrics = metrics;
       NbdEvents events = metrics == null ? log : NbdEvents.all(log, metrics);
@@ -121,7 +129,7 @@ public final class Serving {
           m = metrics.start(metricsAt);
         } catch (IOException e) {
           metrics.close();
-          throw new CliException(ExitCode.IO_ERROR, "--metrics-port " + security.metricsPort() + ": cannot listen: "
+          throw new ServerException(ServerException.Reason.IO, "--metrics-port " + listening.metrics().port() + ": cannot listen: "
               + e.getMessage());
         }
         opened.add(metrics);
@@ -180,19 +188,19 @@ public final class Serving {
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException e) {
-        // the JVM is shutting down: the hook ends it with exitCode()
+        // the JVM is shutting down: the hook ends it with outcome()'s exit code
       }
     }
-    return exitCode();
+    return outcome();
   }
 
-  private int exitCode() {
+  private Outcome outcome() {
     CorruptionMode mode = failedClosed.get();
     CaptiveRun run = captive;
     if (mode == null && run != null && run.finishedByItself()) {
-      return run.status();
+      return Outcome.commandExited(run.status());
     }
-    return mode == null ? ExitCode.OK : mode == CorruptionMode.PANIC ? ExitCode.PANIC : ExitCode.RESTART;
+    return mode == null ? Outcome.STOPPED : mode == CorruptionMode.PANIC ? Outcome.PANIC : Outcome.RESTART;
   }
 
   /** Every input file, by what it is: the exports' and the command's. */
@@ -249,23 +257,23 @@ public final class Serving {
       try {
         server.listenUnix(listening.socket());
       } catch (IOException e) {
-        throw new CliException(ExitCode.IO_ERROR, "--socket " + listening.socket() + ": cannot listen: " + e.getMessage());
+        throw new ServerException(ServerException.Reason.IO, "--socket " + listening.socket() + ": cannot listen: " + e.getMessage());
       }
       return served.stream().map(e -> NbdUri.unix(listening.socket(), e.spec.name())).toList();
     }
     InetSocketAddress address = new InetSocketAddress(listening.bind(), listening.port());
     if (address.isUnresolved()) {
-      throw new CliException(ExitCode.INVALID_PARAMETER, "--bind: " + listening.bind()
+      throw new ServerException(ServerException.Reason.INVALID_VALUE, "--bind: " + listening.bind()
           + " (expected: an IP address or a host name that resolves)");
     }
     InetSocketAddress bound;
     try {
       bound = server.listen(address);
     } catch (BindException e) {
-      throw new CliException(ExitCode.IO_ERROR, "--bind " + listening.bind() + " --port " + listening.port()
+      throw new ServerException(ServerException.Reason.IO, "--bind " + listening.bind() + " --port " + listening.port()
           + ": cannot listen: " + e.getMessage());
     }
-    boolean tls = listening.security().tlsOn();
+    boolean tls = listening.tls().on();
     return served.stream().map(e -> NbdUri.tcp(bound, e.spec.name(), tls)).toList();
   }
 
@@ -285,7 +293,7 @@ public final class Serving {
     if (socket != null) {
       Path dir = socket.toAbsolutePath().getParent();
       if (dir == null || !Files.isDirectory(dir)) {
-        throw new CliException(ExitCode.INVALID_PARAMETER, "--socket: " + socket + " (expected: a path in an existing directory)");
+        throw new ServerException(ServerException.Reason.INVALID_VALUE, "--socket: " + socket + " (expected: a path in an existing directory)");
       }
     }
   }
@@ -317,6 +325,6 @@ public final class Serving {
       Thread.currentThread().interrupt();
     }
     log.flush();
-    Runtime.getRuntime().halt(exitCode());
+    Runtime.getRuntime().halt(ExitCode.of(outcome())); // the hook cannot return it to Main
   }
 }

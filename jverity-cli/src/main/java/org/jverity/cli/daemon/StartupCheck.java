@@ -3,6 +3,8 @@ package org.jverity.cli.daemon;
 import java.io.IOException;
 import org.jverity.format.VerityParams;
 import org.jverity.image.VerityImage;
+import org.jverity.io.BlockDevice;
+import org.jverity.server.ServerLog;
 import org.jverity.tree.Area;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.verify.BlockRepairer;

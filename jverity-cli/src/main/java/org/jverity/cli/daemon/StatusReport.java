@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
+import org.jverity.server.DeviceErrors;
+import org.jverity.server.ServerLog;
 import org.jverity.tree.Area;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CacheStats;

@@ -10,7 +10,7 @@ import org.jverity.hash.HashAlgorithm;
 import org.jverity.fsverity.FsVerityDigest;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.sig.FsVeritySignature;
-import org.jverity.cli.command.AtomicOutput;
+import org.jverity.server.AtomicOutput;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.DistinctFiles;

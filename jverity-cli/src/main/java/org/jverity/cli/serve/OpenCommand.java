@@ -19,12 +19,14 @@ import org.jverity.cli.verity.FecOptions;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.IoClassName;
-import org.jverity.cli.daemon.Listening;
+import org.jverity.server.Endpoint;
 import org.jverity.cli.syntax.Port;
 import org.jverity.cli.verity.RootHashSignatureOptions;
 import org.jverity.cli.verity.RootHashes;
-import org.jverity.cli.daemon.RuntimeDir;
-import org.jverity.cli.daemon.Security;
+import org.jverity.server.RuntimeDir;
+import org.jverity.server.MetricsConfig;
+import org.jverity.server.TlsConfig;
+import org.jverity.server.TlsMode;
 import org.jverity.cli.daemon.Serving;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.TimeSpan;
@@ -115,13 +117,14 @@ public final class OpenCommand implements Command {
     if (socket != null && (io.given().contains("--port") || io.given().contains("--bind"))) {
       throw new CliException(ExitCode.USAGE, "--socket listens on a Unix socket: give no --port or --bind");
     }
-    Security security = Security.of(tls, tlsCertificates, tlsVerifyPeer, metricsBind, metricsPort, "--");
-    if (security.tls().equals("require") && (socket != null || stdin)) {
+    TlsConfig tlsConfig = TlsConfig.of(tls, tlsCertificates, tlsVerifyPeer, "--");
+    MetricsConfig metrics = MetricsConfig.of(metricsBind, metricsPort, "--");
+    if (tlsConfig.mode() == TlsMode.REQUIRE && (socket != null || stdin)) {
       throw new CliException(ExitCode.USAGE, "--tls=require works over TCP only: no client could start TLS over "
           + (stdin ? "--stdin" : "--socket"));
     }
-    Listening listening = new Listening(bind, port, socket, stdin, cacheSize,
-        Listening.limits(maxConnections, maxInFlight, idleTimeout, "--"), runtimeDir, security);
+    Endpoint listening = new Endpoint(bind, port, socket, stdin, cacheSize,
+        Endpoint.limits(maxConnections, maxInFlight, idleTimeout, "--"), runtimeDir, tlsConfig, metrics);
     String rootText = RootHashes.text("open", rootHash, rootHashFile);
     fec.check(); // before listening: a FEC file that cannot serve, or FEC options without one
     ExportSpec export = new ExportSpec(name, description, data, hash, rootText,
@@ -131,7 +134,7 @@ public final class OpenCommand implements Command {
     if (rootHashFile != null) {
       inputs.put(rootHashFile, "the root hash file");
     }
-    return new Serving(List.of(export), listening, service, inputs, io.out(), io.err()).withJsonEvents(json).run();
+    return ExitCode.of(new Serving(List.of(export), listening, service, inputs, io.out(), io.err()).withJsonEvents(json).run());
   }
 
 }

@@ -11,7 +11,7 @@ import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.daemon.RuntimeDir;
+import org.jverity.server.RuntimeDir;
 import org.jverity.cli.daemon.Serving;
 import org.jverity.cli.syntax.Syntax;
 
@@ -62,6 +62,6 @@ public final class ServeCommand implements Command {
     IniFile ini = IniFile.parse(config.toString(), text);
     Path base = config.toAbsolutePath().getParent();
     ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
-    return new Serving(c.exports(), c.listening(), service, Map.of(config, "the config file"), io.out(), io.err()).withJsonEvents(json).run();
+    return ExitCode.of(new Serving(c.exports(), c.listening(), service, Map.of(config, "the config file"), io.out(), io.err()).withJsonEvents(json).run());
   }
 }

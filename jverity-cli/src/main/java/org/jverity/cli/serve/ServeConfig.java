@@ -20,11 +20,14 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.daemon.ExportSpec;
 import org.jverity.cli.verity.FecOptions;
 import org.jverity.cli.syntax.IoClassName;
-import org.jverity.cli.daemon.Listening;
+import org.jverity.server.Endpoint;
 import org.jverity.cli.syntax.Port;
 import org.jverity.cli.verity.RootHashSignatureOptions;
 import org.jverity.cli.verity.RootHashes;
-import org.jverity.cli.daemon.Security;
+import org.jverity.server.MetricsConfig;
+import org.jverity.server.ServerException;
+import org.jverity.server.TlsConfig;
+import org.jverity.server.TlsMode;
 import org.jverity.cli.syntax.TimeSpan;
 import org.jverity.cli.verity.VerityOptions;
 
@@ -42,7 +45,7 @@ import org.jverity.cli.verity.VerityOptions;
  * @param listening the server's settings
  * @param exports the exports, in file order
  */
-public record ServeConfig(Listening listening, List<ExportSpec> exports) {
+public record ServeConfig(Endpoint listening, List<ExportSpec> exports) {
   static final String GENERIC = "generic";
 
   /** The keys of [generic], in the order help lists them. */
@@ -57,7 +60,7 @@ public record ServeConfig(Listening listening, List<ExportSpec> exports) {
 
   /** Reads the config; {@code runtimeDir} (from the command line, may be null) wins over the file's. */
   static ServeConfig read(IniFile ini, Path baseDir, Path runtimeDir) throws IOException {
-    Listening listening = null;
+    Endpoint listening = null;
     List<ExportSpec> exports = new ArrayList<>();
     for (IniFile.Section s : ini.sections()) {
       if (s.name().equals(GENERIC)) {
@@ -71,13 +74,13 @@ public record ServeConfig(Listening listening, List<ExportSpec> exports) {
           + ": no export (expected: at least one [name] section besides [generic])");
     }
     if (listening == null) {
-      listening = new Listening("127.0.0.1", Port.NBD, null, false, HashBlockCache.DEFAULT_CAPACITY_BYTES,
-          Listening.limits(null, null, null, ""), runtimeDir, Security.NONE);
+      listening = new Endpoint("127.0.0.1", Port.NBD, null, false, HashBlockCache.DEFAULT_CAPACITY_BYTES,
+          Endpoint.limits(null, null, null, ""), runtimeDir, TlsConfig.OFF, MetricsConfig.NONE);
     }
     return new ServeConfig(listening, List.copyOf(exports));
   }
 
-  private static Listening generic(Keys k, Path runtimeDir) {
+  private static Endpoint generic(Keys k, Path runtimeDir) {
     k.allow(Set.copyOf(GENERIC_KEYS));
     Path socket = k.path("socket");
     if (socket != null && (k.has("bind") || k.has("port"))) {
@@ -90,16 +93,17 @@ public record ServeConfig(Listening listening, List<ExportSpec> exports) {
     Integer maxConnections = k.value("max-connections", ServeConfig::positive, POSITIVE, null);
     Integer maxInFlight = k.value("max-in-flight", ServeConfig::positive, POSITIVE, null);
     Duration idle = k.value("idle-timeout", TimeSpan::parse, TimeSpan.EXPECTED, null);
-    var limits = Listening.limits(maxConnections, maxInFlight, idle, "");
+    var limits = Endpoint.limits(maxConnections, maxInFlight, idle, "");
     Path dir = runtimeDir != null ? runtimeDir : k.path("runtime-dir");
     Integer metricsPort = k.value("metrics-port", Port::parse, Port.EXPECTED, null);
-    Security security = k.at("tls", () -> Security.of(k.text("tls", "off"), k.path("tls-certificates"),
-        k.flag("tls-verify-peer"), k.text("metrics-bind", "127.0.0.1"), metricsPort, ""));
-    if (security.tls().equals("require") && socket != null) {
+    TlsConfig tls = k.at("tls", () -> TlsConfig.of(k.text("tls", "off"), k.path("tls-certificates"),
+        k.flag("tls-verify-peer"), ""));
+    MetricsConfig metrics = k.at("tls", () -> MetricsConfig.of(k.text("metrics-bind", "127.0.0.1"), metricsPort, ""));
+    if (tls.mode() == TlsMode.REQUIRE && socket != null) {
       throw k.error("tls", "require (expected: off or on with a Unix socket: no client could start TLS there)");
     }
-    return new Listening(k.text("bind", "127.0.0.1"), k.value("port", Port::parse, Port.EXPECTED, Port.NBD), socket,
-        false, cacheSize, limits, dir, security);
+    return new Endpoint(k.text("bind", "127.0.0.1"), k.value("port", Port::parse, Port.EXPECTED, Port.NBD), socket,
+        false, cacheSize, limits, dir, tls, metrics);
   }
 
   private static ExportSpec export(Keys k) throws IOException {
@@ -221,7 +225,7 @@ public record ServeConfig(Listening listening, List<ExportSpec> exports) {
     <T> T at(String key, java.util.function.Supplier<T> check) {
       try {
         return check.get();
-      } catch (CliException e) {
+      } catch (CliException | ServerException e) {
         IniFile.Entry entry = section.entries().get(key);
         int line = entry == null ? section.line() : entry.line();
         throw new CliException(ExitCode.INVALID_PARAMETER, ini.at(line) + e.getMessage());

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
-import org.jverity.cli.daemon.Listening;
+import org.jverity.server.Endpoint;
 import org.jverity.cli.syntax.Syntax;
 
 /**
@@ -31,7 +31,7 @@ public final class ServiceOptions {
           + " twice a second).", c -> c.exitWithParent = true);
 
   /** Refuses what cannot work with {@code listening}: a command to run has no URI over stdin. */
-  public void check(Listening listening) {
+  public void check(Endpoint listening) {
     if (run != null && listening.stdin()) {
       throw new CliException(ExitCode.USAGE, "--run needs a server that listens: give no --stdin with it");
     }

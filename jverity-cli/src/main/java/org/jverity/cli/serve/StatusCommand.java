@@ -8,10 +8,10 @@ import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.term.Json;
-import org.jverity.cli.daemon.RuntimeDir;
-import org.jverity.cli.daemon.ServerLog;
-import org.jverity.cli.daemon.StatusSocket;
+import org.jverity.server.Json;
+import org.jverity.server.RuntimeDir;
+import org.jverity.server.ServerLog;
+import org.jverity.server.StatusSocket;
 import org.jverity.cli.syntax.Syntax;
 
 /**

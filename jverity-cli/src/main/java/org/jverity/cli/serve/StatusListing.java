@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.daemon.RuntimeDir;
-import org.jverity.cli.daemon.ServerLog;
-import org.jverity.cli.daemon.StatusSocket;
+import org.jverity.server.RuntimeDir;
+import org.jverity.server.ServerException;
+import org.jverity.server.ServerLog;
+import org.jverity.server.StatusSocket;
 
 /**
  * {@code jverity status} without a name: every export whose status socket is in the runtime
@@ -53,7 +53,7 @@ final class StatusListing {
             Thread.sleep(RECHECK.toMillis());
             reply = StatusSocket.ask(socket, StatusSocket.REQUEST, TIMEOUT);
           }
-        } catch (CliException foreign) {
+        } catch (ServerException foreign) { // PeerCheck: a server of another user
           io.err().println("jverity: " + foreign.getMessage());
           code = ExitCode.IO_ERROR;
           continue;

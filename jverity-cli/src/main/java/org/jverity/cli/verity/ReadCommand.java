@@ -19,7 +19,7 @@ import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
-import org.jverity.cli.command.AtomicOutput;
+import org.jverity.server.AtomicOutput;
 import org.jverity.cli.syntax.ByteSize;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;

@@ -26,6 +26,7 @@ import org.jverity.cli.ServerProcess;
 import org.jverity.cli.TestImage;
 import org.jverity.cli.ToolRun;
 import org.jverity.testkit.Tool;
+import org.jverity.server.StatusSocket;
 
 /**
  * The runtime directory and its status sockets are trusted only when they are ours: a directory

@@ -15,7 +15,8 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.daemon.ExportSpec;
 import org.jverity.cli.syntax.IoClassName;
 import org.jverity.cli.Jverity;
-import org.jverity.cli.daemon.Security;
+import org.jverity.server.Endpoint;
+import org.jverity.server.TlsMode;
 import org.jverity.cli.TestImage;
 import org.jverity.cli.ToolRun;
 
@@ -183,13 +184,12 @@ class ServeConfigTest {
         metrics-port = 9100
         metrics-bind = 0.0.0.0
         """ + export(""));
-    Security s = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null).listening()
-        .security();
-    assertThat(s.tls()).isEqualTo("require");
-    assertThat(s.certificates()).isEqualTo(dir.resolve("pki"));
-    assertThat(s.verifyPeer()).isTrue();
-    assertThat(s.metricsPort()).isEqualTo(9100);
-    assertThat(s.metricsBind()).isEqualTo("0.0.0.0");
+    Endpoint endpoint = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null).listening();
+    assertThat(endpoint.tls().mode()).isEqualTo(TlsMode.REQUIRE);
+    assertThat(endpoint.tls().certificates()).isEqualTo(dir.resolve("pki"));
+    assertThat(endpoint.tls().verifyPeer()).isTrue();
+    assertThat(endpoint.metrics().port()).isEqualTo(9100);
+    assertThat(endpoint.metrics().bind()).isEqualTo("0.0.0.0");
 
     Path bad = config("[generic]\ntls = sometimes\n" + export(""));
     org.assertj.core.api.Assertions.assertThatThrownBy(

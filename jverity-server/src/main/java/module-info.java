@@ -1,0 +1,17 @@
+/**
+ * The NBD daemon around jverity-nbd: where it listens, TLS from PEM files (jverity-sig, which
+ * brings BouncyCastle), Prometheus metrics, the status sockets in the runtime directory, the server
+ * log. Kept out of jverity-nbd so that the protocol embeds with the core alone.
+ */
+module org.jverity.server {
+  requires org.jverity.core;
+  requires transitive org.jverity.nbd;
+  requires org.jverity.sig; // Pem
+  requires io.prometheus.metrics.core;
+  requires io.prometheus.metrics.model;
+  requires io.prometheus.metrics.exporter.httpserver;
+  requires jdk.httpserver; // the exporter's server
+  requires jdk.net; // PeerCheck: SO_PEERCRED
+
+  exports org.jverity.server;
+}

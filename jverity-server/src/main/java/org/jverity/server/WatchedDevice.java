@@ -1,0 +1,70 @@
+package org.jverity.server;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import org.jverity.io.BlockDevice;
+
+/**
+ * A served export's data or hash device, telling its {@link DeviceErrors} of every read that fails
+ * (a file truncated under the server, a disk error); the failure still reaches the reader, so the
+ * client gets EIO and never unverified bytes. Thread-safe as the device it wraps.
+ */
+final class WatchedDevice implements BlockDevice {
+  private final BlockDevice device;
+  final Path file;
+  /** "data" or "hash": what the file is to the export. */
+  final String role;
+  /** Its size when it was opened: what a truncation is measured against. */
+  final long openedSize;
+  private final DeviceErrors errors;
+
+  WatchedDevice(BlockDevice device, Path file, String role, DeviceErrors errors) throws IOException {
+    this.device = device;
+    this.file = file;
+    this.role = role;
+    this.openedSize = device.size();
+    this.errors = errors;
+  }
+
+  @Override
+  public String description() {
+    return device.description();
+  }
+
+  @Override
+  public long size() throws IOException {
+    return device.size();
+  }
+
+  @Override
+  public void readFully(long offset, ByteBuffer dst) throws IOException {
+    int length = dst.remaining();
+    try {
+      device.readFully(offset, dst);
+    } catch (IOException e) {
+      errors.failed(this, offset + length);
+      throw e;
+    }
+  }
+
+  @Override
+  public void readFully(long offset, byte[] dst, int dstOffset, int length) throws IOException {
+    try {
+      device.readFully(offset, dst, dstOffset, length);
+    } catch (IOException e) {
+      errors.failed(this, offset + length);
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    device.close();
+  }
+
+  @Override
+  public String toString() {
+    return "WatchedDevice[" + device + "]";
+  }
+}
