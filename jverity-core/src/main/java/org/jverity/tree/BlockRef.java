@@ -2,6 +2,7 @@ package org.jverity.tree;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jverity.format.VerityParams;
 
 /**
  * A block of a verity image named as the kernel names it in its log, by area and number ({@code
@@ -43,5 +44,14 @@ public record BlockRef(Area area, long block, int level) {
     }
     String name = area + " block " + block;
     return inside.isEmpty() ? name : name + " (" + String.join(", ", inside) + ")";
+  }
+
+  /**
+   * Where the block starts in its file, in bytes: what veritysetup prints ("Verification failed at
+   * position ...") and what {@code dd skip=} wants. Data blocks count from the data file's start,
+   * hash blocks from the hash file's (a superblock sits in the first ones).
+   */
+  public long position(VerityParams p) {
+    return block * (area == Area.DATA ? p.dataBlockSize() : p.hashBlockSize());
   }
 }

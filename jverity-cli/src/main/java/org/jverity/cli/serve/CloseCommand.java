@@ -10,9 +10,9 @@ import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
 import org.jverity.server.RuntimeDir;
 import org.jverity.server.ServerLog;
-import org.jverity.cli.daemon.Serving;
 import org.jverity.server.StatusSocket;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.server.Server;
 
 /**
  * {@code jverity close NAME}: veritysetup close's verb. Asks the running {@code open} or {@code
@@ -21,8 +21,8 @@ import org.jverity.cli.syntax.Syntax;
  * no export exits 0, as on SIGTERM. Returns once that is done; prints nothing.
  */
 public final class CloseCommand implements Command {
-  /** Requests in flight may take {@link Serving#GRACE} to finish, then the devices close. */
-  private static final Duration TIMEOUT = Serving.GRACE.plusSeconds(30);
+  /** Requests in flight may take {@link Server#GRACE} to finish, then the devices close. */
+  private static final Duration TIMEOUT = Server.GRACE.plusSeconds(30);
 
   String name;
   Path runtimeDir;

@@ -14,7 +14,6 @@ import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.verity.CorruptionOptions;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.daemon.ExportSpec;
 import org.jverity.cli.verity.FecOptions;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
@@ -27,11 +26,12 @@ import org.jverity.server.RuntimeDir;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
-import org.jverity.cli.daemon.Serving;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.TimeSpan;
 import org.jverity.cli.verity.VerityOptions;
 import org.jverity.cli.syntax.WholeNumber;
+import org.jverity.server.ExportConfig;
+import org.jverity.server.Server;
 
 /**
  * {@code jverity open DATA NAME HASH ROOT_HASH}: veritysetup open's arguments, but instead of a
@@ -127,14 +127,16 @@ public final class OpenCommand implements Command {
         Endpoint.limits(maxConnections, maxInFlight, idleTimeout, "--"), runtimeDir, tlsConfig, metrics);
     String rootText = RootHashes.text("open", rootHash, rootHashFile);
     fec.check(); // before listening: a FEC file that cannot serve, or FEC options without one
-    ExportSpec export = new ExportSpec(name, description, data, hash, rootText,
-        signature.given() ? signature : null, options, corruption.mode(),
-        corruption.ignoreZeroBlocks, corruption.checkAtMostOnce, ioClass, fec.given() ? fec : null);
+    ExportConfig export = new ExportConfig(name, description, data, hash, rootText, options.overrides(),
+        ExportChecks.signature(signature), corruption.mode(), corruption.ignoreZeroBlocks, corruption.checkAtMostOnce,
+        ioClass, fec.given() ? fec.source() : null);
     Map<Path, String> inputs = new LinkedHashMap<>();
     if (rootHashFile != null) {
       inputs.put(rootHashFile, "the root hash file");
     }
-    return ExitCode.of(new Serving(List.of(export), listening, service, inputs, io.out(), io.err()).withJsonEvents(json).run());
+    service.check(listening);
+    return ExitCode.of(new Server(List.of(export), listening, service.toService(), ExportChecks.INSTANCE, inputs,
+        ExitCode::of, io.out(), io.err()).withJsonEvents(json).run());
   }
 
 }

@@ -12,8 +12,8 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
 import org.jverity.server.RuntimeDir;
-import org.jverity.cli.daemon.Serving;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.server.Server;
 
 /**
  * {@code jverity serve CONFIG}: several images as named exports of one NBD server, from an
@@ -62,6 +62,8 @@ public final class ServeCommand implements Command {
     IniFile ini = IniFile.parse(config.toString(), text);
     Path base = config.toAbsolutePath().getParent();
     ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
-    return ExitCode.of(new Serving(c.exports(), c.listening(), service, Map.of(config, "the config file"), io.out(), io.err()).withJsonEvents(json).run());
+    service.check(c.listening());
+    return ExitCode.of(new Server(c.exports(), c.listening(), service.toService(), ExportChecks.INSTANCE,
+        Map.of(config, "the config file"), ExitCode::of, io.out(), io.err()).withJsonEvents(json).run());
   }
 }

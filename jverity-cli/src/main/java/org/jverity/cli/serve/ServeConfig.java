@@ -17,7 +17,6 @@ import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.verity.CorruptionOptions;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.daemon.ExportSpec;
 import org.jverity.cli.verity.FecOptions;
 import org.jverity.cli.syntax.IoClassName;
 import org.jverity.server.Endpoint;
@@ -30,6 +29,7 @@ import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
 import org.jverity.cli.syntax.TimeSpan;
 import org.jverity.cli.verity.VerityOptions;
+import org.jverity.server.ExportConfig;
 
 /**
  * {@code serve}'s config file, nbd-server's layout: a {@code [generic]} section for the server
@@ -45,7 +45,7 @@ import org.jverity.cli.verity.VerityOptions;
  * @param listening the server's settings
  * @param exports the exports, in file order
  */
-public record ServeConfig(Endpoint listening, List<ExportSpec> exports) {
+public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
   static final String GENERIC = "generic";
 
   /** The keys of [generic], in the order help lists them. */
@@ -61,7 +61,7 @@ public record ServeConfig(Endpoint listening, List<ExportSpec> exports) {
   /** Reads the config; {@code runtimeDir} (from the command line, may be null) wins over the file's. */
   static ServeConfig read(IniFile ini, Path baseDir, Path runtimeDir) throws IOException {
     Endpoint listening = null;
-    List<ExportSpec> exports = new ArrayList<>();
+    List<ExportConfig> exports = new ArrayList<>();
     for (IniFile.Section s : ini.sections()) {
       if (s.name().equals(GENERIC)) {
         listening = generic(new Keys(ini, s, baseDir), runtimeDir);
@@ -106,7 +106,7 @@ public record ServeConfig(Endpoint listening, List<ExportSpec> exports) {
         false, cacheSize, limits, dir, tls, metrics);
   }
 
-  private static ExportSpec export(Keys k) throws IOException {
+  private static ExportConfig export(Keys k) throws IOException {
     k.allow(Set.copyOf(EXPORT_KEYS));
     Path data = k.existing(k.requiredPath("data", "the data image's path"), "data", "data");
     Path hash = k.existing(k.requiredPath("hash", "the hash device's path"), "hash", "hash");
@@ -147,8 +147,9 @@ public record ServeConfig(Endpoint listening, List<ExportSpec> exports) {
     } else if (k.has("fec-offset") || k.has("fec-roots")) {
       throw k.error(k.has("fec-offset") ? "fec-offset" : "fec-roots", "given without fec-device (expected: fec-device too)");
     }
-    return new ExportSpec(k.section.name(), k.text("description", ""), data, hash, rootText, signature, o, mode,
-        k.flag("ignore-zero-blocks"), k.flag("check-at-most-once"), io, fec);
+    return new ExportConfig(k.section.name(), k.text("description", ""), data, hash, rootText, o.overrides(),
+        ExportChecks.signature(signature), mode, k.flag("ignore-zero-blocks"),
+        k.flag("check-at-most-once"), io, fec == null ? null : fec.source());
   }
 
   /** The keys of one section, read with their line numbers at hand for messages. */

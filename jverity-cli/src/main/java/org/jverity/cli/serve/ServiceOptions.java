@@ -6,6 +6,7 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.server.Endpoint;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.server.Service;
 
 /**
  * How {@code open} and {@code serve} run as a service: {@code --pid-file} ({@link PidFile}),
@@ -29,6 +30,11 @@ public final class ServiceOptions {
           (c, v) -> c.run = v)
       .flag("--exit-with-parent", "Stop (exit 0) when the process that started jverity exits (checked"
           + " twice a second).", c -> c.exitWithParent = true);
+
+  /** The values, for the server. */
+  public Service toService() {
+    return new Service(pidFile, run, exitWithParent);
+  }
 
   /** Refuses what cannot work with {@code listening}: a command to run has no URI over stdin. */
   public void check(Endpoint listening) {

@@ -35,7 +35,7 @@ public final class BlockNames {
 
   /** Where the block starts in its file (data or hash), in bytes. */
   public static long position(Area area, long block, VerityParams p) {
-    return block * (area == Area.DATA ? p.dataBlockSize() : p.hashBlockSize());
+    return new BlockRef(area, block, -1).position(p);
   }
 
   /**

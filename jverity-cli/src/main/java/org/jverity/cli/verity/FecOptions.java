@@ -62,6 +62,11 @@ public final class FecOptions {
       }
       return;
     }
+    check(device, offset);
+  }
+
+  /** That {@code device} can be a FEC device and {@code offset} a FEC offset, as veritysetup refuses them. */
+  public static void check(Path device, long offset) throws IOException {
     Checks.requireFile(device, "FEC");
     if (!Files.isRegularFile(device) && !BlockDevices.isBlockDevice(device)) {
       throw new CliException(ExitCode.IO_ERROR, device + ": FEC file is not a regular file or a block device");
@@ -70,6 +75,7 @@ public final class FecOptions {
       throw new VerityParameterException("--fec-offset: " + offset + " (expected: a non-negative multiple of " + VerityParams.SECTOR_SIZE + ")");
     }
   }
+
 
   /**
    * A FEC corrector for the image: the parity device opened read-only (the hash device itself when

@@ -8,6 +8,7 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.image.ConflictingOverridesException;
 import org.jverity.image.DeviceSource;
 import org.jverity.image.ParamConflict;
+import org.jverity.image.ParamOverrides;
 import org.jverity.image.RootCheck;
 import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerityImage;
@@ -56,8 +57,14 @@ public final class Trust {
   /** As {@link #open(Path, Path, VerityOptions, String, RootCheck)}, through {@code source}. */
   public static VerityImage open(DeviceSource source, Path data, Path hash, VerityOptions o, String rootText,
       RootCheck check) throws IOException, GeneralSecurityException {
+    return open(source, data, hash, o.overrides(), rootText, check);
+  }
+
+  /** As {@link #open(DeviceSource, Path, Path, VerityOptions, String, RootCheck)}, the options as overrides. */
+  public static VerityImage open(DeviceSource source, Path data, Path hash, ParamOverrides overrides,
+      String rootText, RootCheck check) throws IOException, GeneralSecurityException {
     try {
-      return VerityImage.open(source, data.toString(), hash.toString(), o.overrides(), rootText,
+      return VerityImage.open(source, data.toString(), hash.toString(), overrides, rootText,
           dataBlocks(data), check);
     } catch (ConflictingOverridesException e) {
       throw phrased(e);

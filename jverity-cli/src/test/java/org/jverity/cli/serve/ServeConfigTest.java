@@ -12,7 +12,7 @@ import org.jverity.verify.IoClass;
 import org.jverity.cli.syntax.ByteSize;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.daemon.ExportSpec;
+import org.jverity.server.ExportConfig;
 import org.jverity.cli.syntax.IoClassName;
 import org.jverity.cli.Jverity;
 import org.jverity.server.Endpoint;
@@ -58,12 +58,12 @@ class ServeConfigTest {
     assertThat(c.listening().cacheSize()).isEqualTo(16 << 20);
     assertThat(c.listening().limits().maxConnections()).isEqualTo(8);
     assertThat(c.listening().limits().idleTimeout()).hasSeconds(90);
-    ExportSpec e = c.exports().getFirst();
+    ExportConfig e = c.exports().getFirst();
     assertThat(e.name()).isEqualTo("disk");
     assertThat(e.data()).isEqualTo(dir.resolve("disk.img"));
     assertThat(e.description()).isEqualTo("the disk");
     assertThat(e.ioClass()).isEqualTo(IoClass.IDLE);
-    assertThat(e.options().hashOffset).isZero();
+    assertThat(e.overrides().hashOffset()).isZero();
     assertThat(e.ignoreZeroBlocks()).isTrue();
     assertThat(e.mode()).isEqualTo(CorruptionMode.RESTART);
   }
@@ -121,10 +121,10 @@ class ServeConfigTest {
     Files.createDirectories(dir.resolve("certs"));
     Files.createFile(dir.resolve("certs/trusted.pem"));
     Path conf = config(export("root-hash-signature = disk.p7s\ntrusted-cert = certs/trusted.pem\n"));
-    ExportSpec e = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null).exports()
+    ExportConfig e = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null).exports()
         .getFirst();
-    assertThat(e.signature().signature).isEqualTo(dir.resolve("disk.p7s"));
-    assertThat(e.signature().trusted).containsExactly(dir.resolve("certs/trusted.pem"));
+    assertThat(e.signature().signature()).isEqualTo(dir.resolve("disk.p7s"));
+    assertThat(e.signature().trusted()).containsExactly(dir.resolve("certs/trusted.pem"));
     Path plain = config(export(""));
     assertThat(ServeConfig.read(IniFile.parse(plain.toString(), Files.readString(plain)), dir, null).exports()
         .getFirst().signature()).isNull();
@@ -171,7 +171,7 @@ class ServeConfigTest {
     Path conf = config("\ufeff[generic]\nport = 0\n" + export(""));
     ServeConfig c = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null);
     assertThat(c.listening().port()).isZero();
-    assertThat(c.exports()).extracting(ExportSpec::name).containsExactly("disk");
+    assertThat(c.exports()).extracting(ExportConfig::name).containsExactly("disk");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package org.jverity.cli.daemon;
+package org.jverity.server;
 
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -19,28 +19,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToIntFunction;
 import org.jverity.nbd.Export;
 import org.jverity.nbd.NbdEvents;
-import org.jverity.server.CaptiveRun;
-import org.jverity.server.Endpoint;
-import org.jverity.server.NbdMetrics;
 import org.jverity.nbd.NbdServer;
 import org.jverity.nbd.NbdTls;
 import org.jverity.nbd.NbdUri;
-import org.jverity.server.Outcome;
-import org.jverity.server.ParentWatch;
-import org.jverity.server.PidFile;
-import org.jverity.server.RuntimeDir;
-import org.jverity.server.ServerException;
-import org.jverity.server.ServerLog;
-import org.jverity.server.ServingEvents;
-import org.jverity.server.StatusSocket;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
-import org.jverity.cli.command.ExitCode;
-import org.jverity.server.Json;
-import org.jverity.cli.serve.ServiceOptions;
 
 /**
  * Runs an NBD server for {@code open} and {@code serve} until it is told to stop: opens the
@@ -48,17 +35,17 @@ import org.jverity.cli.serve.ServiceOptions;
  * one URI per export on stdout, then waits. SIGINT and SIGTERM stop it cleanly (a shutdown hook:
  * requests in flight finish, sockets are removed) with exit code 0, and so do {@code jverity close}
  * of its last export and, under --exit-with-parent, the parent exiting; --run's command exiting
- * stops it with that command's status ({@link ServiceOptions}). {@code close} of another export
+ * stops it with that command's status ({@link Service}). {@code close} of another export
  * withdraws just that one. A reader failing closed under --restart-on-corruption or
  * --panic-on-corruption stops it with {@link Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths are thread-safe.
  */
-public final class Serving {
+public final class Server {
   /** How long requests in flight may take to finish on a clean stop. */
   public static final Duration GRACE = Duration.ofSeconds(30);
   /** How long a panic waits for requests in flight: barely, they fail closed anyway. */
   static final Duration PANIC_GRACE = Duration.ofMillis(200);
 
-  private final List<ExportSpec> specs;
+  private final List<ExportConfig> specs;
   private final Endpoint listening;
   private final PrintWriter out;
   private final ServerLog log;
@@ -67,32 +54,35 @@ public final class Serving {
   private volatile NbdServer server;
   private volatile List<String> uris = List.of();
   private boolean jsonEvents;
-  private final ServiceOptions service;
+  private final Service service;
+  private final ExportOpener opener;
+  /** How an outcome ends the process from the shutdown hook, which cannot return it: the front end's exit codes. */
+  private final ToIntFunction<Outcome> exitStatus;
   private final Map<Path, String> inputs; // the command's input files besides the exports', by role
   private final AtomicInteger live = new AtomicInteger(); // exports not closed by jverity close
   private volatile NbdMetrics metrics;
   private volatile CaptiveRun captive;
 
-  public Serving(List<ExportSpec> specs, Endpoint listening, PrintWriter out, PrintWriter err) {
-    this(specs, listening, ServiceOptions.NONE, Map.of(), out, err);
-  }
-
   /**
+   * @param opener how each export's image is opened and checked before the server listens
    * @param inputs the command's input files besides those of the exports (config, root hash file,
    *     signature), each with what it is: a pid file is never one of them
+   * @param exitStatus the process's exit status for each outcome, used when a signal ends the run
    */
-  public Serving(List<ExportSpec> specs, Endpoint listening, ServiceOptions service, Map<Path, String> inputs,
-      PrintWriter out, PrintWriter err) {
-    this.specs = specs;
+  public Server(List<ExportConfig> specs, Endpoint listening, Service service, ExportOpener opener,
+      Map<Path, String> inputs, ToIntFunction<Outcome> exitStatus, PrintWriter out, PrintWriter err) {
+    this.specs = List.copyOf(specs);
     this.listening = listening;
     this.service = service;
+    this.opener = opener;
     this.inputs = inputs;
+    this.exitStatus = exitStatus;
     this.out = out;
     this.log = new ServerLog(err);
   }
 
   /** --json: each URI as a "listening" event, one JSON object a line ({@link ServingEvents}). */
-  public Serving withJsonEvents(boolean on) {
+  public Server withJsonEvents(boolean on) {
     jsonEvents = on;
     return this;
   }
@@ -100,17 +90,16 @@ public final class Serving {
   /** Serves until stopped; returns how it ended (the command line maps it to an exit code). */
   public Outcome run() throws IOException {
     checkSocketDirectory();
-    service.check(listening);
-    if (service.pidFile != null) {
-      PidFile.check(service.pidFile, inputFiles());
+    if (service.pidFile() != null) {
+      PidFile.check(service.pidFile(), inputFiles());
     }
     HashBlockCache cache = new HashBlockCache(listening.cacheSize());
     List<AutoCloseable> opened = new ArrayList<>(); // closed in reverse
     Thread hook = null;
     try {
       List<ServedExport> served = new ArrayList<>();
-      for (ExportSpec spec : specs) {
-        ServedExport e = ServedExport.open(spec, cache, log, this::failedClosed);
+      for (ExportConfig spec : specs) {
+        ServedExport e = ServedExport.open(spec, opener, cache, log, this::failedClosed);
         opened.add(e);
         served.add(e);
       }
@@ -150,23 +139,23 @@ public final class Serving {
       uris = listen(served);
       hook = Thread.ofPlatform().name("jverity-shutdown").unstarted(this::stopOnSignal);
       Runtime.getRuntime().addShutdownHook(hook);
-      if (service.pidFile != null) {
-        opened.addFirst(PidFile.write(service.pidFile)); // removed last
+      if (service.pidFile() != null) {
+        opened.addFirst(PidFile.write(service.pidFile())); // removed last
       }
-      if (service.exitWithParent) {
+      if (service.exitWithParent()) {
         opened.add(ParentWatch.start(log, () -> server.shutdown(GRACE)));
       }
       if (listening.stdin()) {
         serveStdin();
       } else {
-        if (service.run == null) { // captive: the command's output is the output
+        if (service.run() == null) { // captive: the command's output is the output
           for (int i = 0; i < uris.size(); i++) {
             out.print(jsonEvents ? ServingEvents.listening(served.get(i).spec.name(), uris.get(i)) : uris.get(i) + "\n");
           }
         }
         out.flush();
-        if (service.run != null) {
-          captive = CaptiveRun.start(service.run, CaptiveRun.environment(uris.getFirst(), served.getFirst().spec.name(),
+        if (service.run() != null) {
+          captive = CaptiveRun.start(service.run(), CaptiveRun.environment(uris.getFirst(), served.getFirst().spec.name(),
               listening), () -> server.shutdown(GRACE));
           opened.add(captive); // stopped first, when the server stops before it exits
         }
@@ -206,19 +195,10 @@ public final class Serving {
   /** Every input file, by what it is: the exports' and the command's. */
   private Map<Path, String> inputFiles() {
     Map<Path, String> all = new LinkedHashMap<>(inputs);
-    for (ExportSpec spec : specs) {
-      String export = "export " + ServerLog.display(spec.name()) + "'s ";
-      all.put(spec.data(), export + "data image");
-      all.putIfAbsent(spec.hash(), export + "hash device");
-      if (spec.fec() != null) {
-        all.putIfAbsent(spec.fec().device, export + "FEC device");
-      }
-      if (spec.signature() != null) {
-        all.putIfAbsent(spec.signature().signature, export + "root hash signature");
-        if (spec.signature().trusted != null) {
-          spec.signature().trusted.forEach(c -> all.putIfAbsent(c, export + "trusted certificate"));
-        }
-      }
+    for (ExportConfig spec : specs) {
+      Map<Path, String> files = spec.inputFiles();
+      all.put(spec.data(), files.get(spec.data())); // the export's word for it wins
+      files.forEach(all::putIfAbsent);
     }
     return all;
   }
@@ -325,6 +305,6 @@ public final class Serving {
       Thread.currentThread().interrupt();
     }
     log.flush();
-    Runtime.getRuntime().halt(ExitCode.of(outcome())); // the hook cannot return it to Main
+    Runtime.getRuntime().halt(exitStatus.applyAsInt(outcome())); // the hook cannot return it to Main
   }
 }

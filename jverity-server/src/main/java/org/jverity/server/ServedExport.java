@@ -1,30 +1,21 @@
-package org.jverity.cli.daemon;
+package org.jverity.server;
 
 import java.io.IOException;
-import java.security.GeneralSecurityException;
+import java.nio.charset.StandardCharsets;
 import java.util.function.BiConsumer;
 import org.jverity.image.CorrectionReporter;
-import org.jverity.image.RootCheck;
 import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerifiedImage;
 import org.jverity.image.VerityImage;
 import org.jverity.io.BlockDevice;
 import org.jverity.nbd.Export;
-import org.jverity.server.DeviceErrors;
-import org.jverity.server.ServerLog;
-import org.jverity.sig.InvalidSignatureException;
 import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.ReaderOptions;
-import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.VerifiedReader;
-import org.jverity.cli.command.Checks;
-import org.jverity.cli.command.CliException;
-import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.verity.Trust;
 
 /**
  * One image opened for serving: its devices (mapped), the trusted root, the verified reader over a
@@ -36,7 +27,7 @@ final class ServedExport implements AutoCloseable {
   /** The NBD protocol's longest string, in bytes of UTF-8. */
   static final int MAX_NAME_BYTES = 4096;
 
-  final ExportSpec spec;
+  final ExportConfig spec;
   final TrustedRoot trusted;
   final Export export;
   /** Reads of its data or hash file that failed (truncated under the server, I/O errors). */
@@ -44,7 +35,7 @@ final class ServedExport implements AutoCloseable {
   /** The reader, its scheduler and every device they read, owned. */
   private final VerifiedImage verified;
 
-  private ServedExport(ExportSpec spec, VerifiedImage verified, DeviceErrors deviceErrors) {
+  private ServedExport(ExportConfig spec, VerifiedImage verified, DeviceErrors deviceErrors) {
     this.spec = spec;
     this.deviceErrors = deviceErrors;
     this.trusted = verified.trusted();
@@ -53,25 +44,19 @@ final class ServedExport implements AutoCloseable {
   }
 
   /**
-   * Opens {@code spec}'s image: checks the files, resolves its parameters and root hash (superblock,
-   * options or identity), checks the root hash's signature when the spec has one, and opens the
-   * verified reader. Corruption is logged on {@code log}; {@code failedClosed} is told once when
-   * RESTART or PANIC stops the reader.
-   *
-   * @throws CliException ({@link ExitCode#SIGNATURE_INVALID}) naming the export, when the root hash
-   *     is not signed by a trusted certificate
+   * Opens {@code spec}'s image through {@code opener} (files, parameters, root hash, its signature),
+   * lets the opener refuse an image that could serve nothing, and opens the verified reader.
+   * Corruption is logged on {@code log}; {@code failedClosed} is told once when RESTART or PANIC
+   * stops the reader.
    */
-  static ServedExport open(ExportSpec spec, HashBlockCache cache, ServerLog log,
+  static ServedExport open(ExportConfig spec, ExportOpener opener, HashBlockCache cache, ServerLog log,
       BiConsumer<CorruptionMode, CorruptBlockException> failedClosed) throws IOException {
-    int nameBytes = spec.name().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    int nameBytes = spec.name().getBytes(StandardCharsets.UTF_8).length;
     if (nameBytes > MAX_NAME_BYTES) {
-      throw new CliException(ExitCode.INVALID_PARAMETER, "export name: " + nameBytes + " bytes (expected: at most "
-          + MAX_NAME_BYTES + ", the NBD protocol's limit)");
+      throw new ServerException(ServerException.Reason.INVALID_VALUE, "export name: " + nameBytes
+          + " bytes (expected: at most " + MAX_NAME_BYTES + ", the NBD protocol's limit)");
     }
-    Checks.requireFile(spec.data(), "data");
-    Checks.requireFile(spec.hash(), "hash");
-    RootCheck check = spec.signature() == null ? RootCheck.NONE : spec.signature().rootCheck();
-    try (VerityImage image = open(spec, check)) { // closes the devices unless handed to the reader
+    try (VerityImage image = opener.open(spec)) { // closes the devices unless handed to the reader
       ReaderOptions options = ReaderOptions.DEFAULTS
           .withMode(spec.mode())
           .withIgnoreZeroBlocks(spec.ignoreZeroBlocks())
@@ -93,30 +78,14 @@ final class ServedExport implements AutoCloseable {
       DeviceErrors errors = new DeviceErrors(spec.name(), log);
       BlockDevice servedData = errors.watch(image.data(), spec.data(), "data");
       BlockDevice servedHash = errors.watch(image.hash(), spec.hash(), "hash");
-      if (spec.fec() != null) {
-        spec.fec().check();
-      }
-      BlockRepairer fec = image.fec(spec.fec() == null ? null : spec.fec().source(), servedData, servedHash);
+      BlockRepairer fec = image.fec(spec.fec(), servedData, servedHash);
       // every correction, as the server has always logged them
       options = options.withRepairer(VerityImage.decorated(fec,
           r -> CorrectionReporter.everyTime(r, (area, block) -> log.corrected(spec.name(), area, block))));
       // before the server listens: an export that could serve nothing refuses the server
-      StartupCheck.check(spec.name(), image, fec, spec.ignoreZeroBlocks(), spec.mode() == CorruptionMode.IGNORE, log);
+      opener.checkServable(spec, image, fec, log);
       VerifiedImage verified = image.reader(cache, options, servedData, servedHash);
       return new ServedExport(spec, verified, errors);
-    }
-  }
-
-  /**
-   * The spec's files opened, its root resolved and checked: a root hash signed by no trusted
-   * certificate refuses the export, and with it the server.
-   */
-  private static VerityImage open(ExportSpec spec, RootCheck check) throws IOException {
-    try {
-      return Trust.open(spec.data(), spec.hash(), spec.options(), spec.rootText(), check);
-    } catch (GeneralSecurityException e) {
-      throw new CliException(ExitCode.SIGNATURE_INVALID, "export " + ServerLog.display(spec.name()) + ": "
-          + e.getMessage());
     }
   }
 

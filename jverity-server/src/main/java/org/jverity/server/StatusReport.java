@@ -1,22 +1,19 @@
-package org.jverity.cli.daemon;
+package org.jverity.server;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jverity.image.ParamOverrides;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
-import org.jverity.server.DeviceErrors;
-import org.jverity.server.ServerLog;
 import org.jverity.tree.Area;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CacheStats;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.SourceStats;
 import org.jverity.verify.VerifiedReader;
-import org.jverity.cli.verity.BlockNames;
-import org.jverity.cli.verity.ParamsResolver;
 
 /**
  * What {@code jverity status NAME} prints about a served export: veritysetup status's lines, in its
@@ -121,7 +118,7 @@ final class StatusReport {
     m.put("dataBlockSize", p.dataBlockSize());
     m.put("hashBlockSize", p.hashBlockSize());
     m.put("hashAlgorithm", p.hashAlgorithm().kernelName());
-    m.put("salt", ParamsResolver.saltText(p.salt()));
+    m.put("salt", ParamOverrides.saltText(p.salt()));
     m.put("dataDevice", served.spec.data().toAbsolutePath().toString());
     m.put("dataSize", p.dataSize());
     m.put("mode", "readonly");
@@ -161,7 +158,7 @@ final class StatusReport {
       Map<String, Object> b = new LinkedHashMap<>();
       b.put("area", e.area().toString());
       b.put("block", e.block());
-      b.put("position", BlockNames.position(e.area(), e.block(), p));
+      b.put("position", e.ref().position(p));
       if (e.area() == Area.HASH) {
         b.put("level", e.level());
       }
@@ -173,7 +170,7 @@ final class StatusReport {
   }
 
   /** dm-verity's table flags, as veritysetup status shows them. */
-  private static String flags(ExportSpec spec) {
+  private static String flags(ExportConfig spec) {
     List<String> flags = new ArrayList<>();
     if (spec.mode() != CorruptionMode.EIO) {
       flags.add(spec.mode() == CorruptionMode.IGNORE ? "ignore_corruption"

@@ -1,4 +1,4 @@
-package org.jverity.cli.daemon;
+package org.jverity.cli.serve;
 
 import java.io.IOException;
 import org.jverity.format.VerityParams;

@@ -1,4 +1,4 @@
-package org.jverity.cli.daemon;
+package org.jverity.cli.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;

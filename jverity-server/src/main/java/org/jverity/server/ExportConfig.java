@@ -1,0 +1,76 @@
+package org.jverity.server;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jverity.image.FecSource;
+import org.jverity.image.ParamOverrides;
+import org.jverity.image.RootCheck;
+import org.jverity.verify.CorruptionMode;
+import org.jverity.verify.IoClass;
+
+/**
+ * One image to serve, as {@code open}'s arguments or a section of {@code serve}'s config file
+ * describe it, before any file is opened: values only, so an embedder builds one as the command
+ * line does. Immutable.
+ *
+ * @param name the export name clients ask for ("" is the default export)
+ * @param description shown by {@code nbdinfo}; may be empty
+ * @param data the data image
+ * @param hash the hash device
+ * @param rootText the root hash in hex or an image identity, as given (not yet parsed)
+ * @param overrides the tree's parameters given (algorithm, block sizes, offsets, superblock)
+ * @param signature the root hash's signature, the certificates trusted to make it and their check;
+ *     null for none
+ * @param mode what a corrupted block does
+ * @param ignoreZeroBlocks dm-verity's {@code ignore_zero_blocks}
+ * @param checkAtMostOnce dm-verity's {@code check_at_most_once}
+ * @param ioClass the I/O class of the export's reads
+ * @param fec where the Reed-Solomon parity is; null for none
+ */
+public record ExportConfig(
+    String name,
+    String description,
+    Path data,
+    Path hash,
+    String rootText,
+    ParamOverrides overrides,
+    Signature signature,
+    CorruptionMode mode,
+    boolean ignoreZeroBlocks,
+    boolean checkAtMostOnce,
+    IoClass ioClass,
+    FecSource fec) {
+
+  /**
+   * A root-hash signature: its files (inputs a pid file must never overwrite) and the check that
+   * reads them, run before the export serves a byte.
+   */
+  public record Signature(Path signature, List<Path> trusted, RootCheck check) {
+    public Signature {
+      trusted = List.copyOf(trusted);
+    }
+  }
+
+  /** The check of the root hash before serving: the signature's, or {@link RootCheck#NONE}. */
+  public RootCheck rootCheck() {
+    return signature == null ? RootCheck.NONE : signature.check();
+  }
+
+  /** The export's input files, each with what it is ("export 'x''s data image"), in a stable order. */
+  Map<Path, String> inputFiles() {
+    String export = "export " + ServerLog.display(name) + "'s ";
+    Map<Path, String> all = new LinkedHashMap<>();
+    all.put(data, export + "data image");
+    all.putIfAbsent(hash, export + "hash device");
+    if (fec != null) {
+      all.putIfAbsent(Path.of(fec.device()), export + "FEC device");
+    }
+    if (signature != null) {
+      all.putIfAbsent(signature.signature(), export + "root hash signature");
+      signature.trusted().forEach(c -> all.putIfAbsent(c, export + "trusted certificate"));
+    }
+    return all;
+  }
+}
