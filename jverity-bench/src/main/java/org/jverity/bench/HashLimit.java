@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.Random;
 
 /**
  * The SHA-256 limit the benchmarks compare against: salted 4 KiB blocks ({@code update(salt32);
@@ -16,7 +17,7 @@ final class HashLimit {
   /** MB/s (10^6 bytes of block data per second) on {@code threads} threads for {@code seconds}. */
   static double measure(int threads, double seconds) throws Exception {
     byte[] data = new byte[16 << 20];
-    new java.util.Random(1).nextBytes(data);
+    new Random(1).nextBytes(data);
     AtomicLong bytes = new AtomicLong();
     CyclicBarrier start = new CyclicBarrier(threads + 1);
     long[] deadline = new long[1]; // written before the barrier, read after it

@@ -8,6 +8,14 @@ import org.jverity.nbd.NbdEvents;
 import org.jverity.nbd.NbdServer;
 import org.jverity.nbd.ServerLimits;
 import org.jverity.verify.VerificationScheduler;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.SplittableRandom;
 
 /**
  * Serves one verified image over NBD on 127.0.0.1 until killed, for bench/nbd.sh until
@@ -42,7 +50,7 @@ final class NbdBenchServer {
     try (NbdServer w = new NbdServer(List.of(Export.of("", scheduler)), ServerLimits.DEFAULTS, null, NbdEvents.NONE)) {
       InetSocketAddress at = w.listen(new InetSocketAddress("127.0.0.1", 0));
       long until = System.nanoTime() + (long) (seconds * 1e9);
-      List<Thread> clients = new java.util.ArrayList<>();
+      List<Thread> clients = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
         int length = i % 2 == 0 ? 4096 : 512 << 10;
         clients.add(Thread.ofPlatform().start(() -> warmUpClient(at, scheduler.size(), length, until)));
@@ -55,15 +63,15 @@ final class NbdBenchServer {
 
   /** A structured-reply client reading {@code length} bytes at random aligned offsets until {@code until}. */
   private static void warmUpClient(InetSocketAddress at, long size, int length, long until) {
-    try (java.net.Socket s = new java.net.Socket(at.getAddress(), at.getPort())) {
+    try (Socket s = new Socket(at.getAddress(), at.getPort())) {
       s.setTcpNoDelay(true);
-      java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(s.getInputStream()));
-      java.io.DataOutputStream out = new java.io.DataOutputStream(new java.io.BufferedOutputStream(s.getOutputStream()));
+      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
       in.skipNBytes(18); // greeting
       out.writeInt(3); // FIXED_NEWSTYLE | NO_ZEROES
       option(out, in, 8, new byte[0]); // STRUCTURED_REPLY
       option(out, in, 7, new byte[6]); // GO "" with no info requests
-      java.util.SplittableRandom rnd = new java.util.SplittableRandom(length);
+      SplittableRandom rnd = new SplittableRandom(length);
       byte[] data = new byte[length + 8];
       for (long cookie = 0; System.nanoTime() < until; cookie++) {
         long offset = rnd.nextLong(size / length) * length;
@@ -81,14 +89,14 @@ final class NbdBenchServer {
           in.readFully(data, 0, in.readInt());
         }
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       System.err.println("warm-up client: " + e);
     }
   }
 
   /** Sends an option and reads its replies up to the final ACK (or error). */
-  private static void option(java.io.DataOutputStream out, java.io.DataInputStream in, int option, byte[] data)
-      throws java.io.IOException {
+  private static void option(DataOutputStream out, DataInputStream in, int option, byte[] data)
+      throws IOException {
     out.writeLong(0x49484156454F5054L);
     out.writeInt(option);
     out.writeInt(data.length);

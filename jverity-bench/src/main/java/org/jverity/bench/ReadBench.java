@@ -25,6 +25,7 @@ import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.VerifiedReader;
+import java.io.IOException;
 
 /**
  * Verified random reads against unverified ones and the SHA-256 limit, in one JVM and one run, on
@@ -221,7 +222,7 @@ public final class ReadBench {
   private static String loadAverage() {
     try {
       return Files.readString(Path.of("/proc/loadavg")).trim();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return "unknown";
     }
   }

@@ -30,6 +30,12 @@ import org.jverity.cli.command.JsonOutput;
 import org.jverity.cli.command.Stdout;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.UsageException;
+import java.io.OutputStreamWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.jverity.sig.InvalidSignatureException;
 
 /**
  * The jverity command line: finds the command among the arguments (global options may come
@@ -44,8 +50,8 @@ public final class Main {
       + " compatible with fsverity).";
 
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.StandardCharsets.UTF_8), true);
-    PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.StandardCharsets.UTF_8), true);
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
     int code;
     try {
       code = run(out, err, System.getenv(), args);
@@ -62,7 +68,7 @@ public final class Main {
    * The library's loggers' parent. Held here: java.util.logging keeps loggers weakly, and a level
    * set on one that was collected is lost (a long demo then printed the library's warnings).
    */
-  private static final java.util.logging.Logger LIBRARY_LOG = java.util.logging.Logger.getLogger("org.jverity");
+  private static final Logger LIBRARY_LOG = Logger.getLogger("org.jverity");
 
   /**
    * Runs a command line with the given output streams and returns its exit code; a failure prints
@@ -75,7 +81,7 @@ public final class Main {
   /** As {@link #run(PrintWriter, PrintWriter, String...)}, with {@code env} as the environment. */
   static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
     // The command line reports corruption itself, one line each; the library's log stays quiet.
-    LIBRARY_LOG.setLevel(java.util.logging.Level.OFF);
+    LIBRARY_LOG.setLevel(Level.OFF);
     VeritysetupHashes.register(); // BLAKE2, SM3 and the rest, by name only: nothing is loaded until one hashes
     List<String> all = List.of(args);
     int at = commandIndex(all);
@@ -219,7 +225,7 @@ public final class Main {
     }
     err.println("jverity: " + message);
     if (debug) {
-      java.io.StringWriter trace = new java.io.StringWriter();
+      StringWriter trace = new StringWriter();
       e.printStackTrace(new PrintWriter(trace));
       trace.toString().lines().forEach(l -> err.println("# " + l));
     }
@@ -232,7 +238,7 @@ public final class Main {
       case CliException c -> c.exitCode();
       case ServerException s -> ExitCode.of(s.reason());
       case Stdout.Closed c -> ExitCode.OUTPUT_CLOSED;
-      case org.jverity.sig.InvalidSignatureException s -> ExitCode.SIGNATURE_INVALID;
+      case InvalidSignatureException s -> ExitCode.SIGNATURE_INVALID;
       case UnsupportedHashAlgorithmException u -> ExitCode.UNSUPPORTED_HASH;
       case VerityParameterException v -> ExitCode.INVALID_PARAMETER;
       case SuperblockException s -> ExitCode.BAD_SUPERBLOCK;

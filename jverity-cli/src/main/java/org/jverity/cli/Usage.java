@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jverity.cli.command.ExitCodeRule;
 import org.jverity.cli.syntax.Syntax;
+import java.util.TreeSet;
 
 /** Help texts, laid out as veritysetup's (popt's): 80 columns, descriptions in a second column. */
 final class Usage {
@@ -45,7 +46,7 @@ final class Usage {
     options(b, global);
     b.append('\n');
     wrap(b, "Exit codes: veritysetup's on veritysetup's commands (" + String.join(", ",
-        new java.util.TreeSet<>(ExitCodeRule.VERITYSETUP_VERBS)) + "), jverity's detailed ones on the others;"
+        new TreeSet<>(ExitCodeRule.VERITYSETUP_VERBS)) + "), jverity's detailed ones on the others;"
         + " each command's help lists its own.", 0, 0);
     b.append("\nSee 'jverity COMMAND --help' for the options of each command.\n");
     return b.toString();

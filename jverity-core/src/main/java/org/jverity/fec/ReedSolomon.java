@@ -1,5 +1,7 @@
 package org.jverity.fec;
 
+import java.util.Arrays;
+
 /**
  * The Reed-Solomon code of dm-verity FEC: RS(255, 255 − roots) over {@link GaloisField}, first
  * consecutive root α^0 (fcr 0), primitive element step 1, systematic, no shortening: the code of
@@ -63,7 +65,7 @@ public final class ReedSolomon {
    * computes the same for many codewords at once.
    */
   public void encode(byte[] message, int off, byte[] parity, int pOff) {
-    java.util.Arrays.fill(parity, pOff, pOff + roots, (byte) 0);
+    Arrays.fill(parity, pOff, pOff + roots, (byte) 0);
     for (int i = 0; i < messageLength(); i++) {
       int feedback = (message[off + i] ^ parity[pOff]) & 0xff;
       for (int j = 0; j < roots - 1; j++) {
@@ -95,7 +97,7 @@ public final class ReedSolomon {
     /** Starts new codewords. */
     public void reset() {
       for (byte[] s : state) {
-        java.util.Arrays.fill(s, (byte) 0);
+        Arrays.fill(s, (byte) 0);
       }
       fed = 0;
     }

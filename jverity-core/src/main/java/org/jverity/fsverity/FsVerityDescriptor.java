@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.HashAlgorithm;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The fs-verity descriptor ({@code struct fsverity_descriptor}, 256 bytes, little-endian), whose
@@ -131,7 +132,7 @@ public record FsVerityDescriptor(FsVerityParams params, long dataSize, byte[] ro
   public byte[] signedDigest() {
     byte[] digest = digest();
     return ByteBuffer.allocate(12 + digest.length).order(ByteOrder.LITTLE_ENDIAN)
-        .put("FSVerity".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+        .put("FSVerity".getBytes(StandardCharsets.US_ASCII))
         .putShort((short) params.algorithmId())
         .putShort((short) digest.length)
         .put(digest)

@@ -2,6 +2,8 @@ package org.jverity.fsverity;
 
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.HashAlgorithm;
+import java.util.Arrays;
+import java.util.HexFormat;
 
 /**
  * What decides an fs-verity file digest besides the file: the hash algorithm, the Merkle tree block
@@ -60,17 +62,17 @@ public record FsVerityParams(HashAlgorithm algorithm, int blockSize, byte[] salt
   @Override
   public boolean equals(Object o) {
     return o instanceof FsVerityParams p && p.algorithm == algorithm && p.blockSize == blockSize
-        && java.util.Arrays.equals(p.salt, salt);
+        && Arrays.equals(p.salt, salt);
   }
 
   @Override
   public int hashCode() {
-    return (algorithm.hashCode() * 31 + blockSize) * 31 + java.util.Arrays.hashCode(salt);
+    return (algorithm.hashCode() * 31 + blockSize) * 31 + Arrays.hashCode(salt);
   }
 
   @Override
   public String toString() {
     return "FsVerityParams[" + algorithm + ", " + blockSize + "-byte blocks, salt "
-        + (salt.length == 0 ? "none" : java.util.HexFormat.of().formatHex(salt)) + "]";
+        + (salt.length == 0 ? "none" : HexFormat.of().formatHex(salt)) + "]";
   }
 }

@@ -5,6 +5,7 @@ import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.Objects;
 
 /**
  * A {@link MessageDigest} computed by the system's libcrypto (OpenSSL's {@code SHA256_Update} and
@@ -52,7 +53,7 @@ final class LibCryptoDigest extends MessageDigest implements Cloneable {
 
   @Override
   protected void engineUpdate(byte[] input, int offset, int len) {
-    java.util.Objects.checkFromIndexSize(offset, len, input.length);
+    Objects.checkFromIndexSize(offset, len, input.length);
     functions.update(state, input, offset, len);
   }
 

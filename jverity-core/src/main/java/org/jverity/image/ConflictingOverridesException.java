@@ -1,6 +1,7 @@
 package org.jverity.image;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Overrides that contradict what the image says about itself: its superblock, or the identity it
@@ -21,7 +22,7 @@ public final class ConflictingOverridesException extends RuntimeException {
   private final List<ParamConflict> conflicts;
 
   public ConflictingOverridesException(Against against, String device, List<ParamConflict> conflicts) {
-    super(device + ": the " + against.name().toLowerCase(java.util.Locale.ROOT) + " contradicts the overrides: "
+    super(device + ": the " + against.name().toLowerCase(Locale.ROOT) + " contradicts the overrides: "
         + conflicts);
     this.against = against;
     this.device = device;

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.io.InterruptedIOException;
 
 /**
  * Runs numbered tasks on a few platform threads that each own their buffers. Hashing is CPU-bound,
@@ -79,7 +80,7 @@ public final class Parallel {
       case UncheckedIOException u -> throw u.getCause();
       case RuntimeException r -> throw r;
       case Error err -> throw err;
-      case InterruptedException ie -> throw new java.io.InterruptedIOException("interrupted");
+      case InterruptedException ie -> throw new InterruptedIOException("interrupted");
       default -> throw new IllegalStateException(e);
     }
   }

@@ -10,6 +10,7 @@ import org.jverity.format.VerityParams;
 import org.jverity.hash.BlockHasher;
 import org.jverity.internal.ConcurrentBitSet;
 import org.jverity.io.BlockDevice;
+import java.util.Comparator;
 
 /**
  * Checks a whole image against its hash tree and root hash, like {@code veritysetup verify}, but
@@ -212,7 +213,7 @@ public final class TreeChecker {
 
   /** Counts corruptions and keeps the first {@link Corruption#MAX_REPORTED} in block order. */
   private static final class CorruptionLog {
-    private final PriorityQueue<Corruption> kept = new PriorityQueue<>(java.util.Comparator.reverseOrder());
+    private final PriorityQueue<Corruption> kept = new PriorityQueue<>(Comparator.reverseOrder());
     private long count;
 
     synchronized void add(Corruption c) {

@@ -2,6 +2,7 @@ package org.jverity.verify;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jverity.hash.BlockHasher;
+import java.util.Arrays;
 
 /**
  * What hashing one request needs: a hasher (a reusable digest) and small scratch arrays, about a
@@ -58,7 +59,7 @@ final class HashWork {
     }
 
     void give(HashWork w) {
-      java.util.Arrays.fill(w.path, null); // keep no evicted block alive
+      Arrays.fill(w.path, null); // keep no evicted block alive
       if (!Thread.currentThread().isVirtual()) {
         return; // it stays the thread's own
       }

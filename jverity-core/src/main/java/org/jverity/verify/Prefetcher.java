@@ -3,6 +3,7 @@ package org.jverity.verify;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.LongAdder;
 import org.jverity.tree.MerkleLayout;
+import java.util.Arrays;
 
 /**
  * Starts reading the hash blocks a request and its neighbourhood will need, without waiting for
@@ -35,7 +36,7 @@ final class Prefetcher implements AutoCloseable {
   Prefetcher(VerifiedReader reader, long clusterBytes) {
     this.reader = reader;
     this.layout = reader.layout();
-    java.util.Arrays.fill(recentEnds, -1);
+    Arrays.fill(recentEnds, -1);
     setClusterBytes(clusterBytes);
   }
 

@@ -3,6 +3,7 @@ package org.jverity.hashes;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.nio.ByteBuffer;
 
 /**
  * The first bytes of another digest's output: a SHAKE at the length OpenSSL 3.0 gives it by
@@ -38,7 +39,7 @@ final class TruncatedDigest extends MessageDigest {
   }
 
   @Override
-  protected void engineUpdate(java.nio.ByteBuffer input) {
+  protected void engineUpdate(ByteBuffer input) {
     full.update(input);
   }
 

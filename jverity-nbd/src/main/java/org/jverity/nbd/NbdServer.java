@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A read-only NBD server over verified images: fixed newstyle, structured replies, block status,
@@ -280,7 +281,7 @@ public final class NbdServer implements AutoCloseable {
 
   private void awaitStopped(Duration grace) {
     try {
-      stopped.await(grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      stopped.await(grace.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

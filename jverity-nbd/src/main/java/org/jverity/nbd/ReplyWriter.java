@@ -4,6 +4,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.locks.ReentrantLock;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * Writes replies to one connection: the only writer of its socket. Each reply (or structured
@@ -50,7 +52,7 @@ final class ReplyWriter {
    * whole reply leaves in one write (one TCP segment train, no copy into the stream's buffer).
    */
   void simpleInPlace(long cookie, byte[] buf, int len) throws IOException {
-    java.nio.ByteBuffer.wrap(buf, 0, SIMPLE_HEADER).putInt(Nbd.SIMPLE_REPLY_MAGIC).putInt(0).putLong(cookie);
+    ByteBuffer.wrap(buf, 0, SIMPLE_HEADER).putInt(Nbd.SIMPLE_REPLY_MAGIC).putInt(0).putLong(cookie);
     writeWhole(buf, SIMPLE_HEADER + len);
   }
 
@@ -60,7 +62,7 @@ final class ReplyWriter {
    * {@link #simpleInPlace} is.
    */
   void offsetDataInPlace(long cookie, boolean done, long offset, byte[] buf, int len) throws IOException {
-    java.nio.ByteBuffer.wrap(buf, 0, DATA_CHUNK_HEADER).putInt(Nbd.STRUCTURED_REPLY_MAGIC)
+    ByteBuffer.wrap(buf, 0, DATA_CHUNK_HEADER).putInt(Nbd.STRUCTURED_REPLY_MAGIC)
         .putShort((short) (done ? Nbd.REPLY_FLAG_DONE : 0)).putShort((short) Nbd.REPLY_TYPE_OFFSET_DATA)
         .putLong(cookie).putInt(8 + len).putLong(offset);
     writeWhole(buf, DATA_CHUNK_HEADER + len);
@@ -156,6 +158,6 @@ final class ReplyWriter {
 
   private static byte[] message(String s) {
     byte[] m = NbdStrings.bytes(s);
-    return m.length <= Nbd.MAX_STRING ? m : java.util.Arrays.copyOf(m, Nbd.MAX_STRING);
+    return m.length <= Nbd.MAX_STRING ? m : Arrays.copyOf(m, Nbd.MAX_STRING);
   }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
+import java.nio.file.AccessDeniedException;
 
 /**
  * An output file that appears only when the command succeeds: bytes go to a temporary file beside
@@ -59,7 +60,7 @@ public final class AtomicOutput implements AutoCloseable {
         throw e;
       } catch (IOException e) {
         throw new ServerException(ServerException.Reason.IO, file + ": cannot create a temporary file in " + dir
-            + (e instanceof java.nio.file.AccessDeniedException ? " (permission denied)" : "")
+            + (e instanceof AccessDeniedException ? " (permission denied)" : "")
             + "; the output is written there first, then renamed");
       }
       AtomicOutput out = new AtomicOutput(target, tmp);

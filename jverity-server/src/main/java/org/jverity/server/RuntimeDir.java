@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HexFormat;
+import java.util.Set;
 
 /**
  * Where running servers leave their status sockets, one {@code NAME.ctl} per export:
@@ -91,7 +92,7 @@ public final class RuntimeDir {
   }
 
   /** "0777", as chmod and ls -l's readers know it. */
-  private static String octal(java.util.Set<PosixFilePermission> mode) {
+  private static String octal(Set<PosixFilePermission> mode) {
     int bits = 0;
     for (PosixFilePermission p : mode) {
       bits |= 0400 >> p.ordinal(); // OWNER_READ first, OTHERS_EXECUTE last

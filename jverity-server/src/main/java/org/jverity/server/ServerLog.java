@@ -10,6 +10,8 @@ import org.jverity.tree.BlockRef;
 import org.jverity.tree.Corruption;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * The server's log on stderr: one line per connection, per refused client and per corruption
@@ -22,7 +24,7 @@ public final class ServerLog implements NbdEvents {
   private final PrintWriter err;
   private final Map<String, AtomicInteger> corruptionLines = new ConcurrentHashMap<>();
   /** Peers connected now: their protocol errors are said by their disconnection line. */
-  private final java.util.Set<String> open = ConcurrentHashMap.newKeySet();
+  private final Set<String> open = ConcurrentHashMap.newKeySet();
 
   public ServerLog(PrintWriter err) {
     this.err = err;
@@ -92,7 +94,7 @@ public final class ServerLog implements NbdEvents {
   /** The reader of {@code export} failed closed: the server stops. */
   public void failedClosed(String export, CorruptionMode mode, CorruptBlockException cause) {
     line("export " + display(export) + ": " + what(cause) + ": "
-        + mode.name().toLowerCase(java.util.Locale.ROOT) + "_on_corruption, stopping the server");
+        + mode.name().toLowerCase(Locale.ROOT) + "_on_corruption, stopping the server");
   }
 
   /** "data block 1234 is corrupted" or "hash block 12 (level 0) is corrupted". */

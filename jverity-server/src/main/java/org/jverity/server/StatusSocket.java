@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.nio.channels.Channels;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The status socket of one served export, {@code RUNTIME_DIR/NAME.ctl}: a Unix-domain socket on
@@ -172,12 +174,12 @@ public final class StatusSocket implements AutoCloseable {
     }
     try (c) {
       PeerCheck.requireSameUser(c, path);
-      var result = new java.util.concurrent.atomic.AtomicReference<String>();
+      var result = new AtomicReference<String>();
       Thread t = Thread.ofVirtual().name("jverity-status-query").start(() -> {
         try {
           write(c, request);
           c.shutdownOutput();
-          result.set(new String(java.nio.channels.Channels.newInputStream(c).readAllBytes(), StandardCharsets.UTF_8));
+          result.set(new String(Channels.newInputStream(c).readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
           // the server went away before answering
         }

@@ -20,6 +20,7 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 import org.jverity.nbd.NbdTls;
 import org.jverity.sig.Pem;
+import java.util.Locale;
 
 /**
  * TLS with x509 certificates from a directory laid out as nbdkit's {@code --tls-certificates}
@@ -150,7 +151,7 @@ public final class X509Tls implements NbdTls {
 
   /** Whether {@code ca} (self-signed: as it signs others) signs with RSA PKCS#1 v1.5. */
   private static boolean signsWithRsaPkcs1(X509Certificate ca) {
-    return ca.getSigAlgName().toUpperCase(java.util.Locale.ROOT).endsWith("WITHRSA");
+    return ca.getSigAlgName().toUpperCase(Locale.ROOT).endsWith("WITHRSA");
   }
 
   /** Every certificate of a PEM file, in order; at least one ({@link Pem}, a missing file named). */

@@ -32,6 +32,8 @@ import org.bouncycastle.cms.SignerInformation;
 import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.jverity.hash.HashAlgorithm;
+import java.security.InvalidKeyException;
+import org.bouncycastle.util.encoders.Hex;
 
 /**
  * Detached PKCS#7 SignedData as OpenSSL's {@code PKCS7_sign} writes it with {@code
@@ -52,7 +54,7 @@ final class Pkcs7 {
   static byte[] signDetached(byte[] content, HashAlgorithm alg, PrivateKey key, X509Certificate cert)
       throws GeneralSecurityException {
     if (!key.getAlgorithm().equals(cert.getPublicKey().getAlgorithm())) {
-      throw new java.security.InvalidKeyException(article(key.getAlgorithm()) + " key, but the certificate holds "
+      throw new InvalidKeyException(article(key.getAlgorithm()) + " key, but the certificate holds "
           + article(cert.getPublicKey().getAlgorithm()) + " key (expected: the certificate's key)");
     }
     String hash = alg.jcaName().replace("-", ""); // SHA256
@@ -67,7 +69,7 @@ final class Pkcs7 {
         sigAlg = new AlgorithmIdentifier(ecdsaWith(alg));
         jca = hash + "withECDSA";
       }
-      default -> throw new java.security.InvalidKeyException(
+      default -> throw new InvalidKeyException(
           "key algorithm: " + key.getAlgorithm() + " (expected: RSA or EC)");
     }
     Signature s = Signature.getInstance(jca);
@@ -78,7 +80,7 @@ final class Pkcs7 {
     check.initVerify(cert.getPublicKey());
     check.update(content);
     if (!check.verify(signature)) {
-      throw new java.security.InvalidKeyException("the private key is not the certificate's ("
+      throw new InvalidKeyException("the private key is not the certificate's ("
           + cert.getSubjectX500Principal().getName() + ")");
     }
 
@@ -171,7 +173,7 @@ final class Pkcs7 {
     if (sid.getIssuer() != null) {
       return "issuer '" + sid.getIssuer() + "' serial " + sid.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
     }
-    return "key identifier " + org.bouncycastle.util.encoders.Hex.toHexString(sid.getSubjectKeyIdentifier());
+    return "key identifier " + Hex.toHexString(sid.getSubjectKeyIdentifier());
   }
 
   /**

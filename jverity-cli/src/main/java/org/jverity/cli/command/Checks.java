@@ -2,6 +2,7 @@ package org.jverity.cli.command;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.io.IOException;
 
 /** Early, one-line checks of the files a command is given. */
 public final class Checks {
@@ -26,7 +27,7 @@ public final class Checks {
    * cannot be read back (format reads the levels it wrote) nor positioned, as veritysetup's "Device
    * /dev/null is not compatible". A missing one is created.
    */
-  public static void requireOutputDevice(Path p, String what) throws java.io.IOException {
+  public static void requireOutputDevice(Path p, String what) throws IOException {
     if (!Files.exists(p) || Files.isRegularFile(p)) {
       return;
     }

@@ -3,6 +3,8 @@ package org.jverity.cli.command;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
 
 /**
  * Which exit codes a command line gets: veritysetup's ({@link VeritysetupExitCodes}) or jverity's
@@ -81,7 +83,7 @@ public enum ExitCodeRule {
       return b.append('.').toString();
     }
     StringBuilder b = new StringBuilder("Exit codes (veritysetup's; --detailed-exit-codes for jverity's):");
-    Map<Integer, StringBuilder> byCode = new java.util.TreeMap<>();
+    Map<Integer, StringBuilder> byCode = new TreeMap<>();
     for (int code : codes()) {
       int shown = BY_VERB.exitCode(verb, code);
       StringBuilder meanings = byCode.get(shown);
@@ -101,8 +103,8 @@ public enum ExitCodeRule {
 
   /** Every code {@link ExitCode} defines, in order: those from 0 with a meaning, then 141. */
   private static int[] codes() {
-    return java.util.stream.IntStream.concat(
-        java.util.stream.IntStream.iterate(ExitCode.OK, c -> !ExitCode.meaning(c).equals("unknown"), c -> c + 1),
-        java.util.stream.IntStream.of(ExitCode.OUTPUT_CLOSED)).toArray();
+    return IntStream.concat(
+        IntStream.iterate(ExitCode.OK, c -> !ExitCode.meaning(c).equals("unknown"), c -> c + 1),
+        IntStream.of(ExitCode.OUTPUT_CLOSED)).toArray();
   }
 }

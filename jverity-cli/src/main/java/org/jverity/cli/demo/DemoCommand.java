@@ -32,6 +32,8 @@ import org.jverity.cli.command.ExitCodeRule;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
+import java.io.PrintWriter;
+import java.util.SplittableRandom;
 
 /**
  * A tour on a sample image. Every step is a command the user can paste (printed with {@code $},
@@ -55,7 +57,7 @@ public final class DemoCommand implements Command {
   private static final String UUID_TEXT = "00000000-0000-4000-8000-00000000beef";
   private static final int RUNS = 3; // whole processes per tool and command; the best one counts
 
-  private java.io.PrintWriter out;
+  private PrintWriter out;
   private Path dir;
   private long size; // bytes of sample data
 
@@ -203,7 +205,7 @@ public final class DemoCommand implements Command {
           size, seq, size / seq / 1e6);
       long inline0 = s.inlineRequests();
       long pooled0 = s.pooledRequests();
-      java.util.SplittableRandom rnd = new java.util.SplittableRandom(1);
+      SplittableRandom rnd = new SplittableRandom(1);
       long reads = 0;
       long blocks = size / 4096;
       t0 = System.nanoTime();

@@ -32,6 +32,8 @@ import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
+import java.nio.ByteBuffer;
+import java.nio.file.LinkOption;
 
 /**
  * {@code fsverity digest}: prints each file's fs-verity digest, optionally writing its Merkle tree
@@ -182,7 +184,7 @@ public final class DigestCommand implements Command {
         d = tree == null ? b.digest(in) : b.build(in, tree);
       }
       if (descriptors != null) {
-        descriptors.writeFully(descriptorEnd, java.nio.ByteBuffer.wrap(d.encode()));
+        descriptors.writeFully(descriptorEnd, ByteBuffer.wrap(d.encode()));
         descriptorEnd += FsVerityDescriptor.SIZE;
       }
       say(out, d, p);
@@ -198,7 +200,7 @@ public final class DigestCommand implements Command {
     for (Path f : files) {
       if (recursive && Files.isDirectory(f)) {
         try (Stream<Path> walk = Files.walk(f)) {
-          walk.filter(p -> Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)).sorted().forEach(all::add);
+          walk.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).sorted().forEach(all::add);
         }
       } else {
         all.add(f);

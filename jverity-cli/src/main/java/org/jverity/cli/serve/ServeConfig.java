@@ -30,6 +30,7 @@ import org.jverity.server.TlsMode;
 import org.jverity.cli.syntax.TimeSpan;
 import org.jverity.cli.verity.VerityOptions;
 import org.jverity.server.ExportConfig;
+import java.util.function.Supplier;
 
 /**
  * {@code serve}'s config file, nbd-server's layout: a {@code [generic]} section for the server
@@ -223,7 +224,7 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     }
 
     /** Runs a check whose CliException is about {@code key}: prefixes file:line. */
-    <T> T at(String key, java.util.function.Supplier<T> check) {
+    <T> T at(String key, Supplier<T> check) {
       try {
         return check.get();
       } catch (CliException | ServerException e) {

@@ -13,6 +13,7 @@ import org.jverity.server.RuntimeDir;
 import org.jverity.server.ServerLog;
 import org.jverity.server.StatusSocket;
 import org.jverity.cli.syntax.Syntax;
+import java.util.Map;
 
 /**
  * {@code jverity status NAME}: like {@code veritysetup status}, asks the running {@code open} or
@@ -63,10 +64,10 @@ public final class StatusCommand implements Command {
 
   /** The serving process's JSON object for one export ({@link StatusReport#json}). */
   @SuppressWarnings("unchecked")
-  static java.util.Map<String, Object> exportJson(String reply, Path socket) {
+  static Map<String, Object> exportJson(String reply, Path socket) {
     try {
-      if (Json.parse(reply) instanceof java.util.Map<?, ?> m) {
-        return (java.util.Map<String, Object>) m;
+      if (Json.parse(reply) instanceof Map<?, ?> m) {
+        return (Map<String, Object>) m;
       }
     } catch (IllegalArgumentException e) {
       // said below

@@ -17,6 +17,7 @@ import org.jverity.server.RuntimeDir;
 import org.jverity.server.ServerException;
 import org.jverity.server.ServerLog;
 import org.jverity.server.StatusSocket;
+import java.nio.file.LinkOption;
 
 /**
  * {@code jverity status} without a name: every export whose status socket is in the runtime
@@ -88,7 +89,7 @@ final class StatusListing {
 
   private static boolean isSocket(Path file) {
     try {
-      return ((Integer) Files.getAttribute(file, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS) & S_IFMT) == S_IFSOCK;
+      return ((Integer) Files.getAttribute(file, "unix:mode", LinkOption.NOFOLLOW_LINKS) & S_IFMT) == S_IFSOCK;
     } catch (IOException | UnsupportedOperationException e) {
       return false; // not known to be one: left alone
     }

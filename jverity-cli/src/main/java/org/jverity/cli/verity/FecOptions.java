@@ -19,6 +19,7 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
+import java.util.List;
 
 /**
  * veritysetup's FEC options for the commands that read an image ({@code read}, {@code verify},
@@ -84,7 +85,7 @@ public final class FecOptions {
    * @param closer receives the FEC device to close after use (when it is not the hash device)
    */
   public FecRepairer repairer(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath,
-      java.util.List<AutoCloseable> closer) throws IOException {
+      List<AutoCloseable> closer) throws IOException {
     check();
     FecParity parity = source().open(DeviceSource.LOCAL, params, data, hash, hashPath.toString());
     closer.add(parity);
@@ -97,7 +98,7 @@ public final class FecOptions {
   }
 
   /** Closes the parity devices {@link #repairer} opened: read-only, so a failure loses nothing. */
-  public static void closeAll(java.util.List<AutoCloseable> devices) {
+  public static void closeAll(List<AutoCloseable> devices) {
     for (AutoCloseable c : devices) {
       try {
         c.close();

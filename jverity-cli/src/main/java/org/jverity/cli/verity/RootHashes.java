@@ -7,6 +7,7 @@ import org.jverity.format.VerityParameterException;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
+import java.nio.charset.CharacterCodingException;
 
 /** The root hash a command is given, as an argument or in a file (veritysetup's --root-hash-file). */
 public final class RootHashes {
@@ -24,7 +25,7 @@ public final class RootHashes {
       }
       try {
         return Files.readString(file).strip();
-      } catch (java.nio.charset.CharacterCodingException e) { // "Input length = 1" says nothing
+      } catch (CharacterCodingException e) { // "Input length = 1" says nothing
         throw new VerityParameterException(file + ": not text (expected: the root hash in hex, or an identity)");
       }
     }

@@ -26,6 +26,7 @@ import org.jverity.cli.command.Io;
 import org.jverity.cli.term.ProgressBar;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
+import java.io.PrintWriter;
 
 public final class VerifyCommand implements Command {
   final ImageArguments image = new ImageArguments();
@@ -171,7 +172,7 @@ public final class VerifyCommand implements Command {
     return ExitCode.ROOT_HASH_MISMATCH;
   }
 
-  private static void describe(CheckReport r, VerityParams p, java.io.PrintWriter err) {
+  private static void describe(CheckReport r, VerityParams p, PrintWriter err) {
     if (r.nothingMatches()) {
       err.println("jverity: verification failed: no block matches its hash"
           + " (wrong salt, hash algorithm, format or block size?)");
@@ -200,7 +201,7 @@ public final class VerifyCommand implements Command {
       err.println("jverity: verification of root hash failed: the tree hashes to " + Hex.format(r.computedRoot())
           + (r.corruptionCount() == 0 ? " (the tree matches the data: wrong root hash?)" : ""));
     } else {
-      long data = r.corruptions().stream().filter(c -> c.area() == org.jverity.tree.Area.DATA).count();
+      long data = r.corruptions().stream().filter(c -> c.area() == Area.DATA).count();
       err.println("jverity: verification failed: " + r.corruptionCount() + " corrupted block"
           + (r.corruptionCount() == 1 ? "" : "s")
           + (r.corruptionCount() == r.corruptions().size()
