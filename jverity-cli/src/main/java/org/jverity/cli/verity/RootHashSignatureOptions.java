@@ -10,7 +10,6 @@ import org.jverity.sig.RootHashSignatureCheck;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Signing;
 import org.jverity.cli.syntax.Syntax;
 
@@ -26,8 +25,8 @@ public final class RootHashSignatureOptions {
   public List<Path> trusted;
 
   public static final Syntax<RootHashSignatureOptions> SYNTAX = Syntax.<RootHashSignatureOptions>group()
-      .option("--root-hash-signature", "FILE", "Detached PKCS#7 signature (DER) of the root hash; needs --trusted-cert.", (c, v) -> c.signature = FileName.parse(v))
-      .option("--trusted-cert", "PEM", "Certificate(s) trusted to sign root hashes (PEM; repeatable).", (c, v) -> c.trusted = Syntax.append(c.trusted, FileName.parse(v)));
+      .file("--root-hash-signature", "FILE", "Detached PKCS#7 signature (DER) of the root hash; needs --trusted-cert.", (c, p) -> c.signature = p)
+      .file("--trusted-cert", "PEM", "Certificate(s) trusted to sign root hashes (PEM; repeatable).", (c, p) -> c.trusted = Syntax.append(c.trusted, p));
 
   /** Both given, as a {@code serve} config gives them (which has checked they come in pairs). */
   public static RootHashSignatureOptions of(Path signature, List<Path> trusted) {

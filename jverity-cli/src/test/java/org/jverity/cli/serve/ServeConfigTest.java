@@ -106,7 +106,7 @@ class ServeConfigTest {
     refused("[generic]\ncache-size = 1X\n" + export(""), 3, ":2: cache-size: 1X (expected: " + ByteSize.EXPECTED + ")");
     refused(export("io-class = fast\n"), 3, ":5: io-class: fast (expected: " + IoClassName.EXPECTED + ")");
     refused("[generic]\nmax-connections = 0\n" + export(""), 3,
-        ":2: max-connections: 0 (expected: a whole number from 1 to 2147483647)");
+        ":2: max-connections: 0 (expected: 1 to 2147483647)");
   }
 
   @Test
