@@ -86,7 +86,7 @@ public record ServeConfig(Endpoint listening, List<ExportSpec> exports) {
     Path dir = runtimeDir != null ? runtimeDir : e.runtimeDir;
     TlsConfig tls = k.at(EndpointOptions.KEYS, "tls", () -> TlsConfig.of(e.tls, e.tlsCertificates,
         e.tlsVerifyPeer));
-    MetricsConfig metrics = k.at(EndpointOptions.KEYS, "tls", () -> MetricsConfig.of(e.metricsBind, e.metricsPort));
+    MetricsConfig metrics = k.at(EndpointOptions.KEYS, null, () -> MetricsConfig.of(e.metricsBind, e.metricsPort));
     if (tls.mode() == TlsMode.REQUIRE && e.socket != null) {
       throw k.error("tls", "require (expected: off or on with a Unix socket: no client could start TLS there)");
     }

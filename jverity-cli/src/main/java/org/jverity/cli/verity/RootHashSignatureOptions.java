@@ -18,7 +18,7 @@ import org.jverity.cli.syntax.Syntax;
  * (detached PKCS#7 over its lower-case hex, as the kernel's {@code root_hash_sig_key_desc} checks)
  * by a trusted certificate before anything is read. {@code verify}, {@code read} and {@code open}
  * take them as options; {@code serve}'s config as the keys {@code root-hash-signature} and {@code
- * trusted-cert} of an export ({@link #of}). Not changed once the command runs.
+ * trusted-cert} of an export, through the same declaration. Not changed once the command runs.
  */
 public final class RootHashSignatureOptions {
   public Path signature;
@@ -27,14 +27,6 @@ public final class RootHashSignatureOptions {
   public static final Syntax<RootHashSignatureOptions> SYNTAX = Syntax.<RootHashSignatureOptions>group()
       .file("--root-hash-signature", "FILE", "Detached PKCS#7 signature (DER) of the root hash; needs --trusted-cert.", (c, p) -> c.signature = p)
       .file("--trusted-cert", "PEM", "Certificate(s) trusted to sign root hashes (PEM; repeatable).", (c, p) -> c.trusted = Syntax.append(c.trusted, p));
-
-  /** Both given, as a {@code serve} config gives them (which has checked they come in pairs). */
-  public static RootHashSignatureOptions of(Path signature, List<Path> trusted) {
-    RootHashSignatureOptions o = new RootHashSignatureOptions();
-    o.signature = signature;
-    o.trusted = List.copyOf(trusted);
-    return o;
-  }
 
   /** Whether a signature is to be checked. */
   public boolean given() {

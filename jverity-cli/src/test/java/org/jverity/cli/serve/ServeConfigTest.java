@@ -110,6 +110,24 @@ class ServeConfigTest {
   }
 
   @Test
+  void refusesWhatOpenRefusesInOpensWordsAtTheKeysLine() throws Exception {
+    refused("[generic]\nport = 0\nmax-in-flight = 0\n" + export(""), 3, ":3: max-in-flight: 0 (expected: 1 to 2147483647)");
+    refused("[generic]\nmetrics-port = 70000\n" + export(""), 3, ":2: metrics-port: 70000 (expected: 0 to 65535)");
+    refused("[generic]\ntls-verify-peer = on\n" + export(""), 3,
+        ":1: tls-certificates and tls-verify-peer need tls on or require");
+    refused(export("fec-offset = x\n"), 3, ":5: fec-offset: x (expected: a whole number)");
+  }
+
+  @Test
+  void readsOpensUuidAndAFalseFlag() throws Exception {
+    Path conf = config(export("uuid = 00000000-0000-0000-0000-000000000000\nno-superblock = off\n"));
+    ExportSpec e = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null).exports()
+        .getFirst();
+    assertThat(e.options().overrides().uuid()).isEqualTo("00000000-0000-0000-0000-000000000000");
+    assertThat(e.options().noSuperblock).isFalse();
+  }
+
+  @Test
   void refusesTwoCorruptionModes() throws Exception {
     refused(export("ignore-corruption = true\npanic-on-corruption = true\n"), 3,
         ":5: ignore-corruption, restart-on-corruption and panic-on-corruption: 2 given (expected: at most one)");
