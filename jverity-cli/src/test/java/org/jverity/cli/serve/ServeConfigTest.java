@@ -115,6 +115,8 @@ class ServeConfigTest {
     refused("[generic]\nmetrics-port = 70000\n" + export(""), 3, ":2: metrics-port: 70000 (expected: 0 to 65535)");
     refused("[generic]\ntls-verify-peer = on\n" + export(""), 3,
         ":1: tls-certificates and tls-verify-peer need tls on or require");
+    refused("[generic]\ncache-size = 0\n" + export(""), 3, ":2: cache-size: 0 (expected: at least 1 byte)");
+    refused(export("ignore-zero-blocks = maybe\n"), 3, ":5: ignore-zero-blocks: maybe (expected: true or false)");
     refused(export("fec-offset = x\n"), 3, ":5: fec-offset: x (expected: a whole number)");
   }
 
