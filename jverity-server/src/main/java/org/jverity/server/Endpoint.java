@@ -29,14 +29,17 @@ public record Endpoint(String bind, int port, Path socket, boolean stdin, long c
     return (int) value;
   }
 
-  /** The server limits for the options given (null: the default). */
-  public static ServerLimits limits(Integer maxConnections, Integer maxInFlight, Duration idleTimeout, String prefix) {
+  /**
+   * The server limits for the values given (null: the default); a message names a value by its
+   * config key (the command line spells it as its option).
+   */
+  public static ServerLimits limits(Integer maxConnections, Integer maxInFlight, Duration idleTimeout) {
     ServerLimits l = ServerLimits.DEFAULTS;
     if (maxConnections != null) {
-      l = l.withMaxConnections(positive(prefix + "max-connections", maxConnections));
+      l = l.withMaxConnections(positive("max-connections", maxConnections));
     }
     if (maxInFlight != null) {
-      l = l.withMaxInFlight(positive(prefix + "max-in-flight", maxInFlight));
+      l = l.withMaxInFlight(positive("max-in-flight", maxInFlight));
     }
     if (idleTimeout != null) {
       l = l.withIdleTimeout(idleTimeout);

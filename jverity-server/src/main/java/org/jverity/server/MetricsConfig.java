@@ -12,10 +12,10 @@ import java.net.InetSocketAddress;
 public record MetricsConfig(String bind, Integer port) {
   public static final MetricsConfig NONE = new MetricsConfig("127.0.0.1", null);
 
-  /** Checks the port; {@code prefix} is "--" for options, "" for config keys. */
-  public static MetricsConfig of(String bind, Integer port, String prefix) {
+  /** Checks the port; the message names it by its config key (the command line spells it as its option). */
+  public static MetricsConfig of(String bind, Integer port) {
     if (port != null && (port < 0 || port > 65535)) {
-      throw new ServerException(ServerException.Reason.INVALID_VALUE, prefix + "metrics-port: " + port
+      throw new ServerException(ServerException.Reason.INVALID_VALUE, "metrics-port: " + port
           + " (expected: 0 to 65535)");
     }
     return new MetricsConfig(bind == null ? "127.0.0.1" : bind, port);

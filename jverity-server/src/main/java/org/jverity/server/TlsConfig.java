@@ -16,16 +16,19 @@ import org.jverity.nbd.NbdTls;
 public record TlsConfig(TlsMode mode, Path certificates, boolean verifyPeer) {
   public static final TlsConfig OFF = new TlsConfig(TlsMode.OFF, null, false);
 
-  /** Checks the combination; {@code prefix} is "--" for options, "" for config keys. */
-  public static TlsConfig of(String tls, Path certificates, boolean verifyPeer, String prefix) {
+  /**
+   * Checks the combination. Messages name the values by their config keys; the command line spells
+   * them as its options.
+   */
+  public static TlsConfig of(String tls, Path certificates, boolean verifyPeer) {
     TlsMode mode = TlsMode.parse(tls);
     if (mode == null) {
-      throw new ServerException(ServerException.Reason.INVALID_VALUE, prefix + "tls: " + tls
+      throw new ServerException(ServerException.Reason.INVALID_VALUE, "tls: " + tls
           + " (expected: " + TlsMode.EXPECTED + ")");
     }
     if (mode == TlsMode.OFF && (certificates != null || verifyPeer)) {
-      throw new ServerException(ServerException.Reason.CONFLICT, prefix + "tls-certificates and " + prefix
-          + "tls-verify-peer need " + prefix + "tls on or require");
+      throw new ServerException(ServerException.Reason.CONFLICT,
+          "tls-certificates and tls-verify-peer need tls on or require");
     }
     return new TlsConfig(mode, certificates, verifyPeer);
   }

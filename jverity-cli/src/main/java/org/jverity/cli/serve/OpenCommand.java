@@ -2,34 +2,23 @@ package org.jverity.cli.serve;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jverity.verify.HashBlockCache;
-import org.jverity.verify.IoClass;
-import org.jverity.cli.syntax.ByteSize;
+import java.util.function.Supplier;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
-import org.jverity.cli.verity.CorruptionOptions;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.verity.FecOptions;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.syntax.IoClassName;
 import org.jverity.server.Endpoint;
-import org.jverity.cli.syntax.Port;
-import org.jverity.cli.verity.RootHashSignatureOptions;
 import org.jverity.cli.verity.RootHashes;
-import org.jverity.server.RuntimeDir;
 import org.jverity.server.MetricsConfig;
+import org.jverity.server.ServerException;
 import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
 import org.jverity.cli.syntax.Syntax;
-import org.jverity.cli.syntax.TimeSpan;
-import org.jverity.cli.verity.VerityOptions;
-import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.server.ExportConfig;
 import org.jverity.server.Server;
 
@@ -44,26 +33,12 @@ public final class OpenCommand implements Command {
   Path hash;
   String rootHash;
   Path rootHashFile;
-  final VerityOptions options = new VerityOptions();
-  final RootHashSignatureOptions signature = new RootHashSignatureOptions();
-  final CorruptionOptions corruption = new CorruptionOptions();
-  String bind = "127.0.0.1";
-  int port = Port.NBD;
-  Path socket;
+  /** Per export: what a {@code serve} export section takes as keys. */
+  final ExportOptions export = new ExportOptions();
+  /** Server-wide: what {@code serve}'s {@code [generic]} section takes as keys. */
+  final EndpointOptions server = new EndpointOptions();
+  /** Command line only, as the parameters and {@code --root-hash-file} are. */
   boolean stdin;
-  long cacheSize = HashBlockCache.DEFAULT_CAPACITY_BYTES;
-  String description = "";
-  IoClass ioClass = IoClass.BEST_EFFORT;
-  Integer maxConnections;
-  Duration idleTimeout;
-  Integer maxInFlight;
-  Path runtimeDir;
-  final FecOptions fec = new FecOptions();
-  String tls;
-  Path tlsCertificates;
-  boolean tlsVerifyPeer;
-  Integer metricsPort;
-  String metricsBind;
   boolean json;
   final ServiceOptions service = new ServiceOptions();
 
@@ -80,63 +55,62 @@ public final class OpenCommand implements Command {
       .parameter("HASH", "Hash device (may be DATA with --hash-offset).", (c, v) -> c.hash = FileName.parse(v))
       .optionalParameter("ROOT_HASH", "Root hash in hex, or the image identity (verity1:...) that format prints (or use --root-hash-file).", (c, v) -> c.rootHash = v)
       .option("--root-hash-file", "FILE", "Read the root hash (hex) or identity from FILE.", (c, v) -> c.rootHashFile = FileName.parse(v))
-      .include(VerityOptions.CHECK, c -> c.options)
-      .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
-      .include(CorruptionOptions.SYNTAX, c -> c.corruption)
-      .option("--bind", "ADDR", "Address to listen on (default 127.0.0.1).", (c, v) -> c.bind = v)
-      .option("--port", "N", "TCP port (default 10809; 0: any free port, printed in the URI).", (c, v) -> c.port = Port.parse(v))
-      .option("--socket", "PATH", "Listen on a Unix socket instead of TCP.", (c, v) -> c.socket = FileName.parse(v))
+      .include(ExportOptions.CHECKS, c -> c.export)
+      .include(EndpointOptions.LISTEN, c -> c.server)
       .flag("--stdin", "Serve one connection on stdin/stdout, as nbdkit -s (for nbdfuse --command, inetd); prints no URI.", c -> c.stdin = true)
-      .option("--cache-size", "BYTES", "Hash block cache size (default " + (HashBlockCache.DEFAULT_CAPACITY_BYTES >> 20) + "M); bin/jverity sizes the heap from it.", (c, v) -> c.cacheSize = ByteSize.parse(v))
-      .option("--description", "TEXT", "Description shown to clients (nbdinfo).", (c, v) -> c.description = v)
-      .option("--io-class", "CLASS", "I/O class of the export's reads: none, real-time, best-effort (default) or idle.", (c, v) -> c.ioClass = IoClassName.parse(v))
-      .option("--max-connections", "N", "Connections open at once (default 4096).", (c, v) -> c.maxConnections = WholeNumber.parseInt(v))
-      .option("--idle-timeout", "TIME", "Close a connection silent this long: seconds, or with ms, s, m, h (default 0: never).", (c, v) -> c.idleTimeout = TimeSpan.parse(v))
-      .option("--max-in-flight", "N", "Requests in flight per connection (default 64).", (c, v) -> c.maxInFlight = WholeNumber.parseInt(v))
-      .option("--runtime-dir", "DIR", "Where the status socket goes (default " + RuntimeDir.DEFAULTS + ").", (c, v) -> c.runtimeDir = FileName.parse(v))
-      .include(FecOptions.SYNTAX, c -> c.fec)
-      .option("--tls", "MODE", "off (default), on (offered) or require.", (c, v) -> c.tls = v)
-      .option("--tls-certificates", "DIR", "nbdkit's layout: server-cert.pem, server-key.pem, ca-cert.pem (default $HOME/.pki/nbdkit or /etc/pki/nbdkit).", (c, v) -> c.tlsCertificates = FileName.parse(v))
-      .flag("--tls-verify-peer", "Clients must present a certificate signed by ca-cert.pem.", c -> c.tlsVerifyPeer = true)
-      .option("--metrics-port", "N", "Serve Prometheus metrics on this port (/metrics).", (c, v) -> c.metricsPort = WholeNumber.parseInt(v))
-      .option("--metrics-bind", "ADDR", "Address of the metrics endpoint (default 127.0.0.1).", (c, v) -> c.metricsBind = v)
+      .include(EndpointOptions.CACHE, c -> c.server)
+      .include(ExportOptions.SERVED, c -> c.export)
+      .include(EndpointOptions.LIMITS, c -> c.server)
+      .include(ExportOptions.FEC, c -> c.export)
+      .include(EndpointOptions.TLS_AND_METRICS, c -> c.server)
       .flag("--json", "Print the URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a line;"
           + " a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.", c -> c.json = true)
       .include(ServiceOptions.SYNTAX, c -> c.service);
 
   @Override
   public int run(Io io) throws IOException {
-    Checks.requireCacheSize(cacheSize);
-    signature.checkGiven();
-    if (stdin && (socket != null || io.given().contains("--port") || io.given().contains("--bind"))) {
+    EndpointOptions e = server;
+    Checks.requireCacheSize(e.cacheSize);
+    export.signature.checkGiven();
+    if (stdin && (e.socket != null || io.given().contains("--port") || io.given().contains("--bind"))) {
       throw new CliException(ExitCode.USAGE, "--stdin serves stdin: give no --socket, --port or --bind");
     }
     if (stdin && json) {
       throw new CliException(ExitCode.USAGE, "--stdin gives stdout to the NBD protocol: give no --json");
     }
-    if (socket != null && (io.given().contains("--port") || io.given().contains("--bind"))) {
+    if (e.socket != null && (io.given().contains("--port") || io.given().contains("--bind"))) {
       throw new CliException(ExitCode.USAGE, "--socket listens on a Unix socket: give no --port or --bind");
     }
-    TlsConfig tlsConfig = TlsConfig.of(tls, tlsCertificates, tlsVerifyPeer, "--");
-    MetricsConfig metrics = MetricsConfig.of(metricsBind, metricsPort, "--");
-    if (tlsConfig.mode() == TlsMode.REQUIRE && (socket != null || stdin)) {
+    TlsConfig tlsConfig = asOptions(() -> TlsConfig.of(e.tls, e.tlsCertificates, e.tlsVerifyPeer));
+    MetricsConfig metrics = asOptions(() -> MetricsConfig.of(e.metricsBind, e.metricsPort));
+    if (tlsConfig.mode() == TlsMode.REQUIRE && (e.socket != null || stdin)) {
       throw new CliException(ExitCode.USAGE, "--tls=require works over TCP only: no client could start TLS over "
           + (stdin ? "--stdin" : "--socket"));
     }
-    Endpoint listening = new Endpoint(bind, port, socket, stdin, cacheSize,
-        Endpoint.limits(maxConnections, maxInFlight, idleTimeout, "--"), runtimeDir, tlsConfig, metrics);
+    Endpoint listening = new Endpoint(e.bind, e.port, e.socket, stdin, e.cacheSize,
+        asOptions(() -> Endpoint.limits(e.maxConnections, e.maxInFlight, e.idleTimeout)), e.runtimeDir, tlsConfig,
+        metrics);
     String rootText = RootHashes.text("open", rootHash, rootHashFile);
-    fec.check(); // before listening: a FEC file that cannot serve, or FEC options without one
-    ExportConfig export = new ExportConfig(name, description, data, hash, rootText, options.overrides(),
-        ExportChecks.signature(signature), corruption.mode(), corruption.ignoreZeroBlocks, corruption.checkAtMostOnce,
-        ioClass, fec.given() ? fec.source() : null);
+    ExportOptions x = export;
+    x.fec.check(); // before listening: a FEC file that cannot serve, or FEC options without one
+    ExportConfig spec = new ExportConfig(name, x.description, data, hash, rootText, x.tree.overrides(),
+        ExportChecks.signature(x.signature), x.corruption.mode(), x.corruption.ignoreZeroBlocks,
+        x.corruption.checkAtMostOnce, x.ioClass, x.fec.given() ? x.fec.source() : null);
     Map<Path, String> inputs = new LinkedHashMap<>();
     if (rootHashFile != null) {
       inputs.put(rootHashFile, "the root hash file");
     }
     service.check(listening);
-    return ExitCode.of(new Server(List.of(export), listening, service.toService(), ExportChecks.INSTANCE, inputs,
+    return ExitCode.of(new Server(List.of(spec), listening, service.toService(), ExportChecks.INSTANCE, inputs,
         ExitCode::of, io.out(), io.err()).withJsonEvents(json).run());
   }
 
+  /** Runs a server check, whose message names config keys, naming options instead. */
+  private static <T> T asOptions(Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (ServerException e) {
+      throw new ServerException(e.reason(), SYNTAX.spelt(e.getMessage(), true));
+    }
+  }
 }

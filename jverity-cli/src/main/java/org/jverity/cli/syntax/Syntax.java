@@ -1,9 +1,15 @@
 package org.jverity.cli.syntax;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -32,8 +38,11 @@ public final class Syntax<T> {
    * @param help one sentence or a few
    * @param required whether the command line must give it
    * @param set stores a value ("" for a flag) in the target; may throw {@link BadValue}
+   * @param file stores a file name already made a path, for a value that names a file (a config
+   *     file resolves it against its own directory); null for other values
    */
-  public record Option<T>(List<String> names, String label, String help, boolean required, BiConsumer<T, String> set) {
+  public record Option<T>(List<String> names, String label, String help, boolean required, BiConsumer<T, String> set,
+      BiConsumer<T, Path> file) {
     public boolean takesValue() {
       return label != null;
     }
@@ -43,10 +52,29 @@ public final class Syntax<T> {
       return names.getLast();
     }
 
+    /**
+     * Its name as a config file's key: the long name without dashes, or its alias in {@link
+     * #KEY_ALIASES}; null for an option with no long name.
+     */
+    public String key() {
+      if (!name().startsWith("--")) {
+        return null;
+      }
+      String key = name().substring(2);
+      return KEY_ALIASES.getOrDefault(key, key);
+    }
+
     <U> Option<U> on(Function<U, T> part) {
-      return new Option<>(names, label, help, required, (u, v) -> set.accept(part.apply(u), v));
+      return new Option<>(names, label, help, required, (u, v) -> set.accept(part.apply(u), v),
+          file == null ? null : (u, p) -> file.accept(part.apply(u), p));
     }
   }
+
+  /**
+   * The keys spelt otherwise than their option, by long name: in a {@code serve} section {@code
+   * hash} is the hash device, so {@code --hash} is {@code hash-algorithm} there.
+   */
+  public static final Map<String, String> KEY_ALIASES = Map.of("hash", "hash-algorithm");
 
   /**
    * One positional parameter.
@@ -87,17 +115,25 @@ public final class Syntax<T> {
 
   /** A flag: {@code names} are comma-separated ({@code "-r, --recursive"}). */
   public Syntax<T> flag(String names, String help, Consumer<T> set) {
-    return add(new Option<>(split(names), null, help, false, (t, v) -> set.accept(t)));
+    return add(new Option<>(split(names), null, help, false, (t, v) -> set.accept(t), null));
   }
 
   /** An option with a value, named {@code label} in help. */
   public Syntax<T> option(String names, String label, String help, BiConsumer<T, String> set) {
-    return add(new Option<>(split(names), label, help, false, set));
+    return add(new Option<>(split(names), label, help, false, set, null));
+  }
+
+  /**
+   * An option whose value names a file ({@link FileName}): relative to the working directory on
+   * the command line, to the file's own directory in a config file ({@link #setKey}).
+   */
+  public Syntax<T> file(String names, String label, String help, BiConsumer<T, Path> set) {
+    return add(new Option<>(split(names), label, help, false, (t, v) -> set.accept(t, FileName.parse(v)), set));
   }
 
   /** An option the command line must give. */
   public Syntax<T> requiredOption(String names, String label, String help, BiConsumer<T, String> set) {
-    return add(new Option<>(split(names), label, help, true, set));
+    return add(new Option<>(split(names), label, help, true, set, null));
   }
 
   /** The next positional parameter, which must be given. */
@@ -164,6 +200,79 @@ public final class Syntax<T> {
       }
     }
     return null;
+  }
+
+  /** The keys of this syntax's options, in declaration order ({@link Option#key}). */
+  public List<String> keys() {
+    List<String> keys = new ArrayList<>();
+    for (Option<T> o : options) {
+      if (o.key() != null) {
+        keys.add(o.key());
+      }
+    }
+    return List.copyOf(keys);
+  }
+
+  /**
+   * Stores {@code key = value}, as a config file gives it, in {@code target}: what the option
+   * {@code key} names would store. A flag's value is {@link #truth}; a file name is resolved
+   * against {@code base}.
+   *
+   * @return false when no option has that key
+   * @throws BadValue when the value is refused, naming the key and the value
+   */
+  public boolean setKey(T target, String key, String value, Path base) {
+    for (Option<T> o : options) {
+      if (key.equals(o.key())) {
+        try {
+          if (!o.takesValue()) {
+            if (truth(value)) {
+              o.set().accept(target, "");
+            }
+          } else if (o.file() != null) {
+            o.file().accept(target, base.resolve(FileName.parse(value)));
+          } else {
+            o.set().accept(target, value);
+          }
+        } catch (BadValue e) {
+          throw e.of(key, value);
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A flag's value in a config file: true/yes/on/1 or false/no/off/0, as nbd-server and systemd accept. */
+  public static boolean truth(String text) {
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "true", "yes", "on", "1" -> true;
+      case "false", "no", "off", "0" -> false;
+      default -> throw new BadValue("true or false");
+    };
+  }
+
+  /**
+   * A check's message with the names in its subject (the text before the first ": ", which names
+   * what is refused; the value given follows it) spelt as options ({@code --tls}) or as keys
+   * ({@code tls}): a check of several values is written once, and each front end names them as
+   * they were given to it.
+   */
+  public String spelt(String message, boolean asOptions) {
+    int colon = message.indexOf(": ");
+    String subject = colon < 0 ? message : message.substring(0, colon);
+    List<String> keys = new ArrayList<>();
+    for (Option<T> o : options) {
+      if (o.name().startsWith("--")) {
+        keys.add(o.name().substring(2));
+      }
+    }
+    keys.sort(Comparator.comparingInt(String::length).reversed());
+    for (String key : keys) {
+      Pattern p = Pattern.compile("(?<![\\w-])" + (asOptions ? "" : "--") + Pattern.quote(key) + "(?![\\w-])");
+      subject = p.matcher(subject).replaceAll(Matcher.quoteReplacement(asOptions ? "--" + key : key));
+    }
+    return colon < 0 ? subject : subject + message.substring(colon);
   }
 
   /** A parsed command line: the target holding the values, and the options given (by {@link Option#name}). */

@@ -24,24 +24,16 @@ public final class CorruptionOptions {
       .flag("--ignore-zero-blocks", "Blocks whose digest is that of a zero block read as zeros (and are holes to block status).", c -> c.ignoreZeroBlocks = true)
       .flag("--check-at-most-once", "Verify each data block only the first time it is read.", c -> c.checkAtMostOnce = true);
 
-  /** The mode the flags name. */
+  /** The mode the flags name; at most one may be given (a config file spells the names as its keys). */
   public CorruptionMode mode() {
-    return mode(ignoreCorruption, restartOnCorruption, panicOnCorruption, "--", "");
-  }
-
-  /**
-   * The mode named by the three flags; {@code prefix}/{@code where} shape the message when more
-   * than one is set ("--" for options, "" and "file:line: " for a config file).
-   */
-  public static CorruptionMode mode(boolean ignore, boolean restart, boolean panic, String prefix, String where) {
-    int given = (ignore ? 1 : 0) + (restart ? 1 : 0) + (panic ? 1 : 0);
+    int given = (ignoreCorruption ? 1 : 0) + (restartOnCorruption ? 1 : 0) + (panicOnCorruption ? 1 : 0);
     if (given > 1) {
-      throw new CliException(ExitCode.USAGE, where + prefix + "ignore-corruption, " + prefix
-          + "restart-on-corruption and " + prefix + "panic-on-corruption: " + given + " given (expected: at most one)");
+      throw new CliException(ExitCode.USAGE, "--ignore-corruption, --restart-on-corruption and --panic-on-corruption: "
+          + given + " given (expected: at most one)");
     }
-    return ignore ? CorruptionMode.IGNORE
-        : restart ? CorruptionMode.RESTART
-        : panic ? CorruptionMode.PANIC
+    return ignoreCorruption ? CorruptionMode.IGNORE
+        : restartOnCorruption ? CorruptionMode.RESTART
+        : panicOnCorruption ? CorruptionMode.PANIC
         : CorruptionMode.EIO;
   }
 }

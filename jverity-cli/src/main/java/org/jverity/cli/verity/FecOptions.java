@@ -16,7 +16,6 @@ import org.jverity.io.BlockDevices;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
 import java.util.List;
@@ -33,7 +32,7 @@ public final class FecOptions {
   private String tuning;
 
   public static final Syntax<FecOptions> SYNTAX = Syntax.<FecOptions>group()
-      .option("--fec-device", "FILE", "Reed-Solomon parity (as veritysetup --fec-device).", (c, v) -> c.device = FileName.parse(v))
+      .file("--fec-device", "FILE", "Reed-Solomon parity (as veritysetup --fec-device).", (c, p) -> c.device = p)
       .option("--fec-offset", "BYTES", "Where the parity starts on the FEC device (default 0).", (c, v) -> {
         c.offset = WholeNumber.parseLong(v);
         c.tuning = "--fec-offset";

@@ -10,7 +10,6 @@ import org.jverity.sig.RootHashSignatureCheck;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Signing;
 import org.jverity.cli.syntax.Syntax;
 
@@ -19,23 +18,15 @@ import org.jverity.cli.syntax.Syntax;
  * (detached PKCS#7 over its lower-case hex, as the kernel's {@code root_hash_sig_key_desc} checks)
  * by a trusted certificate before anything is read. {@code verify}, {@code read} and {@code open}
  * take them as options; {@code serve}'s config as the keys {@code root-hash-signature} and {@code
- * trusted-cert} of an export ({@link #of}). Not changed once the command runs.
+ * trusted-cert} of an export, through the same declaration. Not changed once the command runs.
  */
 public final class RootHashSignatureOptions {
   public Path signature;
   public List<Path> trusted;
 
   public static final Syntax<RootHashSignatureOptions> SYNTAX = Syntax.<RootHashSignatureOptions>group()
-      .option("--root-hash-signature", "FILE", "Detached PKCS#7 signature (DER) of the root hash; needs --trusted-cert.", (c, v) -> c.signature = FileName.parse(v))
-      .option("--trusted-cert", "PEM", "Certificate(s) trusted to sign root hashes (PEM; repeatable).", (c, v) -> c.trusted = Syntax.append(c.trusted, FileName.parse(v)));
-
-  /** Both given, as a {@code serve} config gives them (which has checked they come in pairs). */
-  public static RootHashSignatureOptions of(Path signature, List<Path> trusted) {
-    RootHashSignatureOptions o = new RootHashSignatureOptions();
-    o.signature = signature;
-    o.trusted = List.copyOf(trusted);
-    return o;
-  }
+      .file("--root-hash-signature", "FILE", "Detached PKCS#7 signature (DER) of the root hash; needs --trusted-cert.", (c, p) -> c.signature = p)
+      .file("--trusted-cert", "PEM", "Certificate(s) trusted to sign root hashes (PEM; repeatable).", (c, p) -> c.trusted = Syntax.append(c.trusted, p));
 
   /** Whether a signature is to be checked. */
   public boolean given() {

@@ -106,7 +106,27 @@ class ServeConfigTest {
     refused("[generic]\ncache-size = 1X\n" + export(""), 3, ":2: cache-size: 1X (expected: " + ByteSize.EXPECTED + ")");
     refused(export("io-class = fast\n"), 3, ":5: io-class: fast (expected: " + IoClassName.EXPECTED + ")");
     refused("[generic]\nmax-connections = 0\n" + export(""), 3,
-        ":2: max-connections: 0 (expected: a whole number from 1 to 2147483647)");
+        ":2: max-connections: 0 (expected: 1 to 2147483647)");
+  }
+
+  @Test
+  void refusesWhatOpenRefusesInOpensWordsAtTheKeysLine() throws Exception {
+    refused("[generic]\nport = 0\nmax-in-flight = 0\n" + export(""), 3, ":3: max-in-flight: 0 (expected: 1 to 2147483647)");
+    refused("[generic]\nmetrics-port = 70000\n" + export(""), 3, ":2: metrics-port: 70000 (expected: 0 to 65535)");
+    refused("[generic]\ntls-verify-peer = on\n" + export(""), 3,
+        ":1: tls-certificates and tls-verify-peer need tls on or require");
+    refused("[generic]\ncache-size = 0\n" + export(""), 3, ":2: cache-size: 0 (expected: at least 1 byte)");
+    refused(export("ignore-zero-blocks = maybe\n"), 3, ":5: ignore-zero-blocks: maybe (expected: true or false)");
+    refused(export("fec-offset = x\n"), 3, ":5: fec-offset: x (expected: a whole number)");
+  }
+
+  @Test
+  void readsOpensUuidAndAFalseFlag() throws Exception {
+    Path conf = config(export("uuid = 00000000-0000-0000-0000-000000000000\nno-superblock = off\n"));
+    ExportConfig e = ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null).exports()
+        .getFirst();
+    assertThat(e.overrides().uuid()).isEqualTo("00000000-0000-0000-0000-000000000000");
+    assertThat(e.overrides().noSuperblock()).isFalse();
   }
 
   @Test
