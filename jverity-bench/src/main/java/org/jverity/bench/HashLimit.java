@@ -3,9 +3,9 @@ package org.jverity.bench;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.Random;
 
 /**
  * The SHA-256 limit the benchmarks compare against: salted 4 KiB blocks ({@code update(salt32);
@@ -23,26 +23,29 @@ final class HashLimit {
     long[] deadline = new long[1]; // written before the barrier, read after it
     List<Thread> ts = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
-      ts.add(Thread.ofPlatform().start(() -> {
-        try {
-          MessageDigest md = MessageDigest.getInstance("SHA-256");
-          byte[] salt = new byte[32];
-          byte[] out = new byte[32];
-          start.await();
-          long n = 0;
-          while (System.nanoTime() < deadline[0]) {
-            for (int off = 0; off < data.length; off += 4096) {
-              md.update(salt);
-              md.update(data, off, 4096);
-              md.digest(out, 0, 32);
-            }
-            n += data.length;
-          }
-          bytes.addAndGet(n);
-        } catch (Exception e) {
-          throw new RuntimeException(e);
-        }
-      }));
+      ts.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      MessageDigest md = MessageDigest.getInstance("SHA-256");
+                      byte[] salt = new byte[32];
+                      byte[] out = new byte[32];
+                      start.await();
+                      long n = 0;
+                      while (System.nanoTime() < deadline[0]) {
+                        for (int off = 0; off < data.length; off += 4096) {
+                          md.update(salt);
+                          md.update(data, off, 4096);
+                          md.digest(out, 0, 32);
+                        }
+                        n += data.length;
+                      }
+                      bytes.addAndGet(n);
+                    } catch (Exception e) {
+                      throw new RuntimeException(e);
+                    }
+                  }));
     }
     deadline[0] = System.nanoTime() + (long) (seconds * 1e9);
     long t = System.nanoTime();

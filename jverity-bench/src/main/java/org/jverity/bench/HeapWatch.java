@@ -27,8 +27,11 @@ import javax.management.openmbean.CompositeData;
  * <p>Thread-safe: notifications arrive on a JMX thread.
  */
 final class HeapWatch implements AutoCloseable, NotificationListener {
-  private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-      .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+  private final Set<String> heapPools =
+      ManagementFactory.getMemoryPoolMXBeans().stream()
+          .filter(p -> p.getType() == MemoryType.HEAP)
+          .map(MemoryPoolMXBean::getName)
+          .collect(Collectors.toSet());
   private final List<NotificationEmitter> emitters = new ArrayList<>();
   private final LongAccumulator peak = new LongAccumulator(Math::max, 0); // bytes used after a GC
   private final AtomicLong collections = new AtomicLong();

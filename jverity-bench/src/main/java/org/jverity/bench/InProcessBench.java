@@ -12,10 +12,10 @@ import org.jverity.tree.TreeBuilder;
 import org.jverity.tree.TreeChecker;
 
 /**
- * Measures, in one JVM and one run, the hash limit (SHA-256 of 4 KiB blocks with a 32-byte salt,
- * as shared/bench/hash_limit.sh does, on 1 and on all cores) and jverity's in-process tree build
- * and check on an image already in the page cache, after JIT warm-up. Prints a table and the
- * ratio of tree building to the all-core hash limit.
+ * Measures, in one JVM and one run, the hash limit (SHA-256 of 4 KiB blocks with a 32-byte salt, as
+ * shared/bench/hash_limit.sh does, on 1 and on all cores) and jverity's in-process tree build and
+ * check on an image already in the page cache, after JIT warm-up. Prints a table and the ratio of
+ * tree building to the all-core hash limit.
  *
  * <p>Usage: {@code InProcessBench IMAGE [REPS]}; the hash file is written next to the image.
  */
@@ -44,13 +44,15 @@ public final class InProcessBench {
     for (int i = 0; i < reps + 1; i++) { // the first of each is warm-up
       Files.deleteIfExists(hash);
       long t = System.nanoTime();
-      try (FileDevice d = FileDevice.openRead(image); FileDevice h = FileDevice.openWrite(hash)) {
+      try (FileDevice d = FileDevice.openRead(image);
+          FileDevice h = FileDevice.openWrite(hash)) {
         root = builder.build(d, h);
       }
       double b = size / ((System.nanoTime() - t) / 1e9) / 1e6;
       t = System.nanoTime();
       CheckReport r;
-      try (FileDevice d = FileDevice.openRead(image); FileDevice h = FileDevice.openRead(hash)) {
+      try (FileDevice d = FileDevice.openRead(image);
+          FileDevice h = FileDevice.openRead(hash)) {
         r = TreeChecker.of(p).check(d, h, root);
       }
       double c = size / ((System.nanoTime() - t) / 1e9) / 1e6;
@@ -64,15 +66,24 @@ public final class InProcessBench {
     }
     Files.deleteIfExists(hash);
 
-    System.out.printf("%-44s %10s %10s%n", "in-process (" + size / (1 << 20) + " MiB image, " + cores + " cores)", "best MB/s", "med MB/s");
+    System.out.printf(
+        "%-44s %10s %10s%n",
+        "in-process (" + size / (1 << 20) + " MiB image, " + cores + " cores)",
+        "best MB/s",
+        "med MB/s");
     System.out.printf("%-44s %10.0f%n", "hash limit, sha256+salt32 4 KiB, 1 thread", limit1);
-    System.out.printf("%-44s %10.0f%n", "hash limit, sha256+salt32 4 KiB, " + cores + " threads", limitAll);
-    System.out.printf("%-44s %10.0f %10.0f%n", "jverity tree build (TreeBuilder)", max(build), median(build));
-    System.out.printf("%-44s %10.0f %10.0f%n", "jverity tree check (TreeChecker)", max(check), median(check));
-    System.out.printf("build / %d-core hash limit: %.0f%% (best), %.0f%% (median)%n", cores,
-        100 * max(build) / limitAll, 100 * median(build) / limitAll);
-    System.out.printf("check / %d-core hash limit: %.0f%% (best), %.0f%% (median)%n", cores,
-        100 * max(check) / limitAll, 100 * median(check) / limitAll);
+    System.out.printf(
+        "%-44s %10.0f%n", "hash limit, sha256+salt32 4 KiB, " + cores + " threads", limitAll);
+    System.out.printf(
+        "%-44s %10.0f %10.0f%n", "jverity tree build (TreeBuilder)", max(build), median(build));
+    System.out.printf(
+        "%-44s %10.0f %10.0f%n", "jverity tree check (TreeChecker)", max(check), median(check));
+    System.out.printf(
+        "build / %d-core hash limit: %.0f%% (best), %.0f%% (median)%n",
+        cores, 100 * max(build) / limitAll, 100 * median(build) / limitAll);
+    System.out.printf(
+        "check / %d-core hash limit: %.0f%% (best), %.0f%% (median)%n",
+        cores, 100 * max(check) / limitAll, 100 * median(check) / limitAll);
   }
 
   interface Measure {
@@ -86,7 +97,6 @@ public final class InProcessBench {
     }
     return best;
   }
-
 
   private static double max(List<Double> v) {
     return v.stream().mapToDouble(Double::doubleValue).max().orElse(0);

@@ -1,28 +1,28 @@
 package org.jverity.bench;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.jverity.image.VerityImage;
 import org.jverity.nbd.Export;
 import org.jverity.nbd.NbdEvents;
 import org.jverity.nbd.NbdServer;
 import org.jverity.nbd.ServerLimits;
 import org.jverity.verify.VerificationScheduler;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.net.Socket;
-import java.util.ArrayList;
-import java.util.SplittableRandom;
 
 /**
- * Serves one verified image over NBD on 127.0.0.1 until killed, for bench/nbd.sh until
- * {@code jverity open} exists. Arguments: IMAGE HASH ROOT_HEX PORT; the parameters come from the
- * superblock at offset 0 of HASH (as {@code veritysetup format} writes it). With
- * {@code -Dwarmup=SECONDS}, first serves that long to an in-process client on another port (4 KiB
- * random and 512 KiB sequential reads over structured replies, as fio's libnbd does), so the JIT has
+ * Serves one verified image over NBD on 127.0.0.1 until killed, for bench/nbd.sh until {@code
+ * jverity open} exists. Arguments: IMAGE HASH ROOT_HEX PORT; the parameters come from the
+ * superblock at offset 0 of HASH (as {@code veritysetup format} writes it). With {@code
+ * -Dwarmup=SECONDS}, first serves that long to an in-process client on another port (4 KiB random
+ * and 512 KiB sequential reads over structured replies, as fio's libnbd does), so the JIT has
  * compiled the serving path before the real port opens.
  */
 final class NbdBenchServer {
@@ -33,27 +33,35 @@ final class NbdBenchServer {
       System.err.println("usage: NbdBenchServer IMAGE HASH ROOT_HEX PORT");
       System.exit(2);
     }
-    // as jverity open opens it: the shared cache and hashing pool, the defaults; served until killed
-    VerificationScheduler scheduler = VerityImage.open(args[0], args[1], args[2]).reader().scheduler();
+    // as jverity open opens it: the shared cache and hashing pool, the defaults; served until
+    // killed
+    VerificationScheduler scheduler =
+        VerityImage.open(args[0], args[1], args[2]).reader().scheduler();
     double warmup = Double.parseDouble(System.getProperty("warmup", "0"));
     if (warmup > 0) {
       warmUp(scheduler, warmup);
     }
-    NbdServer server = new NbdServer(List.of(Export.of("", scheduler)), ServerLimits.DEFAULTS, null, NbdEvents.NONE);
-    InetSocketAddress at = server.listen(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[3])));
+    NbdServer server =
+        new NbdServer(
+            List.of(Export.of("", scheduler)), ServerLimits.DEFAULTS, null, NbdEvents.NONE);
+    InetSocketAddress at =
+        server.listen(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[3])));
     System.out.println("nbd://127.0.0.1:" + at.getPort() + "/");
     System.out.flush();
     server.awaitShutdown(); // until killed
   }
 
   private static void warmUp(VerificationScheduler scheduler, double seconds) throws Exception {
-    try (NbdServer w = new NbdServer(List.of(Export.of("", scheduler)), ServerLimits.DEFAULTS, null, NbdEvents.NONE)) {
+    try (NbdServer w =
+        new NbdServer(
+            List.of(Export.of("", scheduler)), ServerLimits.DEFAULTS, null, NbdEvents.NONE)) {
       InetSocketAddress at = w.listen(new InetSocketAddress("127.0.0.1", 0));
       long until = System.nanoTime() + (long) (seconds * 1e9);
       List<Thread> clients = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
         int length = i % 2 == 0 ? 4096 : 512 << 10;
-        clients.add(Thread.ofPlatform().start(() -> warmUpClient(at, scheduler.size(), length, until)));
+        clients.add(
+            Thread.ofPlatform().start(() -> warmUpClient(at, scheduler.size(), length, until)));
       }
       for (Thread t : clients) {
         t.join();
@@ -61,7 +69,10 @@ final class NbdBenchServer {
     }
   }
 
-  /** A structured-reply client reading {@code length} bytes at random aligned offsets until {@code until}. */
+  /**
+   * A structured-reply client reading {@code length} bytes at random aligned offsets until {@code
+   * until}.
+   */
   private static void warmUpClient(InetSocketAddress at, long size, int length, long until) {
     try (Socket s = new Socket(at.getAddress(), at.getPort())) {
       s.setTcpNoDelay(true);

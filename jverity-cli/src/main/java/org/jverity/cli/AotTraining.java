@@ -13,15 +13,16 @@ import org.jverity.cli.command.ExitCode;
 /**
  * The training run of the ahead-of-time cache (JDK 25, JEP 483/514/515): runs, in one process, the
  * commands users run most, so the cache holds their classes and the method profiles that let the
- * JIT compile their hashing loops early. {@code bin/jverity} runs it once per build:
- * {@code java -XX:AOTCacheOutput=jverity.aot -cp jverity.jar org.jverity.cli.AotTraining DIR}.
- * DIR is scratch space; the files are left for the caller to delete.
+ * JIT compile their hashing loops early. {@code bin/jverity} runs it once per build: {@code java
+ * -XX:AOTCacheOutput=jverity.aot -cp jverity.jar org.jverity.cli.AotTraining DIR}. DIR is scratch
+ * space; the files are left for the caller to delete.
  */
 public final class AotTraining {
   private AotTraining() {}
 
   /** Data hashed per training command: enough for the optimising compiler to take over. */
   static final int DATA_BYTES = 64 << 20;
+
   static final int SMALL_FILES = 200;
 
   public static void main(String[] args) throws IOException {
@@ -59,7 +60,8 @@ public final class AotTraining {
     StringWriter sink = new StringWriter();
     int code = Main.run(new PrintWriter(sink), new PrintWriter(sink), args);
     if (code != ExitCode.OK) { // a training run that fails teaches the cache the wrong path
-      throw new IllegalStateException("training: jverity " + String.join(" ", args) + " exited " + code + ": " + sink);
+      throw new IllegalStateException(
+          "training: jverity " + String.join(" ", args) + " exited " + code + ": " + sink);
     }
   }
 

@@ -1,33 +1,47 @@
 package org.jverity.cli;
 
 import java.util.List;
-import org.jverity.cli.fsverity.CatCommand;
-import org.jverity.cli.serve.CloseCommand;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.demo.DemoCommand;
+import org.jverity.cli.fsverity.CatCommand;
 import org.jverity.cli.fsverity.DigestCommand;
-import org.jverity.cli.verity.DumpCommand;
-import org.jverity.cli.verity.FormatCommand;
-import org.jverity.cli.serve.OpenCommand;
-import org.jverity.cli.verity.ReadCommand;
-import org.jverity.cli.verity.RepairCommand;
-import org.jverity.cli.serve.ServeCommand;
 import org.jverity.cli.fsverity.SignCommand;
+import org.jverity.cli.fsverity.VerifySigCommand;
+import org.jverity.cli.serve.CloseCommand;
+import org.jverity.cli.serve.OpenCommand;
+import org.jverity.cli.serve.ServeCommand;
 import org.jverity.cli.serve.StatusCommand;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.verity.DumpCommand;
+import org.jverity.cli.verity.FormatCommand;
+import org.jverity.cli.verity.ReadCommand;
+import org.jverity.cli.verity.RepairCommand;
 import org.jverity.cli.verity.VerifyCommand;
-import org.jverity.cli.fsverity.VerifySigCommand;
 
 /**
- * Every command by name. A command line naming one command builds that command's syntax only
- * (its class's static initialiser); help and a leading option's lookup build them all.
+ * Every command by name. A command line naming one command builds that command's syntax only (its
+ * class's static initialiser); help and a leading option's lookup build them all.
  */
 final class Commands {
   private Commands() {}
 
   /** In the order help lists them. */
-  static final List<String> NAMES = List.of("format", "verify", "dump", "read", "repair", "open", "serve",
-      "status", "close", "demo", "digest", "cat", "sign", "verify-sig");
+  static final List<String> NAMES =
+      List.of(
+          "format",
+          "verify",
+          "dump",
+          "read",
+          "repair",
+          "open",
+          "serve",
+          "status",
+          "close",
+          "demo",
+          "digest",
+          "cat",
+          "sign",
+          "verify-sig");
 
   /** The syntax of the command {@code name}, or null when there is none of that name. */
   static Syntax<? extends Command> named(String name) {

@@ -2,8 +2,11 @@ package org.jverity.cli;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -11,16 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntUnaryOperator;
-import org.jverity.format.IdentityMismatchException;
-import org.jverity.format.SuperblockException;
-import org.jverity.format.UnsupportedHashAlgorithmException;
-import org.jverity.format.VerityParameterException;
-import org.jverity.hashes.VeritysetupHashes;
-import org.jverity.io.DeviceTooSmallException;
-import org.jverity.server.ServerException;
-import org.jverity.verify.CorruptBlockException;
-import org.jverity.cli.syntax.BadValue;
-import org.jverity.server.CaptiveRun;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
@@ -28,30 +23,38 @@ import org.jverity.cli.command.ExitCodeRule;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.command.JsonOutput;
 import org.jverity.cli.command.Stdout;
+import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.UsageException;
-import java.io.OutputStreamWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.jverity.format.IdentityMismatchException;
+import org.jverity.format.SuperblockException;
+import org.jverity.format.UnsupportedHashAlgorithmException;
+import org.jverity.format.VerityParameterException;
+import org.jverity.hashes.VeritysetupHashes;
+import org.jverity.io.DeviceTooSmallException;
+import org.jverity.server.CaptiveRun;
+import org.jverity.server.ServerException;
 import org.jverity.sig.InvalidSignatureException;
+import org.jverity.verify.CorruptBlockException;
 
 /**
- * The jverity command line: finds the command among the arguments (global options may come
- * before it, as veritysetup's), parses the rest with the command's {@link Syntax}, runs it, and
- * turns a failure into one line on stderr and its {@link ExitCode}.
+ * The jverity command line: finds the command among the arguments (global options may come before
+ * it, as veritysetup's), parses the rest with the command's {@link Syntax}, runs it, and turns a
+ * failure into one line on stderr and its {@link ExitCode}.
  */
 public final class Main {
   private Main() {}
 
   /** What {@code jverity --help} says jverity is. */
-  static final String SUMMARY = "dm-verity hash trees, compatible with veritysetup (and fs-verity digests,"
-      + " compatible with fsverity).";
+  static final String SUMMARY =
+      "dm-verity hash trees, compatible with veritysetup (and fs-verity digests,"
+          + " compatible with fsverity).";
 
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
-    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    PrintWriter out =
+        new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+    PrintWriter err =
+        new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
     int code;
     try {
       code = run(out, err, System.getenv(), args);
@@ -82,22 +85,34 @@ public final class Main {
   static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
     // The command line reports corruption itself, one line each; the library's log stays quiet.
     LIBRARY_LOG.setLevel(Level.OFF);
-    VeritysetupHashes.register(); // BLAKE2, SM3 and the rest, by name only: nothing is loaded until one hashes
+    VeritysetupHashes
+        .register(); // BLAKE2, SM3 and the rest, by name only: nothing is loaded until one hashes
     List<String> all = List.of(args);
     int at = commandIndex(all);
     String verb = at < 0 ? null : all.get(at);
     // Looked for before parsing, so that a command line that does not parse maps its code too.
-    ExitCodeRule rule = ExitCodeRule.of(env, all.subList(0, all.contains("--") ? all.indexOf("--") : all.size()));
+    ExitCodeRule rule =
+        ExitCodeRule.of(env, all.subList(0, all.contains("--") ? all.indexOf("--") : all.size()));
     // --run's command's own status is passed on as it is: it is not jverity's code to translate.
-    IntUnaryOperator returned = code -> CaptiveRun.passedOn(code) ? code : rule.exitCode(verb, code);
+    IntUnaryOperator returned =
+        code -> CaptiveRun.passedOn(code) ? code : rule.exitCode(verb, code);
     JsonOutput json = JsonOutput.of(all, out, err);
-    int code = returned.applyAsInt(dispatch(out, json == null ? err : json.err(), all, at, returned, json));
+    int code =
+        returned.applyAsInt(
+            dispatch(out, json == null ? err : json.err(), all, at, returned, json));
     out.flush();
     err.flush();
-    return json == null ? code : json.finish(code); // after the mapping: the code the process exits with
+    return json == null
+        ? code
+        : json.finish(code); // after the mapping: the code the process exits with
   }
 
-  private static int dispatch(PrintWriter out, PrintWriter err, List<String> args, int at, IntUnaryOperator returned,
+  private static int dispatch(
+      PrintWriter out,
+      PrintWriter err,
+      List<String> args,
+      int at,
+      IntUnaryOperator returned,
       JsonOutput json) {
     Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
     if (flagged(args, "-V", "--version")) {
@@ -105,26 +120,35 @@ public final class Main {
       return ExitCode.OK;
     }
     if (at >= 0 && command == null) {
-      err.println("jverity: unknown command '" + args.get(at) + "' (commands: "
-          + String.join(", ", Commands.NAMES) + "; see 'jverity --help')");
+      err.println(
+          "jverity: unknown command '"
+              + args.get(at)
+              + "' (commands: "
+              + String.join(", ", Commands.NAMES)
+              + "; see 'jverity --help')");
       return ExitCode.USAGE;
     }
     if (flagged(args, "-?", "--help")) {
-      out.print(command == null
-          ? Usage.help(SUMMARY, Commands.all(), GlobalOptions.SYNTAX)
-          : Usage.help(command, GlobalOptions.SYNTAX));
+      out.print(
+          command == null
+              ? Usage.help(SUMMARY, Commands.all(), GlobalOptions.SYNTAX)
+              : Usage.help(command, GlobalOptions.SYNTAX));
       return ExitCode.OK;
     }
     if (flagged(args, "--usage")) {
-      out.print(command == null
-          ? "Usage: jverity [OPTION...] COMMAND [ARGUMENTS]\n       COMMAND: " + String.join(" | ", Commands.NAMES) + "\n"
-          : Usage.brief(command));
+      out.print(
+          command == null
+              ? "Usage: jverity [OPTION...] COMMAND [ARGUMENTS]\n       COMMAND: "
+                  + String.join(" | ", Commands.NAMES)
+                  + "\n"
+              : Usage.brief(command));
       return ExitCode.OK;
     }
     if (command == null) { // as veritysetup: "Argument <action> missing.", then what there is
       err.println("jverity: missing command");
       err.print(Usage.commandList(Commands.all()));
-      err.println("See 'jverity --help' for the global options, 'jverity COMMAND --help' for a command's.");
+      err.println(
+          "See 'jverity --help' for the global options, 'jverity COMMAND --help' for a command's.");
       return ExitCode.USAGE;
     }
     List<String> rest = new ArrayList<>(args);
@@ -132,17 +156,33 @@ public final class Main {
     return execute(command, rest, out, err, args, returned, json);
   }
 
-  /** Runs the command; {@code returned} is the exit code the process will give for jverity's (for -v). */
-  private static <C extends Command> int execute(Syntax<C> syntax, List<String> args, PrintWriter out,
-      PrintWriter err, List<String> commandLine, IntUnaryOperator returned, JsonOutput json) {
+  /**
+   * Runs the command; {@code returned} is the exit code the process will give for jverity's (for
+   * -v).
+   */
+  private static <C extends Command> int execute(
+      Syntax<C> syntax,
+      List<String> args,
+      PrintWriter out,
+      PrintWriter err,
+      List<String> commandLine,
+      IntUnaryOperator returned,
+      JsonOutput json) {
     GlobalOptions global = new GlobalOptions();
     Io io = null;
     int code;
     try {
       Syntax.Parsed<C> parsed = syntax.parse(args, GlobalOptions.SYNTAX, global);
       io = new Io(out, err, parsed.given(), global.debug, json);
-      if (io.debug()) { // Version.get() opens the jar, which a run from the AOT cache otherwise never does
-        io.debug("jverity " + Version.get() + " processing \"jverity " + String.join(" ", commandLine) + "\"");
+      if (io
+          .debug()) { // Version.get() opens the jar, which a run from the AOT cache otherwise never
+        // does
+        io.debug(
+            "jverity "
+                + Version.get()
+                + " processing \"jverity "
+                + String.join(" ", commandLine)
+                + "\"");
         io.debug("Running command " + syntax.name() + ".");
       }
       code = parsed.target().run(io);
@@ -172,10 +212,10 @@ public final class Main {
   }
 
   /**
-   * Where the command's name is: the first argument that is neither an option nor the value of
-   * one. Global options may come first ({@code jverity --hash sha512 format ...}); whether an
-   * option takes a value is the same in every command that has it ({@code CommandsTest}). -1 when
-   * there is none.
+   * Where the command's name is: the first argument that is neither an option nor the value of one.
+   * Global options may come first ({@code jverity --hash sha512 format ...}); whether an option
+   * takes a value is the same in every command that has it ({@code CommandsTest}). -1 when there is
+   * none.
    */
   static int commandIndex(List<String> args) {
     for (int i = 0; i < args.size(); i++) {

@@ -2,9 +2,9 @@ package org.jverity.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import org.jverity.cli.command.ExitCodeRule;
 import org.jverity.cli.syntax.Syntax;
-import java.util.TreeSet;
 
 /** Help texts, laid out as veritysetup's (popt's): 80 columns, descriptions in a second column. */
 final class Usage {
@@ -12,10 +12,14 @@ final class Usage {
 
   /** Text width of every help line. */
   static final int WIDTH = 80;
+
   /** Where descriptions start, unless the names are wider. */
   private static final int COLUMN = 32;
 
-  /** {@code jverity CMD --help}: usage line, summary, parameters, the command's options, the global ones. */
+  /**
+   * {@code jverity CMD --help}: usage line, summary, parameters, the command's options, the global
+   * ones.
+   */
   static String help(Syntax<?> command, Syntax<?> global) {
     StringBuilder b = new StringBuilder(brief(command));
     b.append('\n');
@@ -45,9 +49,14 @@ final class Usage {
     b.append("\nGlobal options (before or after the command):\n");
     options(b, global);
     b.append('\n');
-    wrap(b, "Exit codes: veritysetup's on veritysetup's commands (" + String.join(", ",
-        new TreeSet<>(ExitCodeRule.VERITYSETUP_VERBS)) + "), jverity's detailed ones on the others;"
-        + " each command's help lists its own.", 0, 0);
+    wrap(
+        b,
+        "Exit codes: veritysetup's on veritysetup's commands ("
+            + String.join(", ", new TreeSet<>(ExitCodeRule.VERITYSETUP_VERBS))
+            + "), jverity's detailed ones on the others;"
+            + " each command's help lists its own.",
+        0,
+        0);
     b.append("\nSee 'jverity COMMAND --help' for the options of each command.\n");
     return b.toString();
   }
@@ -97,11 +106,17 @@ final class Usage {
       } else {
         names = "      " + names;
       }
-      row(b, names + (o.takesValue() ? "=" + o.label() : ""), o.help() + (o.required() ? " (required)" : ""));
+      row(
+          b,
+          names + (o.takesValue() ? "=" + o.label() : ""),
+          o.help() + (o.required() ? " (required)" : ""));
     }
   }
 
-  /** {@code left}, then {@code text} wrapped from {@link #COLUMN} (on the next line when left is wider). */
+  /**
+   * {@code left}, then {@code text} wrapped from {@link #COLUMN} (on the next line when left is
+   * wider).
+   */
   private static void row(StringBuilder b, String left, String text) {
     b.append(left);
     if (left.length() + 2 > COLUMN) {

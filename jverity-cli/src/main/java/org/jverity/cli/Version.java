@@ -5,9 +5,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * jverity's version: the Maven project version, written at build time into the resource
- * {@code jverity-version.txt} (filtered), which the jar's manifest also carries as
- * Implementation-Version. Read from the resource so that tests running from classes see it too.
+ * jverity's version: the Maven project version, written at build time into the resource {@code
+ * jverity-version.txt} (filtered), which the jar's manifest also carries as Implementation-Version.
+ * Read from the resource so that tests running from classes see it too.
  */
 final class Version {
   private Version() {}

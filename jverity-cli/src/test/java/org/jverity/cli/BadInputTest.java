@@ -70,8 +70,9 @@ public class BadInputTest {
 
     /** {@code read DATA HASH ROOT -o out.bin} followed by {@code extra}. */
     List<String> read(String... extra) {
-      List<String> a = new java.util.ArrayList<>(
-          List.of("read", data.toString(), hash.toString(), root, "-o", p("out.bin")));
+      List<String> a =
+          new java.util.ArrayList<>(
+              List.of("read", data.toString(), hash.toString(), root, "-o", p("out.bin")));
       a.addAll(List.of(extra));
       return a;
     }
@@ -473,7 +474,9 @@ public class BadInputTest {
             "verify: empty --root-hash-file",
             ExitCode.INVALID_PARAMETER,
             "--root-hash-file: \"\" (expected: a file name)",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), "--root-hash-file", "")),
+            f ->
+                List.of(
+                    "verify", f.data().toString(), f.hash().toString(), "--root-hash-file", "")),
         bad(
             "format: empty --seed",
             ExitCode.INVALID_PARAMETER,
@@ -490,14 +493,22 @@ public class BadInputTest {
             "data blocks: 9223372036854775807 (expected: 1 to 2251799813685247)",
             f ->
                 List.of(
-                    "format", f.data().toString(), f.p("x.hash"), "--data-blocks", "9223372036854775807")),
+                    "format",
+                    f.data().toString(),
+                    f.p("x.hash"),
+                    "--data-blocks",
+                    "9223372036854775807")),
         bad(
             "format: --hash-offset near 2^63",
             ExitCode.INVALID_PARAMETER,
             "hash offset 9223372036854775296",
             f ->
                 List.of(
-                    "format", f.data().toString(), f.p("x.hash"), "--hash-offset", "9223372036854775296")),
+                    "format",
+                    f.data().toString(),
+                    f.p("x.hash"),
+                    "--hash-offset",
+                    "9223372036854775296")),
 
         // Image identities that do not parse: INVALID_PARAMETER; that the superblock contradicts:
         // SUPERBLOCK_MISMATCH.
@@ -505,13 +516,20 @@ public class BadInputTest {
             "verify: identity with a field missing",
             ExitCode.INVALID_PARAMETER,
             "identity: 7 fields",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(),
-                f.identity(16).replace(":1:", ":"))),
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.hash().toString(),
+                    f.identity(16).replace(":1:", ":"))),
         bad(
             "read: identity of another version",
             ExitCode.INVALID_PARAMETER,
             "identity: version verity2 (expected: verity1:ALG:",
-            f -> f.read().stream().map(a -> a.equals(f.root()) ? "verity2" + f.identity(16).substring(7) : a).toList()),
+            f ->
+                f.read().stream()
+                    .map(a -> a.equals(f.root()) ? "verity2" + f.identity(16).substring(7) : a)
+                    .toList()),
         bad(
             "verify: superblock contradicts the identity",
             ExitCode.SUPERBLOCK_MISMATCH,
@@ -521,8 +539,17 @@ public class BadInputTest {
             "verify --no-superblock: an option contradicts the identity",
             ExitCode.INVALID_PARAMETER,
             "the options contradict the identity: it has data blocks 16 (option: 15)",
-            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.identity(16),
-                "--no-superblock", "--hash-offset", "4096", "--data-blocks", "15")),
+            f ->
+                List.of(
+                    "verify",
+                    f.data().toString(),
+                    f.hash().toString(),
+                    f.identity(16),
+                    "--no-superblock",
+                    "--hash-offset",
+                    "4096",
+                    "--data-blocks",
+                    "15")),
 
         // No superblock where one is expected: BAD_SUPERBLOCK.
         bad(
@@ -563,13 +590,7 @@ public class BadInputTest {
             "verify: unknown option",
             ExitCode.USAGE,
             "unknown option '--bogus'",
-            f ->
-                List.of(
-                    "verify",
-                    f.data().toString(),
-                    f.hash().toString(),
-                    f.root(),
-                    "--bogus")),
+            f -> List.of("verify", f.data().toString(), f.hash().toString(), f.root(), "--bogus")),
         bad(
             "unknown command",
             ExitCode.USAGE,
@@ -727,7 +748,9 @@ public class BadInputTest {
     assertThat(dump.exitCode()).as("dump\n%s", dump).isIn(ExitCode.OK, ExitCode.BAD_SUPERBLOCK);
     if (dump.exitCode() == ExitCode.OK) {
       // A name no digest has: the fields are still shown, and one line says what is left out.
-      assertThat(dump.stderrLines()).as("%s", dump).hasSizeLessThanOrEqualTo(1)
+      assertThat(dump.stderrLines())
+          .as("%s", dump)
+          .hasSizeLessThanOrEqualTo(1)
           .allMatch(l -> l.contains("(from the superblock) is not supported by jverity"));
       assertThat(dump.stdoutLines().getFirst()).startsWith("VERITY header information for ");
     } else {
@@ -770,7 +793,9 @@ public class BadInputTest {
           .isEqualTo(ExitCode.BAD_SUPERBLOCK);
     }
     assertThat(code == ExitCode.UNSUPPORTED_HASH)
-        .as("verify refuses the algorithm exactly when dump says it is not supported\n%s\n%s", dump, verify)
+        .as(
+            "verify refuses the algorithm exactly when dump says it is not supported\n%s\n%s",
+            dump, verify)
         .isEqualTo(!dump.stderr().isEmpty() && dump.exitCode() == ExitCode.OK);
   }
 

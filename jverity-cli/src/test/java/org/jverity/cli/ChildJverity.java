@@ -8,9 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * jverity in a child JVM with its standard output sent to a file: {@code read} and {@code cat}
- * write the data to file descriptor 1, which an in-process run cannot capture, and stdout is
- * where the verified bytes before a bad block go (an {@code --output} file is written only on
- * success).
+ * write the data to file descriptor 1, which an in-process run cannot capture, and stdout is where
+ * the verified bytes before a bad block go (an {@code --output} file is written only on success).
  */
 final class ChildJverity {
   private ChildJverity() {}
@@ -20,7 +19,8 @@ final class ChildJverity {
     List<String> cmd = ServerProcess.javaCommand();
     cmd.addAll(List.of(args));
     Path err = Files.createTempFile(stdout.toAbsolutePath().getParent(), "child", ".err");
-    Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(err.toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(err.toFile()).start();
     if (!p.waitFor(2, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       throw new AssertionError("jverity " + String.join(" ", args) + ": no exit within 2 minutes");

@@ -17,15 +17,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.VeritysetupExitCodes;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.UsageException;
-import org.jverity.cli.command.VeritysetupExitCodes;
 
 /**
  * veritysetup's command-line habits, each run with jverity and, where veritysetup has the habit,
- * with veritysetup on the same files: global options before the command, -v, --debug,
- * --batch-mode and --usage on every command, a repeated option meaning the last one, no arguments
- * or an unknown command, --version.
+ * with veritysetup on the same files: global options before the command, -v, --debug, --batch-mode
+ * and --usage on every command, a repeated option meaning the last one, no arguments or an unknown
+ * command, --version.
  */
 class CommandLineHabitsTest {
   static final String SALT = "e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d";
@@ -47,7 +47,9 @@ class CommandLineHabitsTest {
 
   /** Formats data.img into {@code hash} with jverity and returns the root hash. */
   private String format(String hash, String... options) {
-    List<String> args = new ArrayList<>(List.of("format", data.toString(), p(hash), "--salt", SALT, "--uuid", UUID));
+    List<String> args =
+        new ArrayList<>(
+            List.of("format", data.toString(), p(hash), "--salt", SALT, "--uuid", UUID));
     args.addAll(List.of(options));
     ToolRun r = Jverity.run(args);
     assertThat(r.exitCode()).as("%s", r).isZero();
@@ -56,18 +58,50 @@ class CommandLineHabitsTest {
 
   @Test
   void globalOptionsMayComeBeforeTheCommand() throws IOException {
-    ToolRun before = Jverity.run("--hash", "sha512", "-s", SALT, "--uuid=" + UUID, "--data-block-size", "1024",
-        "format", data.toString(), p("before.hash"));
-    ToolRun after = Jverity.run("format", data.toString(), p("after.hash"), "--hash", "sha512", "-s", SALT,
-        "--uuid=" + UUID, "--data-block-size", "1024");
-    ToolRun oracle = VeritysetupOracle.run("--hash", "sha512", "-s", SALT, "--uuid=" + UUID,
-        "--data-block-size", "1024", "format", data.toString(), p("oracle.hash"));
+    ToolRun before =
+        Jverity.run(
+            "--hash",
+            "sha512",
+            "-s",
+            SALT,
+            "--uuid=" + UUID,
+            "--data-block-size",
+            "1024",
+            "format",
+            data.toString(),
+            p("before.hash"));
+    ToolRun after =
+        Jverity.run(
+            "format",
+            data.toString(),
+            p("after.hash"),
+            "--hash",
+            "sha512",
+            "-s",
+            SALT,
+            "--uuid=" + UUID,
+            "--data-block-size",
+            "1024");
+    ToolRun oracle =
+        VeritysetupOracle.run(
+            "--hash",
+            "sha512",
+            "-s",
+            SALT,
+            "--uuid=" + UUID,
+            "--data-block-size",
+            "1024",
+            "format",
+            data.toString(),
+            p("oracle.hash"));
     assertThat(before.exitCode()).as("%s", before).isZero();
     assertThat(oracle.exitCode()).as("%s", oracle).isZero();
     assertThat(before.headerField("Hash algorithm")).isEqualTo("sha512");
-    assertThat(before.headerField("Root hash")).isEqualTo(after.headerField("Root hash"))
+    assertThat(before.headerField("Root hash"))
+        .isEqualTo(after.headerField("Root hash"))
         .isEqualTo(oracle.headerField("Root hash"));
-    assertThat(Files.readAllBytes(Path.of(p("before.hash")))).isEqualTo(Files.readAllBytes(Path.of(p("oracle.hash"))));
+    assertThat(Files.readAllBytes(Path.of(p("before.hash"))))
+        .isEqualTo(Files.readAllBytes(Path.of(p("oracle.hash"))));
   }
 
   @Test
@@ -85,7 +119,13 @@ class CommandLineHabitsTest {
   @Test
   void verboseNamesTheFailure() {
     String root = format("f.hash");
-    ToolRun r = Jverity.run("verify", "-v", data.toString(), p("f.hash"), root.replace(root.charAt(0), root.charAt(0) == '0' ? '1' : '0'));
+    ToolRun r =
+        Jverity.run(
+            "verify",
+            "-v",
+            data.toString(),
+            p("f.hash"),
+            root.replace(root.charAt(0), root.charAt(0) == '0' ? '1' : '0'));
     assertThat(r.exitCode()).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
     assertThat(r.stderrLines()).last().isEqualTo("Command failed with code 7 (wrong root hash).");
   }
@@ -96,7 +136,9 @@ class CommandLineHabitsTest {
     ToolRun r = Jverity.run("--debug", "dump", p("d.hash"));
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.stdoutLines().getFirst()).startsWith("VERITY header information for ");
-    assertThat(r.stderrLines()).isNotEmpty().allMatch(l -> l.startsWith("# "))
+    assertThat(r.stderrLines())
+        .isNotEmpty()
+        .allMatch(l -> l.startsWith("# "))
         .anyMatch(l -> l.contains("Running command dump."));
     ToolRun failed = Jverity.run("dump", p("nope.hash"), "--debug");
     assertThat(failed.exitCode()).isEqualTo(ExitCode.IO_ERROR);
@@ -115,13 +157,22 @@ class CommandLineHabitsTest {
     assertThat(usage.stdout()).startsWith("Usage: jverity " + command + " ");
     ToolRun help = Jverity.run(command, "--help");
     assertThat(help.exitCode()).as("%s", help).isZero();
-    assertThat(help.stdout()).contains("-v, --verbose", "--debug", "--batch-mode", "--usage", "-?, --help",
-        "--veritysetup-exit-codes", "--detailed-exit-codes");
-    assertThat(help.stdout().lines()).allMatch(l -> l.length() <= Usage.WIDTH || !l.contains(" "), "80 columns");
+    assertThat(help.stdout())
+        .contains(
+            "-v, --verbose",
+            "--debug",
+            "--batch-mode",
+            "--usage",
+            "-?, --help",
+            "--veritysetup-exit-codes",
+            "--detailed-exit-codes");
+    assertThat(help.stdout().lines())
+        .allMatch(l -> l.length() <= Usage.WIDTH || !l.contains(" "), "80 columns");
     // Accepted by the parser on every command (parsed only: demo would run, status would wait).
     GlobalOptions global = new GlobalOptions();
     try {
-      Commands.named(command).parse(List.of("--batch-mode", "-v", "--debug"), GlobalOptions.SYNTAX, global);
+      Commands.named(command)
+          .parse(List.of("--batch-mode", "-v", "--debug"), GlobalOptions.SYNTAX, global);
     } catch (UsageException e) {
       assertThat(e.getMessage()).as(command).startsWith("missing required");
     }
@@ -137,13 +188,41 @@ class CommandLineHabitsTest {
 
   @Test
   void aRepeatedOptionMeansTheLastOne() {
-    ToolRun jv = Jverity.run("format", data.toString(), p("r.hash"), "--hash", "sha1", "--salt", "00", "--uuid",
-        UUID, "--hash", "sha256", "--salt", SALT);
-    ToolRun vs = VeritysetupOracle.run("format", data.toString(), p("r-vs.hash"), "--hash", "sha1", "--salt",
-        "00", "--uuid", UUID, "--hash", "sha256", "--salt", SALT);
+    ToolRun jv =
+        Jverity.run(
+            "format",
+            data.toString(),
+            p("r.hash"),
+            "--hash",
+            "sha1",
+            "--salt",
+            "00",
+            "--uuid",
+            UUID,
+            "--hash",
+            "sha256",
+            "--salt",
+            SALT);
+    ToolRun vs =
+        VeritysetupOracle.run(
+            "format",
+            data.toString(),
+            p("r-vs.hash"),
+            "--hash",
+            "sha1",
+            "--salt",
+            "00",
+            "--uuid",
+            UUID,
+            "--hash",
+            "sha256",
+            "--salt",
+            SALT);
     assertThat(jv.exitCode()).as("%s", jv).isZero();
     assertThat(vs.exitCode()).as("%s", vs).isZero();
-    assertThat(jv.headerField("Hash algorithm")).isEqualTo(vs.headerField("Hash algorithm")).isEqualTo("sha256");
+    assertThat(jv.headerField("Hash algorithm"))
+        .isEqualTo(vs.headerField("Hash algorithm"))
+        .isEqualTo("sha256");
     assertThat(jv.headerField("Salt")).isEqualTo(vs.headerField("Salt")).isEqualTo(SALT);
     assertThat(jv.headerField("Root hash")).isEqualTo(vs.headerField("Root hash"));
   }
@@ -156,7 +235,8 @@ class CommandLineHabitsTest {
     assertThat(jv.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(jv.stdout()).isEmpty();
     assertThat(jv.stderrLines().getFirst()).isEqualTo("jverity: missing command");
-    assertThat(jv.stderr()).contains(Commands.NAMES.stream().map(n -> "\n  " + n + " ").toArray(String[]::new));
+    assertThat(jv.stderr())
+        .contains(Commands.NAMES.stream().map(n -> "\n  " + n + " ").toArray(String[]::new));
   }
 
   @Test
@@ -183,7 +263,8 @@ class CommandLineHabitsTest {
   void versionIsTheBuildsVersion() {
     String version = System.getProperty("jverity.version");
     assertThat(version).as("surefire passes ${project.version}").isNotBlank();
-    for (List<String> args : List.of(List.of("--version"), List.of("-V"), List.of("dump", "--version"))) {
+    for (List<String> args :
+        List.of(List.of("--version"), List.of("-V"), List.of("dump", "--version"))) {
       ToolRun r = Jverity.run(args);
       assertThat(r.exitCode()).as("%s", r).isZero();
       assertThat(r.stdout()).isEqualTo("jverity " + version + "\n");
@@ -194,14 +275,23 @@ class CommandLineHabitsTest {
   void checkingCommandsDescribeTheirOwnOptions() {
     for (String command : List.of("verify", "read", "repair", "open")) {
       String help = Jverity.run(command, "--help").stdout().replaceAll("\\s+", " "); // unwrapped
-      assertThat(help).as(command).doesNotContainIgnoringCase("format default").doesNotContain("Also write")
-          .doesNotContain("written to the superblock").contains("the superblock's");
+      assertThat(help)
+          .as(command)
+          .doesNotContainIgnoringCase("format default")
+          .doesNotContain("Also write")
+          .doesNotContain("written to the superblock")
+          .contains("the superblock's");
     }
     String format = Jverity.run("format", "--help").stdout().replaceAll("\\s+", " ");
-    assertThat(format).contains("UUID written to the superblock (default: random)").doesNotContain("the superblock's");
+    assertThat(format)
+        .contains("UUID written to the superblock (default: random)")
+        .doesNotContain("the superblock's");
   }
 
-  /** Whether an option takes a value must not depend on the command: global options before it rely on that. */
+  /**
+   * Whether an option takes a value must not depend on the command: global options before it rely
+   * on that.
+   */
   @Test
   void anOptionTakesAValueInEveryCommandOrInNone() {
     Map<String, Boolean> seen = new java.util.HashMap<>();
@@ -210,7 +300,9 @@ class CommandLineHabitsTest {
         for (String name : o.names()) {
           Boolean before = seen.putIfAbsent(name, o.takesValue());
           assertThat(before == null || before == o.takesValue()).as("%s in %s", name, n).isTrue();
-          assertThat(GlobalOptions.SYNTAX.option(name)).as("%s in %s shadows a global option", name, n).isNull();
+          assertThat(GlobalOptions.SYNTAX.option(name))
+              .as("%s in %s shadows a global option", name, n)
+              .isNull();
         }
       }
     }
@@ -234,17 +326,39 @@ class CommandLineHabitsTest {
     Files.write(corrupt, b);
     String wrongRoot = (root.charAt(0) == '0' ? "1" : "0") + root.substring(1);
     // A tree without superblock and another salt: no block matches.
-    ToolRun ns = Jverity.run("format", data.toString(), p("ns.hash"), "--no-superblock", "--salt", "00");
+    ToolRun ns =
+        Jverity.run("format", data.toString(), p("ns.hash"), "--no-superblock", "--salt", "00");
     String nsRoot = ns.headerField("Root hash");
     return List.of(
         new Case("success", ExitCode.OK, List.of("verify", data.toString(), p("x.hash"), root)),
-        new Case("wrong root hash", ExitCode.ROOT_HASH_MISMATCH, List.of("verify", data.toString(), p("x.hash"), wrongRoot)),
-        new Case("corrupted data block", ExitCode.CORRUPTION, List.of("verify", corrupt.toString(), p("x.hash"), root)),
-        new Case("missing data file", ExitCode.IO_ERROR, List.of("verify", p("nope.img"), p("x.hash"), root)),
-        new Case("unknown option", ExitCode.USAGE, List.of("verify", data.toString(), p("x.hash"), root, "--bogus")),
+        new Case(
+            "wrong root hash",
+            ExitCode.ROOT_HASH_MISMATCH,
+            List.of("verify", data.toString(), p("x.hash"), wrongRoot)),
+        new Case(
+            "corrupted data block",
+            ExitCode.CORRUPTION,
+            List.of("verify", corrupt.toString(), p("x.hash"), root)),
+        new Case(
+            "missing data file",
+            ExitCode.IO_ERROR,
+            List.of("verify", p("nope.img"), p("x.hash"), root)),
+        new Case(
+            "unknown option",
+            ExitCode.USAGE,
+            List.of("verify", data.toString(), p("x.hash"), root, "--bogus")),
         new Case("no superblock", ExitCode.BAD_SUPERBLOCK, List.of("dump", data.toString())),
-        new Case("wrong salt", ExitCode.WRONG_PARAMETERS, List.of("verify", "--no-superblock", "--salt", "01",
-            data.toString(), p("ns.hash"), nsRoot)));
+        new Case(
+            "wrong salt",
+            ExitCode.WRONG_PARAMETERS,
+            List.of(
+                "verify",
+                "--no-superblock",
+                "--salt",
+                "01",
+                data.toString(),
+                p("ns.hash"),
+                nsRoot)));
   }
 
   @Test
@@ -257,14 +371,22 @@ class CommandLineHabitsTest {
       ToolRun bySwitch = Jverity.run(switched);
       int byEnv = run(Map.of(VeritysetupExitCodes.ENV, VeritysetupExitCodes.ENV_VALUE), c.args());
       assertThat(own.exitCode()).as("%s: jverity's own code\n%s", c, own).isEqualTo(c.jverity());
-      assertThat(bySwitch.exitCode()).as("%s: --veritysetup-exit-codes\n%s\nveritysetup: %s", c, bySwitch, vs)
+      assertThat(bySwitch.exitCode())
+          .as("%s: --veritysetup-exit-codes\n%s\nveritysetup: %s", c, bySwitch, vs)
           .isEqualTo(vs.exitCode());
-      assertThat(byEnv).as("%s: JVERITY_EXIT_CODES=veritysetup\nveritysetup: %s", c, vs).isEqualTo(vs.exitCode());
+      assertThat(byEnv)
+          .as("%s: JVERITY_EXIT_CODES=veritysetup\nveritysetup: %s", c, vs)
+          .isEqualTo(vs.exitCode());
     }
     assertThat(run(Map.of(VeritysetupExitCodes.ENV, "jverity"), List.of("dump", data.toString())))
-        .as("any other value: the default, veritysetup's codes on veritysetup's verbs").isEqualTo(1);
-    assertThat(run(Map.of(VeritysetupExitCodes.ENV, "jverity"), List.of("read", data.toString(), p("x.hash"), "00")))
-        .as("any other value: the default, jverity's codes on jverity's verbs").isEqualTo(ExitCode.INVALID_PARAMETER);
+        .as("any other value: the default, veritysetup's codes on veritysetup's verbs")
+        .isEqualTo(1);
+    assertThat(
+            run(
+                Map.of(VeritysetupExitCodes.ENV, "jverity"),
+                List.of("read", data.toString(), p("x.hash"), "00")))
+        .as("any other value: the default, jverity's codes on jverity's verbs")
+        .isEqualTo(ExitCode.INVALID_PARAMETER);
   }
 
   @Test

@@ -214,7 +214,8 @@ class CorruptionReportTest {
         .as("%s", r)
         .containsExactly(
             "jverity: data block " + block + " (position " + block * g.dbs() + ") is corrupted");
-    assertThat(r.stderr()).contains("jverity: verification failed: 1 corrupted block (1 data, 0 hash).");
+    assertThat(r.stderr())
+        .contains("jverity: verification failed: 1 corrupted block (1 data, 0 hash).");
     assertThat(r.stdout()).isEmpty();
     assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
   }
@@ -254,7 +255,12 @@ class CorruptionReportTest {
     assertThat(corruptionLines(r))
         .as("%s", r)
         .containsExactly(
-            "jverity: hash block " + hashBlock + " (level " + level + ", position " + blockStart
+            "jverity: hash block "
+                + hashBlock
+                + " (level "
+                + level
+                + ", position "
+                + blockStart
                 + ") is corrupted");
     // Everything below the corrupted block is unverifiable, and said so.
     long span = pow(g.fanout(), level + 1); // data blocks under one level-`level` hash block
@@ -299,7 +305,12 @@ class CorruptionReportTest {
                 + ", position "
                 + blockStart
                 + ", spare area not zeroed) is corrupted"
-            : "jverity: hash block " + hashBlock + " (level " + level + ", position " + blockStart
+            : "jverity: hash block "
+                + hashBlock
+                + " (level "
+                + level
+                + ", position "
+                + blockStart
                 + ") is corrupted";
     assertThat(corruptionLines(r)).as("%s", r).containsExactly(expected);
     assertThat(r.stderr()).doesNotContain("Exception").doesNotContain("at org.");
@@ -352,12 +363,17 @@ class CorruptionReportTest {
 
     ToolRun r = verify(im);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.UNSUPPORTED_HASH);
-    assertThat(r.stderrLines()).as("%s", r).singleElement().asString()
-        .startsWith("jverity: " + im.hash() + ": hash algorithm x").endsWith("(from the superblock) is not supported by jverity");
+    assertThat(r.stderrLines())
+        .as("%s", r)
+        .singleElement()
+        .asString()
+        .startsWith("jverity: " + im.hash() + ": hash algorithm x")
+        .endsWith("(from the superblock) is not supported by jverity");
     assertThat(r.stdout()).isEmpty();
     assertThat(veritysetupVerify(im).exitCode()).as("veritysetup verify").isNotZero();
 
-    ToolRun dump = Jverity.run("dump", "--hash-offset", String.valueOf(g.hashOffset()), im.hash().toString());
+    ToolRun dump =
+        Jverity.run("dump", "--hash-offset", String.valueOf(g.hashOffset()), im.hash().toString());
     assertThat(dump.exitCode()).as("dump: %s", dump).isZero();
     assertThat(dump.headerField("Hash algorithm")).as("%s", dump).startsWith("x");
   }
@@ -481,7 +497,8 @@ class CorruptionReportTest {
     List<String> expected = new ArrayList<>();
     for (int b = 0; b < 100; b++) {
       long block = corrupted.get(b);
-      expected.add("jverity: data block " + block + " (position " + block * g.dbs() + ") is corrupted");
+      expected.add(
+          "jverity: data block " + block + " (position " + block * g.dbs() + ") is corrupted");
     }
     assertThat(corruptionLines(r)).containsExactlyElementsOf(expected);
     assertThat(r.stderr()).contains("jverity: ... and 20 more corrupted blocks");
@@ -503,8 +520,11 @@ class CorruptionReportTest {
 
     ToolRun r = verify(im);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: hash file does not belong to this data:"
-        + " 128 of 129 data blocks mismatch (or the data was rewritten after it was formatted)");
+    assertThat(r.stderrLines())
+        .as("%s", r)
+        .containsExactly(
+            "jverity: hash file does not belong to this data:"
+                + " 128 of 129 data blocks mismatch (or the data was rewritten after it was formatted)");
     assertThat(r.stdout()).isEmpty();
     ToolRun json = verify(im, "--json");
     assertThat(json.stdout()).contains("\"foreignHashFile\": true", "\"corruptedDataBlocks\": 128");
@@ -514,9 +534,16 @@ class CorruptionReportTest {
     String wrong = im.root().substring(0, 63) + (im.root().charAt(63) == '0' ? '1' : '0');
     ToolRun both = verify(new Image(g, im.data(), im.hash(), wrong, im.levels()));
     assertThat(both.exitCode()).as("%s", both).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(both.stderrLines()).as("%s", both).singleElement().asString()
-        .startsWith("jverity: hash file does not belong to this data: 128 of 129 data blocks mismatch")
-        .endsWith("; the tree does not hash to the root hash given either (it hashes to " + im.root() + ")");
+    assertThat(both.stderrLines())
+        .as("%s", both)
+        .singleElement()
+        .asString()
+        .startsWith(
+            "jverity: hash file does not belong to this data: 128 of 129 data blocks mismatch")
+        .endsWith(
+            "; the tree does not hash to the root hash given either (it hashes to "
+                + im.root()
+                + ")");
   }
 
   static int digestSize(Geometry g) {

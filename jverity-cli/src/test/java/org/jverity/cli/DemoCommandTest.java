@@ -54,8 +54,10 @@ class DemoCommandTest {
 
   /** The $ lines of jverity, in order: format, verify, corrupt verify, read, wrong-root read. */
   static List<String> jverityLines() {
-    return demo.stdoutLines().stream().filter(l -> l.startsWith("   $ ") && !l.contains("veritysetup "))
-        .map(l -> l.substring(5)).toList();
+    return demo.stdoutLines().stream()
+        .filter(l -> l.startsWith("   $ ") && !l.contains("veritysetup "))
+        .map(l -> l.substring(5))
+        .toList();
   }
 
   @Test
@@ -65,7 +67,10 @@ class DemoCommandTest {
     // format again (into the kept folder), verify, the corrupted copy, read, a wrong root hash
     int[] exits = {0, 0, ExitCode.CORRUPTION, 0, ExitCode.ROOT_HASH_MISMATCH};
     for (int i = 0; i < lines.size(); i++) {
-      Process p = Jverity.detailed(new ProcessBuilder("sh", "-c", lines.get(i))).redirectErrorStream(true).start();
+      Process p =
+          Jverity.detailed(new ProcessBuilder("sh", "-c", lines.get(i)))
+              .redirectErrorStream(true)
+              .start();
       String output = new String(p.getInputStream().readAllBytes());
       assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
       assertThat(p.exitValue()).as("%s%n%s", lines.get(i), output).isEqualTo(exits[i]);
@@ -77,16 +82,22 @@ class DemoCommandTest {
 
   @Test
   void everyRateIsTheSizeOverTheTime() {
-    Matcher m = Pattern.compile("(\\d+) bytes (?:in|/) (\\d+\\.\\d{3}) s = (\\d+) MB/s").matcher(demo.stdout());
+    Matcher m =
+        Pattern.compile("(\\d+) bytes (?:in|/) (\\d+\\.\\d{3}) s = (\\d+) MB/s")
+            .matcher(demo.stdout());
     int n = 0;
     while (m.find()) {
       n++;
       assertRate(Long.parseLong(m.group(1)), m.group(2), Long.parseLong(m.group(3)));
     }
-    assertThat(n).as("rate lines in %s", demo).isEqualTo(6); // 3 processes, the reads, warm format and verify
+    assertThat(n)
+        .as("rate lines in %s", demo)
+        .isEqualTo(6); // 3 processes, the reads, warm format and verify
 
-    Pattern row = Pattern.compile("   (format|verify) +(\\d+\\.\\d{3}) s +(\\d+) MB/s +(\\d+\\.\\d{3}) s +(\\d+) MB/s"
-        + " +(\\d+\\.\\d\\d)");
+    Pattern row =
+        Pattern.compile(
+            "   (format|verify) +(\\d+\\.\\d{3}) s +(\\d+) MB/s +(\\d+\\.\\d{3}) s +(\\d+) MB/s"
+                + " +(\\d+\\.\\d\\d)");
     Matcher r = row.matcher(demo.stdout());
     int rows = 0;
     while (r.find()) {
@@ -96,25 +107,33 @@ class DemoCommandTest {
       // the ratio of the times as printed, within their rounding to a millisecond
       double j = Double.parseDouble(r.group(2));
       double v = Double.parseDouble(r.group(4));
-      assertThat(Double.parseDouble(r.group(6))).as(r.group())
-          .isBetween((v - 0.0005) / (j + 0.0005) - 0.005, (v + 0.0005) / Math.max(1e-9, j - 0.0005) + 0.005);
+      assertThat(Double.parseDouble(r.group(6)))
+          .as(r.group())
+          .isBetween(
+              (v - 0.0005) / (j + 0.0005) - 0.005,
+              (v + 0.0005) / Math.max(1e-9, j - 0.0005) + 0.005);
     }
     assertThat(rows).as("format and verify rows in %s", demo).isEqualTo(2);
   }
 
-  /** {@code mbPerSecond} is {@code bytes} over a time that printed as {@code seconds} (rounded to 1 ms), rounded. */
+  /**
+   * {@code mbPerSecond} is {@code bytes} over a time that printed as {@code seconds} (rounded to 1
+   * ms), rounded.
+   */
   static void assertRate(long bytes, String seconds, long mbPerSecond) {
     double t = Double.parseDouble(seconds);
     double fastest = bytes / Math.max(1e-9, t - 0.0005) / 1e6;
     double slowest = bytes / (t + 0.0005) / 1e6;
-    assertThat((double) mbPerSecond).as("%d bytes in %s s = %d MB/s", bytes, seconds, mbPerSecond)
+    assertThat((double) mbPerSecond)
+        .as("%d bytes in %s s = %d MB/s", bytes, seconds, mbPerSecond)
         .isBetween(Math.floor(slowest - 0.5), Math.ceil(fastest + 0.5));
   }
 
   @Test
   void blockNumbersAndPositionsAgreeWithVerifyAndVeritysetup() {
-    Matcher m = Pattern.compile("data block (\\d+) starts at byte \\1 x 4096 = (\\d+), its position")
-        .matcher(demo.stdout().replaceAll("\\s+", " "));
+    Matcher m =
+        Pattern.compile("data block (\\d+) starts at byte \\1 x 4096 = (\\d+), its position")
+            .matcher(demo.stdout().replaceAll("\\s+", " "));
     assertThat(m.find()).as("%s", demo).isTrue();
     long block = Long.parseLong(m.group(1));
     long position = Long.parseLong(m.group(2));
@@ -123,14 +142,16 @@ class DemoCommandTest {
         .contains("jverity: data block " + block + " (position " + position + ") is corrupted")
         .contains("Verification failed at position " + position + ".");
     assertThat(demo.stdout().replaceAll("\\s+", " "))
-        .contains("block 0 holds the superblock, then the levels, top first: level 1 is block 1, level 0 is"
-            + " blocks 2 to 3.")
+        .contains(
+            "block 0 holds the superblock, then the levels, top first: level 1 is block 1, level 0 is"
+                + " blocks 2 to 3.")
         .contains("hash block 3 holds those of data blocks 128 to 255");
   }
 
   @Test
   void warmFiguresAreLabelledAndNotCompared() {
-    assertThat(demo.stdout()).contains("whole processes, best of 3 runs each")
+    assertThat(demo.stdout())
+        .contains("whole processes, best of 3 runs each")
         .contains("Not comparable with step 6: no process starts here");
   }
 }

@@ -34,7 +34,8 @@ public class DigestCommandTest {
   static void files() throws IOException {
     SplittableRandom r = new SplittableRandom(575);
     for (int bs : new int[] {512, 1024, 4096, 65536}) {
-      // Multi-level: more blocks than one hash block covers with sha512 (bs / 64), times 3, plus a tail.
+      // Multi-level: more blocks than one hash block covers with sha512 (bs / 64), times 3, plus a
+      // tail.
       for (long size : new long[] {0, 1, bs, bs + 1, (long) bs * (bs / 64) * 3 + 17}) {
         Path f = dir.resolve("f-" + bs + "-" + size);
         if (!Files.exists(f)) {
@@ -60,7 +61,10 @@ public class DigestCommandTest {
     List<Arguments> a = new ArrayList<>();
     for (String alg : new String[] {"sha256", "sha512"}) {
       for (int bs : new int[] {512, 1024, 4096, 65536}) {
-        for (String salt : new String[] {"", "5a", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"}) {
+        for (String salt :
+            new String[] {
+              "", "5a", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+            }) {
           a.add(Arguments.of(alg, bs, salt));
         }
       }
@@ -78,22 +82,36 @@ public class DigestCommandTest {
       }
       List<String> j = new ArrayList<>(List.of("digest", f.toString()));
       j.addAll(opts);
-      j.addAll(List.of("--out-merkle-tree=" + dir.resolve("jt"), "--out-descriptor=" + dir.resolve("jd")));
+      j.addAll(
+          List.of(
+              "--out-merkle-tree=" + dir.resolve("jt"), "--out-descriptor=" + dir.resolve("jd")));
       List<String> v = new ArrayList<>(List.of(f.toString()));
       v.addAll(opts);
-      v.addAll(List.of("--out-merkle-tree=" + dir.resolve("ft"), "--out-descriptor=" + dir.resolve("fd")));
+      v.addAll(
+          List.of(
+              "--out-merkle-tree=" + dir.resolve("ft"), "--out-descriptor=" + dir.resolve("fd")));
       ToolRun mine = Jverity.run(j);
       ToolRun theirs = fsverity(v);
       assertThat(theirs.exitCode()).as("%s", theirs).isZero();
       assertThat(mine.exitCode()).as("%s", mine).isZero();
       assertThat(mine.stdout()).as(f.toString()).isEqualTo(theirs.stdout());
-      assertThat(Files.readAllBytes(dir.resolve("jt"))).as("tree of %s", f).isEqualTo(Files.readAllBytes(dir.resolve("ft")));
-      assertThat(Files.readAllBytes(dir.resolve("jd"))).as("descriptor of %s", f).isEqualTo(Files.readAllBytes(dir.resolve("fd")));
+      assertThat(Files.readAllBytes(dir.resolve("jt")))
+          .as("tree of %s", f)
+          .isEqualTo(Files.readAllBytes(dir.resolve("ft")));
+      assertThat(Files.readAllBytes(dir.resolve("jd")))
+          .as("descriptor of %s", f)
+          .isEqualTo(Files.readAllBytes(dir.resolve("fd")));
     }
   }
 
   @ParameterizedTest(name = "flags ''{0}''")
-  @CsvSource({"''", "--compact", "--for-builtin-sig", "--compact --for-builtin-sig", "--hash-alg=sha512 --for-builtin-sig"})
+  @CsvSource({
+    "''",
+    "--compact",
+    "--for-builtin-sig",
+    "--compact --for-builtin-sig",
+    "--hash-alg=sha512 --for-builtin-sig"
+  })
   void severalFilesInArgumentOrderWithEachOutputForm(String flags) throws Exception {
     List<String> opts = flags.isEmpty() ? List.of() : List.of(flags.split(" "));
     List<String> names = FILES.stream().map(Path::toString).toList().reversed();
@@ -112,13 +130,20 @@ public class DigestCommandTest {
     List<String> names = FILES.stream().map(Path::toString).toList();
     List<String> j = new ArrayList<>(List.of("digest", "--block-size=1024"));
     j.addAll(names);
-    j.addAll(List.of("--out-merkle-tree=" + dir.resolve("jt"), "--out-descriptor=" + dir.resolve("jd")));
+    j.addAll(
+        List.of("--out-merkle-tree=" + dir.resolve("jt"), "--out-descriptor=" + dir.resolve("jd")));
     List<String> v = new ArrayList<>(names);
-    v.addAll(List.of("--block-size=1024", "--out-merkle-tree=" + dir.resolve("ft"), "--out-descriptor=" + dir.resolve("fd")));
+    v.addAll(
+        List.of(
+            "--block-size=1024",
+            "--out-merkle-tree=" + dir.resolve("ft"),
+            "--out-descriptor=" + dir.resolve("fd")));
     ToolRun mine = Jverity.run(j);
     assertThat(mine.stdout()).isEqualTo(fsverity(v).stdout());
-    assertThat(Files.readAllBytes(dir.resolve("jt"))).isEqualTo(Files.readAllBytes(dir.resolve("ft")));
-    assertThat(Files.readAllBytes(dir.resolve("jd"))).isEqualTo(Files.readAllBytes(dir.resolve("fd")));
+    assertThat(Files.readAllBytes(dir.resolve("jt")))
+        .isEqualTo(Files.readAllBytes(dir.resolve("ft")));
+    assertThat(Files.readAllBytes(dir.resolve("jd")))
+        .isEqualTo(Files.readAllBytes(dir.resolve("fd")));
   }
 
   @Test
@@ -130,22 +155,29 @@ public class DigestCommandTest {
     Files.createSymbolicLink(tree.resolve("link"), tree.resolve("a"));
     ToolRun mine = Jverity.run("digest", "--recursive", tree.toString());
     assertThat(mine.exitCode()).as("%s", mine).isZero();
-    ToolRun theirs = fsverity(List.of(tree.resolve("a").toString(), tree.resolve("b/a").toString(), tree.resolve("b/c/z").toString()));
+    ToolRun theirs =
+        fsverity(
+            List.of(
+                tree.resolve("a").toString(),
+                tree.resolve("b/a").toString(),
+                tree.resolve("b/c/z").toString()));
     assertThat(mine.stdout()).isEqualTo(theirs.stdout());
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "--salt=abc | 3 | --salt",
-      "--salt=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20 | 3 | --salt",
-      "--block-size=1000 | 3 | --block-size",
-      "--block-size=4k | 3 | --block-size",
-      "--hash-alg=sha1 | 3 | --hash-alg",
-      "--hash-alg=SHA256 | 3 | --hash-alg",
-      "--hash-alg=blake2b-512 | 3 | --hash-alg",
-      "--block-size=64 --hash-alg=sha512 | 3 | block size",
-      "--frobnicate | 2 | frobnicate",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "--salt=abc | 3 | --salt",
+        "--salt=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20 | 3 | --salt",
+        "--block-size=1000 | 3 | --block-size",
+        "--block-size=4k | 3 | --block-size",
+        "--hash-alg=sha1 | 3 | --hash-alg",
+        "--hash-alg=SHA256 | 3 | --hash-alg",
+        "--hash-alg=blake2b-512 | 3 | --hash-alg",
+        "--block-size=64 --hash-alg=sha512 | 3 | block size",
+        "--frobnicate | 2 | frobnicate",
+      })
   void badOptionValuesAreOneLineWithTheirCode(String flags, int code, String names) {
     List<String> j = new ArrayList<>(List.of("digest", FILES.get(0).toString()));
     j.addAll(List.of(flags.split(" ")));
@@ -159,7 +191,11 @@ public class DigestCommandTest {
   void missingFilesAndDirectoriesAreIoErrors() {
     ToolRun missing = Jverity.run("digest", dir.resolve("nosuch").toString());
     assertThat(missing.exitCode()).isEqualTo(4);
-    assertThat(missing.stderrLines()).singleElement().asString().contains("nosuch").contains("no such file");
+    assertThat(missing.stderrLines())
+        .singleElement()
+        .asString()
+        .contains("nosuch")
+        .contains("no such file");
     ToolRun directory = Jverity.run("digest", dir.toString());
     assertThat(directory.exitCode()).isEqualTo(4);
     assertThat(directory.stderrLines()).singleElement().asString().contains("is a directory");

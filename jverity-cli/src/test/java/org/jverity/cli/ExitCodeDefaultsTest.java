@@ -69,7 +69,9 @@ class ExitCodeDefaultsTest {
     return plain(Map.of(), List.of(args));
   }
 
-  /** veritysetup's verbs, the cases veritysetup has an answer for: jverity's default is its code. */
+  /**
+   * veritysetup's verbs, the cases veritysetup has an answer for: jverity's default is its code.
+   */
   private List<List<String>> veritysetupCases() {
     return List.of(
         List.of("verify", data.toString(), p("data.hash"), root),
@@ -92,7 +94,9 @@ class ExitCodeDefaultsTest {
     for (List<String> args : veritysetupCases()) {
       ToolRun vs = VeritysetupOracle.run(args);
       ToolRun jv = plain(Map.of(), args);
-      assertThat(jv.exitCode()).as("%s\njverity: %s\nveritysetup: %s", args, jv, vs).isEqualTo(vs.exitCode());
+      assertThat(jv.exitCode())
+          .as("%s\njverity: %s\nveritysetup: %s", args, jv, vs)
+          .isEqualTo(vs.exitCode());
       veritysetupCodes.add(vs.exitCode());
     }
     // Not a vacuous agreement: veritysetup's success, -EPERM (corruption), -ENODEV (no file) and
@@ -107,8 +111,10 @@ class ExitCodeDefaultsTest {
         .isEqualTo(ExitCode.CORRUPTION);
     assertThat(plain("read", data.toString(), p("data.hash"), wrongRoot, "-o", p("out")).exitCode())
         .isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
-    assertThat(plain("read", data.toString(), p("data.hash"), root, "--bogus").exitCode()).isEqualTo(ExitCode.USAGE);
-    assertThat(plain("repair", data.toString(), p("data.hash"), root).exitCode()).as("no --fec-device")
+    assertThat(plain("read", data.toString(), p("data.hash"), root, "--bogus").exitCode())
+        .isEqualTo(ExitCode.USAGE);
+    assertThat(plain("repair", data.toString(), p("data.hash"), root).exitCode())
+        .as("no --fec-device")
         .isEqualTo(ExitCode.USAGE);
   }
 
@@ -118,10 +124,21 @@ class ExitCodeDefaultsTest {
     List<String> withOption = new ArrayList<>(corrupted);
     withOption.add(ExitCodeRule.DETAILED_OPTION);
     assertThat(plain(Map.of(), withOption).exitCode()).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(plain(Map.of(ExitCodeRule.ENV, "detailed"), corrupted).exitCode()).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(plain("--detailed-exit-codes", "dump", data.toString()).exitCode()).isEqualTo(ExitCode.BAD_SUPERBLOCK);
-    assertThat(plain("--detailed-exit-codes", "verify", data.toString(), p("data.hash"), root, "--bogus").exitCode())
-        .as("a command line that does not parse").isEqualTo(ExitCode.USAGE);
+    assertThat(plain(Map.of(ExitCodeRule.ENV, "detailed"), corrupted).exitCode())
+        .isEqualTo(ExitCode.CORRUPTION);
+    assertThat(plain("--detailed-exit-codes", "dump", data.toString()).exitCode())
+        .isEqualTo(ExitCode.BAD_SUPERBLOCK);
+    assertThat(
+            plain(
+                    "--detailed-exit-codes",
+                    "verify",
+                    data.toString(),
+                    p("data.hash"),
+                    root,
+                    "--bogus")
+                .exitCode())
+        .as("a command line that does not parse")
+        .isEqualTo(ExitCode.USAGE);
   }
 
   @Test
@@ -131,12 +148,17 @@ class ExitCodeDefaultsTest {
     withOption.add(ExitCodeRule.VERITYSETUP_OPTION);
     assertThat(plain(Map.of(), withOption).exitCode()).isEqualTo(2);
     assertThat(plain(Map.of(ExitCodeRule.ENV, "veritysetup"), read).exitCode()).isEqualTo(2);
-    assertThat(plain(Map.of(ExitCodeRule.ENV, "veritysetup"),
-        List.of("repair", data.toString(), p("data.hash"), root)).exitCode()).isEqualTo(1);
+    assertThat(
+            plain(
+                    Map.of(ExitCodeRule.ENV, "veritysetup"),
+                    List.of("repair", data.toString(), p("data.hash"), root))
+                .exitCode())
+        .isEqualTo(1);
     // The option wins over the environment.
     List<String> detailed = new ArrayList<>(read);
     detailed.add(ExitCodeRule.DETAILED_OPTION);
-    assertThat(plain(Map.of(ExitCodeRule.ENV, "veritysetup"), detailed).exitCode()).isEqualTo(ExitCode.CORRUPTION);
+    assertThat(plain(Map.of(ExitCodeRule.ENV, "veritysetup"), detailed).exitCode())
+        .isEqualTo(ExitCode.CORRUPTION);
   }
 
   @Test
@@ -147,9 +169,14 @@ class ExitCodeDefaultsTest {
     assertThat(ExitCodeRule.BY_VERB.exitCode("open", ExitCode.ROOT_HASH_MISMATCH)).isEqualTo(1);
     // veritysetup status and close of a name not active: -ENODEV, 4 ("NAME is inactive.").
     assertThat(ExitCodeRule.BY_VERB.exitCode("status", ExitCode.INACTIVE)).isEqualTo(4);
-    assertThat(ExitCodeRule.BY_VERB.exitCode("close", ExitCode.INACTIVE)).as("close, when it lands").isEqualTo(4);
-    assertThat(ExitCodeRule.VERITYSETUP.exitCode("open", ExitCode.RESTART)).as("asked for: all mapped").isEqualTo(1);
-    assertThat(ExitCodeRule.BY_VERB.exitCode("serve", ExitCode.RESTART)).isEqualTo(ExitCode.RESTART);
+    assertThat(ExitCodeRule.BY_VERB.exitCode("close", ExitCode.INACTIVE))
+        .as("close, when it lands")
+        .isEqualTo(4);
+    assertThat(ExitCodeRule.VERITYSETUP.exitCode("open", ExitCode.RESTART))
+        .as("asked for: all mapped")
+        .isEqualTo(1);
+    assertThat(ExitCodeRule.BY_VERB.exitCode("serve", ExitCode.RESTART))
+        .isEqualTo(ExitCode.RESTART);
   }
 
   @Test
@@ -157,20 +184,25 @@ class ExitCodeDefaultsTest {
     ToolRun r = plain("-v", "verify", corrupt.toString(), p("data.hash"), root);
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.stderrLines()).last().isEqualTo("Command failed with code 2 (corrupted blocks).");
-    ToolRun detailed = plain("-v", "--detailed-exit-codes", "verify", corrupt.toString(), p("data.hash"), root);
-    assertThat(detailed.stderrLines()).last().isEqualTo("Command failed with code 8 (corrupted blocks).");
+    ToolRun detailed =
+        plain("-v", "--detailed-exit-codes", "verify", corrupt.toString(), p("data.hash"), root);
+    assertThat(detailed.stderrLines())
+        .last()
+        .isEqualTo("Command failed with code 8 (corrupted blocks).");
   }
 
   @Test
   void helpEndsWithTheVerbsExitCodes() {
     String verify = plain("verify", "--help").stdout();
     assertThat(verify.strip().replace('\n', ' ').replaceAll(" +", " "))
-        .containsPattern("Exit codes \\(veritysetup's; --detailed-exit-codes for jverity's\\): 0 success; 1 .*; 2"
-            + " corrupted blocks, no block matches: wrong parameters; 4 file missing, unreadable or failing, no such export"
-            + " served; 141 standard output closed by its reader\\.$");
+        .containsPattern(
+            "Exit codes \\(veritysetup's; --detailed-exit-codes for jverity's\\): 0 success; 1 .*; 2"
+                + " corrupted blocks, no block matches: wrong parameters; 4 file missing, unreadable or failing, no such export"
+                + " served; 141 standard output closed by its reader\\.$");
     String read = plain("read", "--help").stdout();
     assertThat(read.strip().replace('\n', ' ').replaceAll(" +", " "))
-        .contains("Exit codes (jverity's; --veritysetup-exit-codes for veritysetup's): 0 success; 1 internal error;")
+        .contains(
+            "Exit codes (jverity's; --veritysetup-exit-codes for veritysetup's): 0 success; 1 internal error;")
         .endsWith("15 hash algorithm not supported; 141 standard output closed by its reader.");
     String open = plain("open", "--help").stdout().replace('\n', ' ').replaceAll(" +", " ");
     assertThat(open).contains("; 11 restart on corruption; 12 panic on corruption");

@@ -12,8 +12,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.jverity.format.VerityParams;
-import org.jverity.tree.MerkleLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -21,13 +19,15 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.jverity.format.VerityParams;
+import org.jverity.tree.MerkleLayout;
 
 /**
  * {@code format --fec-device} against the real {@code veritysetup format --fec-device}: the same
  * data, salt and UUID must give byte-identical FEC parity (and hash file, or whole image) and the
  * same header lines. A sampled matrix covers every roots value (2, 3, 7, 16, 24), every block size
- * (512, 1024, 4096), message areas that fill the last round and that do not, and every layout;
- * then REFERENCE.md §3's FEC vectors A, B and C by their exact sha256, and the refusals.
+ * (512, 1024, 4096), message areas that fill the last round and that do not, and every layout; then
+ * REFERENCE.md §3's FEC vectors A, B and C by their exact sha256, and the refusals.
  */
 @Execution(ExecutionMode.CONCURRENT) // each case has its own files
 class FecCompatTest {
@@ -67,7 +67,8 @@ class FecCompatTest {
 
     /** The tree of n data blocks, with the hash area at {@code hashOffset}. */
     MerkleLayout geometry(long n, long hashOffset) {
-      return MerkleLayout.dmVerity(VerityParams.builder().blockSize(bs).dataBlocks(n).hashOffset(hashOffset).build());
+      return MerkleLayout.dmVerity(
+          VerityParams.builder().blockSize(bs).dataBlocks(n).hashOffset(hashOffset).build());
     }
 
     /** Message blocks T of n data blocks in this layout. */
@@ -89,7 +90,16 @@ class FecCompatTest {
 
     @Override
     public String toString() {
-      return "roots " + roots + ", " + bs + " B, " + rounds + " rounds" + (fill ? " (full)" : "") + ", " + layout;
+      return "roots "
+          + roots
+          + ", "
+          + bs
+          + " B, "
+          + rounds
+          + " rounds"
+          + (fill ? " (full)" : "")
+          + ", "
+          + layout;
     }
   }
 
@@ -115,8 +125,19 @@ class FecCompatTest {
     long n = c.dataBlocks();
     byte[] data = new byte[Math.toIntExact(n * c.bs())];
     new SplittableRandom(c.toString().hashCode()).nextBytes(data);
-    List<String> common = new ArrayList<>(List.of("--data-block-size", "" + c.bs(), "--hash-block-size", "" + c.bs(),
-        "--salt", SALT, "--uuid", UUID, "--fec-roots", "" + c.roots()));
+    List<String> common =
+        new ArrayList<>(
+            List.of(
+                "--data-block-size",
+                "" + c.bs(),
+                "--hash-block-size",
+                "" + c.bs(),
+                "--salt",
+                SALT,
+                "--uuid",
+                UUID,
+                "--fec-roots",
+                "" + c.roots()));
     Path[] vs = files(c, dir.resolve("vs"), data, n, common);
     Path[] jv = files(c, dir.resolve("jv"), data, n, common);
 
@@ -125,28 +146,37 @@ class FecCompatTest {
     assertThat(v.exitCode()).as("veritysetup %s\n%s", c, v).isZero();
     assertThat(j.exitCode()).as("jverity %s\n%s", c, j).isZero();
     assertThat(j.stderr()).as("jverity stderr").isEmpty();
-    assertThat(j.headerField("FEC blocks")).as("FEC blocks, %s", c)
+    assertThat(j.headerField("FEC blocks"))
+        .as("FEC blocks, %s", c)
         .isEqualTo(String.valueOf((long) c.rounds() * c.roots()));
 
     List<String> vl = v.stdoutLines();
     List<String> jl = j.stdoutLines();
-    assertThat(jl.subList(1, jl.size() - 1)).as("header lines after the first, %s", c).isEqualTo(vl.subList(1, vl.size()));
+    assertThat(jl.subList(1, jl.size() - 1))
+        .as("header lines after the first, %s", c)
+        .isEqualTo(vl.subList(1, vl.size()));
     assertThat(jl.getLast()).startsWith("Identity:");
 
     for (int f = 0; f < vs.length; f++) {
       byte[] want = Files.readAllBytes(vs[f]);
       byte[] got = Files.readAllBytes(jv[f]);
       assertThat(got.length).as("length of %s, %s", jv[f].getFileName(), c).isEqualTo(want.length);
-      assertThat(Arrays.mismatch(got, want)).as("first differing byte of %s, %s", jv[f].getFileName(), c).isEqualTo(-1);
+      assertThat(Arrays.mismatch(got, want))
+          .as("first differing byte of %s, %s", jv[f].getFileName(), c)
+          .isEqualTo(-1);
     }
   }
 
-  /** The files one tool writes: {data, hash, fec} (fewer when shared), made ready for the layout. */
-  private static Path[] files(Case c, Path dir, byte[] data, long n, List<String> common) throws IOException {
+  /**
+   * The files one tool writes: {data, hash, fec} (fewer when shared), made ready for the layout.
+   */
+  private static Path[] files(Case c, Path dir, byte[] data, long n, List<String> common)
+      throws IOException {
     Files.createDirectories(dir);
     Path img = Files.write(dir.resolve("data.img"), data);
     return switch (c.layout()) {
-      case SEPARATE, SEPARATE_OFFSET -> new Path[] {img, dir.resolve("data.hash"), dir.resolve("data.fec")};
+      case SEPARATE, SEPARATE_OFFSET ->
+          new Path[] {img, dir.resolve("data.hash"), dir.resolve("data.fec")};
       case HASH_FILE -> {
         // The hash file exists already and runs to the parity's offset with foreign bytes.
         byte[] pre = new byte[Math.toIntExact(fecOffset(c, n))];
@@ -174,13 +204,40 @@ class FecCompatTest {
     List<String> a = new ArrayList<>(List.of("format"));
     Path img = files[0];
     switch (c.layout()) {
-      case SEPARATE -> a.addAll(List.of(img.toString(), files[1].toString(), "--fec-device", files[2].toString()));
-      case SEPARATE_OFFSET -> a.addAll(List.of(img.toString(), files[1].toString(), "--fec-device", files[2].toString(),
-          "--fec-offset", "4096"));
-      case HASH_FILE -> a.addAll(List.of(img.toString(), files[1].toString(), "--fec-device", files[1].toString(),
-          "--fec-offset", "" + fecOffset(c, n)));
-      case ONE_FILE -> a.addAll(List.of(img.toString(), img.toString(), "--fec-device", img.toString(),
-          "--data-blocks", "" + n, "--hash-offset", "" + n * c.bs(), "--fec-offset", "" + fecOffset(c, n)));
+      case SEPARATE ->
+          a.addAll(
+              List.of(img.toString(), files[1].toString(), "--fec-device", files[2].toString()));
+      case SEPARATE_OFFSET ->
+          a.addAll(
+              List.of(
+                  img.toString(),
+                  files[1].toString(),
+                  "--fec-device",
+                  files[2].toString(),
+                  "--fec-offset",
+                  "4096"));
+      case HASH_FILE ->
+          a.addAll(
+              List.of(
+                  img.toString(),
+                  files[1].toString(),
+                  "--fec-device",
+                  files[1].toString(),
+                  "--fec-offset",
+                  "" + fecOffset(c, n)));
+      case ONE_FILE ->
+          a.addAll(
+              List.of(
+                  img.toString(),
+                  img.toString(),
+                  "--fec-device",
+                  img.toString(),
+                  "--data-blocks",
+                  "" + n,
+                  "--hash-offset",
+                  "" + n * c.bs(),
+                  "--fec-offset",
+                  "" + fecOffset(c, n)));
     }
     a.addAll(common);
     return a;
@@ -205,7 +262,8 @@ class FecCompatTest {
   }
 
   static String sha256(Path p) throws Exception {
-    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
+    return HexFormat.of()
+        .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
   }
 
   @ParameterizedTest(name = "vector A, roots {0}")
@@ -215,11 +273,24 @@ class FecCompatTest {
   })
   void vectorA(int roots, long fecBytes, String fecSha, @TempDir Path dir) throws Exception {
     Path data = Files.write(dir.resolve("a.img"), vectorA());
-    ToolRun j = Jverity.run("format", data.toString(), dir.resolve("a.hash").toString(), "--fec-device",
-        dir.resolve("a.fec").toString(), "--fec-roots", "" + roots, "--salt", SALT_F, "--uuid", UUID);
+    ToolRun j =
+        Jverity.run(
+            "format",
+            data.toString(),
+            dir.resolve("a.hash").toString(),
+            "--fec-device",
+            dir.resolve("a.fec").toString(),
+            "--fec-roots",
+            "" + roots,
+            "--salt",
+            SALT_F,
+            "--uuid",
+            UUID);
     assertThat(j.exitCode()).as("%s", j).isZero();
-    assertThat(j.headerField("Root hash")).isEqualTo("e90ee24fde4981fa2e1f1b88e0c201ff3cac8372e271f1adb55512fd40581e49");
-    assertThat(sha256(dir.resolve("a.hash"))).isEqualTo("e67483b16e8f00b1ec5dc5de19f8d4894aa007b162c0649fce5e7edd396b50b7");
+    assertThat(j.headerField("Root hash"))
+        .isEqualTo("e90ee24fde4981fa2e1f1b88e0c201ff3cac8372e271f1adb55512fd40581e49");
+    assertThat(sha256(dir.resolve("a.hash")))
+        .isEqualTo("e67483b16e8f00b1ec5dc5de19f8d4894aa007b162c0649fce5e7edd396b50b7");
     assertThat(Files.size(dir.resolve("a.fec"))).isEqualTo(fecBytes);
     assertThat(sha256(dir.resolve("a.fec"))).isEqualTo(fecSha);
     assertThat(j.headerField("FEC device size")).isEqualTo(fecBytes + " [bytes]");
@@ -228,55 +299,124 @@ class FecCompatTest {
   @Test
   void vectorB(@TempDir Path dir) throws Exception {
     Path data = Files.write(dir.resolve("b.img"), vectorB());
-    ToolRun j = Jverity.run("format", data.toString(), dir.resolve("b.hash").toString(), "--fec-device",
-        dir.resolve("b.fec").toString(), "--fec-roots", "3", "--data-block-size", "512", "--hash-block-size", "512",
-        "--salt", SALT, "--uuid", UUID);
+    ToolRun j =
+        Jverity.run(
+            "format",
+            data.toString(),
+            dir.resolve("b.hash").toString(),
+            "--fec-device",
+            dir.resolve("b.fec").toString(),
+            "--fec-roots",
+            "3",
+            "--data-block-size",
+            "512",
+            "--hash-block-size",
+            "512",
+            "--salt",
+            SALT,
+            "--uuid",
+            UUID);
     assertThat(j.exitCode()).as("%s", j).isZero();
-    assertThat(j.headerField("Root hash")).isEqualTo("2c516738b79dcf384453af9839f6a6261159fa844090326c377a3aa03664d510");
+    assertThat(j.headerField("Root hash"))
+        .isEqualTo("2c516738b79dcf384453af9839f6a6261159fa844090326c377a3aa03664d510");
     assertThat(Files.size(dir.resolve("b.hash"))).isEqualTo(35328);
-    assertThat(sha256(dir.resolve("b.hash"))).isEqualTo("3b2c1a14c8304599e3e59408eb69428f0e39e079ebd65cfd6b4194fc1dd9f4b7");
+    assertThat(sha256(dir.resolve("b.hash")))
+        .isEqualTo("3b2c1a14c8304599e3e59408eb69428f0e39e079ebd65cfd6b4194fc1dd9f4b7");
     assertThat(Files.size(dir.resolve("b.fec"))).isEqualTo(7680);
-    assertThat(sha256(dir.resolve("b.fec"))).isEqualTo("f2b8a425d1fefc2822ae9ad2e1055b25a99491fac90063c387fcd5c5598c6339");
+    assertThat(sha256(dir.resolve("b.fec")))
+        .isEqualTo("f2b8a425d1fefc2822ae9ad2e1055b25a99491fac90063c387fcd5c5598c6339");
     assertThat(j.headerField("FEC blocks")).isEqualTo("15"); // R = 5 rounds of 3 parity blocks
   }
 
   @Test
   void vectorC(@TempDir Path dir) throws Exception {
     Path img = Files.write(dir.resolve("c.img"), Arrays.copyOf(vectorB(), 614400));
-    ToolRun j = Jverity.run("format", img.toString(), img.toString(), "--fec-device", img.toString(),
-        "--data-blocks=1000", "--hash-offset=512000", "--fec-offset=563200", "--fec-roots=2",
-        "--data-block-size", "512", "--hash-block-size", "512", "--salt", SALT, "--uuid", UUID);
+    ToolRun j =
+        Jverity.run(
+            "format",
+            img.toString(),
+            img.toString(),
+            "--fec-device",
+            img.toString(),
+            "--data-blocks=1000",
+            "--hash-offset=512000",
+            "--fec-offset=563200",
+            "--fec-roots=2",
+            "--data-block-size",
+            "512",
+            "--hash-block-size",
+            "512",
+            "--salt",
+            SALT,
+            "--uuid",
+            UUID);
     assertThat(j.exitCode()).as("%s", j).isZero();
-    assertThat(j.headerField("Root hash")).isEqualTo("2c516738b79dcf384453af9839f6a6261159fa844090326c377a3aa03664d510");
-    assertThat(sha256(img)).isEqualTo("111c4a56b11efbb8d9dd451e4a6a7511ada10726fa37d08f0105dea9cdd38a0c");
+    assertThat(j.headerField("Root hash"))
+        .isEqualTo("2c516738b79dcf384453af9839f6a6261159fa844090326c377a3aa03664d510");
+    assertThat(sha256(img))
+        .isEqualTo("111c4a56b11efbb8d9dd451e4a6a7511ada10726fa37d08f0105dea9cdd38a0c");
   }
 
   @Test
   void jsonDescribesTheParity(@TempDir Path dir) throws Exception {
     Path data = Files.write(dir.resolve("b.img"), vectorB());
-    ToolRun j = Jverity.run("format", data.toString(), dir.resolve("b.hash").toString(), "--fec-device",
-        dir.resolve("b.fec").toString(), "--fec-roots", "3", "--data-block-size", "512", "--hash-block-size", "512",
-        "--salt", SALT, "--uuid", UUID, "--json");
+    ToolRun j =
+        Jverity.run(
+            "format",
+            data.toString(),
+            dir.resolve("b.hash").toString(),
+            "--fec-device",
+            dir.resolve("b.fec").toString(),
+            "--fec-roots",
+            "3",
+            "--data-block-size",
+            "512",
+            "--hash-block-size",
+            "512",
+            "--salt",
+            SALT,
+            "--uuid",
+            UUID,
+            "--json");
     assertThat(j.exitCode()).as("%s", j).isZero();
-    assertThat(j.stdout()).contains("\"fec\": {", "\"roots\": 3", "\"offset\": 0", "\"size\": 7680", "\"blocks\": 15",
-        "\"rounds\": 5", "\"messageBlocks\": 1068", "\"onHashDevice\": false");
+    assertThat(j.stdout())
+        .contains(
+            "\"fec\": {",
+            "\"roots\": 3",
+            "\"offset\": 0",
+            "\"size\": 7680",
+            "\"blocks\": 15",
+            "\"rounds\": 5",
+            "\"messageBlocks\": 1068",
+            "\"onHashDevice\": false");
   }
 
   // --- refusals: one line, a distinct exit code, no FEC file left behind ---
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-    "roots 1             | 3 | --fec-roots=1",
-    "roots 25            | 3 | --fec-roots=25",
-    "offset not sectors  | 3 | --fec-offset=1000",
-    "negative offset     | 3 | --fec-offset=-512",
-    "block sizes differ  | 3 | --hash-block-size=512",
-  })
-  void refusesBadFecParameters(String what, int code, String option, @TempDir Path dir) throws Exception {
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "roots 1             | 3 | --fec-roots=1",
+        "roots 25            | 3 | --fec-roots=25",
+        "offset not sectors  | 3 | --fec-offset=1000",
+        "negative offset     | 3 | --fec-offset=-512",
+        "block sizes differ  | 3 | --hash-block-size=512",
+      })
+  void refusesBadFecParameters(String what, int code, String option, @TempDir Path dir)
+      throws Exception {
     Path data = Files.write(dir.resolve("a.img"), vectorA());
     Path fec = dir.resolve("a.fec");
-    ToolRun j = Jverity.run("format", data.toString(), dir.resolve("a.hash").toString(), "--fec-device", fec.toString(),
-        option, "--salt", SALT_F);
+    ToolRun j =
+        Jverity.run(
+            "format",
+            data.toString(),
+            dir.resolve("a.hash").toString(),
+            "--fec-device",
+            fec.toString(),
+            option,
+            "--salt",
+            SALT_F);
     assertRefused(j, code, what);
     assertThat(fec).doesNotExist();
     assertThat(dir.resolve("a.hash")).doesNotExist();
@@ -285,8 +425,15 @@ class FecCompatTest {
   @Test
   void refusesFecOptionsWithoutAFecDevice(@TempDir Path dir) throws Exception {
     Path data = Files.write(dir.resolve("a.img"), vectorA());
-    assertRefused(Jverity.run("format", data.toString(), dir.resolve("a.hash").toString(), "--fec-roots=3"), 2, "roots alone");
-    assertRefused(Jverity.run("format", data.toString(), dir.resolve("a.hash").toString(), "--fec-offset=4096"), 2, "offset alone");
+    assertRefused(
+        Jverity.run("format", data.toString(), dir.resolve("a.hash").toString(), "--fec-roots=3"),
+        2,
+        "roots alone");
+    assertRefused(
+        Jverity.run(
+            "format", data.toString(), dir.resolve("a.hash").toString(), "--fec-offset=4096"),
+        2,
+        "offset alone");
   }
 
   @ParameterizedTest(name = "FEC at {0} in the hash file")
@@ -294,28 +441,62 @@ class FecCompatTest {
   void refusesParityOverTheHashArea(long offset, @TempDir Path dir) throws Exception {
     Path data = Files.write(dir.resolve("a.img"), vectorA());
     Path hash = dir.resolve("a.hash");
-    assertRefused(Jverity.run("format", data.toString(), hash.toString(), "--fec-device", hash.toString(),
-        "--fec-offset=" + offset, "--salt", SALT_F), 3, "over the hash area");
+    assertRefused(
+        Jverity.run(
+            "format",
+            data.toString(),
+            hash.toString(),
+            "--fec-device",
+            hash.toString(),
+            "--fec-offset=" + offset,
+            "--salt",
+            SALT_F),
+        3,
+        "over the hash area");
     assertThat(hash).doesNotExist();
   }
 
   @Test
   void refusesParityOverTheData(@TempDir Path dir) throws Exception {
     Path data = Files.write(dir.resolve("a.img"), vectorA());
-    assertRefused(Jverity.run("format", data.toString(), dir.resolve("a.hash").toString(), "--fec-device",
-        data.toString(), "--fec-offset=405504", "--salt", SALT_F), 3, "over the data");
+    assertRefused(
+        Jverity.run(
+            "format",
+            data.toString(),
+            dir.resolve("a.hash").toString(),
+            "--fec-device",
+            data.toString(),
+            "--fec-offset=405504",
+            "--salt",
+            SALT_F),
+        3,
+        "over the data");
     assertThat(Files.size(data)).isEqualTo(409600);
   }
 
   @Test
   void parityMayFollowTheDataInTheDataFile(@TempDir Path dir) throws Exception {
     Path data = Files.write(dir.resolve("a.img"), vectorA());
-    ToolRun j = Jverity.run("format", data.toString(), dir.resolve("a.hash").toString(), "--fec-device",
-        data.toString(), "--fec-offset=409600", "--salt", SALT_F, "--uuid", UUID);
+    ToolRun j =
+        Jverity.run(
+            "format",
+            data.toString(),
+            dir.resolve("a.hash").toString(),
+            "--fec-device",
+            data.toString(),
+            "--fec-offset=409600",
+            "--salt",
+            SALT_F,
+            "--uuid",
+            UUID);
     assertThat(j.exitCode()).as("%s", j).isZero();
     byte[] all = Files.readAllBytes(data);
     assertThat(Arrays.copyOf(all, 409600)).isEqualTo(vectorA());
-    assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Arrays.copyOfRange(all, 409600, all.length))))
+    assertThat(
+            HexFormat.of()
+                .formatHex(
+                    MessageDigest.getInstance("SHA-256")
+                        .digest(Arrays.copyOfRange(all, 409600, all.length))))
         .isEqualTo("5b1592b9b0ac30b481ee7e17791a042dbae8d896a519fb2f1907d3226c1c9db6");
   }
 

@@ -18,8 +18,8 @@ import org.jverity.cli.command.ExitCode;
 
 /**
  * {@code verify} and {@code repair} with FEC options, against veritysetup 2.6.1 (issue 14): a FEC
- * device that cannot be one is refused before anything is checked, a wrong root hash is said
- * before FEC is tried, and "Found N repairable errors" counts what veritysetup counts.
+ * device that cannot be one is refused before anything is checked, a wrong root hash is said before
+ * FEC is tried, and "Found N repairable errors" counts what veritysetup counts.
  */
 class FecVerifyTest {
   @TempDir Path dir;
@@ -35,8 +35,15 @@ class FecVerifyTest {
     data = Files.write(dir.resolve("d.img"), bytes);
     hash = dir.resolve("d.hash");
     fec = dir.resolve("d.fec");
-    ToolRun f = VeritysetupOracle.run("format", data.toString(), hash.toString(), "--fec-device", fec.toString(),
-        "--salt", "5a");
+    ToolRun f =
+        VeritysetupOracle.run(
+            "format",
+            data.toString(),
+            hash.toString(),
+            "--fec-device",
+            fec.toString(),
+            "--salt",
+            "5a");
     assertThat(f.exitCode()).as("%s", f).isZero();
     root = f.headerField("Root hash").strip();
   }
@@ -61,23 +68,35 @@ class FecVerifyTest {
   // --- item 3: a FEC device that cannot be one ---------------------------------------------------
 
   @ParameterizedTest(name = "{0} --fec-device {1}")
-  @CsvSource({"verify, missing", "verify, directory", "verify, /dev/null", "repair, missing", "repair, directory",
-      "repair, /dev/null"})
-  void aFecDeviceThatCannotBeOneIsRefusedAsVeritysetupDoes(String command, String what) throws Exception {
-    Path device = switch (what) {
-      case "missing" -> dir.resolve("typo.fec");
-      case "directory" -> Files.createDirectory(dir.resolve("fec.d"));
-      default -> Path.of(what);
-    };
+  @CsvSource({
+    "verify, missing",
+    "verify, directory",
+    "verify, /dev/null",
+    "repair, missing",
+    "repair, directory",
+    "repair, /dev/null"
+  })
+  void aFecDeviceThatCannotBeOneIsRefusedAsVeritysetupDoes(String command, String what)
+      throws Exception {
+    Path device =
+        switch (what) {
+          case "missing" -> dir.resolve("typo.fec");
+          case "directory" -> Files.createDirectory(dir.resolve("fec.d"));
+          default -> Path.of(what);
+        };
     ToolRun r = Jverity.run(args(command, root, "--fec-device", device.toString()));
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.IO_ERROR);
     assertThat(r.stderrLines()).as("%s", r).hasSize(1);
     assertThat(r.stderr()).startsWith("jverity: " + device + ": FEC file ");
     if (command.equals("verify")) { // veritysetup has no repair verb
-      ToolRun theirs = VeritysetupOracle.run(args("verify", root, "--fec-device", device.toString()));
+      ToolRun theirs =
+          VeritysetupOracle.run(args("verify", root, "--fec-device", device.toString()));
       List<String> ours = new ArrayList<>(List.of("--veritysetup-exit-codes"));
       ours.addAll(args("verify", root, "--fec-device", device.toString()));
-      assertThat(Jverity.run(ours).exitCode()).as("veritysetup: %s", theirs).isEqualTo(theirs.exitCode()).isEqualTo(4);
+      assertThat(Jverity.run(ours).exitCode())
+          .as("veritysetup: %s", theirs)
+          .isEqualTo(theirs.exitCode())
+          .isEqualTo(4);
     }
   }
 
@@ -103,27 +122,43 @@ class FecVerifyTest {
   }
 
   @ParameterizedTest(name = "{0} {1} {2} without --fec-device")
-  @CsvSource({"verify, --fec-roots, 99", "verify, --fec-offset, 4096", "repair, --fec-roots, 4", "read, --fec-roots, 4",
-      "read, --fec-offset, 512"})
-  void fecTuningWithoutAFecDeviceIsRefused(String command, String option, String value) throws Exception {
+  @CsvSource({
+    "verify, --fec-roots, 99",
+    "verify, --fec-offset, 4096",
+    "repair, --fec-roots, 4",
+    "read, --fec-roots, 4",
+    "read, --fec-offset, 512"
+  })
+  void fecTuningWithoutAFecDeviceIsRefused(String command, String option, String value)
+      throws Exception {
     List<String> a = args(command, root, option, value);
     if (command.equals("read")) {
       a.addAll(List.of("-o", dir.resolve("out").toString()));
     }
     ToolRun r = Jverity.run(a);
-    assertThat(r.exitCode()).as("%s", r).isEqualTo(command.equals("repair") ? ExitCode.USAGE : ExitCode.INVALID_PARAMETER);
+    assertThat(r.exitCode())
+        .as("%s", r)
+        .isEqualTo(command.equals("repair") ? ExitCode.USAGE : ExitCode.INVALID_PARAMETER);
     assertThat(r.stderrLines()).as("%s", r).hasSize(1);
     assertThat(r.stderr()).contains("--fec-device");
   }
 
   @ParameterizedTest(name = "open {0}")
   @CsvSource({"--fec-roots 4, 3", "--fec-device /dev/null, 4"})
-  void openRefusesFecOptionsThatCannotWorkBeforeListening(String option, int code) throws Exception {
-    List<String> a = new ArrayList<>(List.of("open", data.toString(), "img", hash.toString(), root, "--port", "0"));
+  void openRefusesFecOptionsThatCannotWorkBeforeListening(String option, int code)
+      throws Exception {
+    List<String> a =
+        new ArrayList<>(
+            List.of("open", data.toString(), "img", hash.toString(), root, "--port", "0"));
     a.addAll(List.of(option.split(" ")));
     try (ServerProcess p = ServerProcess.start(dir, a.toArray(String[]::new))) {
       assertThat(p.waitFor()).as(p.stderr()).isEqualTo(code);
-      assertThat(p.stderr().lines()).as(p.stderr()).anyMatch(l -> l.startsWith("jverity: ") && l.toLowerCase(java.util.Locale.ROOT).contains("fec"));
+      assertThat(p.stderr().lines())
+          .as(p.stderr())
+          .anyMatch(
+              l ->
+                  l.startsWith("jverity: ")
+                      && l.toLowerCase(java.util.Locale.ROOT).contains("fec"));
     }
   }
 
@@ -139,8 +174,9 @@ class FecVerifyTest {
     assertThat(with.stderrLines()).as("%s", with).hasSize(1).isEqualTo(without.stderrLines());
     assertThat(with.stderr()).doesNotContain("FEC").contains("wrong root hash");
     ToolRun theirs = VeritysetupOracle.run(args("verify", wrong, "--fec-device", fec.toString()));
-    assertThat(theirs.stderrLines()).as("veritysetup says it in one line too").containsExactly(
-        "Verification of root hash failed.");
+    assertThat(theirs.stderrLines())
+        .as("veritysetup says it in one line too")
+        .containsExactly("Verification of root hash failed.");
   }
 
   @Test
@@ -161,30 +197,44 @@ class FecVerifyTest {
     ToolRun with = Jverity.run(args("verify", root, "--fec-device", fec.toString()));
     assertThat(with.exitCode()).as("%s", with).isEqualTo(ExitCode.CORRUPTION);
     assertThat(with.stderrLines()).as("%s", with).hasSize(1);
-    assertThat(with.stderr()).contains("hash file does not belong to this data").doesNotContain("FEC");
+    assertThat(with.stderr())
+        .contains("hash file does not belong to this data")
+        .doesNotContain("FEC");
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "3 bytes in one data block        | 20580:3           | 3 | 1",
-      "1 byte in each of 2 data blocks  | 4100:1 40000:1    | 2 | 2",
-      "4 bytes in 2 blocks              | 20580:1 36864:3   | 4 | 2",
-      "a whole block                    | 409600:4096       | 4096 | 1",
-      "3 bytes in a level-0 hash block  | h8292:3           | 3 | 1",
-      "data and hash blocks             | 20580:2 h12300:5  | 7 | 2"})
-  void repairableErrorsCountTheBytesAsVeritysetupDoes(String what, String damage, long bytes, int blocks)
-      throws Exception {
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "3 bytes in one data block        | 20580:3           | 3 | 1",
+        "1 byte in each of 2 data blocks  | 4100:1 40000:1    | 2 | 2",
+        "4 bytes in 2 blocks              | 20580:1 36864:3   | 4 | 2",
+        "a whole block                    | 409600:4096       | 4096 | 1",
+        "3 bytes in a level-0 hash block  | h8292:3           | 3 | 1",
+        "data and hash blocks             | 20580:2 h12300:5  | 7 | 2"
+      })
+  void repairableErrorsCountTheBytesAsVeritysetupDoes(
+      String what, String damage, long bytes, int blocks) throws Exception {
     for (String d : damage.split(" ")) {
       String[] at = d.split(":"); // OFFSET:COUNT in the data, hOFFSET:COUNT in the hash file
       boolean inHash = at[0].startsWith("h");
-      damage(inHash ? hash : data, Long.parseLong(inHash ? at[0].substring(1) : at[0]), Integer.parseInt(at[1]));
+      damage(
+          inHash ? hash : data,
+          Long.parseLong(inHash ? at[0].substring(1) : at[0]),
+          Integer.parseInt(at[1]));
     }
     ToolRun theirs = VeritysetupOracle.run(args("verify", root, "--fec-device", fec.toString()));
     ToolRun ours = Jverity.run(args("verify", root, "--fec-device", fec.toString()));
     String line = "Found " + bytes + " repairable errors with FEC device.";
     assertThat(theirs.stderrLines()).as("veritysetup: %s", theirs).contains(line);
     assertThat(ours.exitCode()).as("%s", ours).isZero();
-    assertThat(ours.stderrLines()).as("%s", ours).contains(line,
-        "jverity: " + blocks + (blocks == 1 ? " block is" : " blocks are") + " correctable with FEC");
+    assertThat(ours.stderrLines())
+        .as("%s", ours)
+        .contains(
+            line,
+            "jverity: "
+                + blocks
+                + (blocks == 1 ? " block is" : " blocks are")
+                + " correctable with FEC");
   }
 }

@@ -24,7 +24,9 @@ class FormatFeaturesTest {
   }
 
   private ToolRun format(String hashName, String... extra) {
-    List<String> args = new java.util.ArrayList<>(List.of("format", data.toString(), dir.resolve(hashName).toString()));
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of("format", data.toString(), dir.resolve(hashName).toString()));
     args.addAll(List.of(extra));
     ToolRun r = Jverity.run(args);
     assertThat(r.exitCode()).as("%s", r).isZero();
@@ -44,10 +46,12 @@ class FormatFeaturesTest {
     assertThat(json(r, "hashDeviceSize")).isEqualTo("28672");
     assertThat(r.stdout()).contains("\"level\": 0,\n      \"offset\": 16384,\n      \"blocks\": 3");
     assertThat(r.stdout()).contains("\"level\": 1,\n      \"offset\": 12288,\n      \"blocks\": 1");
-    ToolRun dump = Jverity.run("dump", dir.resolve("a.hash").toString(), "--hash-offset", "8192", "--json");
+    ToolRun dump =
+        Jverity.run("dump", dir.resolve("a.hash").toString(), "--hash-offset", "8192", "--json");
     assertThat(json(dump, "uuid")).isEqualTo(json(r, "uuid"));
     assertThat(dump.stdout()).doesNotContain("rootHash").doesNotContain("identity");
-    assertThat(json(r, "identity")).isEqualTo("verity1:sha256:4096:4096:300:1:" + json(r, "salt") + ":" + json(r, "rootHash"));
+    assertThat(json(r, "identity"))
+        .isEqualTo("verity1:sha256:4096:4096:300:1:" + json(r, "salt") + ":" + json(r, "rootHash"));
   }
 
   @Test
@@ -55,10 +59,16 @@ class FormatFeaturesTest {
     ToolRun a = format("a.hash", "--seed", "secret");
     ToolRun b = format("b.hash", "--seed", "secret");
     ToolRun other = format("c.hash", "--seed", "secret", "--seed-label", "usr");
-    assertThat(a.headerField("Salt")).isEqualTo(b.headerField("Salt")).isNotEqualTo(other.headerField("Salt"));
-    assertThat(a.headerField("UUID")).isEqualTo(b.headerField("UUID")).isNotEqualTo(other.headerField("UUID"));
-    assertThat(a.headerField("UUID")).matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
-    assertThat(Files.readAllBytes(dir.resolve("a.hash"))).isEqualTo(Files.readAllBytes(dir.resolve("b.hash")));
+    assertThat(a.headerField("Salt"))
+        .isEqualTo(b.headerField("Salt"))
+        .isNotEqualTo(other.headerField("Salt"));
+    assertThat(a.headerField("UUID"))
+        .isEqualTo(b.headerField("UUID"))
+        .isNotEqualTo(other.headerField("UUID"));
+    assertThat(a.headerField("UUID"))
+        .matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+    assertThat(Files.readAllBytes(dir.resolve("a.hash")))
+        .isEqualTo(Files.readAllBytes(dir.resolve("b.hash")));
     ToolRun random1 = format("d.hash");
     ToolRun random2 = format("e.hash");
     assertThat(random1.headerField("Salt")).isNotEqualTo(random2.headerField("Salt")).hasSize(64);
@@ -69,23 +79,46 @@ class FormatFeaturesTest {
     Path root = dir.resolve("root.txt");
     ToolRun f = format("a.hash", "--root-hash-file", root.toString());
     assertThat(Files.readString(root)).isEqualTo(f.headerField("Root hash")).doesNotContain("\n");
-    ToolRun v = Jverity.run("verify", data.toString(), dir.resolve("a.hash").toString(), "--root-hash-file", root.toString(), "-v");
+    ToolRun v =
+        Jverity.run(
+            "verify",
+            data.toString(),
+            dir.resolve("a.hash").toString(),
+            "--root-hash-file",
+            root.toString(),
+            "-v");
     assertThat(v.exitCode()).isZero();
     assertThat(v.stdout()).isEqualTo("Command successful.\n");
   }
 
   @Test
   void newOutputFilesAreTheOwnersOnlyAsVeritysetupMakesThem() throws Exception {
-    ToolRun v = VeritysetupOracle.run("format", data.toString(), dir.resolve("vs.hash").toString(),
-        "--root-hash-file", dir.resolve("vs.root").toString(), "--fec-device", dir.resolve("vs.fec").toString());
+    ToolRun v =
+        VeritysetupOracle.run(
+            "format",
+            data.toString(),
+            dir.resolve("vs.hash").toString(),
+            "--root-hash-file",
+            dir.resolve("vs.root").toString(),
+            "--fec-device",
+            dir.resolve("vs.fec").toString());
     assertThat(v.exitCode()).as("%s", v).isZero();
-    format("jv.hash", "--root-hash-file", dir.resolve("jv.root").toString(), "--fec-device", dir.resolve("jv.fec").toString());
+    format(
+        "jv.hash",
+        "--root-hash-file",
+        dir.resolve("jv.root").toString(),
+        "--fec-device",
+        dir.resolve("jv.fec").toString());
     for (String kind : List.of("hash", "root", "fec")) {
-      assertThat(mode(dir.resolve("jv." + kind))).as(kind).isEqualTo(mode(dir.resolve("vs." + kind))).isEqualTo("rw-------");
+      assertThat(mode(dir.resolve("jv." + kind)))
+          .as(kind)
+          .isEqualTo(mode(dir.resolve("vs." + kind)))
+          .isEqualTo("rw-------");
     }
     Path shared = dir.resolve("shared.hash"); // an existing file keeps the mode its owner gave it
     Files.createFile(shared);
-    Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    Files.setPosixFilePermissions(
+        shared, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
     format("shared.hash");
     assertThat(mode(shared)).isEqualTo("rw-r--r--");
   }
@@ -108,8 +141,15 @@ class FormatFeaturesTest {
     byte[] bytes = Files.readAllBytes(data);
     bytes[42 * 4096 + 7] ^= 1;
     Files.write(data, bytes);
-    ToolRun v = Jverity.run("verify", data.toString(), dir.resolve("a.hash").toString(), f.headerField("Root hash"), "--json");
+    ToolRun v =
+        Jverity.run(
+            "verify",
+            data.toString(),
+            dir.resolve("a.hash").toString(),
+            f.headerField("Root hash"),
+            "--json");
     assertThat(v.exitCode()).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(v.stdout()).contains("\"corruptedBlocks\": 1", "\"area\": \"data\",\n      \"block\": 42");
+    assertThat(v.stdout())
+        .contains("\"corruptedBlocks\": 1", "\"area\": \"data\",\n      \"block\": 42");
   }
 }

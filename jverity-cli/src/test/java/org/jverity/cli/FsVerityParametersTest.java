@@ -7,10 +7,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.jverity.cli.command.ExitCode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.cli.command.ExitCode;
 
 /**
  * digest, sign, verify-sig and cat accept the same fs-verity parameters, and exactly those {@code
@@ -34,13 +34,27 @@ class FsVerityParametersTest {
 
   @ParameterizedTest(name = "{0} --block-size={1} --salt={2}")
   @CsvSource({
-      "sha256, 32, none", "sha256, 64, none", "sha256, 512, none", "sha256, 1000, none", "sha256, 1024, none",
-      "sha256, 4096, none", "sha256, 65536, none", "sha256, 131072, none", "sha256, 2097152, none",
-      "sha512, 64, none", "sha512, 128, none", "sha512, 2097152, 5a",
-      "sha256, 4096, ''", "sha256, 4096, -", "sha256, 4096, 5a", "sha256, 4096, abc",
-      "sha256, 4096, 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
-      "sha256, 4096, 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20"})
-  void acceptWhatFsverityAcceptsWithItsDigest(String alg, int blockSize, String salt) throws Exception {
+    "sha256, 32, none",
+    "sha256, 64, none",
+    "sha256, 512, none",
+    "sha256, 1000, none",
+    "sha256, 1024, none",
+    "sha256, 4096, none",
+    "sha256, 65536, none",
+    "sha256, 131072, none",
+    "sha256, 2097152, none",
+    "sha512, 64, none",
+    "sha512, 128, none",
+    "sha512, 2097152, 5a",
+    "sha256, 4096, ''",
+    "sha256, 4096, -",
+    "sha256, 4096, 5a",
+    "sha256, 4096, abc",
+    "sha256, 4096, 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+    "sha256, 4096, 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20"
+  })
+  void acceptWhatFsverityAcceptsWithItsDigest(String alg, int blockSize, String salt)
+      throws Exception {
     List<String> opts = new ArrayList<>(List.of("--hash-alg=" + alg, "--block-size=" + blockSize));
     if (!salt.equals(NO_SALT)) {
       opts.add("--salt=" + salt);
@@ -51,7 +65,8 @@ class FsVerityParametersTest {
     theirs.addAll(opts);
     ToolRun fsverity = DigestCommandTest.fsverity(theirs);
     boolean accepted = fsverity.exitCode() == 0;
-    String digest = accepted ? fsverity.stdout().substring(0, fsverity.stdout().indexOf(' ')) : "sha256:00";
+    String digest =
+        accepted ? fsverity.stdout().substring(0, fsverity.stdout().indexOf(' ')) : "sha256:00";
     if (!accepted) {
       Files.write(tree, new byte[4096]);
     }
@@ -64,8 +79,15 @@ class FsVerityParametersTest {
 
     Path sig = dir.resolve("f.sig");
     Files.deleteIfExists(sig);
-    ToolRun s = Jverity.run(with(opts, "sign", file.toString(), sig.toString(), "--key=" + dir.resolve("signer.key"),
-        "--cert=" + dir.resolve("signer.crt")));
+    ToolRun s =
+        Jverity.run(
+            with(
+                opts,
+                "sign",
+                file.toString(),
+                sig.toString(),
+                "--key=" + dir.resolve("signer.key"),
+                "--cert=" + dir.resolve("signer.crt")));
     expect(s, accepted);
     if (accepted) {
       assertThat(s.stdout()).isEqualTo("Signed file '" + file + "' (" + digest + ")\n");
@@ -73,17 +95,32 @@ class FsVerityParametersTest {
       Files.write(sig, new byte[16]);
     }
 
-    ToolRun v = Jverity.run(with(opts, "verify-sig", file.toString(), sig.toString(),
-        "--cert=" + dir.resolve("signer.crt")));
+    ToolRun v =
+        Jverity.run(
+            with(
+                opts,
+                "verify-sig",
+                file.toString(),
+                sig.toString(),
+                "--cert=" + dir.resolve("signer.crt")));
     expect(v, accepted);
     if (accepted) {
-      assertThat(v.stdout()).startsWith("Verified file '" + file + "' (" + digest + "), signed by ");
+      assertThat(v.stdout())
+          .startsWith("Verified file '" + file + "' (" + digest + "), signed by ");
     }
 
     Path out = dir.resolve("out");
     Files.deleteIfExists(out);
-    ToolRun c = Jverity.run(with(opts, "cat", file.toString(), "--merkle-tree=" + tree, "--digest=" + digest,
-        "-o", out.toString()));
+    ToolRun c =
+        Jverity.run(
+            with(
+                opts,
+                "cat",
+                file.toString(),
+                "--merkle-tree=" + tree,
+                "--digest=" + digest,
+                "-o",
+                out.toString()));
     expect(c, accepted);
     if (accepted) {
       assertThat(out).hasSameBinaryContentAs(file);
@@ -96,7 +133,9 @@ class FsVerityParametersTest {
     return all;
   }
 
-  /** Accepted and done, or refused as an invalid parameter in one line, before anything is written. */
+  /**
+   * Accepted and done, or refused as an invalid parameter in one line, before anything is written.
+   */
   private static void expect(ToolRun r, boolean accepted) {
     if (accepted) {
       assertThat(r.exitCode()).as("%s", r).isZero();

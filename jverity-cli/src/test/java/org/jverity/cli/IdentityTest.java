@@ -7,11 +7,11 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import org.jverity.format.ImageIdentity;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.format.ImageIdentity;
 
 /**
  * The image identity {@code format} prints, which {@code verify} and {@code read} take in place of
@@ -41,7 +41,8 @@ class IdentityTest {
   }
 
   private ToolRun read(String rootOrIdentity) {
-    return Jverity.run("read", data.toString(), hash.toString(), rootOrIdentity, "-o", out.toString());
+    return Jverity.run(
+        "read", data.toString(), hash.toString(), rootOrIdentity, "-o", out.toString());
   }
 
   /** Overwrites the superblock's data_blocks field (bytes 72..80, little-endian), nothing else. */
@@ -55,9 +56,13 @@ class IdentityTest {
   void formatPrintsTheIdentityAfterVeritysetupsLines() {
     String id = format.headerField("Identity");
     assertThat(format.stdoutLines().getLast()).isEqualTo("Identity:        \t" + id);
-    assertThat(id).isEqualTo("verity1:sha256:4096:4096:300:1:" + SALT + ":" + format.headerField("Root hash"));
+    assertThat(id)
+        .isEqualTo(
+            "verity1:sha256:4096:4096:300:1:" + SALT + ":" + format.headerField("Root hash"));
     assertThat(ImageIdentity.parse(id).toString()).isEqualTo(id);
-    ToolRun json = Jverity.run("format", data.toString(), dir.resolve("b.hash").toString(), "--salt", SALT, "--json");
+    ToolRun json =
+        Jverity.run(
+            "format", data.toString(), dir.resolve("b.hash").toString(), "--salt", SALT, "--json");
     assertThat(json.stdout()).contains("\"identity\": \"" + id + "\"");
   }
 
@@ -72,7 +77,14 @@ class IdentityTest {
   void verifyTakesTheIdentityFromAFileAndGivesItBackInJson() throws Exception {
     String id = format.headerField("Identity");
     Path file = Files.writeString(dir.resolve("identity.txt"), id + "\n");
-    ToolRun v = Jverity.run("verify", data.toString(), hash.toString(), "--root-hash-file", file.toString(), "--json");
+    ToolRun v =
+        Jverity.run(
+            "verify",
+            data.toString(),
+            hash.toString(),
+            "--root-hash-file",
+            file.toString(),
+            "--json");
     assertThat(v.exitCode()).as("%s", v).isZero();
     assertThat(v.stdout()).contains("\"identity\": \"" + id + "\"");
   }
@@ -81,16 +93,18 @@ class IdentityTest {
   void anIdentityWithAnotherRootHashReadsNothing() throws Exception {
     String id = format.headerField("Identity");
     ToolRun r = read(id.substring(0, id.length() - 1) + (id.endsWith("0") ? "1" : "0"));
-    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.ROOT_HASH_MISMATCH); // as verify says it
+    assertThat(r.exitCode())
+        .as("%s", r)
+        .isEqualTo(ExitCode.ROOT_HASH_MISMATCH); // as verify says it
     assertThat(r.stderr()).startsWith("jverity: wrong root hash: ");
     assertThat(out).as("a failed read leaves no --output").doesNotExist();
   }
 
   /**
-   * Issue #9 as it stands with a bare root hash: the kernel never reads the superblock, so the
-   * root hash does not cover it. With data_blocks cut from 300 to 256 the tree's top block is
-   * unchanged (level 0 keeps its first two blocks where they were), the root hash still matches,
-   * and read succeeds with a different image: the first 256 blocks only.
+   * Issue #9 as it stands with a bare root hash: the kernel never reads the superblock, so the root
+   * hash does not cover it. With data_blocks cut from 300 to 256 the tree's top block is unchanged
+   * (level 0 keeps its first two blocks where they were), the root hash still matches, and read
+   * succeeds with a different image: the first 256 blocks only.
    */
   @Test
   void aRootHashAloneTrustsARewrittenDataBlocksField_issue9() throws Exception {
@@ -104,12 +118,17 @@ class IdentityTest {
   void theIdentityRefusesARewrittenDataBlocksField() throws Exception {
     rewriteDataBlocks(256);
     for (String command : new String[] {"read", "verify"}) {
-      ToolRun r = command.equals("read")
-          ? read(format.headerField("Identity"))
-          : Jverity.run("verify", data.toString(), hash.toString(), format.headerField("Identity"));
+      ToolRun r =
+          command.equals("read")
+              ? read(format.headerField("Identity"))
+              : Jverity.run(
+                  "verify", data.toString(), hash.toString(), format.headerField("Identity"));
       assertThat(r.exitCode()).as("%s %s", command, r).isEqualTo(ExitCode.SUPERBLOCK_MISMATCH);
-      assertThat(r.stderr()).isEqualTo("jverity: " + hash
-          + ": superblock contradicts the identity: data blocks 256 (identity says 300)\n");
+      assertThat(r.stderr())
+          .isEqualTo(
+              "jverity: "
+                  + hash
+                  + ": superblock contradicts the identity: data blocks 256 (identity says 300)\n");
     }
     assertThat(out).as("refused before the output is opened").doesNotExist();
   }
@@ -117,13 +136,28 @@ class IdentityTest {
   @Test
   void withoutASuperblockTheIdentityGivesAllTheParameters() throws Exception {
     Path bare = dir.resolve("bare.hash");
-    ToolRun f = Jverity.run("format", data.toString(), bare.toString(), "--no-superblock",
-        "--hash", "sha1", "--format", "0", "--data-block-size", "1024", "--salt", "-",
-        "--data-blocks", String.valueOf(BLOCKS * 4));
+    ToolRun f =
+        Jverity.run(
+            "format",
+            data.toString(),
+            bare.toString(),
+            "--no-superblock",
+            "--hash",
+            "sha1",
+            "--format",
+            "0",
+            "--data-block-size",
+            "1024",
+            "--salt",
+            "-",
+            "--data-blocks",
+            String.valueOf(BLOCKS * 4));
     assertThat(f.exitCode()).as("%s", f).isZero();
     String id = f.headerField("Identity");
     assertThat(id).startsWith("verity1:sha1:1024:4096:1200:0:-:");
-    ToolRun r = Jverity.run("read", data.toString(), bare.toString(), id, "--no-superblock", "-o", out.toString());
+    ToolRun r =
+        Jverity.run(
+            "read", data.toString(), bare.toString(), id, "--no-superblock", "-o", out.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
   }

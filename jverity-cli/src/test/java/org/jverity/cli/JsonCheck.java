@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.jverity.server.Json;
 import org.jverity.testkit.Tool;
 import org.jverity.testkit.ToolResult;
-import org.jverity.server.Json;
 
 /**
  * Checks that jverity's JSON is JSON: Python's json module, an oracle jverity did not write, must
@@ -18,7 +18,8 @@ public final class JsonCheck {
   private JsonCheck() {}
 
   private static final Tool PYTHON = Tool.of("python3");
-  private static final String STRICT = """
+  private static final String STRICT =
+      """
       import json, sys
       def pairs(p):
           keys = [k for k, _ in p]
@@ -33,7 +34,8 @@ public final class JsonCheck {
   @SuppressWarnings("unchecked")
   public static Map<String, Object> object(String text) throws Exception {
     ToolResult python = PYTHON.input(text.getBytes(StandardCharsets.UTF_8)).run("-c", STRICT);
-    assertThat(python.exit()).as("python's json module on:\n%s\nsaid: %s", text, python.out() + python.stderr())
+    assertThat(python.exit())
+        .as("python's json module on:\n%s\nsaid: %s", text, python.out() + python.stderr())
         .isZero();
     Object v = Json.parse(text);
     assertThat(v).isInstanceOf(Map.class);
@@ -54,10 +56,15 @@ public final class JsonCheck {
     assertThat(r.exitCode()).as("%s", r).isNotZero();
     assertThat(r.stdoutLines()).as("%s", r).hasSize(1);
     Map<String, Object> m = object(r.stdout());
-    assertThat(m).as("%s", r).containsEntry("ok", false).containsEntry("exitCode", (long) r.exitCode());
+    assertThat(m)
+        .as("%s", r)
+        .containsEntry("ok", false)
+        .containsEntry("exitCode", (long) r.exitCode());
     List<String> errors = r.stderrLines().stream().filter(l -> l.startsWith("jverity: ")).toList();
     assertThat(errors).as("%s", r).isNotEmpty();
-    assertThat(m.get("error")).as("%s", r).isEqualTo(errors.getLast().substring("jverity: ".length()));
+    assertThat(m.get("error"))
+        .as("%s", r)
+        .isEqualTo(errors.getLast().substring("jverity: ".length()));
     return m;
   }
 }

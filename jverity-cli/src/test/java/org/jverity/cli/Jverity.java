@@ -14,7 +14,9 @@ import org.jverity.cli.command.ExitCodeRule;
 public final class Jverity {
   private Jverity() {}
 
-  /** The environment variable and value that ask for jverity's detailed exit codes on every command. */
+  /**
+   * The environment variable and value that ask for jverity's detailed exit codes on every command.
+   */
   static final Map<String, String> DETAILED = Map.of(ExitCodeRule.ENV, "detailed");
 
   /** The process's environment, with {@link #DETAILED}. */

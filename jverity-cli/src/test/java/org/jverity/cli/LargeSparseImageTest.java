@@ -12,17 +12,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Memory stays bounded whatever the image size: a 64 GiB sparse image formats and verifies in a
- * JVM limited to a 256 MiB heap (the tree alone is 516 MiB), and reads back verified, end to end,
- * in a 128 MiB heap (the default 64 MiB hash-block cache plus a small fixed overhead).
+ * Memory stays bounded whatever the image size: a 64 GiB sparse image formats and verifies in a JVM
+ * limited to a 256 MiB heap (the tree alone is 516 MiB), and reads back verified, end to end, in a
+ * 128 MiB heap (the default 64 MiB hash-block cache plus a small fixed overhead).
  */
 class LargeSparseImageTest {
   @TempDir Path dir;
 
   private static Process jverity(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), args[0].equals("read") ? "-Xmx128m" : "-Xmx256m",
-        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                args[0].equals("read") ? "-Xmx128m" : "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
     cmd.addAll(List.of(args));
     return Jverity.detailed(new ProcessBuilder(cmd)).redirectErrorStream(true).start();
   }
@@ -41,7 +46,8 @@ class LargeSparseImageTest {
     try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
       f.setLength(64L << 30);
     }
-    String out = finish(jverity("format", data.toString(), hash.toString(), "--salt", "-", "--json"));
+    String out =
+        finish(jverity("format", data.toString(), hash.toString(), "--salt", "-", "--json"));
     assertThat(out).contains("\"dataBlocks\": 16777216", "\"hashBlocks\": 132105");
     String root = out.replaceAll("(?s).*\"rootHash\": \"([0-9a-f]+)\".*", "$1");
     assertThat(Files.size(hash)).isEqualTo((1 + 132105L) * 4096);

@@ -17,8 +17,8 @@ import org.jverity.testkit.ToolResult;
 /**
  * A block device as the data device: {@code Files.size} says 0 for {@code /dev/loopN}, so every
  * size must come from the opened device. jverity and veritysetup format the same loop device and
- * must write the same tree. Needs root and a free loop device; skips, saying why, only when no
- * loop device can be attached (veritysetup missing still fails, as in every compatibility test).
+ * must write the same tree. Needs root and a free loop device; skips, saying why, only when no loop
+ * device can be attached (veritysetup missing still fails, as in every compatibility test).
  */
 class LoopDeviceTest {
   static final String SALT = "e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d";
@@ -36,8 +36,12 @@ class LoopDeviceTest {
     Path file = Files.write(dir.resolve("backing.img"), bytes);
     String[] result = losetup("-f", "--show", file.toString());
     if (!result[0].equals("0")) {
-      String reason = "no loop device could be attached (losetup -f --show: exit " + result[0] + ", "
-          + result[1].strip() + "); LoopDeviceTest needs root and /dev/loop-control";
+      String reason =
+          "no loop device could be attached (losetup -f --show: exit "
+              + result[0]
+              + ", "
+              + result[1].strip()
+              + "); LoopDeviceTest needs root and /dev/loop-control";
       System.err.println("SKIPPED LoopDeviceTest: " + reason);
       Assumptions.abort(reason);
     }
@@ -59,7 +63,8 @@ class LoopDeviceTest {
     Path jvHash = dir.resolve("jv.hash");
     Path vsHash = dir.resolve("vs.hash");
     ToolRun jv = Jverity.run("format", loop, jvHash.toString(), "--salt", SALT, "--uuid", UUID);
-    ToolRun vs = VeritysetupOracle.run("format", loop, vsHash.toString(), "--salt", SALT, "--uuid", UUID);
+    ToolRun vs =
+        VeritysetupOracle.run("format", loop, vsHash.toString(), "--salt", SALT, "--uuid", UUID);
     assertThat(jv.exitCode()).as("%s", jv).isZero();
     assertThat(vs.exitCode()).as("%s", vs).isZero();
     assertThat(jv.headerField("Data blocks")).isEqualTo(String.valueOf(SIZE / 4096));
@@ -70,8 +75,18 @@ class LoopDeviceTest {
     ToolRun verify = Jverity.run("verify", loop, vsHash.toString(), root);
     assertThat(verify.exitCode()).as("%s", verify).isZero();
     Path out = dir.resolve("out.bin");
-    ToolRun read = Jverity.run("read", loop, jvHash.toString(), jv.headerField("Identity"),
-        "--offset", "1M", "--length", "2M", "-o", out.toString());
+    ToolRun read =
+        Jverity.run(
+            "read",
+            loop,
+            jvHash.toString(),
+            jv.headerField("Identity"),
+            "--offset",
+            "1M",
+            "--length",
+            "2M",
+            "-o",
+            out.toString());
     assertThat(read.exitCode()).as("%s", read).isZero();
     assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(bytes, 1 << 20, 3 << 20));
   }
@@ -81,11 +96,25 @@ class LoopDeviceTest {
     Path hash = dir.resolve("bare.hash");
     ToolRun f = Jverity.run("format", loop, hash.toString(), "--salt", SALT, "--no-superblock");
     assertThat(f.exitCode()).as("%s", f).isZero();
-    ToolRun v = Jverity.run("verify", loop, hash.toString(), f.headerField("Root hash"),
-        "--salt", SALT, "--no-superblock");
+    ToolRun v =
+        Jverity.run(
+            "verify",
+            loop,
+            hash.toString(),
+            f.headerField("Root hash"),
+            "--salt",
+            SALT,
+            "--no-superblock");
     assertThat(v.exitCode()).as("%s", v).isZero();
-    ToolRun vs = VeritysetupOracle.run("verify", loop, hash.toString(), f.headerField("Root hash"),
-        "--salt", SALT, "--no-superblock");
+    ToolRun vs =
+        VeritysetupOracle.run(
+            "verify",
+            loop,
+            hash.toString(),
+            f.headerField("Root hash"),
+            "--salt",
+            SALT,
+            "--no-superblock");
     assertThat(vs.exitCode()).as("%s", vs).isZero();
   }
 

@@ -31,9 +31,19 @@ class ReadCommandTest {
     bytes = new byte[600 * 1024];
     new java.util.Random(8).nextBytes(bytes);
     Files.write(data, bytes);
-    // veritysetup formats, jverity reads: the oracle's tree, 1 KiB blocks so there are three levels.
-    ToolRun f = VeritysetupOracle.run("format", data.toString(), hash.toString(),
-        "--data-block-size", "1024", "--hash-block-size", "1024", "--salt", "aa");
+    // veritysetup formats, jverity reads: the oracle's tree, 1 KiB blocks so there are three
+    // levels.
+    ToolRun f =
+        VeritysetupOracle.run(
+            "format",
+            data.toString(),
+            hash.toString(),
+            "--data-block-size",
+            "1024",
+            "--hash-block-size",
+            "1024",
+            "--salt",
+            "aa");
     assertThat(f.exitCode()).as("%s", f).isZero();
     root = f.headerField("Root hash");
   }
@@ -50,17 +60,23 @@ class ReadCommandTest {
   void writesExactlyTheRangeAsked(long offset, int length) throws Exception {
     ToolRun r = read("--offset", String.valueOf(offset), "--length", String.valueOf(length));
     assertThat(r.exitCode()).as("%s", r).isZero();
-    assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(bytes, (int) offset, (int) offset + length));
+    assertThat(Files.readAllBytes(out))
+        .isEqualTo(Arrays.copyOfRange(bytes, (int) offset, (int) offset + length));
   }
 
   @ParameterizedTest(name = "--offset {0} --length {1}")
-  @CsvSource({"1K, 512K, 1024, 524288", "4KiB, 1k, 4096, 1024", "0, 585KiB, 0, 599040",
-      "599040, 15K, 599040, 15360"})
+  @CsvSource({
+    "1K, 512K, 1024, 524288",
+    "4KiB, 1k, 4096, 1024",
+    "0, 585KiB, 0, 599040",
+    "599040, 15K, 599040, 15360"
+  })
   void sizesTakeSuffixesInPowersOf1024(String offset, String length, int from, int bytesLong)
       throws Exception {
     ToolRun r = read("--offset", offset, "--length", length, "--cache-size", "1M");
     assertThat(r.exitCode()).as("%s", r).isZero();
-    assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(bytes, from, from + bytesLong));
+    assertThat(Files.readAllBytes(out))
+        .isEqualTo(Arrays.copyOfRange(bytes, from, from + bytesLong));
   }
 
   @Test
@@ -75,10 +91,13 @@ class ReadCommandTest {
     Files.write(data, bytes);
     ToolRun r = read();
     assertThat(r.exitCode()).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(r.stderr()).isEqualTo("jverity: " + data + ": data block 400 (position 409600) is corrupted\n");
+    assertThat(r.stderr())
+        .isEqualTo("jverity: " + data + ": data block 400 (position 409600) is corrupted\n");
     // The verified bytes before block 400 go to stdout only: --output appears on success alone.
     assertThat(out).doesNotExist();
-    assertThat(dir.toFile().list()).as("no temporary left").noneMatch(n -> n.endsWith(".jverity-tmp"));
+    assertThat(dir.toFile().list())
+        .as("no temporary left")
+        .noneMatch(n -> n.endsWith(".jverity-tmp"));
   }
 
   @Test
@@ -86,17 +105,23 @@ class ReadCommandTest {
     // 1,300 blocks of 4 KiB: six pieces of 1 MiB, written while the next is verified.
     TestImage im = TestImage.create(dir, "long", 1300);
     byte[] original = Files.readAllBytes(im.data());
-    ToolRun whole = Jverity.run("read", im.data().toString(), im.hash().toString(), im.root(), "-o", out.toString());
+    ToolRun whole =
+        Jverity.run(
+            "read", im.data().toString(), im.hash().toString(), im.root(), "-o", out.toString());
     assertThat(whole.exitCode()).as("%s", whole).isZero();
     assertThat(Files.readAllBytes(out)).isEqualTo(original);
 
     im.corrupt(1000);
-    ToolRun r = Jverity.run("read", im.data().toString(), im.hash().toString(), im.root(), "-o", out.toString());
+    ToolRun r =
+        Jverity.run(
+            "read", im.data().toString(), im.hash().toString(), im.root(), "-o", out.toString());
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(r.stderr()).isEqualTo("jverity: " + im.data() + ": data block 1000 (position 4096000) is corrupted\n");
+    assertThat(r.stderr())
+        .isEqualTo("jverity: " + im.data() + ": data block 1000 (position 4096000) is corrupted\n");
     assertThat(Files.readAllBytes(out)).as("-o is replaced on success only").isEqualTo(original);
     Path stdout = dir.resolve("stdout.bin");
-    ToolRun s = ChildJverity.run(stdout, "read", im.data().toString(), im.hash().toString(), im.root());
+    ToolRun s =
+        ChildJverity.run(stdout, "read", im.data().toString(), im.hash().toString(), im.root());
     assertThat(s.exitCode()).as("%s", s).isEqualTo(ExitCode.CORRUPTION);
     assertThat(Files.readAllBytes(stdout)).isEqualTo(Arrays.copyOf(original, 1000 * 4096));
   }
@@ -104,8 +129,21 @@ class ReadCommandTest {
   @Test
   void withoutOutputTheBytesGoToStdout() throws Exception {
     List<String> cmd = ServerProcess.javaCommand(); // a child JVM: stdout is the process's own
-    cmd.addAll(List.of("read", data.toString(), hash.toString(), root, "--offset", "1000", "--length", "300000"));
-    Process p = Jverity.detailed(new ProcessBuilder(cmd)).redirectOutput(out.toFile()).redirectError(dir.resolve("err").toFile()).start();
+    cmd.addAll(
+        List.of(
+            "read",
+            data.toString(),
+            hash.toString(),
+            root,
+            "--offset",
+            "1000",
+            "--length",
+            "300000"));
+    Process p =
+        Jverity.detailed(new ProcessBuilder(cmd))
+            .redirectOutput(out.toFile())
+            .redirectError(dir.resolve("err").toFile())
+            .start();
     assertThat(p.waitFor(1, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
     assertThat(p.exitValue()).as(Files.readString(dir.resolve("err"))).isZero();
     assertThat(Files.readAllBytes(out)).isEqualTo(Arrays.copyOfRange(bytes, 1000, 301000));
@@ -117,22 +155,33 @@ class ReadCommandTest {
     Files.write(data, bytes);
     ToolRun r = read("--ignore-corruption");
     assertThat(r.exitCode()).isZero();
-    assertThat(r.stderr()).isEqualTo("jverity: " + data + ": data block 10 (position 10240) is corrupted (ignored)\n");
+    assertThat(r.stderr())
+        .isEqualTo(
+            "jverity: " + data + ": data block 10 (position 10240) is corrupted (ignored)\n");
     assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
   }
 
   @Test
   void aCorruptHashBlockIsNamedWithItsLevel() throws Exception {
     byte[] tree = Files.readAllBytes(hash);
-    tree[tree.length - 1024 + 3] ^= 1; // the last level-0 hash block: it covers data blocks 576..599
+    tree[tree.length - 1024 + 3] ^=
+        1; // the last level-0 hash block: it covers data blocks 576..599
     Files.write(hash, tree);
     ToolRun r = read();
     assertThat(r.exitCode()).isEqualTo(ExitCode.CORRUPTION);
     long last = tree.length / 1024 - 1;
-    assertThat(r.stderr()).isEqualTo("jverity: " + hash + ": hash block " + last + " (level 0, position "
-        + last * 1024 + ") is corrupted\n");
+    assertThat(r.stderr())
+        .isEqualTo(
+            "jverity: "
+                + hash
+                + ": hash block "
+                + last
+                + " (level 0, position "
+                + last * 1024
+                + ") is corrupted\n");
     assertThat(out).doesNotExist(); // a failed read leaves no --output
-    assertThat(VeritysetupOracle.run("verify", data.toString(), hash.toString(), root).exitCode()).isNotZero();
+    assertThat(VeritysetupOracle.run("verify", data.toString(), hash.toString(), root).exitCode())
+        .isNotZero();
   }
 
   @Test
@@ -141,8 +190,14 @@ class ReadCommandTest {
     root = root.substring(0, 63) + (root.charAt(63) == '0' ? '1' : '0');
     ToolRun r = read();
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
-    assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: wrong root hash: the tree on " + hash
-        + " hashes to " + right + " (its top block agrees with the blocks below it)");
+    assertThat(r.stderrLines())
+        .as("%s", r)
+        .containsExactly(
+            "jverity: wrong root hash: the tree on "
+                + hash
+                + " hashes to "
+                + right
+                + " (its top block agrees with the blocks below it)");
     assertThat(out).as("a failed read leaves no --output").doesNotExist();
     ToolRun verify = Jverity.run("verify", data.toString(), hash.toString(), root);
     assertThat(verify.exitCode()).as("verify says the same: %s", verify).isEqualTo(r.exitCode());
@@ -153,8 +208,12 @@ class ReadCommandTest {
     root = root.substring(0, 63) + (root.charAt(63) == '0' ? '1' : '0');
     ToolRun r = read("--ignore-corruption");
     assertThat(r.exitCode()).as("%s", r).isZero();
-    assertThat(r.stderrLines()).as("%s", r).singleElement().asString()
-        .startsWith("jverity: wrong root hash: ").endsWith(" (ignored)");
+    assertThat(r.stderrLines())
+        .as("%s", r)
+        .singleElement()
+        .asString()
+        .startsWith("jverity: wrong root hash: ")
+        .endsWith(" (ignored)");
     assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
   }
 
@@ -165,22 +224,47 @@ class ReadCommandTest {
     Files.write(hash, tree);
     ToolRun r = read();
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(r.stderr()).isEqualTo("jverity: " + hash + ": hash block 1 (level 1, position 1024) is corrupted\n");
+    assertThat(r.stderr())
+        .isEqualTo("jverity: " + hash + ": hash block 1 (level 1, position 1024) is corrupted\n");
     ToolRun verify = Jverity.run("verify", data.toString(), hash.toString(), root);
     assertThat(verify.exitCode()).as("verify says the same: %s", verify).isEqualTo(r.exitCode());
-    assertThat(verify.stderr()).contains("jverity: hash block 1 (level 1, position 1024) is corrupted");
+    assertThat(verify.stderr())
+        .contains("jverity: hash block 1 (level 1, position 1024) is corrupted");
   }
 
   @ParameterizedTest(name = "{0} {1}")
   @CsvSource({"--salt, ab", "--salt, -", "--format, 0"})
   void wrongParametersWithoutASuperblockAreSaidSo(String option, String value) throws Exception {
     Path bare = dir.resolve("bare.hash");
-    ToolRun f = VeritysetupOracle.run("format", data.toString(), bare.toString(), "--no-superblock",
-        "--data-block-size", "1024", "--hash-block-size", "1024", "--salt", "aa");
+    ToolRun f =
+        VeritysetupOracle.run(
+            "format",
+            data.toString(),
+            bare.toString(),
+            "--no-superblock",
+            "--data-block-size",
+            "1024",
+            "--hash-block-size",
+            "1024",
+            "--salt",
+            "aa");
     assertThat(f.exitCode()).as("%s", f).isZero();
-    List<String> args = new ArrayList<>(List.of("read", data.toString(), bare.toString(), f.headerField("Root hash"),
-        "--output", out.toString(), "--no-superblock", "--data-block-size", "1024", "--hash-block-size", "1024",
-        "--salt", "aa"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "read",
+                data.toString(),
+                bare.toString(),
+                f.headerField("Root hash"),
+                "--output",
+                out.toString(),
+                "--no-superblock",
+                "--data-block-size",
+                "1024",
+                "--hash-block-size",
+                "1024",
+                "--salt",
+                "aa"));
     if (args.contains(option)) {
       args.set(args.lastIndexOf(option) + 1, value);
     } else {
@@ -188,8 +272,11 @@ class ReadCommandTest {
     }
     ToolRun r = Jverity.run(args);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.WRONG_PARAMETERS);
-    assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: root hash does not match, and no block"
-        + " under the top matches its hash either: wrong salt, hash algorithm, format or block size?");
+    assertThat(r.stderrLines())
+        .as("%s", r)
+        .containsExactly(
+            "jverity: root hash does not match, and no block"
+                + " under the top matches its hash either: wrong salt, hash algorithm, format or block size?");
     assertThat(out).as("a failed read leaves no --output").doesNotExist();
     List<String> verify = new ArrayList<>(args.subList(1, args.size()));
     verify.removeAll(List.of("--output", out.toString()));
@@ -200,10 +287,23 @@ class ReadCommandTest {
   @Test
   void aWrongHashAlgorithmIsNamed() throws Exception {
     Path bare = dir.resolve("bare.hash");
-    ToolRun f = VeritysetupOracle.run("format", data.toString(), bare.toString(), "--no-superblock", "--salt", "aa");
+    ToolRun f =
+        VeritysetupOracle.run(
+            "format", data.toString(), bare.toString(), "--no-superblock", "--salt", "aa");
     assertThat(f.exitCode()).as("%s", f).isZero();
-    ToolRun r = Jverity.run("read", data.toString(), bare.toString(), f.headerField("Root hash"), "--output",
-        out.toString(), "--no-superblock", "--salt", "aa", "--hash", "sha512");
+    ToolRun r =
+        Jverity.run(
+            "read",
+            data.toString(),
+            bare.toString(),
+            f.headerField("Root hash"),
+            "--output",
+            out.toString(),
+            "--no-superblock",
+            "--salt",
+            "aa",
+            "--hash",
+            "sha512");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.INVALID_PARAMETER);
     assertThat(r.stderr()).contains("root hash: 32 bytes (expected: 64 for sha512)");
   }
@@ -214,18 +314,33 @@ class ReadCommandTest {
     new java.util.Random(9).nextBytes(other);
     System.arraycopy(bytes, 0, other, 0, 3 * 1024); // three blocks in common: they still match
     Path otherData = Files.write(dir.resolve("other.img"), other);
-    ToolRun r = Jverity.run("read", otherData.toString(), hash.toString(), root, "--output", out.toString());
+    ToolRun r =
+        Jverity.run(
+            "read", otherData.toString(), hash.toString(), root, "--output", out.toString());
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(r.stderrLines()).as("%s", r).containsExactly("jverity: hash file does not belong to this data:"
-        + " 597 of 600 data blocks mismatch (or the data was rewritten after it was formatted)");
+    assertThat(r.stderrLines())
+        .as("%s", r)
+        .containsExactly(
+            "jverity: hash file does not belong to this data:"
+                + " 597 of 600 data blocks mismatch (or the data was rewritten after it was formatted)");
     assertThat(out).as("-o is written on success only").doesNotExist();
 
-    ToolRun ignoring = Jverity.run("read", otherData.toString(), hash.toString(), root, "--output", out.toString(),
-        "--ignore-corruption");
+    ToolRun ignoring =
+        Jverity.run(
+            "read",
+            otherData.toString(),
+            hash.toString(),
+            root,
+            "--output",
+            out.toString(),
+            "--ignore-corruption");
     assertThat(ignoring.exitCode()).as("%s", ignoring).isZero();
-    assertThat(ignoring.stderrLines()).as("%s", ignoring).containsExactly("jverity: hash file does not belong"
-        + " to this data: 597 of 600 data blocks mismatch (or the data was rewritten after it was formatted)"
-        + " (ignored)");
+    assertThat(ignoring.stderrLines())
+        .as("%s", ignoring)
+        .containsExactly(
+            "jverity: hash file does not belong"
+                + " to this data: 597 of 600 data blocks mismatch (or the data was rewritten after it was formatted)"
+                + " (ignored)");
   }
 
   @Test
@@ -239,9 +354,11 @@ class ReadCommandTest {
     List<String> lines = r.stderrLines();
     assertThat(lines).hasSize(101);
     // Pieces are hashed on every core: which hundred are named depends on who got there first.
-    java.util.regex.Pattern named = java.util.regex.Pattern.compile(
-        "jverity: " + java.util.regex.Pattern.quote(data.toString())
-            + ": data block (\\d+) \\(position (\\d+)\\) is corrupted \\(ignored\\)");
+    java.util.regex.Pattern named =
+        java.util.regex.Pattern.compile(
+            "jverity: "
+                + java.util.regex.Pattern.quote(data.toString())
+                + ": data block (\\d+) \\(position (\\d+)\\) is corrupted \\(ignored\\)");
     java.util.Set<Long> blocks = new java.util.HashSet<>();
     for (String line : lines.subList(0, 100)) {
       var m = named.matcher(line);

@@ -10,14 +10,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.testkit.Tool;
 import org.jverity.testkit.NbdClients;
+import org.jverity.testkit.Tool;
 
 /**
  * {@code open --root-hash-signature --trusted-cert} and {@code serve}'s {@code root-hash-signature}
- * and {@code trusted-cert} keys: a trusted signature of the root hash serves the image (read back by
- * nbdcopy); any other refuses to start, with exit 14 and one line naming the export, before a URI
- * is printed. The signatures are openssl smime's, over the root hash as hex text.
+ * and {@code trusted-cert} keys: a trusted signature of the root hash serves the image (read back
+ * by nbdcopy); any other refuses to start, with exit 14 and one line naming the export, before a
+ * URI is printed. The signatures are openssl smime's, over the root hash as hex text.
  */
 class RootHashSignatureServingTest {
   @TempDir static Path dir;
@@ -34,13 +34,23 @@ class RootHashSignatureServingTest {
     Files.writeString(dir.resolve("disk.roothash"), disk.root());
     signature = SigTools.opensslSign(dir, "disk.roothash", "disk.roothash.p7s", "sha256", false);
     Files.writeString(dir.resolve("other.roothash"), "00" + disk.root().substring(2));
-    otherRootSignature = SigTools.opensslSign(dir, "other.roothash", "other.roothash.p7s", "sha256", false);
+    otherRootSignature =
+        SigTools.opensslSign(dir, "other.roothash", "other.roothash.p7s", "sha256", false);
   }
 
   /** {@code open} of disk on any free port, with the signature and certificates given. */
   private static ServerProcess open(Path sig, String... certs) throws Exception {
-    List<String> args = new ArrayList<>(List.of("open", disk.data().toString(), "disk", disk.hash().toString(),
-        disk.root(), "--port", "0", "--root-hash-signature=" + sig));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "open",
+                disk.data().toString(),
+                "disk",
+                disk.hash().toString(),
+                disk.root(),
+                "--port",
+                "0",
+                "--root-hash-signature=" + sig));
     for (String c : certs) {
       args.add("--trusted-cert=" + dir.resolve(c));
     }
@@ -50,8 +60,12 @@ class RootHashSignatureServingTest {
   /** The server exits 14 with one line about the export's signature, and printed no URI. */
   private static void assertRefused(ServerProcess server, String message) throws Exception {
     assertThat(server.waitFor()).as(server.stderr()).isEqualTo(ExitCode.SIGNATURE_INVALID);
-    assertThat(server.stderr().lines().toList()).as(server.stderr()).singleElement().asString()
-        .startsWith("jverity: export disk: root hash signature: ").contains(message);
+    assertThat(server.stderr().lines().toList())
+        .as(server.stderr())
+        .singleElement()
+        .asString()
+        .startsWith("jverity: export disk: root hash signature: ")
+        .contains(message);
     assertThat(server.restOfStdout()).as("no URI: it never listened").isEmpty();
   }
 
@@ -83,12 +97,28 @@ class RootHashSignatureServingTest {
 
   @Test
   void openTakesTheOptionsInPairs() {
-    ToolRun r = Jverity.run("open", disk.data().toString(), "disk", disk.hash().toString(), disk.root(),
-        "--port", "0", "--root-hash-signature=" + signature);
+    ToolRun r =
+        Jverity.run(
+            "open",
+            disk.data().toString(),
+            "disk",
+            disk.hash().toString(),
+            disk.root(),
+            "--port",
+            "0",
+            "--root-hash-signature=" + signature);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.USAGE);
     assertThat(r.stderr()).isEqualTo("jverity: --root-hash-signature needs --trusted-cert\n");
-    r = Jverity.run("open", disk.data().toString(), "disk", disk.hash().toString(), disk.root(),
-        "--port", "0", "--trusted-cert=" + dir.resolve("signer.crt"));
+    r =
+        Jverity.run(
+            "open",
+            disk.data().toString(),
+            "disk",
+            disk.hash().toString(),
+            disk.root(),
+            "--port",
+            "0",
+            "--trusted-cert=" + dir.resolve("signer.crt"));
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.USAGE);
     assertThat(r.stderr()).isEqualTo("jverity: --trusted-cert needs --root-hash-signature\n");
     assertThat(r.stdout()).isEmpty();
@@ -96,7 +126,9 @@ class RootHashSignatureServingTest {
 
   /** A config serving {@code plain} (unsigned) and {@code disk} with these signature keys. */
   private static Path config(String name, String signatureKeys) throws Exception {
-    return Files.writeString(dir.resolve(name), """
+    return Files.writeString(
+        dir.resolve(name),
+        """
         [generic]
         port = 0
 
@@ -110,12 +142,14 @@ class RootHashSignatureServingTest {
         hash = disk.hash
         root-hash-file = disk.roothash
         %s
-        """.formatted(disk.root(), signatureKeys));
+        """
+            .formatted(disk.root(), signatureKeys));
   }
 
   @Test
   void serveServesAnExportWhoseRootATrustedCertificateSigned() throws Exception {
-    Path conf = config("good.conf", "root-hash-signature = disk.roothash.p7s\ntrusted-cert = signer.crt\n");
+    Path conf =
+        config("good.conf", "root-hash-signature = disk.roothash.p7s\ntrusted-cert = signer.crt\n");
     try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString())) {
       String plain = server.line();
       String signed = server.line();
@@ -128,14 +162,22 @@ class RootHashSignatureServingTest {
 
   @Test
   void serveRefusesToStartWhenOneExportsRootIsNotSignedByATrustedCertificate() throws Exception {
-    Path untrusted = config("untrusted.conf", "root-hash-signature = disk.roothash.p7s\ntrusted-cert = other.crt\n");
+    Path untrusted =
+        config(
+            "untrusted.conf",
+            "root-hash-signature = disk.roothash.p7s\ntrusted-cert = other.crt\n");
     try (ServerProcess server = ServerProcess.start(dir, "serve", untrusted.toString())) {
       assertRefused(server, "no trusted certificate");
     }
-    Path otherRoot = config("other-root.conf", "root-hash-signature = other.roothash.p7s\ntrusted-cert = signer.crt\n");
+    Path otherRoot =
+        config(
+            "other-root.conf",
+            "root-hash-signature = other.roothash.p7s\ntrusted-cert = signer.crt\n");
     try (ServerProcess server = ServerProcess.start(dir, "serve", otherRoot.toString())) {
       assertRefused(server, "does not verify");
     }
-    assertThat(dir.resolve("run/plain.ctl")).as("no status socket: nothing was served").doesNotExist();
+    assertThat(dir.resolve("run/plain.ctl"))
+        .as("no status socket: nothing was served")
+        .doesNotExist();
   }
 }

@@ -6,10 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jverity.testkit.Tool;
 import org.jverity.testkit.NbdClients;
+import org.jverity.testkit.Tool;
 
-/** {@code jverity serve CONFIG} in a child JVM: two exports of one server, listed and read by libnbd's clients. */
+/**
+ * {@code jverity serve CONFIG} in a child JVM: two exports of one server, listed and read by
+ * libnbd's clients.
+ */
 class ServeCommandTest {
   @TempDir Path dir;
 
@@ -17,7 +20,10 @@ class ServeCommandTest {
   void jsonPrintsOneListeningEventPerExport() throws Exception {
     TestImage a = TestImage.create(dir, "a", 20);
     TestImage b = TestImage.create(dir, "b", 10);
-    Path conf = Files.writeString(dir.resolve("serve.conf"), """
+    Path conf =
+        Files.writeString(
+            dir.resolve("serve.conf"),
+            """
         [generic]
         port = 0
         [a]
@@ -28,7 +34,8 @@ class ServeCommandTest {
         data = b.img
         hash = b.hash
         root-hash = %s
-        """.formatted(a.root(), b.root()));
+        """
+                .formatted(a.root(), b.root()));
     try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString(), "--json")) {
       var first = JsonCheck.object(server.line());
       var second = JsonCheck.object(server.line());
@@ -36,14 +43,21 @@ class ServeCommandTest {
       assertThat(second).containsEntry("event", "listening").containsEntry("export", "b");
       assertThat((String) first.get("uri")).matches("nbd://127\\.0\\.0\\.1:[0-9]+/a");
       assertThat(second.get("uri")).isEqualTo(((String) first.get("uri")).replace("/a", "/b"));
-      var status = JsonCheck.stdout(Jverity.run("status", "b", "--runtime-dir", dir.resolve("run").toString(), "--json"));
-      assertThat(status).containsEntry("export", "b").containsEntry("uri", second.get("uri"))
-          .containsEntry("status", "verified").containsEntry("rootHash", b.root());
+      var status =
+          JsonCheck.stdout(
+              Jverity.run("status", "b", "--runtime-dir", dir.resolve("run").toString(), "--json"));
+      assertThat(status)
+          .containsEntry("export", "b")
+          .containsEntry("uri", second.get("uri"))
+          .containsEntry("status", "verified")
+          .containsEntry("rootHash", b.root());
       assertThat(server.terminate()).as(server.stderr()).isZero();
     }
     // a config that cannot be served: the one failure object
-    Path bad = Files.writeString(dir.resolve("bad.conf"), "[a]\ndata = nope.img\nhash = a.hash\nroot-hash = "
-        + a.root() + "\n");
+    Path bad =
+        Files.writeString(
+            dir.resolve("bad.conf"),
+            "[a]\ndata = nope.img\nhash = a.hash\nroot-hash = " + a.root() + "\n");
     JsonCheck.failure(Jverity.run("serve", bad.toString(), "--json"));
   }
 
@@ -53,7 +67,10 @@ class ServeCommandTest {
     TestImage root = TestImage.create(dir, "root", 100);
     TestImage home = TestImage.create(dir, "home", 30);
     Files.writeString(dir.resolve("home.roothash"), home.identity() + "\n");
-    Path conf = Files.writeString(dir.resolve("serve.conf"), """
+    Path conf =
+        Files.writeString(
+            dir.resolve("serve.conf"),
+            """
         # two images, one server
         [generic]
         port = 0
@@ -71,7 +88,8 @@ class ServeCommandTest {
         hash = home.hash
         root-hash-file = home.roothash
         io-class = idle
-        """.formatted(root.root()));
+        """
+                .formatted(root.root()));
     try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString())) {
       String rootUri = server.line();
       String homeUri = server.line();
@@ -80,19 +98,27 @@ class ServeCommandTest {
 
       ToolRun list = Clients.run("nbdinfo", "--list", "--json", rootUri);
       assertThat(list.exitCode()).as(list.toString()).isZero();
-      assertThat(list.stdout()).contains("\"export-name\": \"root\"", "\"export-name\": \"home\"",
-          "\"description\": \"the root file system\"", "\"export-size\": " + 100 * 4096,
-          "\"export-size\": " + 30 * 4096);
+      assertThat(list.stdout())
+          .contains(
+              "\"export-name\": \"root\"",
+              "\"export-name\": \"home\"",
+              "\"description\": \"the root file system\"",
+              "\"export-size\": " + 100 * 4096,
+              "\"export-size\": " + 30 * 4096);
       assertThat(NbdClients.sha256OfCopy(rootUri)).isEqualTo(root.sha256());
       assertThat(NbdClients.sha256OfCopy(homeUri)).isEqualTo(home.sha256());
 
       String runtime = dir.resolve("run").toString();
       ToolRun rootStatus = Jverity.run("status", "root", "--runtime-dir", runtime);
-      assertThat(rootStatus.stdout()).startsWith("root is active.\n")
+      assertThat(rootStatus.stdout())
+          .startsWith("root is active.\n")
           .contains("  flags:         check_at_most_once", "  uri:           " + rootUri);
       ToolRun homeStatus = Jverity.run("status", "home", "--runtime-dir", runtime);
-      assertThat(homeStatus.stdout()).contains("  identity:      " + home.identity(), "  io class:      idle",
-          "  status:        verified");
+      assertThat(homeStatus.stdout())
+          .contains(
+              "  identity:      " + home.identity(),
+              "  io class:      idle",
+              "  status:        verified");
 
       assertThat(server.terminate()).as(server.stderr()).isZero();
       assertThat(Files.list(dir.resolve("run"))).as("status sockets removed").isEmpty();

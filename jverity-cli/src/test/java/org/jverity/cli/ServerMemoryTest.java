@@ -13,22 +13,23 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jverity.nbd.ServerLimits;
-import org.jverity.verify.HashBlockCache;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.nbd.ServerLimits;
 import org.jverity.testkit.Tool;
+import org.jverity.verify.HashBlockCache;
 
 /**
  * What a server process holds, measured as the kernel sees it (RssAnon in /proc/PID/status: the
  * heap and the JVM's own memory; the mapped image is file-backed page cache and not counted), with
- * the JVM options bin/jverity gives {@code open} (bin/lib.sh's jverity_server_java_opts). The README
- * says memory is the cache budget plus what the requests in flight hold; a JVM left to its default
- * heap held 280-505 MB after one copy of 1 GiB.
+ * the JVM options bin/jverity gives {@code open} (bin/lib.sh's jverity_server_java_opts). The
+ * README says memory is the cache budget plus what the requests in flight hold; a JVM left to its
+ * default heap held 280-505 MB after one copy of 1 GiB.
  */
 class ServerMemoryTest {
   private static final long MIB = 1 << 20;
+
   /** The JVM outside its heap: code, classes (the AOT cache), thread stacks, malloc. */
   private static final long JVM_OUTSIDE_HEAP = 48 * MIB;
 
@@ -55,8 +56,16 @@ class ServerMemoryTest {
     }
 
     ServerProcess open() throws Exception {
-      return ServerProcess.startWithJvmOptions(dir, serverOptions("open"), "open", data.toString(), "x",
-          hash.toString(), root, "--port", "0");
+      return ServerProcess.startWithJvmOptions(
+          dir,
+          serverOptions("open"),
+          "open",
+          data.toString(),
+          "x",
+          hash.toString(),
+          root,
+          "--port",
+          "0");
     }
   }
 
@@ -67,23 +76,29 @@ class ServerMemoryTest {
     small = Image.create("small", 64);
   }
 
-  /** nbdcopy of the export to nowhere: it exits 0 only if every byte verified (else the server sends EIO). */
+  /**
+   * nbdcopy of the export to nowhere: it exits 0 only if every byte verified (else the server sends
+   * EIO).
+   */
   private static Process copy(String uri) throws IOException {
     return Clients.start("nbdcopy", uri, "null:");
   }
 
   private static void assertCopied(Process copy) throws Exception {
     assertThat(copy.waitFor(120, TimeUnit.SECONDS)).isTrue();
-    assertThat(copy.exitValue()).as("nbdcopy: %s", new String(copy.getErrorStream().readAllBytes(),
-        StandardCharsets.UTF_8)).isZero();
+    assertThat(copy.exitValue())
+        .as("nbdcopy: %s", new String(copy.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+        .isZero();
   }
 
   @Test
-  void aCopyOfAnExportLeavesTheServerWithinItsCacheBudgetPlus64MibAndAnIdleServerGivesMemoryBack() throws Exception {
+  void aCopyOfAnExportLeavesTheServerWithinItsCacheBudgetPlus64MibAndAnIdleServerGivesMemoryBack()
+      throws Exception {
     try (ServerProcess server = big.open()) {
       assertCopied(copy(server.line()));
       long afterCopy = rssAnon(server.pid());
-      assertThat(afterCopy).as("RssAnon after one copy, MiB; stderr: %s", server.stderr())
+      assertThat(afterCopy)
+          .as("RssAnon after one copy, MiB; stderr: %s", server.stderr())
           .isLessThanOrEqualTo(HashBlockCache.DEFAULT_CAPACITY_BYTES + 64 * MIB);
 
       // The last client left: the server collects its heap and returns what is free.
@@ -93,7 +108,8 @@ class ServerMemoryTest {
         Thread.sleep(500);
         idle = rssAnon(server.pid());
       }
-      assertThat(idle).as("RssAnon once idle (after copy: %d MiB)", afterCopy / MIB)
+      assertThat(idle)
+          .as("RssAnon once idle (after copy: %d MiB)", afterCopy / MIB)
           .isLessThanOrEqualTo(afterCopy - 8 * MIB);
       assertThat(server.terminate()).isZero();
     }
@@ -115,20 +131,28 @@ class ServerMemoryTest {
       for (Process p : copies) {
         assertCopied(p);
       }
-      long bound = HashBlockCache.DEFAULT_CAPACITY_BYTES + ServerLimits.DEFAULT_BYTES_IN_FLIGHT + 32 * MIB
-          + JVM_OUTSIDE_HEAP;
-      assertThat(peak).as("peak RssAnon with 16 clients; stderr: %s", server.stderr()).isLessThanOrEqualTo(bound);
+      long bound =
+          HashBlockCache.DEFAULT_CAPACITY_BYTES
+              + ServerLimits.DEFAULT_BYTES_IN_FLIGHT
+              + 32 * MIB
+              + JVM_OUTSIDE_HEAP;
+      assertThat(peak)
+          .as("peak RssAnon with 16 clients; stderr: %s", server.stderr())
+          .isLessThanOrEqualTo(bound);
       assertThat(server.terminate()).isZero();
     }
   }
 
   @Test
   void theDefaultHeapIsTheCacheAndInFlightBudgetsPlus32Mib() throws Exception {
-    long xmx = HashBlockCache.DEFAULT_CAPACITY_BYTES + ServerLimits.DEFAULT_BYTES_IN_FLIGHT + 32 * MIB;
+    long xmx =
+        HashBlockCache.DEFAULT_CAPACITY_BYTES + ServerLimits.DEFAULT_BYTES_IN_FLIGHT + 32 * MIB;
     assertThat(serverOptions("open", "d", "n", "h", "r")).contains("-Xmx" + xmx / MIB + "m");
     assertThat(serverOptions("open", "d", "n", "h", "r", "--cache-size", "1G"))
         .contains("-Xmx" + (xmx + (1 << 30) - HashBlockCache.DEFAULT_CAPACITY_BYTES) / MIB + "m");
-    Path config = Files.writeString(dir.resolve("s.ini"), "[generic]\ncache-size = 256M\n[x]\ncache-size = 1G\n");
+    Path config =
+        Files.writeString(
+            dir.resolve("s.ini"), "[generic]\ncache-size = 256M\n[x]\ncache-size = 1G\n");
     assertThat(serverOptions("serve", config.toString()))
         .contains("-Xmx" + (xmx + 192 * MIB) / MIB + "m");
     assertThat(serverOptions("format", "d", "h")).isEmpty();
@@ -137,9 +161,13 @@ class ServerMemoryTest {
   /** bin/lib.sh's jverity_server_java_opts for these arguments, one option per element. */
   static List<String> serverOptions(String... args) throws Exception {
     Path lib = projectRoot().resolve("bin/lib.sh");
-    List<String> cmd = new ArrayList<>(List.of("bash", "-c",
-        ". \"$0\" && jverity_server_java_opts \"$@\" && printf '%s\\n' ${JVERITY_SERVER_OPTS[@]+\"${JVERITY_SERVER_OPTS[@]}\"}",
-        lib.toString()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "bash",
+                "-c",
+                ". \"$0\" && jverity_server_java_opts \"$@\" && printf '%s\\n' ${JVERITY_SERVER_OPTS[@]+\"${JVERITY_SERVER_OPTS[@]}\"}",
+                lib.toString()));
     cmd.addAll(List.of(args));
     ToolRun r = Clients.run(cmd.toArray(String[]::new));
     assertThat(r.exitCode()).as(r.toString()).isZero();
@@ -157,7 +185,9 @@ class ServerMemoryTest {
 
   /** RssAnon of a process, bytes. */
   static long rssAnon(long pid) throws IOException {
-    Matcher m = Pattern.compile("(?m)^RssAnon:\\s+([0-9]+) kB$").matcher(Files.readString(Path.of("/proc/" + pid + "/status")));
+    Matcher m =
+        Pattern.compile("(?m)^RssAnon:\\s+([0-9]+) kB$")
+            .matcher(Files.readString(Path.of("/proc/" + pid + "/status")));
     assertThat(m.find()).as("RssAnon in /proc/%d/status", pid).isTrue();
     return Long.parseLong(m.group(1)) * 1024;
   }

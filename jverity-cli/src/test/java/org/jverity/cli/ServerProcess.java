@@ -25,15 +25,22 @@ public final class ServerProcess implements AutoCloseable {
 
   private ServerProcess(Process process, Path stderr) {
     this.process = process;
-    this.stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    this.stdout =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     this.stderr = stderr;
   }
 
   /** The java command that runs jverity's Main, for a child JVM or a client's subprocess. */
   public static List<String> javaCommand() {
-    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
-        "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    return new ArrayList<>(
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m",
+            "--enable-native-access=ALL-UNNAMED",
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            System.getProperty("java.class.path"),
+            Main.class.getName()));
   }
 
   public static ServerProcess start(Path dir, String... args) throws IOException {
@@ -41,7 +48,8 @@ public final class ServerProcess implements AutoCloseable {
     return launch(dir, cmd, args);
   }
 
-  private static ServerProcess launch(Path dir, List<String> cmd, String... args) throws IOException {
+  private static ServerProcess launch(Path dir, List<String> cmd, String... args)
+      throws IOException {
     cmd.addAll(List.of(args));
     Path err = Files.createTempFile(dir, "server", ".err");
     ProcessBuilder b = Jverity.detailed(new ProcessBuilder(cmd)).redirectError(err.toFile());
@@ -53,7 +61,8 @@ public final class ServerProcess implements AutoCloseable {
    * As {@link #start}, with these JVM options (a heap, a collector: what bin/jverity gives a
    * server) in place of the tests' small heap and quick JIT, for tests of the process itself.
    */
-  static ServerProcess startWithJvmOptions(Path dir, List<String> jvmOptions, String... args) throws IOException {
+  static ServerProcess startWithJvmOptions(Path dir, List<String> jvmOptions, String... args)
+      throws IOException {
     List<String> cmd = javaCommand();
     cmd.removeAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
     cmd.addAll(1, jvmOptions);
@@ -62,13 +71,15 @@ public final class ServerProcess implements AutoCloseable {
 
   /** The next line on stdout (a URI), waiting up to a minute; fails with stderr if none comes. */
   public String line() throws Exception {
-    CompletableFuture<String> next = CompletableFuture.supplyAsync(() -> {
-      try {
-        return stdout.readLine();
-      } catch (IOException e) {
-        return null;
-      }
-    });
+    CompletableFuture<String> next =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return stdout.readLine();
+              } catch (IOException e) {
+                return null;
+              }
+            });
     String line;
     try {
       line = next.get(60, TimeUnit.SECONDS);
@@ -101,7 +112,9 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Waits up to a minute for the process to exit; its exit code. */
   public int waitFor() throws InterruptedException {
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("server exited; stderr: %s", stderr()).isTrue();
+    assertThat(process.waitFor(60, TimeUnit.SECONDS))
+        .as("server exited; stderr: %s", stderr())
+        .isTrue();
     return process.exitValue();
   }
 

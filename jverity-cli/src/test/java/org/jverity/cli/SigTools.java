@@ -4,7 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jverity.testkit.Openssl;
 
-/** Signatures for the signature tests, made by openssl (the test kit's {@link Openssl}), and forgeries of them. */
+/**
+ * Signatures for the signature tests, made by openssl (the test kit's {@link Openssl}), and
+ * forgeries of them.
+ */
 public final class SigTools {
   private SigTools() {}
 
@@ -13,14 +16,50 @@ public final class SigTools {
     Openssl.rsa(dir, name, 2048);
   }
 
-  /** openssl smime (PKCS7_sign) over the file {@code in}: {@code -nocerts -noattr} unless {@code cms}. */
-  static Path opensslSign(Path dir, String in, String out, String md, boolean cms) throws Exception {
+  /**
+   * openssl smime (PKCS7_sign) over the file {@code in}: {@code -nocerts -noattr} unless {@code
+   * cms}.
+   */
+  static Path opensslSign(Path dir, String in, String out, String md, boolean cms)
+      throws Exception {
     if (cms) {
-      Openssl.in(dir).check("cms", "-sign", "-binary", "-in", in, "-signer", "signer.crt", "-inkey", "signer.key",
-          "-md", md, "-outform", "der", "-out", out);
+      Openssl.in(dir)
+          .check(
+              "cms",
+              "-sign",
+              "-binary",
+              "-in",
+              in,
+              "-signer",
+              "signer.crt",
+              "-inkey",
+              "signer.key",
+              "-md",
+              md,
+              "-outform",
+              "der",
+              "-out",
+              out);
     } else {
-      Openssl.in(dir).check("smime", "-sign", "-nocerts", "-noattr", "-binary", "-in", in, "-signer", "signer.crt",
-          "-inkey", "signer.key", "-md", md, "-outform", "der", "-out", out);
+      Openssl.in(dir)
+          .check(
+              "smime",
+              "-sign",
+              "-nocerts",
+              "-noattr",
+              "-binary",
+              "-in",
+              in,
+              "-signer",
+              "signer.crt",
+              "-inkey",
+              "signer.key",
+              "-md",
+              md,
+              "-outform",
+              "der",
+              "-out",
+              out);
     }
     return dir.resolve(out);
   }

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.testkit.Tool;
 import org.jverity.testkit.NbdClients;
+import org.jverity.testkit.Tool;
 
 /**
  * {@code open} and {@code serve} check, before they listen, that the export can serve anything: a
@@ -45,10 +45,22 @@ class StartupCheckTest {
     String wrong = otherRoot(disk.root());
     ToolRun verify = Jverity.run("verify", disk.data().toString(), disk.hash().toString(), wrong);
     assertThat(verify.exitCode()).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
-    try (ServerProcess server = ServerProcess.start(dir, "open", disk.data().toString(), "disk",
-        disk.hash().toString(), wrong, "--port", "0")) {
+    try (ServerProcess server =
+        ServerProcess.start(
+            dir,
+            "open",
+            disk.data().toString(),
+            "disk",
+            disk.hash().toString(),
+            wrong,
+            "--port",
+            "0")) {
       assertThat(refused(server, verify.exitCode()))
-          .startsWith("jverity: export disk: wrong root hash: the tree on " + disk.hash() + " hashes to " + disk.root());
+          .startsWith(
+              "jverity: export disk: wrong root hash: the tree on "
+                  + disk.hash()
+                  + " hashes to "
+                  + disk.root());
     }
   }
 
@@ -56,10 +68,15 @@ class StartupCheckTest {
   void serveRefusesAnotherImagesHashFileNamingTheExport() throws Exception {
     TestImage mine = TestImage.create(dir, "mine", 2000);
     TestImage other = TestImage.create(dir, "other", 2000);
-    ToolRun verify = Jverity.run("verify", mine.data().toString(), other.hash().toString(), other.root());
+    ToolRun verify =
+        Jverity.run("verify", mine.data().toString(), other.hash().toString(), other.root());
     assertThat(verify.exitCode()).isEqualTo(ExitCode.CORRUPTION);
-    assertThat(verify.stderr()).contains("hash file does not belong to this data: 2000 of 2000 data blocks mismatch");
-    Path conf = Files.writeString(dir.resolve("serve.conf"), """
+    assertThat(verify.stderr())
+        .contains("hash file does not belong to this data: 2000 of 2000 data blocks mismatch");
+    Path conf =
+        Files.writeString(
+            dir.resolve("serve.conf"),
+            """
         [generic]
         port = 0
 
@@ -72,10 +89,13 @@ class StartupCheckTest {
         data = mine.img
         hash = other.hash
         root-hash = %s
-        """.formatted(other.root(), other.root()));
+        """
+                .formatted(other.root(), other.root()));
     try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString())) {
-      assertThat(refused(server, verify.exitCode())).isEqualTo("jverity: export swapped: hash file does not belong"
-          + " to this data: 1024 of 1024 data blocks sampled mismatch (or the data was rewritten after it was formatted)");
+      assertThat(refused(server, verify.exitCode()))
+          .isEqualTo(
+              "jverity: export swapped: hash file does not belong"
+                  + " to this data: 1024 of 1024 data blocks sampled mismatch (or the data was rewritten after it was formatted)");
     }
   }
 
@@ -84,16 +104,31 @@ class StartupCheckTest {
     TestImage disk = TestImage.create(dir, "disk", 300);
     Path data = disk.data();
     Path hash = dir.resolve("plain.hash");
-    ToolRun f = Jverity.run("format", data.toString(), hash.toString(), "--salt", "5a", "--no-superblock");
+    ToolRun f =
+        Jverity.run("format", data.toString(), hash.toString(), "--salt", "5a", "--no-superblock");
     assertThat(f.exitCode()).as(f.toString()).isZero();
     String root = f.headerField("Root hash").strip();
     String[] image = {data.toString(), hash.toString(), root, "--no-superblock", "--salt", "6b"};
-    ToolRun verify = Jverity.run(Clients.list(java.util.List.of("verify"), image).toArray(String[]::new));
+    ToolRun verify =
+        Jverity.run(Clients.list(java.util.List.of("verify"), image).toArray(String[]::new));
     assertThat(verify.exitCode()).isEqualTo(ExitCode.WRONG_PARAMETERS);
-    try (ServerProcess server = ServerProcess.start(dir, "open", data.toString(), "disk", hash.toString(), root,
-        "--no-superblock", "--salt", "6b", "--port", "0")) {
-      assertThat(refused(server, verify.exitCode())).startsWith("jverity: export disk: root hash does not match,"
-          + " and no block under the top matches its hash either");
+    try (ServerProcess server =
+        ServerProcess.start(
+            dir,
+            "open",
+            data.toString(),
+            "disk",
+            hash.toString(),
+            root,
+            "--no-superblock",
+            "--salt",
+            "6b",
+            "--port",
+            "0")) {
+      assertThat(refused(server, verify.exitCode()))
+          .startsWith(
+              "jverity: export disk: root hash does not match,"
+                  + " and no block under the top matches its hash either");
     }
   }
 
@@ -104,13 +139,26 @@ class StartupCheckTest {
       disk.corrupt(b);
     }
     flip(disk.hash(), 3 * 4096L + 5); // a level-0 hash block (0 is the superblock, 1 the top)
-    try (ServerProcess server = ServerProcess.start(dir, "open", disk.data().toString(), "disk",
-        disk.hash().toString(), disk.root(), "--port", "0")) {
+    try (ServerProcess server =
+        ServerProcess.start(
+            dir,
+            "open",
+            disk.data().toString(),
+            "disk",
+            disk.hash().toString(),
+            disk.root(),
+            "--port",
+            "0")) {
       String uri = server.line();
-      ToolRun good = Clients.run("nbdsh", "-u", uri, "-c", "print(h.pread(4096, 1000 * 4096).hex())");
+      ToolRun good =
+          Clients.run("nbdsh", "-u", uri, "-c", "print(h.pread(4096, 1000 * 4096).hex())");
       assertThat(good.exitCode()).as(good.toString()).isZero();
-      assertThat(good.stdout().strip()).isEqualTo(java.util.HexFormat.of().formatHex(
-          java.util.Arrays.copyOfRange(Files.readAllBytes(disk.data()), 1000 * 4096, 1001 * 4096)));
+      assertThat(good.stdout().strip())
+          .isEqualTo(
+              java.util.HexFormat.of()
+                  .formatHex(
+                      java.util.Arrays.copyOfRange(
+                          Files.readAllBytes(disk.data()), 1000 * 4096, 1001 * 4096)));
       ToolRun bad = Clients.run("nbdsh", "-u", uri, "-c", "h.pread(4096, 700 * 4096)");
       assertThat(bad.exitCode()).as("a damaged block still fails: " + bad).isNotZero();
       assertThat(server.terminate()).as(server.stderr()).isZero();
@@ -122,20 +170,45 @@ class StartupCheckTest {
     TestImage disk = TestImage.create(dir, "disk", 2000);
     Path fec = dir.resolve("disk.fec");
     Path hash = dir.resolve("fec.hash");
-    ToolRun f = Jverity.run("format", disk.data().toString(), hash.toString(), "--salt", "5a",
-        "--fec-device", fec.toString(), "--fec-roots", "8");
+    ToolRun f =
+        Jverity.run(
+            "format",
+            disk.data().toString(),
+            hash.toString(),
+            "--salt",
+            "5a",
+            "--fec-device",
+            fec.toString(),
+            "--fec-roots",
+            "8");
     assertThat(f.exitCode()).as(f.toString()).isZero();
     String root = f.headerField("Root hash").strip();
     flip(hash, 4096L + 40); // the top hash block: every read passes through it
     ToolRun verify = Jverity.run("verify", disk.data().toString(), hash.toString(), root);
     assertThat(verify.exitCode()).isEqualTo(ExitCode.CORRUPTION);
-    try (ServerProcess server = ServerProcess.start(dir, "open", disk.data().toString(), "disk", hash.toString(),
-        root, "--port", "0")) {
-      assertThat(refused(server, verify.exitCode())).isEqualTo("jverity: export disk: " + hash
-          + ": hash block 1 (level 1, position 4096) is corrupted: no data block can verify under it");
+    try (ServerProcess server =
+        ServerProcess.start(
+            dir, "open", disk.data().toString(), "disk", hash.toString(), root, "--port", "0")) {
+      assertThat(refused(server, verify.exitCode()))
+          .isEqualTo(
+              "jverity: export disk: "
+                  + hash
+                  + ": hash block 1 (level 1, position 4096) is corrupted: no data block can verify under it");
     }
-    try (ServerProcess server = ServerProcess.start(dir, "open", disk.data().toString(), "disk", hash.toString(),
-        root, "--port", "0", "--fec-device", fec.toString(), "--fec-roots", "8")) {
+    try (ServerProcess server =
+        ServerProcess.start(
+            dir,
+            "open",
+            disk.data().toString(),
+            "disk",
+            hash.toString(),
+            root,
+            "--port",
+            "0",
+            "--fec-device",
+            fec.toString(),
+            "--fec-roots",
+            "8")) {
       String uri = server.line();
       assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(disk.sha256());
       assertThat(server.terminate()).as(server.stderr()).isZero();
@@ -146,10 +219,21 @@ class StartupCheckTest {
   @Test
   void underIgnoreCorruptionAWrongRootHashIsLoggedAndServed() throws Exception {
     TestImage disk = TestImage.create(dir, "disk", 64);
-    try (ServerProcess server = ServerProcess.start(dir, "open", disk.data().toString(), "disk",
-        disk.hash().toString(), otherRoot(disk.root()), "--port", "0", "--ignore-corruption")) {
+    try (ServerProcess server =
+        ServerProcess.start(
+            dir,
+            "open",
+            disk.data().toString(),
+            "disk",
+            disk.hash().toString(),
+            otherRoot(disk.root()),
+            "--port",
+            "0",
+            "--ignore-corruption")) {
       String uri = server.line();
-      assertThat(server.stderr()).startsWith("jverity: export disk: wrong root hash: ").contains("(ignored)");
+      assertThat(server.stderr())
+          .startsWith("jverity: export disk: wrong root hash: ")
+          .contains("(ignored)");
       assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(disk.sha256());
       assertThat(server.terminate()).as(server.stderr()).isZero();
     }
@@ -172,15 +256,27 @@ class StartupCheckTest {
       file.seek(100 * 4096L);
       file.write(garbage); // free space the image never promised to keep zero
     }
-    try (ServerProcess server = ServerProcess.start(dir, "open", data.toString(), "disk", hash.toString(), root,
-        "--port", "0", "--ignore-zero-blocks")) {
+    try (ServerProcess server =
+        ServerProcess.start(
+            dir,
+            "open",
+            data.toString(),
+            "disk",
+            hash.toString(),
+            root,
+            "--port",
+            "0",
+            "--ignore-zero-blocks")) {
       String uri = server.line();
-      assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(NbdClients.sha256(new java.io.ByteArrayInputStream(original)));
+      assertThat(NbdClients.sha256OfCopy(uri))
+          .isEqualTo(NbdClients.sha256(new java.io.ByteArrayInputStream(original)));
       assertThat(server.terminate()).as(server.stderr()).isZero();
     }
-    try (ServerProcess server = ServerProcess.start(dir, "open", data.toString(), "disk", hash.toString(), root,
-        "--port", "0")) {
-      assertThat(refused(server, ExitCode.CORRUPTION)).contains("hash file does not belong to this data");
+    try (ServerProcess server =
+        ServerProcess.start(
+            dir, "open", data.toString(), "disk", hash.toString(), root, "--port", "0")) {
+      assertThat(refused(server, ExitCode.CORRUPTION))
+          .contains("hash file does not belong to this data");
     }
   }
 

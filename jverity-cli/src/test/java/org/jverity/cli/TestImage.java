@@ -27,7 +27,8 @@ public record TestImage(Path data, Path hash, String root, String identity) {
     Path hash = dir.resolve(name + ".hash");
     ToolRun r = Jverity.run("format", data.toString(), hash.toString(), "--salt", "5a");
     assertThat(r.exitCode()).as(r.toString()).isZero();
-    return new TestImage(data, hash, r.headerField("Root hash").strip(), r.headerField("Identity").strip());
+    return new TestImage(
+        data, hash, r.headerField("Root hash").strip(), r.headerField("Identity").strip());
   }
 
   /** Flips one byte of data block {@code block}. */

@@ -13,13 +13,13 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.jverity.format.ImageIdentity;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.jverity.format.ImageIdentity;
 
 /**
  * jverity against the real veritysetup: for every case of a matrix over hash algorithm × format ×
@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * format the same data with the same fixed salt and UUID, and must agree byte for byte on the hash
  * file, on the root hash and on the printed header; then each tool must accept the other's tree.
  */
-@Execution(ExecutionMode.CONCURRENT) // each case has its own files; most time is spent in veritysetup
+@Execution(
+    ExecutionMode.CONCURRENT) // each case has its own files; most time is spent in veritysetup
 class VeritysetupCompatTest {
   static final String UUID = "a60c98d2-ae9b-4865-bfcb-b4e3ace11033";
 
@@ -409,8 +410,8 @@ class VeritysetupCompatTest {
   }
 
   /**
-   * veritysetup's header lines must match exactly, but for the hash device named on the first
-   * line; jverity adds exactly one line after them, the image identity, naming the same tree.
+   * veritysetup's header lines must match exactly, but for the hash device named on the first line;
+   * jverity adds exactly one line after them, the image identity, naming the same tree.
    */
   private static void assertHeadersEqual(Case c, ToolRun vs, ToolRun jv) {
     List<String> v = vs.stdoutLines();
@@ -426,10 +427,17 @@ class VeritysetupCompatTest {
     assertThat(j.getLast()).as("jverity's last line, %s", c).startsWith("Identity:        \t");
     assertThat(id.toString())
         .as("identity of %s", c)
-        .isEqualTo(String.join(":", "verity1", vs.headerField("Hash algorithm"),
-            vs.headerField("Data block size"), vs.headerField("Hash block size"),
-            vs.headerField("Data blocks"), vs.headerField("Hash type"), vs.headerField("Salt"),
-            vs.headerField("Root hash")));
+        .isEqualTo(
+            String.join(
+                ":",
+                "verity1",
+                vs.headerField("Hash algorithm"),
+                vs.headerField("Data block size"),
+                vs.headerField("Hash block size"),
+                vs.headerField("Data blocks"),
+                vs.headerField("Hash type"),
+                vs.headerField("Salt"),
+                vs.headerField("Root hash")));
   }
 
   private static List<String> args(

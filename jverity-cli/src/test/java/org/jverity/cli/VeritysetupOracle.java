@@ -5,8 +5,8 @@ import org.jverity.testkit.ToolResult;
 import org.jverity.testkit.Veritysetup;
 
 /**
- * The reference implementation, the test kit's {@link Veritysetup}, its run as a {@link ToolRun}
- * so that the compatibility tests compare it with jverity's field by field. A missing veritysetup
+ * The reference implementation, the test kit's {@link Veritysetup}, its run as a {@link ToolRun} so
+ * that the compatibility tests compare it with jverity's field by field. A missing veritysetup
  * fails the test naming its package; the compatibility tests never skip.
  */
 final class VeritysetupOracle {

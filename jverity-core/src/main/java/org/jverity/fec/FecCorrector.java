@@ -18,8 +18,8 @@ import org.jverity.io.BlockDevice;
  *
  * <p>A decoded round is kept in a small cache bounded in bytes (at least one round), keyed by the
  * round and the erasures asked for, so correcting neighbours of the same round decodes once; two
- * threads asking for the same round at once share one decode. A message block that fails to read
- * is an erasure (and the result is not kept: the next attempt reads again).
+ * threads asking for the same round at once share one decode. A message block that fails to read is
+ * an erasure (and the result is not kept: the next attempt reads again).
  */
 public final class FecCorrector {
   /** Default bound of the decoded-round cache: 8 rounds of 4 KiB blocks. */
@@ -31,12 +31,17 @@ public final class FecCorrector {
   private final BlockDevice fec;
   private final ReedSolomonDecoder decoder;
   private final int maxRounds; // decoded rounds kept
+
   /** Decoded rounds, least recently used first; a null result means uncorrectable. */
-  private final LinkedHashMap<Key, CompletableFuture<byte[]>> rounds = new LinkedHashMap<>(16, 0.75f, true);
+  private final LinkedHashMap<Key, CompletableFuture<byte[]>> rounds =
+      new LinkedHashMap<>(16, 0.75f, true);
+
   private final LongAdder decodes = new LongAdder();
   private final LongAdder readFailures = new LongAdder();
 
-  /** The round, the rows of it given as erasures, and whether only screened codewords are decoded. */
+  /**
+   * The round, the rows of it given as erasures, and whether only screened codewords are decoded.
+   */
   private record Key(long round, BitSet erasedRows, boolean screened) {}
 
   public FecCorrector(FecLayout layout, BlockDevice data, BlockDevice hash, BlockDevice fec) {
@@ -46,7 +51,8 @@ public final class FecCorrector {
   /**
    * @param cacheBytes bound of the decoded-round cache, bytes; one round (k·B bytes) is always kept
    */
-  public FecCorrector(FecLayout layout, BlockDevice data, BlockDevice hash, BlockDevice fec, long cacheBytes) {
+  public FecCorrector(
+      FecLayout layout, BlockDevice data, BlockDevice hash, BlockDevice fec, long cacheBytes) {
     this.layout = Objects.requireNonNull(layout, "layout");
     this.data = Objects.requireNonNull(data, "data");
     this.hash = Objects.requireNonNull(hash, "hash");
@@ -76,7 +82,8 @@ public final class FecCorrector {
    * The corrected message block {@code messageIndex} (B bytes), or null when a codeword of its
    * round cannot be corrected (or the parity cannot be read).
    *
-   * @param erasures message blocks known or suspected to be bad; those outside the round are ignored
+   * @param erasures message blocks known or suspected to be bad; those outside the round are
+   *     ignored
    * @throws IllegalArgumentException if {@code messageIndex} is not a message block (0..T−1)
    */
   public byte[] correct(long messageIndex, long[] erasures) {
@@ -96,8 +103,12 @@ public final class FecCorrector {
 
   private byte[] correct(long messageIndex, long[] erasures, boolean screened) {
     if (messageIndex < 0 || messageIndex >= layout.messageBlocks()) {
-      throw new IllegalArgumentException("message block: " + messageIndex + " (expected: 0 to "
-          + (layout.messageBlocks() - 1) + ")");
+      throw new IllegalArgumentException(
+          "message block: "
+              + messageIndex
+              + " (expected: 0 to "
+              + (layout.messageBlocks() - 1)
+              + ")");
     }
     long round = layout.round(messageIndex);
     BitSet erased = new BitSet(layout.messageLength());
@@ -117,11 +128,11 @@ public final class FecCorrector {
 
   /**
    * The fast path for a round with one bad block: every codeword of this code has α^0 = 1 among its
-   * roots, so the XOR of its 255 bytes is zero, and one erased byte is the XOR of the other 254. This
-   * computes block {@code messageIndex} that way, a few XORs per byte instead of a full decode per
-   * codeword; it is right exactly when no other block of the round is bad at the same byte, which
-   * only the tree can tell: the caller must verify it (and fall back to {@link #correct}). Null when
-   * a block of the round or the parity cannot be read.
+   * roots, so the XOR of its 255 bytes is zero, and one erased byte is the XOR of the other 254.
+   * This computes block {@code messageIndex} that way, a few XORs per byte instead of a full decode
+   * per codeword; it is right exactly when no other block of the round is bad at the same byte,
+   * which only the tree can tell: the caller must verify it (and fall back to {@link #correct}).
+   * Null when a block of the round or the parity cannot be read.
    */
   public byte[] correctSingleErasure(long messageIndex) {
     int k = layout.messageLength();
@@ -132,7 +143,8 @@ public final class FecCorrector {
     int validRows = validRows(round);
     byte[] rows = new byte[k * bs];
     BitSet erased = new BitSet();
-    if (readRows(round, validRows, rows, erased) && !(erased.cardinality() == 1 && erased.get(row))) {
+    if (readRows(round, validRows, rows, erased)
+        && !(erased.cardinality() == 1 && erased.get(row))) {
       return null; // another block of the round is unreadable: not a single erasure
     }
     byte[] parity = new byte[bs * roots];
@@ -293,7 +305,9 @@ public final class FecCorrector {
       long m = layout.messageIndex(round, i);
       boolean isData = layout.isData(m);
       int j = i + 1; // run [i, j): same device, adjacent blocks
-      while (stride == 1 && j < validRows && layout.isData(layout.messageIndex(round, j)) == isData) {
+      while (stride == 1
+          && j < validRows
+          && layout.isData(layout.messageIndex(round, j)) == isData) {
         j++;
       }
       if (!readRun(round, i, j, rows)) {
@@ -311,7 +325,9 @@ public final class FecCorrector {
     return failed;
   }
 
-  /** Reads rows [from, to) (adjacent blocks of one device); past the device's end reads as zeros. */
+  /**
+   * Reads rows [from, to) (adjacent blocks of one device); past the device's end reads as zeros.
+   */
   private boolean readRun(long round, int from, int to, byte[] rows) {
     int bs = layout.blockSize();
     long m = layout.messageIndex(round, from);

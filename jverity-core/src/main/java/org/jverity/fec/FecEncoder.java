@@ -15,10 +15,10 @@ import org.jverity.tree.ProgressListener;
  * <p>Work is cut into tasks of consecutive rounds [r0, r1). Row i of those rounds is the run of
  * message blocks i·R + r0 … i·R + r1 − 1, consecutive on the device (a run may cross from the data
  * to the hash device, and past the message area into zeros), so a task reads each of its k rows
- * with one read and feeds them, two rows per pass, to (r1 − r0)·B codewords at once; it then writes the parity of its
- * rounds, contiguous on the FEC device, with one write. Every message block is read exactly once.
- * Tasks run on one platform thread per core, each with its own accumulators and buffers: at most
- * about {@link #TASK_BUDGET_BYTES} per thread, whatever the image size.
+ * with one read and feeds them, two rows per pass, to (r1 − r0)·B codewords at once; it then writes
+ * the parity of its rounds, contiguous on the FEC device, with one write. Every message block is
+ * read exactly once. Tasks run on one platform thread per core, each with its own accumulators and
+ * buffers: at most about {@link #TASK_BUDGET_BYTES} per thread, whatever the image size.
  *
  * <p>Hash-device blocks of the message area past the hash device's end (possible when the FEC area
  * sits on the hash device beyond it) read as zeros: they are a hole once the parity is written.
@@ -31,6 +31,7 @@ public final class FecEncoder {
    * core's L2 cache (the accumulators are read and written once per two message bytes).
    */
   static final long TASK_BUDGET_BYTES = 2L << 20; // 2 MiB
+
   /** Tasks per thread at least, when the image has enough rounds: evens out the threads' shares. */
   static final int TASKS_PER_THREAD = 4;
 
@@ -48,7 +49,8 @@ public final class FecEncoder {
 
   /** An encoder for {@code layout} using every core and reporting no progress. */
   public static FecEncoder of(FecLayout layout) {
-    return new FecEncoder(layout, Runtime.getRuntime().availableProcessors(), ProgressListener.NONE);
+    return new FecEncoder(
+        layout, Runtime.getRuntime().availableProcessors(), ProgressListener.NONE);
   }
 
   public FecEncoder withThreads(int threads) {
@@ -72,10 +74,14 @@ public final class FecEncoder {
     return layout.rounds() * layout.messageLength() * layout.blockSize();
   }
 
-  /** Rounds one task encodes: as many as fit {@link #TASK_BUDGET_BYTES}, then fewer to feed every thread. */
+  /**
+   * Rounds one task encodes: as many as fit {@link #TASK_BUDGET_BYTES}, then fewer to feed every
+   * thread.
+   */
   int roundsPerTask() {
     long b = layout.blockSize();
-    long perRound = b * (Long.BYTES * Math.ceilDiv(layout.roots(), Long.BYTES) + 2 + layout.roots());
+    long perRound =
+        b * (Long.BYTES * Math.ceilDiv(layout.roots(), Long.BYTES) + 2 + layout.roots());
     long fit = Math.max(1, TASK_BUDGET_BYTES / perRound);
     long spread = Math.max(1, Math.ceilDiv(layout.rounds(), (long) threads * TASKS_PER_THREAD));
     return (int) Math.min(fit, spread); // <= TASK_BUDGET_BYTES / B, fits int
@@ -93,7 +99,8 @@ public final class FecEncoder {
     int perTask = roundsPerTask();
     long rounds = layout.rounds();
     long tasks = Math.ceilDiv(rounds, perTask);
-    Parallel.run("jverity-fec-", threads, tasks, () -> new Worker(perTask, data, hash, hashEnd, fec)::run);
+    Parallel.run(
+        "jverity-fec-", threads, tasks, () -> new Worker(perTask, data, hash, hashEnd, fec)::run);
     fec.flush();
   }
 
@@ -144,7 +151,10 @@ public final class FecEncoder {
       progress.advanced((long) n * b * layout.messageLength());
     }
 
-    /** Reads message blocks {@code m0 .. m0 + n − 1} into {@code row[base...]}: data, hash device, zeros. */
+    /**
+     * Reads message blocks {@code m0 .. m0 + n − 1} into {@code row[base...]}: data, hash device,
+     * zeros.
+     */
     private void readRun(long m0, int n, int base) throws IOException {
       int b = layout.blockSize();
       long end = m0 + n;

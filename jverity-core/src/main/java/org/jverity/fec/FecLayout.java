@@ -11,9 +11,9 @@ import org.jverity.tree.MerkleLayout;
  * <p>The message area is T blocks of B bytes: the data blocks, then the hash device from the first
  * tree block ({@code hashStart}; the superblock is not covered) to the FEC area when FEC shares the
  * hash device, else to the hash device's end. Blocks past T read as zeros. With k = 255 − roots,
- * there are R = ⌈T / k⌉ rounds; codeword (round r, byte b) takes byte b of message blocks
- * r, r + R, r + 2R, … (k of them), and its {@code roots} parity bytes sit at
- * {@code fecOffset + (r·B + b)·roots} on the FEC device.
+ * there are R = ⌈T / k⌉ rounds; codeword (round r, byte b) takes byte b of message blocks r, r + R,
+ * r + 2R, … (k of them), and its {@code roots} parity bytes sit at {@code fecOffset + (r·B +
+ * b)·roots} on the FEC device.
  *
  * @param blockSize B, bytes: the data block size, which must equal the hash block size
  * @param roots parity bytes per codeword, 2..24
@@ -22,39 +22,66 @@ import org.jverity.tree.MerkleLayout;
  * @param hashBlocks message blocks from the hash device, from {@code hashStart}
  * @param fecOffset byte offset of the parity on the FEC device
  */
-public record FecLayout(int blockSize, int roots, long dataBlocks, long hashStart, long hashBlocks, long fecOffset) {
+public record FecLayout(
+    int blockSize, int roots, long dataBlocks, long hashStart, long hashBlocks, long fecOffset) {
 
   public FecLayout {
     if (roots < ReedSolomon.MIN_ROOTS || roots > ReedSolomon.MAX_ROOTS) {
-      throw new VerityParameterException("FEC roots: " + roots + " (expected: " + ReedSolomon.MIN_ROOTS + " to "
-          + ReedSolomon.MAX_ROOTS + ")");
+      throw new VerityParameterException(
+          "FEC roots: "
+              + roots
+              + " (expected: "
+              + ReedSolomon.MIN_ROOTS
+              + " to "
+              + ReedSolomon.MAX_ROOTS
+              + ")");
     }
     if (dataBlocks < 1 || hashStart < 0 || hashBlocks < 0 || fecOffset < 0) {
-      throw new VerityParameterException("FEC layout: data blocks " + dataBlocks + ", hash start " + hashStart
-          + ", hash blocks " + hashBlocks + ", offset " + fecOffset + " (expected: non-negative, data blocks >= 1)");
+      throw new VerityParameterException(
+          "FEC layout: data blocks "
+              + dataBlocks
+              + ", hash start "
+              + hashStart
+              + ", hash blocks "
+              + hashBlocks
+              + ", offset "
+              + fecOffset
+              + " (expected: non-negative, data blocks >= 1)");
     }
   }
 
   /**
    * The layout veritysetup uses for {@code params}: FEC on its own device, or on the hash device at
-   * {@code fecOffset} ({@code fecInHashDevice}); {@code hashDeviceSize} is the hash device's size in
-   * bytes (used when FEC has a device of its own: the whole rest of it is covered).
+   * {@code fecOffset} ({@code fecInHashDevice}); {@code hashDeviceSize} is the hash device's size
+   * in bytes (used when FEC has a device of its own: the whole rest of it is covered).
    *
    * @throws VerityParameterException when the block sizes differ or the offset is impossible
    */
-  public static FecLayout of(VerityParams params, int roots, long fecOffset, boolean fecInHashDevice,
+  public static FecLayout of(
+      VerityParams params,
+      int roots,
+      long fecOffset,
+      boolean fecInHashDevice,
       long hashDeviceSize) {
     if (params.dataBlockSize() != params.hashBlockSize()) {
-      throw new VerityParameterException("FEC: data block size " + params.dataBlockSize() + " and hash block size "
-          + params.hashBlockSize() + " differ (expected: equal block sizes, as FEC needs)");
+      throw new VerityParameterException(
+          "FEC: data block size "
+              + params.dataBlockSize()
+              + " and hash block size "
+              + params.hashBlockSize()
+              + " differ (expected: equal block sizes, as FEC needs)");
     }
     int b = params.dataBlockSize();
     long hashStart = MerkleLayout.dmVerity(params).firstHashBlock();
     long end = (fecInHashDevice ? fecOffset : hashDeviceSize) / b; // covered up to here, in blocks
     long hashBlocks = end == 0 ? 0 : end - hashStart;
     if (hashBlocks < 0) {
-      throw new VerityParameterException("FEC offset: " + fecOffset + " (expected: after the hash tree, which starts at "
-          + hashStart * b + ")");
+      throw new VerityParameterException(
+          "FEC offset: "
+              + fecOffset
+              + " (expected: after the hash tree, which starts at "
+              + hashStart * b
+              + ")");
     }
     return new FecLayout(b, roots, params.dataBlocks(), hashStart, hashBlocks, fecOffset);
   }
@@ -74,7 +101,9 @@ public record FecLayout(int blockSize, int roots, long dataBlocks, long hashStar
     return Math.ceilDiv(messageBlocks(), messageLength());
   }
 
-  /** Bytes of parity on the FEC device: R·B·roots (veritysetup's "FEC device size" less the offset). */
+  /**
+   * Bytes of parity on the FEC device: R·B·roots (veritysetup's "FEC device size" less the offset).
+   */
   public long paritySize() {
     return Math.multiplyExact(Math.multiplyExact(rounds(), blockSize), (long) roots);
   }
@@ -110,7 +139,9 @@ public record FecLayout(int blockSize, int roots, long dataBlocks, long hashStar
     return round + row * rounds();
   }
 
-  /** Whether message block {@code m} is a data block (else a hash device block, or zeros past T). */
+  /**
+   * Whether message block {@code m} is a data block (else a hash device block, or zeros past T).
+   */
   public boolean isData(long m) {
     return m < dataBlocks;
   }

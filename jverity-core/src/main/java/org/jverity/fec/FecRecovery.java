@@ -16,8 +16,8 @@ import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
 
 /**
- * What forward error correction can do for a damaged image: reads every data block through a
- * {@link VerifiedReader} whose repairer is FEC (so every hash block on every path is checked, and
+ * What forward error correction can do for a damaged image: reads every data block through a {@link
+ * VerifiedReader} whose repairer is FEC (so every hash block on every path is checked, and
  * repaired, too), with the blocks a full check found corrupt given as known-bad (erasures), and
  * collects each correction that verified against the tree. Writes nothing: {@code verify} reports
  * the result, {@code repair} writes the corrections. Not thread-safe; one run per instance.
@@ -42,7 +42,8 @@ public final class FecRecovery {
    * @param uncorrectable the first failure of each data block whose read FEC could not save
    * @param uncorrectableCount how many data blocks could not be read verified
    */
-  public record Result(List<Fix> fixes, List<CorruptBlockException> uncorrectable, long uncorrectableCount) {
+  public record Result(
+      List<Fix> fixes, List<CorruptBlockException> uncorrectable, long uncorrectableCount) {
     public boolean complete() {
       return uncorrectableCount == 0;
     }
@@ -55,7 +56,8 @@ public final class FecRecovery {
 
   private final VerityParams params;
   private final FecRepairer repairer;
-  private final Map<String, Fix> fixes = new ConcurrentSkipListMap<>(); // "D000…block" / "H…": sorted, each once
+  private final Map<String, Fix> fixes =
+      new ConcurrentSkipListMap<>(); // "D000…block" / "H…": sorted, each once
 
   public FecRecovery(VerityParams params, FecRepairer repairer) {
     this.params = params;
@@ -67,23 +69,34 @@ public final class FecRecovery {
     repairer.knownBad(area, block);
   }
 
-  /** Reads the whole image verified, FEC correcting what it can; {@code maxListed} failures are kept. */
-  public Result run(BlockDevice data, BlockDevice hash, byte[] rootHash, int maxListed) throws IOException {
-    BlockRepairer recording = (area, block, size, check) -> {
-      byte[] fixed = repairer.repair(area, block, size, check);
-      if (fixed != null) { // the repairer returns only candidates that verified
-        String key = String.format("%s%020d", area == Area.DATA ? "D" : "H", block);
-        if (!fixes.containsKey(key)) {
-          int changed = changedBytes(area == Area.DATA ? data : hash, block * size, fixed);
-          fixes.putIfAbsent(key, new Fix(area, block, fixed.clone(), changed));
-        }
-      }
-      return fixed;
-    };
+  /**
+   * Reads the whole image verified, FEC correcting what it can; {@code maxListed} failures are
+   * kept.
+   */
+  public Result run(BlockDevice data, BlockDevice hash, byte[] rootHash, int maxListed)
+      throws IOException {
+    BlockRepairer recording =
+        (area, block, size, check) -> {
+          byte[] fixed = repairer.repair(area, block, size, check);
+          if (fixed != null) { // the repairer returns only candidates that verified
+            String key = String.format("%s%020d", area == Area.DATA ? "D" : "H", block);
+            if (!fixes.containsKey(key)) {
+              int changed = changedBytes(area == Area.DATA ? data : hash, block * size, fixed);
+              fixes.putIfAbsent(key, new Fix(area, block, fixed.clone(), changed));
+            }
+          }
+          return fixed;
+        };
     List<CorruptBlockException> failures = new ArrayList<>();
     long failed = 0;
-    try (VerifiedReader reader = VerifiedReader.open(params, data, hash, rootHash,
-        new HashBlockCache(HashBlockCache.DEFAULT_CAPACITY_BYTES), ReaderOptions.DEFAULTS.withRepairer(recording))) {
+    try (VerifiedReader reader =
+        VerifiedReader.open(
+            params,
+            data,
+            hash,
+            rootHash,
+            new HashBlockCache(HashBlockCache.DEFAULT_CAPACITY_BYTES),
+            ReaderOptions.DEFAULTS.withRepairer(recording))) {
       int bs = params.dataBlockSize();
       byte[] buf = new byte[Math.max(bs, PIECE - PIECE % bs)];
       long size = reader.size();
@@ -106,8 +119,12 @@ public final class FecRecovery {
     return new Result(Collections.unmodifiableList(list), List.copyOf(failures), failed);
   }
 
-  /** Bytes of {@code fixed} that differ from the block at {@code offset}; bytes past the end count as changed. */
-  private static int changedBytes(BlockDevice device, long offset, byte[] fixed) throws IOException {
+  /**
+   * Bytes of {@code fixed} that differ from the block at {@code offset}; bytes past the end count
+   * as changed.
+   */
+  private static int changedBytes(BlockDevice device, long offset, byte[] fixed)
+      throws IOException {
     int present = (int) Math.max(0, Math.min(fixed.length, device.size() - offset));
     byte[] stored = new byte[present];
     device.readFully(offset, stored, 0, present);

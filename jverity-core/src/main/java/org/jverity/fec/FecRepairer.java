@@ -27,8 +27,10 @@ public final class FecRepairer implements BlockRepairer {
 
   private final FecCorrector corrector;
   private final FecLayout layout;
+
   /** Round → message blocks of it that failed verification (at most roots, most recent last). */
   private final ConcurrentHashMap<Long, long[]> knownBad = new ConcurrentHashMap<>();
+
   private final LongAdder corrected = new LongAdder();
   private final LongAdder failed = new LongAdder();
   private final LongAdder notCovered = new LongAdder();
@@ -64,12 +66,17 @@ public final class FecRepairer implements BlockRepairer {
   @Override
   public byte[] repair(Area area, long block, int blockSize, BlockCheck check) {
     if (blockSize != layout.blockSize()) {
-      throw new IllegalArgumentException("block size: " + blockSize + " (expected: the FEC block size "
-          + layout.blockSize() + ")");
+      throw new IllegalArgumentException(
+          "block size: "
+              + blockSize
+              + " (expected: the FEC block size "
+              + layout.blockSize()
+              + ")");
     }
-    long m = area == Area.DATA
-        ? (block >= 0 && block < layout.dataBlocks() ? layout.messageIndexOfData(block) : -1)
-        : layout.messageIndexOfHash(block);
+    long m =
+        area == Area.DATA
+            ? (block >= 0 && block < layout.dataBlocks() ? layout.messageIndexOfData(block) : -1)
+            : layout.messageIndexOfHash(block);
     if (m < 0) {
       notCovered.increment();
       return null;
@@ -82,14 +89,16 @@ public final class FecRepairer implements BlockRepairer {
         return fast;
       }
     }
-    long[][] attempts = others.length > 1
-        ? new long[][] {new long[0], others, new long[] {m}}
-        : new long[][] {new long[0], new long[] {m}};
+    long[][] attempts =
+        others.length > 1
+            ? new long[][] {new long[0], others, new long[] {m}}
+            : new long[][] {new long[0], new long[] {m}};
     // Screened first (decode only the codewords that do not XOR to zero: a few, for scattered
     // damage), then every codeword; the tree decides which candidate is right.
     for (boolean screened : new boolean[] {true, false}) {
       for (long[] erasures : attempts) {
-        byte[] fixed = screened ? corrector.correctScreened(m, erasures) : corrector.correct(m, erasures);
+        byte[] fixed =
+            screened ? corrector.correctScreened(m, erasures) : corrector.correct(m, erasures);
         if (fixed != null && check.verifies(fixed)) {
           corrected.increment();
           return fixed;
@@ -106,28 +115,34 @@ public final class FecRepairer implements BlockRepairer {
    * verification. Blocks FEC does not cover are ignored.
    */
   public void knownBad(Area area, long block) {
-    long m = area == Area.DATA
-        ? (block >= 0 && block < layout.dataBlocks() ? layout.messageIndexOfData(block) : -1)
-        : layout.messageIndexOfHash(block);
+    long m =
+        area == Area.DATA
+            ? (block >= 0 && block < layout.dataBlocks() ? layout.messageIndexOfData(block) : -1)
+            : layout.messageIndexOfHash(block);
     if (m >= 0) {
       remember(m);
     }
   }
 
-  /** Records {@code m} as known bad; returns the known-bad blocks of its round, {@code m} included. */
+  /**
+   * Records {@code m} as known bad; returns the known-bad blocks of its round, {@code m} included.
+   */
   private long[] remember(long m) {
     if (knownBad.size() > MAX_REMEMBERED_ROUNDS) {
       knownBad.clear();
     }
     int cap = layout.roots();
-    return knownBad.compute(layout.round(m), (round, bad) -> {
-      if (bad == null) {
-        return new long[] {m};
-      }
-      long[] rest = Arrays.stream(bad).filter(x -> x != m).toArray();
-      long[] now = Arrays.copyOfRange(rest, Math.max(0, rest.length - (cap - 1)), rest.length + 1);
-      now[now.length - 1] = m;
-      return now;
-    });
+    return knownBad.compute(
+        layout.round(m),
+        (round, bad) -> {
+          if (bad == null) {
+            return new long[] {m};
+          }
+          long[] rest = Arrays.stream(bad).filter(x -> x != m).toArray();
+          long[] now =
+              Arrays.copyOfRange(rest, Math.max(0, rest.length - (cap - 1)), rest.length + 1);
+          now[now.length - 1] = m;
+          return now;
+        });
   }
 }

@@ -2,20 +2,24 @@ package org.jverity.fec;
 
 /**
  * GF(2^8) with the field generator polynomial 0x11d (x^8 + x^4 + x^3 + x^2 + 1) and primitive
- * element α = x: the field of dm-verity's Reed-Solomon code (libfec's {@code init_rs_char(8,
- * 0x11d, ...)}, the kernel's {@code init_rs_gfp(8, 0x11d, ...)}). Elements are ints 0..255.
- * Immutable tables; thread-safe.
+ * element α = x: the field of dm-verity's Reed-Solomon code (libfec's {@code init_rs_char(8, 0x11d,
+ * ...)}, the kernel's {@code init_rs_gfp(8, 0x11d, ...)}). Elements are ints 0..255. Immutable
+ * tables; thread-safe.
  */
 public final class GaloisField {
   /** Elements of the field. */
   public static final int SIZE = 256;
+
   /** Nonzero elements: the order of α. */
   public static final int ORDER = 255;
+
   /** The field generator polynomial. */
   public static final int POLYNOMIAL = 0x11d;
 
-  private static final int[] EXP = new int[2 * ORDER]; // EXP[i] = α^i, doubled so sums of logs need no modulo
+  private static final int[] EXP =
+      new int[2 * ORDER]; // EXP[i] = α^i, doubled so sums of logs need no modulo
   private static final int[] LOG = new int[SIZE]; // LOG[α^i] = i; LOG[0] unused
+
   /** MUL[a][b] = a·b: 64 KiB, so a multiply in an inner loop is one load. */
   private static final byte[][] MUL = new byte[SIZE][SIZE];
 

@@ -82,7 +82,10 @@ final class PackedInterleaved {
     fed = 0;
   }
 
-  /** Feeds the next message byte of every codeword: byte {@code w} of {@code bytes[off...]} to codeword {@code w}. */
+  /**
+   * Feeds the next message byte of every codeword: byte {@code w} of {@code bytes[off...]} to
+   * codeword {@code w}.
+   */
   void feed(byte[] bytes, int off) {
     int i = advance(1);
     long[] a = acc;
@@ -118,8 +121,8 @@ final class PackedInterleaved {
 
   /**
    * Feeds two message bytes of every codeword: byte {@code w} of {@code bytes[off...]}, then byte
-   * {@code w} of {@code bytes[off2...]}, to codeword {@code w}: two {@link #feed} calls in one
-   * pass over the accumulators.
+   * {@code w} of {@code bytes[off2...]}, to codeword {@code w}: two {@link #feed} calls in one pass
+   * over the accumulators.
    */
   void feed2(byte[] bytes, int off, int off2) {
     int i = advance(2);
@@ -165,7 +168,8 @@ final class PackedInterleaved {
   /** Counts {@code n} feeds and returns the message position of the first. */
   private int advance(int n) {
     if (fed + n > tables.messageLength) {
-      throw new IllegalStateException("a codeword takes " + tables.messageLength + " message bytes");
+      throw new IllegalStateException(
+          "a codeword takes " + tables.messageLength + " message bytes");
     }
     int i = fed;
     fed += n;
@@ -178,7 +182,8 @@ final class PackedInterleaved {
    */
   void parity(byte[] out, int off) {
     if (fed != tables.messageLength) {
-      throw new IllegalStateException("parity after " + fed + " of " + tables.messageLength + " message bytes");
+      throw new IllegalStateException(
+          "parity after " + fed + " of " + tables.messageLength + " message bytes");
     }
     int roots = tables.roots;
     for (int w = 0; w < width; w++) {

@@ -5,18 +5,23 @@ import java.util.Arrays;
 /**
  * The Reed-Solomon code of dm-verity FEC: RS(255, 255 − roots) over {@link GaloisField}, first
  * consecutive root α^0 (fcr 0), primitive element step 1, systematic, no shortening: the code of
- * cryptsetup's {@code init_rs_char(8, 0x11d, 0, 1, roots, 0)} and the kernel's
- * {@code init_rs_gfp(8, 0x11d, 0, 1, roots)}. A codeword is 255 bytes: the message (byte 0 the
- * highest coefficient), then {@code roots} parity bytes, the remainder of msg(x)·x^roots mod g(x)
- * with g(x) = ∏ (x − α^i), i = 0..roots−1. Immutable; thread-safe.
+ * cryptsetup's {@code init_rs_char(8, 0x11d, 0, 1, roots, 0)} and the kernel's {@code
+ * init_rs_gfp(8, 0x11d, 0, 1, roots)}. A codeword is 255 bytes: the message (byte 0 the highest
+ * coefficient), then {@code roots} parity bytes, the remainder of msg(x)·x^roots mod g(x) with g(x)
+ * = ∏ (x − α^i), i = 0..roots−1. Immutable; thread-safe.
  */
 public final class ReedSolomon {
   /** Bytes in a codeword. */
   public static final int N = GaloisField.ORDER;
+
   /** veritysetup's range of parity bytes: 2 to 24 (k from 231 to 253). */
   public static final int MIN_ROOTS = 2;
+
   public static final int MAX_ROOTS = 24;
-  /** veritysetup's default parity bytes ({@code --fec-roots}): the least overhead, 2 of 255 bytes. */
+
+  /**
+   * veritysetup's default parity bytes ({@code --fec-roots}): the least overhead, 2 of 255 bytes.
+   */
   public static final int DEFAULT_ROOTS = 2;
 
   private final int roots;
@@ -25,7 +30,8 @@ public final class ReedSolomon {
 
   public ReedSolomon(int roots) {
     if (roots < MIN_ROOTS || roots > MAX_ROOTS) {
-      throw new IllegalArgumentException("RS roots: " + roots + " (expected: " + MIN_ROOTS + " to " + MAX_ROOTS + ")");
+      throw new IllegalArgumentException(
+          "RS roots: " + roots + " (expected: " + MIN_ROOTS + " to " + MAX_ROOTS + ")");
     }
     this.roots = roots;
     int[] g = new int[roots + 1];
@@ -103,8 +109,8 @@ public final class ReedSolomon {
     }
 
     /**
-     * Feeds the next message byte of every codeword: byte {@code w} of {@code bytes[off...]} goes to
-     * codeword {@code w}. Exactly {@link #messageLength()} calls make a codeword.
+     * Feeds the next message byte of every codeword: byte {@code w} of {@code bytes[off...]} goes
+     * to codeword {@code w}. Exactly {@link #messageLength()} calls make a codeword.
      */
     public void feed(byte[] bytes, int off) {
       if (fed == messageLength()) {
@@ -141,7 +147,8 @@ public final class ReedSolomon {
      */
     public void parity(byte[] out, int off) {
       if (fed != messageLength()) {
-        throw new IllegalStateException("parity after " + fed + " of " + messageLength() + " message bytes");
+        throw new IllegalStateException(
+            "parity after " + fed + " of " + messageLength() + " message bytes");
       }
       for (int w = 0; w < width; w++) {
         for (int j = 0; j < roots; j++) {

@@ -3,14 +3,14 @@ package org.jverity.fec;
 /**
  * Decodes codewords of {@link ReedSolomon}'s code, with errors and erasures, the way libfec's
  * {@code decode_rs_char} does for dm-verity (fcr 0, prim 1, no padding): syndromes,
- * Berlekamp–Massey started from the erasure locator, Chien search, Forney. Immutable;
- * thread-safe (scratch space is per call).
+ * Berlekamp–Massey started from the erasure locator, Chien search, Forney. Immutable; thread-safe
+ * (scratch space is per call).
  *
  * <p>A codeword is 255 bytes: the message (byte 0 the highest coefficient), then the parity.
  * Position p is the coefficient of x^(254 − p), so its error locator is α^(254 − p). The decoder
  * corrects any pattern of e errors and f erasures with 2e + f ≤ roots. It is stricter than libfec
- * in two ways, both to refuse rather than miscorrect: a locator of degree d with 2d − f > roots
- * is beyond the code's guarantee and is refused, and after correcting, the syndromes are computed
+ * in two ways, both to refuse rather than miscorrect: a locator of degree d with 2d − f > roots is
+ * beyond the code's guarantee and is refused, and after correcting, the syndromes are computed
  * again and must be zero, so a success always leaves a codeword.
  */
 public final class ReedSolomonDecoder {
@@ -18,12 +18,19 @@ public final class ReedSolomonDecoder {
   private static final int N = ReedSolomon.N;
 
   private final int roots;
-  private final byte[][] syndromeTables; // syndromeTables[j]: x·α^j for every x (Horner step of S_j)
+  private final byte[][]
+      syndromeTables; // syndromeTables[j]: x·α^j for every x (Horner step of S_j)
 
   public ReedSolomonDecoder(int roots) {
     if (roots < ReedSolomon.MIN_ROOTS || roots > ReedSolomon.MAX_ROOTS) {
-      throw new IllegalArgumentException("RS roots: " + roots + " (expected: " + ReedSolomon.MIN_ROOTS + " to "
-          + ReedSolomon.MAX_ROOTS + ")");
+      throw new IllegalArgumentException(
+          "RS roots: "
+              + roots
+              + " (expected: "
+              + ReedSolomon.MIN_ROOTS
+              + " to "
+              + ReedSolomon.MAX_ROOTS
+              + ")");
     }
     this.roots = roots;
     this.syndromeTables = new byte[roots][];
@@ -37,7 +44,10 @@ public final class ReedSolomonDecoder {
     return roots;
   }
 
-  /** Decodes {@code codeword[off, off + 255)} in place, without erasures. See {@link #decode(byte[], int, int[], int)}. */
+  /**
+   * Decodes {@code codeword[off, off + 255)} in place, without erasures. See {@link #decode(byte[],
+   * int, int[], int)}.
+   */
   public int decode(byte[] codeword, int off) {
     return decode(codeword, off, null, 0);
   }
@@ -63,7 +73,8 @@ public final class ReedSolomonDecoder {
     for (int e = 0; e < count; e++) {
       int p = erasures[e];
       if (p < 0 || p >= N) {
-        throw new IllegalArgumentException("erasure position: " + p + " (expected: 0 to " + (N - 1) + ")");
+        throw new IllegalArgumentException(
+            "erasure position: " + p + " (expected: 0 to " + (N - 1) + ")");
       }
       if (erased[p]) {
         continue;

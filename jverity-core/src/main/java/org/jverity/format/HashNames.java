@@ -7,8 +7,8 @@ import java.util.Optional;
 import org.jverity.hash.HashAlgorithm;
 
 /**
- * The hash algorithm a dm-verity parameter names, on a command line, in a superblock or in an
- * image identity. The {@code hash} package only looks names up; a name that none answers to is a
+ * The hash algorithm a dm-verity parameter names, on a command line, in a superblock or in an image
+ * identity. The {@code hash} package only looks names up; a name that none answers to is a
  * parameter error, and this is where it is phrased, so that {@code hash} needs nothing from here.
  */
 public final class HashNames {
@@ -30,8 +30,8 @@ public final class HashNames {
   }
 
   /**
-   * The error for a name nothing answers to, naming every algorithm by its own name. An empty
-   * name is a mistake on the command line rather than an algorithm jverity lacks.
+   * The error for a name nothing answers to, naming every algorithm by its own name. An empty name
+   * is a mistake on the command line rather than an algorithm jverity lacks.
    */
   private static VerityParameterException unsupported(String name) {
     List<String> names = new ArrayList<>();
@@ -41,6 +41,7 @@ public final class HashNames {
     String expected = "expected: " + String.join(", ", names) + ")";
     return name.isEmpty()
         ? new VerityParameterException("hash algorithm: \"\" (" + expected)
-        : new UnsupportedHashAlgorithmException(name, "hash algorithm: " + name + " (not supported; " + expected);
+        : new UnsupportedHashAlgorithmException(
+            name, "hash algorithm: " + name + " (not supported; " + expected);
   }
 }

@@ -20,7 +20,8 @@ public final class Hex {
    */
   public static byte[] parse(String what, String hex) {
     if (hex.length() % 2 != 0) {
-      throw new VerityParameterException(what + ": odd number of hex digits (" + hex.length() + ")");
+      throw new VerityParameterException(
+          what + ": odd number of hex digits (" + hex.length() + ")");
     }
     try {
       return HEX.parseHex(hex);

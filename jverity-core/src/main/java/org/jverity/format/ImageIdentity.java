@@ -7,11 +7,11 @@ import java.util.Objects;
 import org.jverity.hash.HashAlgorithm;
 
 /**
- * One string that names a dm-verity image completely: every parameter that changes how the data
- * is interpreted, and the root hash. A root hash alone does not bind the superblock (which the
- * kernel never reads): rewriting its {@code data_blocks} changes what a reader calls the image
- * while the tree still hashes to the same root. A reader given the identity takes the parameters
- * from it and refuses a superblock that disagrees ({@link #check}).
+ * One string that names a dm-verity image completely: every parameter that changes how the data is
+ * interpreted, and the root hash. A root hash alone does not bind the superblock (which the kernel
+ * never reads): rewriting its {@code data_blocks} changes what a reader calls the image while the
+ * tree still hashes to the same root. A reader given the identity takes the parameters from it and
+ * refuses a superblock that disagrees ({@link #check}).
  *
  * <pre>
  * identity = "verity1" ":" algorithm ":" data-block-size ":" hash-block-size ":" data-blocks
@@ -27,9 +27,9 @@ import org.jverity.hash.HashAlgorithm;
  * </pre>
  *
  * Where the tree sits (hash offset, superblock or not) and the UUID are left out: they do not
- * change what the data means, and a tree in the wrong place does not hash to the root. Numbers
- * are canonical (no sign, no leading zero); hex is read in either case and printed in lower case,
- * so {@code parse(id.toString())} equals {@code id}. Immutable; pure, no I/O.
+ * change what the data means, and a tree in the wrong place does not hash to the root. Numbers are
+ * canonical (no sign, no leading zero); hex is read in either case and printed in lower case, so
+ * {@code parse(id.toString())} equals {@code id}. Immutable; pure, no I/O.
  *
  * @param hashAlgorithm the digest of every block
  * @param dataBlockSize bytes per data block
@@ -66,15 +66,27 @@ public record ImageIdentity(
     new VerityParams(
         hashAlgorithm, hashFormat, dataBlockSize, hashBlockSize, dataBlocks, 0, salt, null, false);
     if (rootHash.length != hashAlgorithm.digestSize()) {
-      throw new VerityParameterException("root hash: " + rootHash.length + " bytes (expected: "
-          + hashAlgorithm.digestSize() + " for " + hashAlgorithm + ")");
+      throw new VerityParameterException(
+          "root hash: "
+              + rootHash.length
+              + " bytes (expected: "
+              + hashAlgorithm.digestSize()
+              + " for "
+              + hashAlgorithm
+              + ")");
     }
   }
 
   /** The identity of the tree {@code p} describes, whose root hash is {@code rootHash}. */
   public static ImageIdentity of(VerityParams p, byte[] rootHash) {
-    return new ImageIdentity(p.hashAlgorithm(), p.dataBlockSize(), p.hashBlockSize(),
-        p.dataBlocks(), p.hashFormat(), p.salt(), rootHash);
+    return new ImageIdentity(
+        p.hashAlgorithm(),
+        p.dataBlockSize(),
+        p.hashBlockSize(),
+        p.dataBlocks(),
+        p.hashFormat(),
+        p.salt(),
+        rootHash);
   }
 
   /**
@@ -93,8 +105,16 @@ public record ImageIdentity(
   public static ImageIdentity parse(String text) {
     String[] f = text.split(":", -1);
     if (f.length != FIELDS) {
-      throw new VerityParameterException("identity: " + f.length + " fields in " + abbreviate(text)
-          + " (expected: " + FIELDS + ", " + FORM + ")");
+      throw new VerityParameterException(
+          "identity: "
+              + f.length
+              + " fields in "
+              + abbreviate(text)
+              + " (expected: "
+              + FIELDS
+              + ", "
+              + FORM
+              + ")");
     }
     if (!f[0].equals(VERSION)) {
       throw new VerityParameterException(
@@ -117,8 +137,8 @@ public record ImageIdentity(
   }
 
   /**
-   * A builder holding the identity's parameters; the caller adds where the tree sits (hash
-   * offset, superblock, UUID).
+   * A builder holding the identity's parameters; the caller adds where the tree sits (hash offset,
+   * superblock, UUID).
    */
   public VerityParams.Builder paramsBuilder() {
     return VerityParams.builder()
@@ -139,19 +159,23 @@ public record ImageIdentity(
   public void check(String source, VerityParams p) throws IdentityMismatchException {
     List<String> conflicts = new ArrayList<>();
     if (!p.hashAlgorithm().sameDigest(hashAlgorithm)) { // sha-256 and sha256 make the same tree
-      conflicts.add("hash algorithm " + p.hashAlgorithm() + " (identity says " + hashAlgorithm + ")");
+      conflicts.add(
+          "hash algorithm " + p.hashAlgorithm() + " (identity says " + hashAlgorithm + ")");
     }
     if (p.dataBlockSize() != dataBlockSize) {
-      conflicts.add("data block size " + p.dataBlockSize() + " (identity says " + dataBlockSize + ")");
+      conflicts.add(
+          "data block size " + p.dataBlockSize() + " (identity says " + dataBlockSize + ")");
     }
     if (p.hashBlockSize() != hashBlockSize) {
-      conflicts.add("hash block size " + p.hashBlockSize() + " (identity says " + hashBlockSize + ")");
+      conflicts.add(
+          "hash block size " + p.hashBlockSize() + " (identity says " + hashBlockSize + ")");
     }
     if (p.dataBlocks() != dataBlocks) {
       conflicts.add("data blocks " + p.dataBlocks() + " (identity says " + dataBlocks + ")");
     }
     if (p.hashFormat() != hashFormat) {
-      conflicts.add("hash type " + p.hashFormat().code() + " (identity says " + hashFormat.code() + ")");
+      conflicts.add(
+          "hash type " + p.hashFormat().code() + " (identity says " + hashFormat.code() + ")");
     }
     if (!Arrays.equals(p.salt(), salt)) {
       conflicts.add("salt " + saltText(p.salt()) + " (identity says " + saltText(salt) + ")");
@@ -173,9 +197,16 @@ public record ImageIdentity(
 
   @Override
   public String toString() {
-    return String.join(":", VERSION, hashAlgorithm.kernelName(), Integer.toString(dataBlockSize),
-        Integer.toString(hashBlockSize), Long.toString(dataBlocks),
-        Integer.toString(hashFormat.code()), saltText(salt), Hex.format(rootHash));
+    return String.join(
+        ":",
+        VERSION,
+        hashAlgorithm.kernelName(),
+        Integer.toString(dataBlockSize),
+        Integer.toString(hashBlockSize),
+        Long.toString(dataBlocks),
+        Integer.toString(hashFormat.code()),
+        saltText(salt),
+        Hex.format(rootHash));
   }
 
   @Override
@@ -193,24 +224,29 @@ public record ImageIdentity(
   @Override
   public int hashCode() {
     return (Objects.hash(hashAlgorithm, dataBlockSize, hashBlockSize, dataBlocks, hashFormat) * 31
-        + Arrays.hashCode(salt)) * 31 + Arrays.hashCode(rootHash);
+                + Arrays.hashCode(salt))
+            * 31
+        + Arrays.hashCode(rootHash);
   }
 
   /** A canonical decimal: digits only, no leading zero, at most Long.MAX_VALUE. */
   private static long number(String what, String s) {
     if (!s.matches("0|[1-9][0-9]{0,18}")) {
-      throw new VerityParameterException(what + ": " + abbreviate(s) + " (expected: a decimal number)");
+      throw new VerityParameterException(
+          what + ": " + abbreviate(s) + " (expected: a decimal number)");
     }
     try {
       return Long.parseLong(s);
     } catch (NumberFormatException e) { // 19 digits above Long.MAX_VALUE
-      throw new VerityParameterException(what + ": " + s + " (expected: at most " + Long.MAX_VALUE + ")");
+      throw new VerityParameterException(
+          what + ": " + s + " (expected: at most " + Long.MAX_VALUE + ")");
     }
   }
 
   private static byte[] nonEmptyHex(String what, String s) {
     if (s.isEmpty()) {
-      throw new VerityParameterException(what + ": empty (expected: hex" + (what.equals("salt") ? ", or -" : "") + ")");
+      throw new VerityParameterException(
+          what + ": empty (expected: hex" + (what.equals("salt") ? ", or -" : "") + ")");
     }
     return Hex.parse(what, s);
   }

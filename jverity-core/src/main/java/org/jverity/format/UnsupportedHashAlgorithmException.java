@@ -4,8 +4,8 @@ import org.jverity.hash.HashAlgorithm;
 
 /**
  * A hash algorithm name that no registered {@link HashAlgorithm} answers to. It keeps the name, so
- * that a caller can still show what the superblock says (as {@code dump} does) and tell this
- * apart from a parameter that is simply wrong.
+ * that a caller can still show what the superblock says (as {@code dump} does) and tell this apart
+ * from a parameter that is simply wrong.
  */
 public final class UnsupportedHashAlgorithmException extends VerityParameterException {
   private final String algorithm;

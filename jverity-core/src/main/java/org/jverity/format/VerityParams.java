@@ -15,8 +15,8 @@ import org.jverity.hash.HashAlgorithm;
  * @param dataBlockSize bytes per data block, a power of two in [512, 512 KiB]
  * @param hashBlockSize bytes per hash block, a power of two in [512, 512 KiB]
  * @param dataBlocks number of data blocks covered by the tree, at least 1
- * @param hashOffset byte offset on the hash device where the superblock (or, without one, the
- *     tree) starts; a multiple of 512
+ * @param hashOffset byte offset on the hash device where the superblock (or, without one, the tree)
+ *     starts; a multiple of 512
  * @param salt raw salt bytes, at most 256; may be empty
  * @param uuid the superblock's UUID; null when there is no superblock or it is not yet known
  * @param superblock whether a 512-byte superblock sits at {@code hashOffset}
@@ -34,10 +34,13 @@ public record VerityParams(
 
   /** Smallest block size veritysetup accepts: one sector. */
   public static final int MIN_BLOCK_SIZE = 512;
+
   /** Largest block size veritysetup accepts: 512 KiB. */
   public static final int MAX_BLOCK_SIZE = 512 * 1024;
+
   /** The superblock's salt field is 256 bytes long. */
   public static final int MAX_SALT_SIZE = 256;
+
   /**
    * Offsets on the hash device are counted in 512-byte sectors by the kernel, and veritysetup
    * refuses a FEC offset that is not a whole number of them ("Unsupported VERITY FEC offset").
@@ -52,16 +55,29 @@ public record VerityParams(
     if (hashBlockSize < 2 * hashAlgorithm.digestSize()) {
       // A hash block must hold at least two digests, or the tree never narrows.
       throw new VerityParameterException(
-          "hash block size: " + hashBlockSize + " (expected: at least two " + hashAlgorithm
-              + " digests, " + 2 * hashAlgorithm.digestSize() + " bytes)");
+          "hash block size: "
+              + hashBlockSize
+              + " (expected: at least two "
+              + hashAlgorithm
+              + " digests, "
+              + 2 * hashAlgorithm.digestSize()
+              + " bytes)");
     }
     if (dataBlocks < 1 || dataBlocks > Long.MAX_VALUE / dataBlockSize) {
       throw new VerityParameterException(
-          "data blocks: " + dataBlocks + " (expected: 1 to " + Long.MAX_VALUE / dataBlockSize + ")");
+          "data blocks: "
+              + dataBlocks
+              + " (expected: 1 to "
+              + Long.MAX_VALUE / dataBlockSize
+              + ")");
     }
     if (hashOffset < 0 || hashOffset % SECTOR_SIZE != 0) {
       throw new VerityParameterException(
-          "hash offset: " + hashOffset + " (expected: a non-negative multiple of " + SECTOR_SIZE + ")");
+          "hash offset: "
+              + hashOffset
+              + " (expected: a non-negative multiple of "
+              + SECTOR_SIZE
+              + ")");
     }
     Objects.requireNonNull(salt, "salt");
     if (salt.length > MAX_SALT_SIZE) {
@@ -130,23 +146,43 @@ public record VerityParams(
   @Override
   public int hashCode() {
     return Objects.hash(
-            hashAlgorithm, hashFormat, dataBlockSize, hashBlockSize, dataBlocks, hashOffset, uuid,
-            superblock)
-        * 31
+                hashAlgorithm,
+                hashFormat,
+                dataBlockSize,
+                hashBlockSize,
+                dataBlocks,
+                hashOffset,
+                uuid,
+                superblock)
+            * 31
         + Arrays.hashCode(salt);
   }
 
   @Override
   public String toString() {
-    return "VerityParams[" + hashAlgorithm + ", format " + hashFormat.code() + ", data "
-        + dataBlocks + "x" + dataBlockSize + ", hash block " + hashBlockSize + ", offset "
-        + hashOffset + ", salt " + (salt.length == 0 ? "-" : Hex.format(salt)) + ", uuid " + uuid
-        + (superblock ? "" : ", no superblock") + "]";
+    return "VerityParams["
+        + hashAlgorithm
+        + ", format "
+        + hashFormat.code()
+        + ", data "
+        + dataBlocks
+        + "x"
+        + dataBlockSize
+        + ", hash block "
+        + hashBlockSize
+        + ", offset "
+        + hashOffset
+        + ", salt "
+        + (salt.length == 0 ? "-" : Hex.format(salt))
+        + ", uuid "
+        + uuid
+        + (superblock ? "" : ", no superblock")
+        + "]";
   }
 
   /**
-   * Mutable builder with veritysetup's defaults: sha256, format 1, 4096-byte blocks, hash offset
-   * 0, empty salt, superblock on. Not thread-safe.
+   * Mutable builder with veritysetup's defaults: sha256, format 1, 4096-byte blocks, hash offset 0,
+   * empty salt, superblock on. Not thread-safe.
    */
   public static final class Builder {
     private HashAlgorithm hashAlgorithm = HashAlgorithm.SHA256;
@@ -231,8 +267,15 @@ public record VerityParams(
 
     public VerityParams build() {
       return new VerityParams(
-          hashAlgorithm, hashFormat, dataBlockSize, hashBlockSize, dataBlocks, hashOffset, salt,
-          uuid, superblock);
+          hashAlgorithm,
+          hashFormat,
+          dataBlockSize,
+          hashBlockSize,
+          dataBlocks,
+          hashOffset,
+          salt,
+          uuid,
+          superblock);
     }
   }
 }

@@ -112,19 +112,23 @@ public record VeritySuperblock(
    */
   public static VeritySuperblock decode(String source, byte[] bytes) throws SuperblockException {
     if (bytes.length < SIZE) {
-      throw new SuperblockException(source + ": superblock truncated (" + bytes.length + " of 512 bytes)");
+      throw new SuperblockException(
+          source + ": superblock truncated (" + bytes.length + " of 512 bytes)");
     }
     ByteBuffer b = ByteBuffer.wrap(bytes, 0, SIZE).order(ByteOrder.LITTLE_ENDIAN);
     if (!Arrays.equals(bytes, 0, SIGNATURE.length, SIGNATURE, 0, SIGNATURE.length)) {
-      throw new SuperblockException(source + ": no verity superblock (signature is not \"verity\")");
+      throw new SuperblockException(
+          source + ": no verity superblock (signature is not \"verity\")");
     }
     long version = Integer.toUnsignedLong(b.getInt(8));
     if (version != VERSION) {
-      throw new SuperblockException(source + ": unsupported superblock version " + version + " (expected: 1)");
+      throw new SuperblockException(
+          source + ": unsupported superblock version " + version + " (expected: 1)");
     }
     long hashType = Integer.toUnsignedLong(b.getInt(12));
     if (hashType > 1) {
-      throw new SuperblockException(source + ": unsupported hash type " + hashType + " (expected: 0 or 1)");
+      throw new SuperblockException(
+          source + ": unsupported hash type " + hashType + " (expected: 0 or 1)");
     }
     UUID uuid = new UUID(Long.reverseBytes(b.getLong(16)), Long.reverseBytes(b.getLong(24)));
     int nul = 0;
@@ -132,8 +136,10 @@ public record VeritySuperblock(
       nul++;
     }
     if (nul == ALGORITHM_FIELD || nul == 0) {
-      throw new SuperblockException(source + ": superblock hash algorithm name is "
-          + (nul == 0 ? "empty" : "not terminated"));
+      throw new SuperblockException(
+          source
+              + ": superblock hash algorithm name is "
+              + (nul == 0 ? "empty" : "not terminated"));
     }
     String algorithm = new String(bytes, 32, nul, StandardCharsets.US_ASCII);
     for (char c : algorithm.toCharArray()) {
@@ -147,23 +153,41 @@ public record VeritySuperblock(
     checkSize(source, "hash block size", hashBlockSize);
     long dataBlocks = b.getLong(72);
     if (dataBlocks < 1 || dataBlocks > Long.MAX_VALUE / dataBlockSize) {
-      throw new SuperblockException(source + ": superblock data blocks " + Long.toUnsignedString(dataBlocks)
-          + " (expected: 1 to " + Long.MAX_VALUE / dataBlockSize + ")");
+      throw new SuperblockException(
+          source
+              + ": superblock data blocks "
+              + Long.toUnsignedString(dataBlocks)
+              + " (expected: 1 to "
+              + Long.MAX_VALUE / dataBlockSize
+              + ")");
     }
     int saltSize = Short.toUnsignedInt(b.getShort(80));
     if (saltSize > SALT_FIELD) {
-      throw new SuperblockException(source + ": superblock salt size " + saltSize + " (expected: at most 256)");
+      throw new SuperblockException(
+          source + ": superblock salt size " + saltSize + " (expected: at most 256)");
     }
     byte[] salt = Arrays.copyOfRange(bytes, 88, 88 + saltSize);
     return new VeritySuperblock(
-        HashFormat.fromCode(hashType), uuid, algorithm, (int) dataBlockSize, (int) hashBlockSize,
-        dataBlocks, salt);
+        HashFormat.fromCode(hashType),
+        uuid,
+        algorithm,
+        (int) dataBlockSize,
+        (int) hashBlockSize,
+        dataBlocks,
+        salt);
   }
 
   private static void checkSize(String source, String what, long n) throws SuperblockException {
-    if (n < VerityParams.MIN_BLOCK_SIZE || n > VerityParams.MAX_BLOCK_SIZE || Long.bitCount(n) != 1) {
-      throw new SuperblockException(source + ": superblock " + what + " " + n
-          + " (expected: a power of two from 512 to 524288)");
+    if (n < VerityParams.MIN_BLOCK_SIZE
+        || n > VerityParams.MAX_BLOCK_SIZE
+        || Long.bitCount(n) != 1) {
+      throw new SuperblockException(
+          source
+              + ": superblock "
+              + what
+              + " "
+              + n
+              + " (expected: a power of two from 512 to 524288)");
     }
   }
 
@@ -200,14 +224,26 @@ public record VeritySuperblock(
 
   @Override
   public int hashCode() {
-    return Objects.hash(hashFormat, uuid, algorithm, dataBlockSize, hashBlockSize, dataBlocks)
-        * 31 + Arrays.hashCode(salt);
+    return Objects.hash(hashFormat, uuid, algorithm, dataBlockSize, hashBlockSize, dataBlocks) * 31
+        + Arrays.hashCode(salt);
   }
 
   @Override
   public String toString() {
-    return "VeritySuperblock[" + algorithm + ", format " + hashFormat.code() + ", " + dataBlocks
-        + "x" + dataBlockSize + ", hash block " + hashBlockSize + ", uuid " + uuid + ", salt "
-        + (salt.length == 0 ? "-" : Hex.format(salt)) + "]";
+    return "VeritySuperblock["
+        + algorithm
+        + ", format "
+        + hashFormat.code()
+        + ", "
+        + dataBlocks
+        + "x"
+        + dataBlockSize
+        + ", hash block "
+        + hashBlockSize
+        + ", uuid "
+        + uuid
+        + ", salt "
+        + (salt.length == 0 ? "-" : Hex.format(salt))
+        + "]";
   }
 }

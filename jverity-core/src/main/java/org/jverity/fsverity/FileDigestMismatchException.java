@@ -17,8 +17,13 @@ public final class FileDigestMismatchException extends IOException {
    * @param actual the digest the file and tree give, {@code alg:hex}
    */
   public FileDigestMismatchException(String source, String expected, String actual) {
-    super(source + ": fs-verity digest is " + actual + ", expected " + expected
-        + " (the file, its Merkle tree, block size or salt is not the one the digest names)");
+    super(
+        source
+            + ": fs-verity digest is "
+            + actual
+            + ", expected "
+            + expected
+            + " (the file, its Merkle tree, block size or salt is not the one the digest names)");
     this.expected = expected;
     this.actual = actual;
   }

@@ -2,11 +2,11 @@ package org.jverity.fsverity;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.HashAlgorithm;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The fs-verity descriptor ({@code struct fsverity_descriptor}, 256 bytes, little-endian), whose
@@ -31,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 public record FsVerityDescriptor(FsVerityParams params, long dataSize, byte[] rootHash) {
   /** Bytes in an encoded descriptor. */
   public static final int SIZE = 256;
+
   static final int VERSION = 1;
   private static final int ROOT_HASH_AT = 16; // bytes
   private static final int ROOT_HASH_FIELD = 64; // bytes
@@ -42,8 +43,14 @@ public record FsVerityDescriptor(FsVerityParams params, long dataSize, byte[] ro
       throw new VerityParameterException("data size: " + dataSize + " (expected: >= 0)");
     }
     if (rootHash.length != params.algorithm().digestSize()) {
-      throw new VerityParameterException("root hash: " + rootHash.length + " bytes (expected: "
-          + params.algorithm().digestSize() + " for " + params.algorithm() + ")");
+      throw new VerityParameterException(
+          "root hash: "
+              + rootHash.length
+              + " bytes (expected: "
+              + params.algorithm().digestSize()
+              + " for "
+              + params.algorithm()
+              + ")");
     }
     rootHash = rootHash.clone();
   }
@@ -70,44 +77,57 @@ public record FsVerityDescriptor(FsVerityParams params, long dataSize, byte[] ro
 
   /**
    * Reads an encoded descriptor, refusing anything {@code fsverity} would not write: another
-   * version, an unknown algorithm, a block size it refuses, a salt over 32 bytes, a signature
-   * size, non-zero padding or reserved bytes.
+   * version, an unknown algorithm, a block size it refuses, a salt over 32 bytes, a signature size,
+   * non-zero padding or reserved bytes.
    */
   public static FsVerityDescriptor decode(byte[] bytes) {
     if (bytes.length != SIZE) {
-      throw new VerityParameterException("fs-verity descriptor: " + bytes.length + " bytes (expected: " + SIZE + ")");
+      throw new VerityParameterException(
+          "fs-verity descriptor: " + bytes.length + " bytes (expected: " + SIZE + ")");
     }
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     int version = b.get(0) & 0xff;
     if (version != VERSION) {
-      throw new VerityParameterException("fs-verity descriptor version: " + version + " (expected: " + VERSION + ")");
+      throw new VerityParameterException(
+          "fs-verity descriptor version: " + version + " (expected: " + VERSION + ")");
     }
     HashAlgorithm alg = algorithm(b.get(1) & 0xff);
     int log = b.get(2) & 0xff;
     if (log > 30) {
-      throw new VerityParameterException("fs-verity descriptor log_blocksize: " + log + " (expected: at most 30)");
+      throw new VerityParameterException(
+          "fs-verity descriptor log_blocksize: " + log + " (expected: at most 30)");
     }
     int saltSize = b.get(3) & 0xff;
     if (saltSize > FsVerityParams.MAX_SALT_SIZE) {
-      throw new VerityParameterException("fs-verity descriptor salt_size: " + saltSize
-          + " (expected: at most " + FsVerityParams.MAX_SALT_SIZE + ")");
+      throw new VerityParameterException(
+          "fs-verity descriptor salt_size: "
+              + saltSize
+              + " (expected: at most "
+              + FsVerityParams.MAX_SALT_SIZE
+              + ")");
     }
     int sigSize = b.getInt(4);
     if (sigSize != 0) {
-      throw new VerityParameterException("fs-verity descriptor sig_size: " + Integer.toUnsignedString(sigSize)
-          + " (expected: 0; the digest is over a descriptor without signature)");
+      throw new VerityParameterException(
+          "fs-verity descriptor sig_size: "
+              + Integer.toUnsignedString(sigSize)
+              + " (expected: 0; the digest is over a descriptor without signature)");
     }
     long dataSize = b.getLong(8);
     if (dataSize < 0) {
-      throw new VerityParameterException("fs-verity descriptor data_size: " + Long.toUnsignedString(dataSize)
-          + " (expected: below 2^63)");
+      throw new VerityParameterException(
+          "fs-verity descriptor data_size: "
+              + Long.toUnsignedString(dataSize)
+              + " (expected: below 2^63)");
     }
     int d = alg.digestSize();
     requireZero(bytes, ROOT_HASH_AT + d, ROOT_HASH_AT + ROOT_HASH_FIELD, "root hash padding");
     requireZero(bytes, SALT_AT + saltSize, RESERVED_AT, "salt padding");
     requireZero(bytes, RESERVED_AT, SIZE, "reserved bytes");
-    FsVerityParams params = new FsVerityParams(alg, 1 << log, Arrays.copyOfRange(bytes, SALT_AT, SALT_AT + saltSize));
-    return new FsVerityDescriptor(params, dataSize, Arrays.copyOfRange(bytes, ROOT_HASH_AT, ROOT_HASH_AT + d));
+    FsVerityParams params =
+        new FsVerityParams(alg, 1 << log, Arrays.copyOfRange(bytes, SALT_AT, SALT_AT + saltSize));
+    return new FsVerityDescriptor(
+        params, dataSize, Arrays.copyOfRange(bytes, ROOT_HASH_AT, ROOT_HASH_AT + d));
   }
 
   /** The file digest: the descriptor hashed with the tree's algorithm. */
@@ -131,7 +151,8 @@ public record FsVerityDescriptor(FsVerityParams params, long dataSize, byte[] ro
    */
   public byte[] signedDigest() {
     byte[] digest = digest();
-    return ByteBuffer.allocate(12 + digest.length).order(ByteOrder.LITTLE_ENDIAN)
+    return ByteBuffer.allocate(12 + digest.length)
+        .order(ByteOrder.LITTLE_ENDIAN)
         .put("FSVerity".getBytes(StandardCharsets.US_ASCII))
         .putShort((short) params.algorithmId())
         .putShort((short) digest.length)
@@ -146,30 +167,42 @@ public record FsVerityDescriptor(FsVerityParams params, long dataSize, byte[] ro
     if (algorithm.equals(HashAlgorithm.SHA512)) {
       return 2;
     }
-    throw new VerityParameterException("hash algorithm: " + algorithm + " (expected: sha256 or sha512)");
+    throw new VerityParameterException(
+        "hash algorithm: " + algorithm + " (expected: sha256 or sha512)");
   }
 
   private static HashAlgorithm algorithm(int id) {
     return switch (id) {
       case 1 -> HashAlgorithm.SHA256;
       case 2 -> HashAlgorithm.SHA512;
-      default -> throw new VerityParameterException("fs-verity descriptor hash_algorithm: " + id
-          + " (expected: 1 for sha256 or 2 for sha512)");
+      default ->
+          throw new VerityParameterException(
+              "fs-verity descriptor hash_algorithm: "
+                  + id
+                  + " (expected: 1 for sha256 or 2 for sha512)");
     };
   }
 
   private static void requireZero(byte[] b, int from, int to, String what) {
     for (int i = from; i < to; i++) {
       if (b[i] != 0) {
-        throw new VerityParameterException("fs-verity descriptor " + what + ": byte " + i + " is "
-            + (b[i] & 0xff) + " (expected: 0)");
+        throw new VerityParameterException(
+            "fs-verity descriptor "
+                + what
+                + ": byte "
+                + i
+                + " is "
+                + (b[i] & 0xff)
+                + " (expected: 0)");
       }
     }
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FsVerityDescriptor d && d.params.equals(params) && d.dataSize == dataSize
+    return o instanceof FsVerityDescriptor d
+        && d.params.equals(params)
+        && d.dataSize == dataSize
         && Arrays.equals(d.rootHash, rootHash);
   }
 
@@ -180,7 +213,12 @@ public record FsVerityDescriptor(FsVerityParams params, long dataSize, byte[] ro
 
   @Override
   public String toString() {
-    return "FsVerityDescriptor[" + params + ", " + dataSize + " bytes, root "
-        + HexFormat.of().formatHex(rootHash) + "]";
+    return "FsVerityDescriptor["
+        + params
+        + ", "
+        + dataSize
+        + " bytes, root "
+        + HexFormat.of().formatHex(rootHash)
+        + "]";
   }
 }

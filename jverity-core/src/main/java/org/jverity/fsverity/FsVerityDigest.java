@@ -4,14 +4,14 @@ import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
-import org.jverity.hash.HashAlgorithm;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
+import org.jverity.hash.HashAlgorithm;
 
 /**
- * An fs-verity file digest: the hash of the file's descriptor, written {@code sha256:hex} as
- * {@code fsverity digest} prints it and the kernel logs it ({@code alg:hex}). The one place that
- * text is made and read. Immutable.
+ * An fs-verity file digest: the hash of the file's descriptor, written {@code sha256:hex} as {@code
+ * fsverity digest} prints it and the kernel logs it ({@code alg:hex}). The one place that text is
+ * made and read. Immutable.
  *
  * @param algorithm SHA-256 or SHA-512, fs-verity's two algorithms
  * @param bytes the digest, as long as the algorithm's
@@ -21,11 +21,18 @@ public record FsVerityDigest(HashAlgorithm algorithm, byte[] bytes) {
   public FsVerityDigest {
     Objects.requireNonNull(algorithm, "algorithm");
     if (!algorithm.equals(HashAlgorithm.SHA256) && !algorithm.equals(HashAlgorithm.SHA512)) {
-      throw new VerityParameterException("fs-verity digest algorithm: " + algorithm + " (expected: sha256 or sha512)");
+      throw new VerityParameterException(
+          "fs-verity digest algorithm: " + algorithm + " (expected: sha256 or sha512)");
     }
     if (bytes.length != algorithm.digestSize()) {
-      throw new VerityParameterException("fs-verity digest: " + bytes.length + " bytes (expected: "
-          + algorithm.digestSize() + " for " + algorithm + ")");
+      throw new VerityParameterException(
+          "fs-verity digest: "
+              + bytes.length
+              + " bytes (expected: "
+              + algorithm.digestSize()
+              + " for "
+              + algorithm
+              + ")");
     }
     bytes = bytes.clone();
   }
@@ -40,16 +47,20 @@ public record FsVerityDigest(HashAlgorithm algorithm, byte[] bytes) {
     Objects.requireNonNull(text, "digest");
     int colon = text.indexOf(':');
     if (colon < 0) {
-      throw new VerityParameterException("fs-verity digest: " + abbreviate(text)
-          + " (expected: sha256:HEX or sha512:HEX)");
+      throw new VerityParameterException(
+          "fs-verity digest: " + abbreviate(text) + " (expected: sha256:HEX or sha512:HEX)");
     }
     String name = text.substring(0, colon).toLowerCase(Locale.ROOT);
-    HashAlgorithm alg = switch (name) {
-      case "sha256" -> HashAlgorithm.SHA256;
-      case "sha512" -> HashAlgorithm.SHA512;
-      default -> throw new VerityParameterException("fs-verity digest algorithm: " + abbreviate(name)
-          + " (expected: sha256 or sha512)");
-    };
+    HashAlgorithm alg =
+        switch (name) {
+          case "sha256" -> HashAlgorithm.SHA256;
+          case "sha512" -> HashAlgorithm.SHA512;
+          default ->
+              throw new VerityParameterException(
+                  "fs-verity digest algorithm: "
+                      + abbreviate(name)
+                      + " (expected: sha256 or sha512)");
+        };
     return new FsVerityDigest(alg, Hex.parse("fs-verity digest", text.substring(colon + 1)));
   }
 
@@ -71,7 +82,9 @@ public record FsVerityDigest(HashAlgorithm algorithm, byte[] bytes) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FsVerityDigest d && d.algorithm.equals(algorithm) && Arrays.equals(d.bytes, bytes);
+    return o instanceof FsVerityDigest d
+        && d.algorithm.equals(algorithm)
+        && Arrays.equals(d.bytes, bytes);
   }
 
   @Override

@@ -1,16 +1,16 @@
 package org.jverity.fsverity;
 
-import org.jverity.format.VerityParameterException;
-import org.jverity.hash.HashAlgorithm;
 import java.util.Arrays;
 import java.util.HexFormat;
+import org.jverity.format.VerityParameterException;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * What decides an fs-verity file digest besides the file: the hash algorithm, the Merkle tree block
  * size and the salt. The limits are fsverity-utils 1.5's ({@code libfsverity_compute_digest}):
  * SHA-256 or SHA-512, a power-of-two block size of at least two digests (64 bytes for SHA-256, 128
- * for SHA-512) and at most 1 GiB, a salt of at most 32 bytes. The kernel only enables blocks from
- * 1 KiB to the page size, but {@code fsverity digest} computes digests for all of these.
+ * for SHA-512) and at most 1 GiB, a salt of at most 32 bytes. The kernel only enables blocks from 1
+ * KiB to the page size, but {@code fsverity digest} computes digests for all of these.
  *
  * @param algorithm the tree's and the descriptor's hash
  * @param blockSize bytes per data and per hash block
@@ -19,22 +19,37 @@ import java.util.HexFormat;
 public record FsVerityParams(HashAlgorithm algorithm, int blockSize, byte[] salt) {
   /** fsverity-utils' and the kernel's default block size. */
   public static final int DEFAULT_BLOCK_SIZE = 4096; // bytes
+
   /** The descriptor's salt field. */
   public static final int MAX_SALT_SIZE = 32; // bytes
-  /** log_blocksize is a u8, but fsverity-utils parses the size as an int: 2^30 is its largest power of two. */
+
+  /**
+   * log_blocksize is a u8, but fsverity-utils parses the size as an int: 2^30 is its largest power
+   * of two.
+   */
   public static final int MAX_BLOCK_SIZE = 1 << 30; // bytes
 
   public FsVerityParams {
     if (!algorithm.equals(HashAlgorithm.SHA256) && !algorithm.equals(HashAlgorithm.SHA512)) {
-      throw new VerityParameterException("hash algorithm: " + algorithm + " (expected: sha256 or sha512)");
+      throw new VerityParameterException(
+          "hash algorithm: " + algorithm + " (expected: sha256 or sha512)");
     }
     int min = 2 * algorithm.digestSize();
     if (Integer.bitCount(blockSize) != 1 || blockSize < min || blockSize > MAX_BLOCK_SIZE) {
-      throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two from " + min
-          + " to " + MAX_BLOCK_SIZE + " for " + algorithm + ")");
+      throw new VerityParameterException(
+          "block size: "
+              + blockSize
+              + " (expected: a power of two from "
+              + min
+              + " to "
+              + MAX_BLOCK_SIZE
+              + " for "
+              + algorithm
+              + ")");
     }
     if (salt.length > MAX_SALT_SIZE) {
-      throw new VerityParameterException("salt: " + salt.length + " bytes (expected: at most " + MAX_SALT_SIZE + ")");
+      throw new VerityParameterException(
+          "salt: " + salt.length + " bytes (expected: at most " + MAX_SALT_SIZE + ")");
     }
     salt = salt.clone();
   }
@@ -61,7 +76,9 @@ public record FsVerityParams(HashAlgorithm algorithm, int blockSize, byte[] salt
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FsVerityParams p && p.algorithm == algorithm && p.blockSize == blockSize
+    return o instanceof FsVerityParams p
+        && p.algorithm == algorithm
+        && p.blockSize == blockSize
         && Arrays.equals(p.salt, salt);
   }
 
@@ -72,7 +89,12 @@ public record FsVerityParams(HashAlgorithm algorithm, int blockSize, byte[] salt
 
   @Override
   public String toString() {
-    return "FsVerityParams[" + algorithm + ", " + blockSize + "-byte blocks, salt "
-        + (salt.length == 0 ? "none" : HexFormat.of().formatHex(salt)) + "]";
+    return "FsVerityParams["
+        + algorithm
+        + ", "
+        + blockSize
+        + "-byte blocks, salt "
+        + (salt.length == 0 ? "none" : HexFormat.of().formatHex(salt))
+        + "]";
   }
 }

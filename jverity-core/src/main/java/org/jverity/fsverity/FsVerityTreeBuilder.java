@@ -70,7 +70,8 @@ public final class FsVerityTreeBuilder {
    * As {@link #build(BlockDevice, WritableDevice)}, the tree starting at byte {@code treeOffset} of
    * {@code tree}: {@code fsverity digest} given several files writes their trees one after another.
    */
-  public FsVerityDescriptor build(BlockDevice file, WritableDevice tree, long treeOffset) throws IOException {
+  public FsVerityDescriptor build(BlockDevice file, WritableDevice tree, long treeOffset)
+      throws IOException {
     if (treeOffset < 0) {
       throw new IllegalArgumentException("tree offset: " + treeOffset + " (expected: >= 0)");
     }
@@ -79,7 +80,10 @@ public final class FsVerityTreeBuilder {
     BlockHasher hasher = BlockHasher.fsVerity(params.algorithm(), params.salt());
     WritableDevice sink = null; // no levels (an empty or one-block file): no tree
     if (layout.levels() > 0) {
-      sink = tree == null ? new MemoryDevice("merkle tree") : treeOffset == 0 ? tree : new Shifted(tree, treeOffset);
+      sink =
+          tree == null
+              ? new MemoryDevice("merkle tree")
+              : treeOffset == 0 ? tree : new Shifted(tree, treeOffset);
       LevelPass.writeLevels(layout, hasher, file, sink, ProgressListener.NONE, threads);
       if (tree != null) {
         tree.flush();

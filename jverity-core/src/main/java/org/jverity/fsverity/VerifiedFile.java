@@ -3,8 +3,6 @@ package org.jverity.fsverity;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
-import org.jverity.format.Hex;
-import org.jverity.hash.HashAlgorithm;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.BlockHasher;
 import org.jverity.hash.HashAlgorithm;
@@ -28,18 +26,18 @@ import org.jverity.verify.VerifiedSource;
  * kernel reads a verity file. The tree is the one {@code fsverity digest --out-merkle-tree} writes
  * (and {@code FS_IOC_READ_VERITY_METADATA} returns): root level first at offset 0.
  *
- * <p>Opening trusts nothing but the digest. The file digest is the hash of the 256-byte
- * descriptor, which holds the algorithm, block size, salt, file size and root hash; so opening
- * computes the root hash from the tree's top block (from the single data block for a one-block
- * file; all zeros for the empty file), builds the descriptor for the file's size and the given
- * parameters, and refuses with {@link FileDigestMismatchException} unless it hashes to the expected
- * digest. Only then is the root trusted. A damaged top tree block (or, for a one-block file, a
- * damaged data block) therefore shows as a digest mismatch at open; damage anywhere else shows as a
- * {@link org.jverity.verify.CorruptBlockException} when the blocks under it are read.
+ * <p>Opening trusts nothing but the digest. The file digest is the hash of the 256-byte descriptor,
+ * which holds the algorithm, block size, salt, file size and root hash; so opening computes the
+ * root hash from the tree's top block (from the single data block for a one-block file; all zeros
+ * for the empty file), builds the descriptor for the file's size and the given parameters, and
+ * refuses with {@link FileDigestMismatchException} unless it hashes to the expected digest. Only
+ * then is the root trusted. A damaged top tree block (or, for a one-block file, a damaged data
+ * block) therefore shows as a digest mismatch at open; damage anywhere else shows as a {@link
+ * org.jverity.verify.CorruptBlockException} when the blocks under it are read.
  *
- * <p>Reads go through the block path's machinery: a {@link VerifiedReader} over the shared
- * {@link HashBlockCache}, a {@link VerificationScheduler} (inline or pooled hashing, Merkle readahead
- * on sequential reads) and the {@link ReaderOptions} corruption policy.
+ * <p>Reads go through the block path's machinery: a {@link VerifiedReader} over the shared {@link
+ * HashBlockCache}, a {@link VerificationScheduler} (inline or pooled hashing, Merkle readahead on
+ * sequential reads) and the {@link ReaderOptions} corruption policy.
  *
  * <pre>{@code
  * try (VerifiedFile f = VerifiedFile.open(Path.of("app.bin"), Path.of("app.bin.merkle"),
@@ -60,7 +58,8 @@ import org.jverity.verify.VerifiedSource;
  * org.jverity.sig.SignedFileDigest} in jverity-sig), {@code open} with that digest checks it again
  * and reads, as the kernel checks a signature over the digest it computed before using the file.
  *
- * <p>Thread-safe: any number of threads may read at once. {@link #close()} waits for reads in flight.
+ * <p>Thread-safe: any number of threads may read at once. {@link #close()} waits for reads in
+ * flight.
  */
 public final class VerifiedFile implements VerifiedSource, AutoCloseable {
   private final VerifiedReader reader;
@@ -80,13 +79,19 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
     public static final Parameters DEFAULTS = new Parameters(4096, new byte[0]);
 
     public Parameters {
-      if (blockSize < 64 || Integer.bitCount(blockSize) != 1) { // the layout checks it per algorithm
-        throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two, e.g. 4096)");
+      if (blockSize < 64
+          || Integer.bitCount(blockSize) != 1) { // the layout checks it per algorithm
+        throw new VerityParameterException(
+            "block size: " + blockSize + " (expected: a power of two, e.g. 4096)");
       }
       Objects.requireNonNull(salt, "salt");
       if (salt.length > FsVerityParams.MAX_SALT_SIZE) {
-        throw new VerityParameterException("salt: " + salt.length + " bytes (expected: at most "
-            + FsVerityParams.MAX_SALT_SIZE + ")");
+        throw new VerityParameterException(
+            "salt: "
+                + salt.length
+                + " bytes (expected: at most "
+                + FsVerityParams.MAX_SALT_SIZE
+                + ")");
       }
       salt = salt.clone();
     }
@@ -105,8 +110,13 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
     }
   }
 
-  private VerifiedFile(VerifiedReader reader, VerificationScheduler scheduler, FsVerityDigest digest, byte[] rootHash,
-      BlockDevice ownedFile, BlockDevice ownedTree) {
+  private VerifiedFile(
+      VerifiedReader reader,
+      VerificationScheduler scheduler,
+      FsVerityDigest digest,
+      byte[] rootHash,
+      BlockDevice ownedFile,
+      BlockDevice ownedTree) {
     this.reader = reader;
     this.rootHash = rootHash;
     this.scheduler = scheduler;
@@ -116,7 +126,8 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
   }
 
   /** Opens {@code file} with its tree {@code merkleTree}, 4096-byte blocks and no salt. */
-  public static VerifiedFile open(Path file, Path merkleTree, String expectedDigest) throws IOException {
+  public static VerifiedFile open(Path file, Path merkleTree, String expectedDigest)
+      throws IOException {
     return open(file, merkleTree, expectedDigest, Parameters.DEFAULTS, ReaderOptions.DEFAULTS);
   }
 
@@ -130,14 +141,23 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
    * @throws VerityParameterException if the digest or parameters are malformed
    * @throws DeviceTooSmallException if the tree is shorter than a tree of this file
    */
-  public static VerifiedFile open(Path file, Path merkleTree, String expectedDigest, Parameters params,
-      ReaderOptions options) throws IOException {
+  public static VerifiedFile open(
+      Path file, Path merkleTree, String expectedDigest, Parameters params, ReaderOptions options)
+      throws IOException {
     BlockDevice data = BlockDevices.openRead(file);
     BlockDevice tree = null;
     try {
       tree = BlockDevices.openRead(merkleTree);
-      return open(data, tree, expectedDigest, params, HashBlockCache.shared(), options, HashingPool.shared(),
-          data, tree);
+      return open(
+          data,
+          tree,
+          expectedDigest,
+          params,
+          HashBlockCache.shared(),
+          options,
+          HashingPool.shared(),
+          data,
+          tree);
     } catch (IOException | RuntimeException | Error e) {
       closeQuietly(tree, e);
       closeQuietly(data, e);
@@ -149,28 +169,45 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
    * Opens a file held on {@code file} with its tree on {@code tree}; the caller keeps ownership of
    * the devices, the cache and the pool, which must outlive the returned object.
    */
-  public static VerifiedFile open(BlockDevice file, BlockDevice tree, String expectedDigest, Parameters params,
-      HashBlockCache cache, ReaderOptions options, HashingPool pool) throws IOException {
+  public static VerifiedFile open(
+      BlockDevice file,
+      BlockDevice tree,
+      String expectedDigest,
+      Parameters params,
+      HashBlockCache cache,
+      ReaderOptions options,
+      HashingPool pool)
+      throws IOException {
     return open(file, tree, expectedDigest, params, cache, options, pool, null, null);
   }
 
-  private static VerifiedFile open(BlockDevice file, BlockDevice tree, String expectedDigest, Parameters params,
-      HashBlockCache cache, ReaderOptions options, HashingPool pool, BlockDevice ownedFile,
-      BlockDevice ownedTree) throws IOException {
+  private static VerifiedFile open(
+      BlockDevice file,
+      BlockDevice tree,
+      String expectedDigest,
+      Parameters params,
+      HashBlockCache cache,
+      ReaderOptions options,
+      HashingPool pool,
+      BlockDevice ownedFile,
+      BlockDevice ownedTree)
+      throws IOException {
     Objects.requireNonNull(params, "params");
-    FsVerityDigest want = FsVerityDigest.parse(Objects.requireNonNull(expectedDigest, "expectedDigest"));
+    FsVerityDigest want =
+        FsVerityDigest.parse(Objects.requireNonNull(expectedDigest, "expectedDigest"));
     HashAlgorithm alg = want.algorithm();
     FsVerityDescriptor claimed = describe(file, tree, alg, params);
     FsVerityDigest got = claimed.fileDigest();
     if (!got.matches(want)) {
       throw new FileDigestMismatchException(file.description(), want.toString(), got.toString());
     }
-    byte[] root = claimed.rootHash(); // trusted from here: its descriptor hashes to the expected digest
+    byte[] root =
+        claimed.rootHash(); // trusted from here: its descriptor hashes to the expected digest
     MerkleLayout layout = MerkleLayout.fsVerity(alg, params.blockSize(), claimed.dataSize());
     BlockHasher hasher = BlockHasher.fsVerity(alg, params.salt());
     VerifiedReader reader = VerifiedReader.open(layout, hasher, file, tree, root, cache, options);
-    return new VerifiedFile(reader, new VerificationScheduler(reader, pool), want,
-        root, ownedFile, ownedTree);
+    return new VerifiedFile(
+        reader, new VerificationScheduler(reader, pool), want, root, ownedFile, ownedTree);
   }
 
   /**
@@ -182,8 +219,8 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
    * @param alg sha256 or sha512
    * @throws DeviceTooSmallException if the tree is shorter than a tree of this file
    */
-  public static FsVerityDescriptor describe(Path file, Path merkleTree, HashAlgorithm alg, Parameters params)
-      throws IOException {
+  public static FsVerityDescriptor describe(
+      Path file, Path merkleTree, HashAlgorithm alg, Parameters params) throws IOException {
     try (BlockDevice data = BlockDevices.openRead(file);
         BlockDevice tree = BlockDevices.openRead(merkleTree)) {
       return describe(data, tree, alg, params);
@@ -191,14 +228,16 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
   }
 
   /** As {@link #describe(Path, Path, HashAlgorithm, Parameters)}, for devices the caller owns. */
-  public static FsVerityDescriptor describe(BlockDevice file, BlockDevice tree, HashAlgorithm alg, Parameters params)
-      throws IOException {
+  public static FsVerityDescriptor describe(
+      BlockDevice file, BlockDevice tree, HashAlgorithm alg, Parameters params) throws IOException {
     Objects.requireNonNull(params, "params");
-    FsVerityParams p = new FsVerityParams(alg, params.blockSize(), params.salt()); // refuses sha1, odd sizes
+    FsVerityParams p =
+        new FsVerityParams(alg, params.blockSize(), params.salt()); // refuses sha1, odd sizes
     long size = file.size();
     MerkleLayout layout = MerkleLayout.fsVerity(alg, params.blockSize(), size);
     // Untrusted until the descriptor checks: what the file and the tree give.
-    TreeRoot.requireDevices(layout, file, "data", tree, "Merkle tree (truncated, or not this file's?)");
+    TreeRoot.requireDevices(
+        layout, file, "data", tree, "Merkle tree (truncated, or not this file's?)");
     byte[] root = TreeRoot.digest(layout, BlockHasher.fsVerity(alg, p.salt()), file, tree);
     return new FsVerityDescriptor(p, size, root);
   }
@@ -220,7 +259,10 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
     return reader.size();
   }
 
-  /** The verified fs-verity file digest, {@code alg:hex} (lower case), as {@code fsverity digest} prints it. */
+  /**
+   * The verified fs-verity file digest, {@code alg:hex} (lower case), as {@code fsverity digest}
+   * prints it.
+   */
   public String digest() {
     return digest.toString();
   }
@@ -230,7 +272,9 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
     return digest;
   }
 
-  /** The tree's root hash, trusted because the descriptor holding it hashes to {@link #digest()}. */
+  /**
+   * The tree's root hash, trusted because the descriptor holding it hashes to {@link #digest()}.
+   */
   public byte[] rootHash() {
     return rootHash.clone();
   }
@@ -250,9 +294,12 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
     scheduler.read(offset, dst, dstOffset, length);
   }
 
-  /** As {@link #read(long, byte[], int, int)}, scheduled as {@code ioClass} (inline limits differ). */
+  /**
+   * As {@link #read(long, byte[], int, int)}, scheduled as {@code ioClass} (inline limits differ).
+   */
   @Override
-  public void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass) throws IOException {
+  public void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass)
+      throws IOException {
     scheduler.read(offset, dst, dstOffset, length, ioClass);
   }
 
@@ -271,12 +318,17 @@ public final class VerifiedFile implements VerifiedSource, AutoCloseable {
     return scheduler.isZeroBlock(block);
   }
 
-  /** The reader underneath, for its status and counters ({@code corruptionCount()}, {@code cacheStats()}). */
+  /**
+   * The reader underneath, for its status and counters ({@code corruptionCount()}, {@code
+   * cacheStats()}).
+   */
   public VerifiedReader reader() {
     return reader;
   }
 
-  /** Waits for reads in flight, then closes the reader and, if this object opened them, the files. */
+  /**
+   * Waits for reads in flight, then closes the reader and, if this object opened them, the files.
+   */
   @Override
   public void close() throws IOException {
     scheduler.close();

@@ -10,7 +10,8 @@ import java.util.Arrays;
  * salt and its placement are independent of any on-disk format: dm-verity's format decides the
  * placement (its {@code VerityParams.blockHasher()} picks {@link #saltBefore} or {@link
  * #saltAfter}), and {@link #fsVerity} pads the salt as fs-verity does (and puts it first). Each
- * placement is named by its factory, not by a value a caller passes. Holds a reusable {@link MessageDigest}, so it is <b>not</b> thread-safe: one per thread.
+ * placement is named by its factory, not by a value a caller passes. Holds a reusable {@link
+ * MessageDigest}, so it is <b>not</b> thread-safe: one per thread.
  */
 public final class BlockHasher {
   private final HashAlgorithm algorithm;
@@ -43,7 +44,8 @@ public final class BlockHasher {
    */
   public static BlockHasher fsVerity(HashAlgorithm algorithm, byte[] salt) {
     int unit = algorithm.inputBlockSize();
-    byte[] padded = salt.length == 0 ? salt : Arrays.copyOf(salt, Math.ceilDiv(salt.length, unit) * unit);
+    byte[] padded =
+        salt.length == 0 ? salt : Arrays.copyOf(salt, Math.ceilDiv(salt.length, unit) * unit);
     return new BlockHasher(algorithm, padded, true);
   }
 
@@ -57,7 +59,9 @@ public final class BlockHasher {
    * hashers with the same description hash every block alike.
    */
   public String describe() {
-    StringBuilder b = new StringBuilder(algorithm.kernelName()).append(saltFirst ? ":salt-before:" : ":salt-after:");
+    StringBuilder b =
+        new StringBuilder(algorithm.kernelName())
+            .append(saltFirst ? ":salt-before:" : ":salt-after:");
     for (byte x : salt) {
       b.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
     }

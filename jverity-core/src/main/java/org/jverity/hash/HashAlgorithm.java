@@ -15,9 +15,9 @@ import java.util.function.Supplier;
  *
  * <p>Built in, from the JDK: SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, SHA-512/224, SHA-512/256
  * and SHA3-224/256/384/512, each under every name OpenSSL 3 (veritysetup's crypto backend) takes
- * for it. Any other digest can be added with {@link #of} and {@link #register}; the
- * {@code jverity-hashes} module registers the rest of veritysetup's (BLAKE2, SM3, RIPEMD-160,
- * Whirlpool, Streebog, …) from BouncyCastle, which the core does not depend on.
+ * for it. Any other digest can be added with {@link #of} and {@link #register}; the {@code
+ * jverity-hashes} module registers the rest of veritysetup's (BLAKE2, SM3, RIPEMD-160, Whirlpool,
+ * Streebog, …) from BouncyCastle, which the core does not depend on.
  *
  * <p>An alias is an algorithm of its own name with the same digest: {@code sha-256} hashes as
  * {@code sha256} does but is written to the superblock as {@code sha-256}, because veritysetup
@@ -33,22 +33,46 @@ public final class HashAlgorithm {
   public static final HashAlgorithm SHA1 =
       builtin("sha1", "SHA-1", 20, 64, "SHA1", "sha-1", "ssl3-sha1", "1.3.14.3.2.26");
   public static final HashAlgorithm SHA224 =
-      builtin("sha224", "SHA-224", 28, 64, "SHA224", "sha-224", "sha2-224", "2.16.840.1.101.3.4.2.4");
+      builtin(
+          "sha224", "SHA-224", 28, 64, "SHA224", "sha-224", "sha2-224", "2.16.840.1.101.3.4.2.4");
   public static final HashAlgorithm SHA256 =
-      builtin("sha256", "SHA-256", 32, 64, "SHA256", "sha-256", "sha2-256", "2.16.840.1.101.3.4.2.1");
+      builtin(
+          "sha256", "SHA-256", 32, 64, "SHA256", "sha-256", "sha2-256", "2.16.840.1.101.3.4.2.1");
   public static final HashAlgorithm SHA384 =
-      builtin("sha384", "SHA-384", 48, 128, "SHA384", "sha-384", "sha2-384", "2.16.840.1.101.3.4.2.2");
+      builtin(
+          "sha384", "SHA-384", 48, 128, "SHA384", "sha-384", "sha2-384", "2.16.840.1.101.3.4.2.2");
   public static final HashAlgorithm SHA512 =
-      builtin("sha512", "SHA-512", 64, 128, "SHA512", "sha-512", "sha2-512", "2.16.840.1.101.3.4.2.3");
-  public static final HashAlgorithm SHA512_224 = builtin(
-      "sha512-224", "SHA-512/224", 28, 128, null, "sha-512/224", "sha2-512/224", "2.16.840.1.101.3.4.2.5");
-  public static final HashAlgorithm SHA512_256 = builtin(
-      "sha512-256", "SHA-512/256", 32, 128, null, "sha-512/256", "sha2-512/256", "2.16.840.1.101.3.4.2.6");
+      builtin(
+          "sha512", "SHA-512", 64, 128, "SHA512", "sha-512", "sha2-512", "2.16.840.1.101.3.4.2.3");
+  public static final HashAlgorithm SHA512_224 =
+      builtin(
+          "sha512-224",
+          "SHA-512/224",
+          28,
+          128,
+          null,
+          "sha-512/224",
+          "sha2-512/224",
+          "2.16.840.1.101.3.4.2.5");
+  public static final HashAlgorithm SHA512_256 =
+      builtin(
+          "sha512-256",
+          "SHA-512/256",
+          32,
+          128,
+          null,
+          "sha-512/256",
+          "sha2-512/256",
+          "2.16.840.1.101.3.4.2.6");
   // SHA-3's input block is its rate: 200 bytes of state less twice the digest.
-  public static final HashAlgorithm SHA3_224 = builtin("sha3-224", "SHA3-224", 28, 144, null, "2.16.840.1.101.3.4.2.7");
-  public static final HashAlgorithm SHA3_256 = builtin("sha3-256", "SHA3-256", 32, 136, null, "2.16.840.1.101.3.4.2.8");
-  public static final HashAlgorithm SHA3_384 = builtin("sha3-384", "SHA3-384", 48, 104, null, "2.16.840.1.101.3.4.2.9");
-  public static final HashAlgorithm SHA3_512 = builtin("sha3-512", "SHA3-512", 64, 72, null, "2.16.840.1.101.3.4.2.10");
+  public static final HashAlgorithm SHA3_224 =
+      builtin("sha3-224", "SHA3-224", 28, 144, null, "2.16.840.1.101.3.4.2.7");
+  public static final HashAlgorithm SHA3_256 =
+      builtin("sha3-256", "SHA3-256", 32, 136, null, "2.16.840.1.101.3.4.2.8");
+  public static final HashAlgorithm SHA3_384 =
+      builtin("sha3-384", "SHA3-384", 48, 104, null, "2.16.840.1.101.3.4.2.9");
+  public static final HashAlgorithm SHA3_512 =
+      builtin("sha3-512", "SHA3-512", 64, 72, null, "2.16.840.1.101.3.4.2.10");
 
   private final String kernelName; // as stored in the superblock: lower case, printable ASCII
   private final String jcaName; // names the digest function; aliases share it
@@ -57,8 +81,13 @@ public final class HashAlgorithm {
   private final Supplier<? extends MessageDigest> digests;
   private final String opensslName; // prefix of libcrypto's SHA256_Init etc.; null: no such API
 
-  private HashAlgorithm(String kernelName, String jcaName, int digestSize, int inputBlockSize,
-      Supplier<? extends MessageDigest> digests, String opensslName) {
+  private HashAlgorithm(
+      String kernelName,
+      String jcaName,
+      int digestSize,
+      int inputBlockSize,
+      Supplier<? extends MessageDigest> digests,
+      String opensslName) {
     this.kernelName = kernelName;
     this.jcaName = jcaName;
     this.digestSize = digestSize;
@@ -68,9 +97,9 @@ public final class HashAlgorithm {
   }
 
   /**
-   * An algorithm computed by any {@link MessageDigest}; {@link #register} it so that names
-   * resolve to it. The supplier is called once per hashing thread and only then, so a digest from
-   * a heavy library costs nothing to a run that never uses it.
+   * An algorithm computed by any {@link MessageDigest}; {@link #register} it so that names resolve
+   * to it. The supplier is called once per hashing thread and only then, so a digest from a heavy
+   * library costs nothing to a run that never uses it.
    *
    * @param name as veritysetup writes it: printable ASCII, at most 31 characters, no colon (the
    *     image identity separates fields with it); stored in lower case
@@ -81,11 +110,19 @@ public final class HashAlgorithm {
    *     sponge); fs-verity pads its salt to it
    * @param digests a fresh digest per call
    */
-  public static HashAlgorithm of(String name, String jcaName, int digestSize, int inputBlockSize,
+  public static HashAlgorithm of(
+      String name,
+      String jcaName,
+      int digestSize,
+      int inputBlockSize,
       Supplier<? extends MessageDigest> digests) {
-    return new HashAlgorithm(checkName(name), Objects.requireNonNull(jcaName, "jcaName"),
-        checkPositive("digest size", digestSize), checkPositive("input block size", inputBlockSize),
-        Objects.requireNonNull(digests, "digests"), null);
+    return new HashAlgorithm(
+        checkName(name),
+        Objects.requireNonNull(jcaName, "jcaName"),
+        checkPositive("digest size", digestSize),
+        checkPositive("input block size", inputBlockSize),
+        Objects.requireNonNull(digests, "digests"),
+        null);
   }
 
   /**
@@ -105,8 +142,8 @@ public final class HashAlgorithm {
 
   /**
    * The algorithm of that name, in any case ({@code SHA256} and {@code sha256} alike), as
-   * veritysetup accepts it, if one is registered. A name that none answers to is the caller's
-   * error to phrase: {@code org.jverity.format.HashNames} phrases it as a parameter error.
+   * veritysetup accepts it, if one is registered. A name that none answers to is the caller's error
+   * to phrase: {@code org.jverity.format.HashNames} phrases it as a parameter error.
    */
   public static Optional<HashAlgorithm> lookup(String name) {
     return HashRegistry.lookup(name);
@@ -136,9 +173,8 @@ public final class HashAlgorithm {
   }
 
   /**
-   * Bytes the compression function consumes at a time (64 for SHA-1/224/256, 128 for
-   * SHA-384/512, the rate for SHA-3): fs-verity pads its salt to this, so the salted state can be
-   * computed once.
+   * Bytes the compression function consumes at a time (64 for SHA-1/224/256, 128 for SHA-384/512,
+   * the rate for SHA-3): fs-verity pads its salt to this, so the salted state can be computed once.
    */
   public int inputBlockSize() {
     return inputBlockSize;
@@ -146,20 +182,24 @@ public final class HashAlgorithm {
 
   /** Whether {@code other} computes the same digests, whatever its name. */
   public boolean sameDigest(HashAlgorithm other) {
-    return jcaName.equals(other.jcaName) && digestSize == other.digestSize
+    return jcaName.equals(other.jcaName)
+        && digestSize == other.digestSize
         && inputBlockSize == other.inputBlockSize;
   }
 
   /**
-   * A fresh digest; each thread needs its own. The Java one, unless {@code -Djverity.digest=libcrypto}
-   * asks for the system's libcrypto (see {@code LibCrypto} for why that is
-   * not the default), which covers SHA-1 and SHA-2 but for SHA-512/224 and SHA-512/256; asked for
-   * and missing, it is an error, not a silent fallback.
+   * A fresh digest; each thread needs its own. The Java one, unless {@code
+   * -Djverity.digest=libcrypto} asks for the system's libcrypto (see {@code LibCrypto} for why that
+   * is not the default), which covers SHA-1 and SHA-2 but for SHA-512/224 and SHA-512/256; asked
+   * for and missing, it is an error, not a silent fallback.
    */
   public MessageDigest newDigest() {
     if (opensslName != null && LibCrypto.MODE.equals("libcrypto")) {
-      return LibCryptoDigest.of(jcaName, opensslName, digestSize).orElseThrow(() -> new IllegalStateException(
-          "-Djverity.digest=libcrypto: no usable libcrypto for " + kernelName));
+      return LibCryptoDigest.of(jcaName, opensslName, digestSize)
+          .orElseThrow(
+              () ->
+                  new IllegalStateException(
+                      "-Djverity.digest=libcrypto: no usable libcrypto for " + kernelName));
     }
     return newJavaDigest();
   }
@@ -168,8 +208,13 @@ public final class HashAlgorithm {
   public MessageDigest newJavaDigest() {
     MessageDigest d = digests.get();
     if (d.getDigestLength() != digestSize) { // a registration mistake would corrupt every tree
-      throw new IllegalStateException(kernelName + ": the digest has " + d.getDigestLength()
-          + " bytes (expected: " + digestSize + ")");
+      throw new IllegalStateException(
+          kernelName
+              + ": the digest has "
+              + d.getDigestLength()
+              + " bytes (expected: "
+              + digestSize
+              + ")");
     }
     return d;
   }
@@ -194,10 +239,16 @@ public final class HashAlgorithm {
     return new HashAlgorithm(name, jcaName, digestSize, inputBlockSize, digests, opensslName);
   }
 
-  private static HashAlgorithm builtin(String name, String jcaName, int digestSize, int inputBlockSize,
-      String opensslName, String... aliases) {
-    HashAlgorithm a = new HashAlgorithm(name, jcaName, digestSize, inputBlockSize, new JdkDigest(jcaName),
-        opensslName);
+  private static HashAlgorithm builtin(
+      String name,
+      String jcaName,
+      int digestSize,
+      int inputBlockSize,
+      String opensslName,
+      String... aliases) {
+    HashAlgorithm a =
+        new HashAlgorithm(
+            name, jcaName, digestSize, inputBlockSize, new JdkDigest(jcaName), opensslName);
     return register(a, aliases);
   }
 
@@ -211,8 +262,10 @@ public final class HashAlgorithm {
       printable &= c >= 0x21 && c <= 0x7e && c != ':';
     }
     if (lower.isEmpty() || !printable || lower.length() > MAX_NAME_LENGTH) {
-      throw new IllegalArgumentException("hash algorithm name: \"" + name
-          + "\" (expected: 1 to 31 printable ASCII characters, no colon)");
+      throw new IllegalArgumentException(
+          "hash algorithm name: \""
+              + name
+              + "\" (expected: 1 to 31 printable ASCII characters, no colon)");
     }
     return lower;
   }

@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Every hash algorithm name jverity answers to, and the algorithm each stands for. Names are kept
  * in lower case and looked up in any case, as OpenSSL (veritysetup's backend) looks them up.
  *
- * <p>Thread-safe: lookups read a concurrent map without locking; registration, which happens a
- * few dozen times per process, is serialised on the class.
+ * <p>Thread-safe: lookups read a concurrent map without locking; registration, which happens a few
+ * dozen times per process, is serialised on the class.
  */
 final class HashRegistry {
   /** Lower-case name → the algorithm of that name (an alias is an algorithm of its own name). */
@@ -39,8 +39,14 @@ final class HashRegistry {
     for (HashAlgorithm a : concat(algorithm, aliases)) {
       HashAlgorithm taken = BY_NAME.get(a.kernelName());
       if (taken != null && !taken.equals(a)) {
-        throw new IllegalArgumentException("hash algorithm name: " + a.kernelName()
-            + " (already registered for " + taken.jcaName() + ", not " + a.jcaName() + ")");
+        throw new IllegalArgumentException(
+            "hash algorithm name: "
+                + a.kernelName()
+                + " (already registered for "
+                + taken.jcaName()
+                + ", not "
+                + a.jcaName()
+                + ")");
       }
     }
     for (HashAlgorithm a : concat(algorithm, aliases)) {

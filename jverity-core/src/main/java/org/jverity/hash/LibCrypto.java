@@ -20,9 +20,9 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
- * The system's libcrypto (OpenSSL 1.1 or 3), bound lazily: its one-shot-free SHA functions
- * ({@code SHA256_Init/Update/Final}, and the same for SHA-1, SHA-224, SHA-384 and SHA-512), which
- * OpenSSL 3 still exports and which run its fastest code for the CPU.
+ * The system's libcrypto (OpenSSL 1.1 or 3), bound lazily: its one-shot-free SHA functions ({@code
+ * SHA256_Init/Update/Final}, and the same for SHA-1, SHA-224, SHA-384 and SHA-512), which OpenSSL 3
+ * still exports and which run its fastest code for the CPU.
  *
  * <p>Used only when asked for ({@code -Djverity.digest=libcrypto}): measured on a 2-core Xeon with
  * SHA-NI, it hashes 4 KiB blocks at ~950 MB/s against the JDK's ~1,200 MB/s once compiled (three
@@ -43,8 +43,8 @@ final class LibCrypto {
 
   /**
    * Bytes per update call. The calls are critical (they take heap arrays in place, and the JVM
-   * cannot stop the thread for a garbage collection until they return), so each is kept short:
-   * 256 KiB hash in about 0.2 ms.
+   * cannot stop the thread for a garbage collection until they return), so each is kept short: 256
+   * KiB hash in about 0.2 ms.
    */
   static final int MAX_CALL_BYTES = 256 << 10;
 
@@ -52,7 +52,8 @@ final class LibCrypto {
    * One algorithm's three functions, bound as critical calls: the state is a heap array, and the
    * data may be a heap array or native memory (a direct buffer, a mapped file).
    */
-  record Functions(int digestSize, MethodHandle initHeap, MethodHandle updateHeap, MethodHandle finalHeap) {
+  record Functions(
+      int digestSize, MethodHandle initHeap, MethodHandle updateHeap, MethodHandle finalHeap) {
     void init(long[] state) {
       try {
         check((int) initHeap.invokeExact(MemorySegment.ofArray(state)));
@@ -84,8 +85,11 @@ final class LibCrypto {
 
     void finish(long[] state, byte[] out, int offset) {
       try {
-        check((int) finalHeap.invokeExact(MemorySegment.ofArray(out).asSlice(offset, digestSize),
-            MemorySegment.ofArray(state)));
+        check(
+            (int)
+                finalHeap.invokeExact(
+                    MemorySegment.ofArray(out).asSlice(offset, digestSize),
+                    MemorySegment.ofArray(state)));
       } catch (Throwable t) {
         throw rethrow(t);
       }
@@ -138,10 +142,13 @@ final class LibCrypto {
         return fail(algorithm, "libcrypto lacks " + prefix + "_Init/Update/Final");
       }
       var updateType = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG);
-      Functions f = new Functions(algorithm.digestSize(),
-          linker.downcallHandle(init.get(), FunctionDescriptor.of(JAVA_INT, ADDRESS), critical),
-          linker.downcallHandle(update.get(), updateType, critical),
-          linker.downcallHandle(fin.get(), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), critical));
+      Functions f =
+          new Functions(
+              algorithm.digestSize(),
+              linker.downcallHandle(init.get(), FunctionDescriptor.of(JAVA_INT, ADDRESS), critical),
+              linker.downcallHandle(update.get(), updateType, critical),
+              linker.downcallHandle(
+                  fin.get(), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), critical));
       if (!agreesWithJdk(algorithm, f)) {
         return fail(algorithm, "libcrypto's " + prefix + " disagrees with the JDK");
       }
@@ -152,13 +159,16 @@ final class LibCrypto {
   }
 
   private static Optional<Functions> fail(Algorithm algorithm, String why) {
-    System.getLogger(LibCrypto.class.getName()).log(System.Logger.Level.DEBUG,
-        "libcrypto " + algorithm.opensslName() + " not used: " + why);
+    System.getLogger(LibCrypto.class.getName())
+        .log(
+            System.Logger.Level.DEBUG,
+            "libcrypto " + algorithm.opensslName() + " not used: " + why);
     return Optional.empty();
   }
 
   private static Optional<SymbolLookup> library() {
-    for (String name : new String[] {"libcrypto.so.3", "libcrypto.so.1.1", "libcrypto.so", "libcrypto.dylib"}) {
+    for (String name :
+        new String[] {"libcrypto.so.3", "libcrypto.so.1.1", "libcrypto.so", "libcrypto.dylib"}) {
       try {
         return Optional.of(SymbolLookup.libraryLookup(name, Arena.global()));
       } catch (IllegalArgumentException e) {

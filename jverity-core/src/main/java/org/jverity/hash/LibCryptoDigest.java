@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.Arrays;
-import java.util.Optional;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A {@link MessageDigest} computed by the system's libcrypto (OpenSSL's {@code SHA256_Update} and
@@ -17,8 +17,8 @@ import java.util.Objects;
  * both reach the same speed; a short command gains its warm-up.
  *
  * <p>The hash state is a plain {@code long[]} on the Java heap, handed to libcrypto by a critical
- * downcall: nothing to free, and {@link #clone()} is an array copy (a salted state is computed
- * once and copied per block). Not thread-safe, like every {@code MessageDigest}.
+ * downcall: nothing to free, and {@link #clone()} is an array copy (a salted state is computed once
+ * and copied per block). Not thread-safe, like every {@code MessageDigest}.
  */
 final class LibCryptoDigest extends MessageDigest implements Cloneable {
   private final LibCrypto.Functions functions;
@@ -32,8 +32,8 @@ final class LibCryptoDigest extends MessageDigest implements Cloneable {
   }
 
   /**
-   * A libcrypto digest of {@code algorithm}, or empty when there is no usable libcrypto (another OS,
-   * no OpenSSL, an algorithm it lacks, or a self-test that disagreed with the JDK).
+   * A libcrypto digest of {@code algorithm}, or empty when there is no usable libcrypto (another
+   * OS, no OpenSSL, an algorithm it lacks, or a self-test that disagreed with the JDK).
    */
   static Optional<MessageDigest> of(String jcaName, String opensslName, int digestSize) {
     return LibCrypto.functions(new LibCrypto.Algorithm(jcaName, opensslName, digestSize))
@@ -83,7 +83,8 @@ final class LibCryptoDigest extends MessageDigest implements Cloneable {
   protected int engineDigest(byte[] buf, int offset, int len) throws DigestException {
     int size = functions.digestSize();
     if (len < size || offset < 0 || offset > buf.length - size) {
-      throw new DigestException("no room for " + size + " bytes at " + offset + " (length " + len + ")");
+      throw new DigestException(
+          "no room for " + size + " bytes at " + offset + " (length " + len + ")");
     }
     functions.finish(state, buf, offset);
     functions.init(state);

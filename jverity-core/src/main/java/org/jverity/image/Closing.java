@@ -1,6 +1,8 @@
 package org.jverity.image;
 
-/** Closing what was only read: a failure to close loses nothing, and must not hide the first error. */
+/**
+ * Closing what was only read: a failure to close loses nothing, and must not hide the first error.
+ */
 final class Closing {
   private Closing() {}
 

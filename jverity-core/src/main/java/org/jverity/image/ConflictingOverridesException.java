@@ -21,9 +21,14 @@ public final class ConflictingOverridesException extends RuntimeException {
   private final String device;
   private final List<ParamConflict> conflicts;
 
-  public ConflictingOverridesException(Against against, String device, List<ParamConflict> conflicts) {
-    super(device + ": the " + against.name().toLowerCase(Locale.ROOT) + " contradicts the overrides: "
-        + conflicts);
+  public ConflictingOverridesException(
+      Against against, String device, List<ParamConflict> conflicts) {
+    super(
+        device
+            + ": the "
+            + against.name().toLowerCase(Locale.ROOT)
+            + " contradicts the overrides: "
+            + conflicts);
     this.against = against;
     this.device = device;
     this.conflicts = List.copyOf(conflicts);

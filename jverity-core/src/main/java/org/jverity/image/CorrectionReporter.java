@@ -42,7 +42,8 @@ public final class CorrectionReporter implements BlockRepairer {
   @Override
   public byte[] repair(Area area, long block, int blockSize, BlockCheck check) throws IOException {
     byte[] fixed = repairer.repair(area, block, blockSize, check);
-    if (fixed != null && (reported == null || reported.add(area == Area.DATA ? block : block | Long.MIN_VALUE))) {
+    if (fixed != null
+        && (reported == null || reported.add(area == Area.DATA ? block : block | Long.MIN_VALUE))) {
       listener.corrected(area, block);
     }
     return fixed;

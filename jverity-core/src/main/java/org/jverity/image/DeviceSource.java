@@ -15,6 +15,9 @@ public interface DeviceSource {
   /** Opens {@code location} for reading; the caller closes it. */
   BlockDevice open(String location) throws IOException;
 
-  /** Whether two locations are one device (then it is opened once, as the hash and FEC devices may be). */
+  /**
+   * Whether two locations are one device (then it is opened once, as the hash and FEC devices may
+   * be).
+   */
   boolean same(String a, String b) throws IOException;
 }

@@ -18,15 +18,20 @@ import org.jverity.io.DeviceTooSmallException;
 public record FecSource(String device, long offset, int roots) {
 
   /**
-   * Opens the parity for the image through {@code source}: the hash device itself when they are
-   * one device, else a device of its own, checked to be long enough. The result owns what it
-   * opened; on a failure nothing stays open.
+   * Opens the parity for the image through {@code source}: the hash device itself when they are one
+   * device, else a device of its own, checked to be long enough. The result owns what it opened; on
+   * a failure nothing stays open.
    *
    * @param hashLocation the hash device's location, to tell whether the parity shares it
    * @throws DeviceTooSmallException when the parity device is shorter than its layout
    */
-  public FecParity open(DeviceSource source, VerityParams params, BlockDevice data, BlockDevice hash,
-      String hashLocation) throws IOException {
+  public FecParity open(
+      DeviceSource source,
+      VerityParams params,
+      BlockDevice data,
+      BlockDevice hash,
+      String hashLocation)
+      throws IOException {
     boolean shared = source.same(device, hashLocation);
     FecLayout layout = FecLayout.of(params, roots, offset, shared, hash.size());
     BlockDevice fec = shared ? hash : source.open(device);

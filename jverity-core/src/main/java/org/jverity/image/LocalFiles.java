@@ -14,7 +14,10 @@ final class LocalFiles implements DeviceSource {
     return BlockDevices.openRead(Path.of(location));
   }
 
-  /** One file under two names, or two device nodes of one block device (e.g. a copy made with mknod). */
+  /**
+   * One file under two names, or two device nodes of one block device (e.g. a copy made with
+   * mknod).
+   */
   @Override
   public boolean same(String a, String b) throws IOException {
     Path pa = Path.of(a);
@@ -23,7 +26,9 @@ final class LocalFiles implements DeviceSource {
       return pa.toAbsolutePath().normalize().equals(pb.toAbsolutePath().normalize());
     }
     return Files.isSameFile(pa, pb)
-        || BlockDevices.isBlockDevice(pa) && BlockDevices.isBlockDevice(pb)
-        && Objects.equals(Files.getAttribute(pa, "unix:rdev"), Files.getAttribute(pb, "unix:rdev"));
+        || BlockDevices.isBlockDevice(pa)
+            && BlockDevices.isBlockDevice(pb)
+            && Objects.equals(
+                Files.getAttribute(pa, "unix:rdev"), Files.getAttribute(pb, "unix:rdev"));
   }
 }

@@ -18,7 +18,8 @@ import org.jverity.format.VerityParams;
  * @param salt hex, or "-" for none; null: the superblock's
  * @param uuid 8-4-4-4-12 hex; null: any
  * @param format the hash type, 0 (Chrome OS) or 1; null: the superblock's
- * @param noSuperblock whether the hash device has no superblock (the overrides then give everything)
+ * @param noSuperblock whether the hash device has no superblock (the overrides then give
+ *     everything)
  */
 public record ParamOverrides(
     String hashAlgorithm,
@@ -32,7 +33,8 @@ public record ParamOverrides(
     boolean noSuperblock) {
 
   /** Nothing given: the superblock says everything. */
-  public static final ParamOverrides NONE = new ParamOverrides(null, null, null, null, null, null, null, null, false);
+  public static final ParamOverrides NONE =
+      new ParamOverrides(null, null, null, null, null, null, null, null, false);
 
   /** The hash offset given, else 0. */
   public long hashOffsetOrZero() {

@@ -20,12 +20,22 @@ public final class Superblocks {
    */
   public static VeritySuperblock read(BlockDevice hash, long offset) throws IOException {
     if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
-      throw new VerityParameterException("hash offset: " + offset + " (expected: a non-negative multiple of " + VerityParams.SECTOR_SIZE + ")");
+      throw new VerityParameterException(
+          "hash offset: "
+              + offset
+              + " (expected: a non-negative multiple of "
+              + VerityParams.SECTOR_SIZE
+              + ")");
     }
     long size = hash.size();
     if (offset > size - VeritySuperblock.SIZE) { // not offset + SIZE > size: that overflows
-      throw new SuperblockException(hash.description() + ": no superblock at byte " + offset
-          + " (the file has " + size + " bytes)");
+      throw new SuperblockException(
+          hash.description()
+              + ": no superblock at byte "
+              + offset
+              + " (the file has "
+              + size
+              + " bytes)");
     }
     byte[] bytes = new byte[VeritySuperblock.SIZE];
     hash.readFully(offset, bytes, 0, bytes.length);
@@ -43,8 +53,12 @@ public final class Superblocks {
     try {
       return sb.toParams(offset);
     } catch (UnsupportedHashAlgorithmException e) {
-      throw new UnsupportedHashAlgorithmException(e.algorithm(), hash.description() + ": hash algorithm "
-          + e.algorithm() + " (from the superblock) is not supported by jverity");
+      throw new UnsupportedHashAlgorithmException(
+          e.algorithm(),
+          hash.description()
+              + ": hash algorithm "
+              + e.algorithm()
+              + " (from the superblock) is not supported by jverity");
     } catch (VerityParameterException e) {
       throw new SuperblockException(hash.description() + ": superblock " + e.getMessage());
     }

@@ -4,9 +4,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.jverity.format.HashNames;
-import org.jverity.hash.HashAlgorithm;
 import org.jverity.format.HashFormat;
+import org.jverity.format.HashNames;
 import org.jverity.format.Hex;
 import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.ImageIdentity;
@@ -31,9 +30,11 @@ public record TrustedRoot(VerityParams params, byte[] rootHash, ImageIdentity id
   @FunctionalInterface
   public interface DataBlocks {
     /** None: the overrides must give it. */
-    DataBlocks NOT_GIVEN = size -> {
-      throw new VerityParameterException("data blocks: not given (expected: an override, without a superblock)");
-    };
+    DataBlocks NOT_GIVEN =
+        size -> {
+          throw new VerityParameterException(
+              "data blocks: not given (expected: an override, without a superblock)");
+        };
 
     /** The whole blocks of the data, for {@code dataBlockSize}. */
     long count(int dataBlockSize) throws IOException;
@@ -43,28 +44,38 @@ public record TrustedRoot(VerityParams params, byte[] rootHash, ImageIdentity id
       return size -> {
         long bytes = data.size();
         if (bytes == 0 || bytes % size != 0) {
-          throw new VerityParameterException(data.description() + ": size " + bytes
-              + " (expected: a non-zero multiple of the data block size " + size + ")");
+          throw new VerityParameterException(
+              data.description()
+                  + ": size "
+                  + bytes
+                  + " (expected: a non-zero multiple of the data block size "
+                  + size
+                  + ")");
         }
         return bytes / size;
       };
     }
   }
 
-  /** As {@link #resolve(ParamOverrides, BlockDevice, String, DataBlocks)} with {@link DataBlocks#NOT_GIVEN}. */
-  public static TrustedRoot resolve(ParamOverrides o, BlockDevice hash, String rootText) throws IOException {
+  /**
+   * As {@link #resolve(ParamOverrides, BlockDevice, String, DataBlocks)} with {@link
+   * DataBlocks#NOT_GIVEN}.
+   */
+  public static TrustedRoot resolve(ParamOverrides o, BlockDevice hash, String rootText)
+      throws IOException {
     return resolve(o, hash, rootText, DataBlocks.NOT_GIVEN);
   }
 
   /**
-   * Resolves the root text, a hex root hash or an identity, against the hash device and the overrides.
+   * Resolves the root text, a hex root hash or an identity, against the hash device and the
+   * overrides.
    *
    * @param data without a superblock and a data-blocks override: where their number comes from
    * @throws ConflictingOverridesException when overrides contradict the superblock or the identity
    * @throws IdentityMismatchException when the superblock contradicts the identity
    */
-  public static TrustedRoot resolve(ParamOverrides o, BlockDevice hash, String rootText, DataBlocks data)
-      throws IOException {
+  public static TrustedRoot resolve(
+      ParamOverrides o, BlockDevice hash, String rootText, DataBlocks data) throws IOException {
     if (ImageIdentity.isIdentity(rootText)) {
       ImageIdentity id = ImageIdentity.parse(rootText);
       return new TrustedRoot(forIdentity(o, hash, id), id.rootHash(), id);
@@ -78,7 +89,8 @@ public record TrustedRoot(VerityParams params, byte[] rootHash, ImageIdentity id
    * Parameters for a check: from the superblock when there is one (overrides given must agree with
    * it), else from the overrides.
    */
-  public static VerityParams forCheck(ParamOverrides o, BlockDevice hash, DataBlocks data) throws IOException {
+  public static VerityParams forCheck(ParamOverrides o, BlockDevice hash, DataBlocks data)
+      throws IOException {
     if (o.noSuperblock()) {
       VerityParams.Builder b = base(o);
       b.salt(o.salt() != null ? ParamOverrides.parseSalt(o.salt()) : new byte[0]);
@@ -94,9 +106,11 @@ public record TrustedRoot(VerityParams params, byte[] rootHash, ImageIdentity id
    * Parameters for a check given an image identity: the identity's. A superblock, when there is
    * one, must agree with it (else {@link IdentityMismatchException}), and so must the overrides.
    */
-  static VerityParams forIdentity(ParamOverrides o, BlockDevice hash, ImageIdentity id) throws IOException {
+  static VerityParams forIdentity(ParamOverrides o, BlockDevice hash, ImageIdentity id)
+      throws IOException {
     if (o.noSuperblock()) {
-      VerityParams p = id.paramsBuilder().hashOffset(o.hashOffsetOrZero()).superblock(false).build();
+      VerityParams p =
+          id.paramsBuilder().hashOffset(o.hashOffsetOrZero()).superblock(false).build();
       requireAgrees(Against.IDENTITY, o, p, hash);
       return p;
     }
@@ -130,7 +144,8 @@ public record TrustedRoot(VerityParams params, byte[] rootHash, ImageIdentity id
     return b.superblock(!o.noSuperblock());
   }
 
-  private static void requireAgrees(Against against, ParamOverrides o, VerityParams p, BlockDevice hash) {
+  private static void requireAgrees(
+      Against against, ParamOverrides o, VerityParams p, BlockDevice hash) {
     List<ParamConflict> conflicts = conflicts(o, p);
     if (!conflicts.isEmpty()) {
       throw new ConflictingOverridesException(against, hash.description(), conflicts);
@@ -141,27 +156,42 @@ public record TrustedRoot(VerityParams params, byte[] rootHash, ImageIdentity id
   static List<ParamConflict> conflicts(ParamOverrides o, VerityParams p) {
     List<ParamConflict> conflicts = new ArrayList<>();
     if (o.hashAlgorithm() != null
-        && !HashNames.fromName(o.hashAlgorithm()).sameDigest(p.hashAlgorithm())) { // sha-256 is sha256
-      conflicts.add(new ParamConflict("hash algorithm", String.valueOf(p.hashAlgorithm()), o.hashAlgorithm()));
+        && !HashNames.fromName(o.hashAlgorithm())
+            .sameDigest(p.hashAlgorithm())) { // sha-256 is sha256
+      conflicts.add(
+          new ParamConflict(
+              "hash algorithm", String.valueOf(p.hashAlgorithm()), o.hashAlgorithm()));
     }
     if (o.format() != null && HashFormat.fromCode(o.format()) != p.hashFormat()) {
-      conflicts.add(new ParamConflict("hash type", String.valueOf(p.hashFormat().code()), String.valueOf(o.format())));
+      conflicts.add(
+          new ParamConflict(
+              "hash type", String.valueOf(p.hashFormat().code()), String.valueOf(o.format())));
     }
     if (o.dataBlockSize() != null && o.dataBlockSize() != p.dataBlockSize()) {
-      conflicts.add(new ParamConflict("data block size", String.valueOf(p.dataBlockSize()),
-          String.valueOf(o.dataBlockSize())));
+      conflicts.add(
+          new ParamConflict(
+              "data block size",
+              String.valueOf(p.dataBlockSize()),
+              String.valueOf(o.dataBlockSize())));
     }
     if (o.hashBlockSize() != null && o.hashBlockSize() != p.hashBlockSize()) {
-      conflicts.add(new ParamConflict("hash block size", String.valueOf(p.hashBlockSize()),
-          String.valueOf(o.hashBlockSize())));
+      conflicts.add(
+          new ParamConflict(
+              "hash block size",
+              String.valueOf(p.hashBlockSize()),
+              String.valueOf(o.hashBlockSize())));
     }
     if (o.dataBlocks() != null && o.dataBlocks() != p.dataBlocks()) {
-      conflicts.add(new ParamConflict("data blocks", String.valueOf(p.dataBlocks()), String.valueOf(o.dataBlocks())));
+      conflicts.add(
+          new ParamConflict(
+              "data blocks", String.valueOf(p.dataBlocks()), String.valueOf(o.dataBlocks())));
     }
     if (o.salt() != null && !Arrays.equals(ParamOverrides.parseSalt(o.salt()), p.salt())) {
       conflicts.add(new ParamConflict("salt", ParamOverrides.saltText(p.salt()), o.salt()));
     }
-    if (o.uuid() != null && p.superblock() && !ParamOverrides.parseUuid(o.uuid()).equals(p.uuid())) {
+    if (o.uuid() != null
+        && p.superblock()
+        && !ParamOverrides.parseUuid(o.uuid()).equals(p.uuid())) {
       conflicts.add(new ParamConflict("uuid", String.valueOf(p.uuid()), o.uuid()));
     }
     return conflicts;
@@ -172,8 +202,14 @@ public record TrustedRoot(VerityParams params, byte[] rootHash, ImageIdentity id
     byte[] root = Hex.parse("root hash", text);
     int want = p.hashAlgorithm().digestSize();
     if (root.length != want) {
-      throw new VerityParameterException("root hash: " + root.length + " bytes (expected: " + want
-          + " for " + p.hashAlgorithm() + ")");
+      throw new VerityParameterException(
+          "root hash: "
+              + root.length
+              + " bytes (expected: "
+              + want
+              + " for "
+              + p.hashAlgorithm()
+              + ")");
     }
     return root;
   }

@@ -17,7 +17,10 @@ public final class VerifiedImage implements AutoCloseable {
   private final List<AutoCloseable> devices; // hash, data, then FEC parity
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  VerifiedImage(TrustedRoot trusted, VerifiedReader reader, VerificationScheduler scheduler,
+  VerifiedImage(
+      TrustedRoot trusted,
+      VerifiedReader reader,
+      VerificationScheduler scheduler,
       List<AutoCloseable> devices) {
     this.trusted = trusted;
     this.reader = reader;
@@ -38,7 +41,10 @@ public final class VerifiedImage implements AutoCloseable {
     return scheduler;
   }
 
-  /** Waits for reads in flight, then closes the reader and the devices. Once: later calls do nothing. */
+  /**
+   * Waits for reads in flight, then closes the reader and the devices. Once: later calls do
+   * nothing.
+   */
   @Override
   public void close() {
     if (closed.getAndSet(true)) {

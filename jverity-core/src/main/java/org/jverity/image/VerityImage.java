@@ -33,10 +33,15 @@ public final class VerityImage implements AutoCloseable {
   private final BlockDevice data;
   private final BlockDevice hash;
   private final TrustedRoot trusted;
-  private final List<AutoCloseable> owned = new ArrayList<>(); // FEC parity devices, in opening order
+  private final List<AutoCloseable> owned =
+      new ArrayList<>(); // FEC parity devices, in opening order
   private boolean handedOver;
 
-  private VerityImage(DeviceSource source, String hashLocation, BlockDevice data, BlockDevice hash,
+  private VerityImage(
+      DeviceSource source,
+      String hashLocation,
+      BlockDevice data,
+      BlockDevice hash,
       TrustedRoot trusted) {
     this.source = source;
     this.hashLocation = hashLocation;
@@ -48,14 +53,16 @@ public final class VerityImage implements AutoCloseable {
   /** Local files, parameters from the superblock, no root check. */
   public static VerityImage open(String data, String hash, String rootText) throws IOException {
     try {
-      return open(DeviceSource.LOCAL, data, hash, ParamOverrides.NONE, rootText, null, RootCheck.NONE);
+      return open(
+          DeviceSource.LOCAL, data, hash, ParamOverrides.NONE, rootText, null, RootCheck.NONE);
     } catch (GeneralSecurityException e) {
       throw new AssertionError("RootCheck.NONE refused a root", e); // it checks nothing
     }
   }
 
   /**
-   * Opens the data and hash devices, resolves the trusted root and checks it, before any block is read.
+   * Opens the data and hash devices, resolves the trusted root and checks it, before any block is
+   * read.
    *
    * @param dataBlocks without a superblock or a data-blocks override: where their number comes
    *     from; null: the data device's whole blocks
@@ -63,15 +70,25 @@ public final class VerityImage implements AutoCloseable {
    * @throws ConflictingOverridesException when overrides contradict the superblock or identity
    * @throws GeneralSecurityException when {@code check} refuses the root hash
    */
-  public static VerityImage open(DeviceSource source, String data, String hash, ParamOverrides overrides,
-      String rootText, TrustedRoot.DataBlocks dataBlocks, RootCheck check)
+  public static VerityImage open(
+      DeviceSource source,
+      String data,
+      String hash,
+      ParamOverrides overrides,
+      String rootText,
+      TrustedRoot.DataBlocks dataBlocks,
+      RootCheck check)
       throws IOException, GeneralSecurityException {
     BlockDevice dataDev = source.open(data);
     BlockDevice hashDev = null;
     try {
       hashDev = source.open(hash);
-      TrustedRoot trusted = TrustedRoot.resolve(overrides, hashDev, rootText,
-          dataBlocks != null ? dataBlocks : TrustedRoot.DataBlocks.of(dataDev));
+      TrustedRoot trusted =
+          TrustedRoot.resolve(
+              overrides,
+              hashDev,
+              rootText,
+              dataBlocks != null ? dataBlocks : TrustedRoot.DataBlocks.of(dataDev));
       check.check(trusted.rootHash()); // before any block is read
       return new VerityImage(source, hash, dataDev, hashDev, trusted);
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
@@ -105,7 +122,8 @@ public final class VerityImage implements AutoCloseable {
    * through {@code dataView} and {@code hashView} (views of this image's devices); {@link
    * BlockRepairer#NONE} when {@code fec} is null. A failure closes everything.
    */
-  public BlockRepairer fec(FecSource fec, BlockDevice dataView, BlockDevice hashView) throws IOException {
+  public BlockRepairer fec(FecSource fec, BlockDevice dataView, BlockDevice hashView)
+      throws IOException {
     return fec == null ? BlockRepairer.NONE : fecRepairer(fec, dataView, hashView);
   }
 
@@ -113,7 +131,8 @@ public final class VerityImage implements AutoCloseable {
    * As {@link #fec(FecSource, BlockDevice, BlockDevice)} for a parity that is given, as the FEC
    * repairer itself: for a caller that runs FEC's recovery over the whole image.
    */
-  public FecRepairer fecRepairer(FecSource fec, BlockDevice dataView, BlockDevice hashView) throws IOException {
+  public FecRepairer fecRepairer(FecSource fec, BlockDevice dataView, BlockDevice hashView)
+      throws IOException {
     try {
       FecParity parity = fec.open(source, trusted.params(), dataView, hashView, hashLocation);
       owned.add(parity);
@@ -137,7 +156,10 @@ public final class VerityImage implements AutoCloseable {
     return reader(HashBlockCache.shared(), ReaderOptions.DEFAULTS, data, hash);
   }
 
-  /** As {@link #reader(HashBlockCache, ReaderOptions, BlockDevice, BlockDevice)} over the devices as opened. */
+  /**
+   * As {@link #reader(HashBlockCache, ReaderOptions, BlockDevice, BlockDevice)} over the devices as
+   * opened.
+   */
   public VerifiedImage reader(HashBlockCache cache, ReaderOptions options) throws IOException {
     return reader(cache, options, data, hash);
   }
@@ -149,11 +171,13 @@ public final class VerityImage implements AutoCloseable {
    *
    * @param options the reader's options, with the repairer {@link #fec} gave (decorated as wished)
    */
-  public VerifiedImage reader(HashBlockCache cache, ReaderOptions options, BlockDevice dataView,
-      BlockDevice hashView) throws IOException {
+  public VerifiedImage reader(
+      HashBlockCache cache, ReaderOptions options, BlockDevice dataView, BlockDevice hashView)
+      throws IOException {
     try {
-      VerifiedReader reader = VerifiedReader.open(trusted.params(), dataView, hashView, trusted.rootHash(),
-          cache, options);
+      VerifiedReader reader =
+          VerifiedReader.open(
+              trusted.params(), dataView, hashView, trusted.rootHash(), cache, options);
       List<AutoCloseable> all = new ArrayList<>(owned);
       all.add(0, data);
       all.add(0, hash);

@@ -1,12 +1,12 @@
 package org.jverity.internal;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.io.InterruptedIOException;
 
 /**
  * Runs numbered tasks on a few platform threads that each own their buffers. Hashing is CPU-bound,
@@ -33,7 +33,9 @@ public final class Parallel {
     run("jverity-hash-", threads, tasks, factory);
   }
 
-  /** As {@link #run(int, long, WorkerFactory)}, naming the helper threads {@code threadName + i}. */
+  /**
+   * As {@link #run(int, long, WorkerFactory)}, naming the helper threads {@code threadName + i}.
+   */
   public static void run(String threadName, int threads, long tasks, WorkerFactory factory)
       throws IOException {
     if (tasks <= 0) {

@@ -9,8 +9,8 @@ import java.nio.file.attribute.BasicFileAttributes;
  * Picks the fastest read-only {@link BlockDevice} for a path.
  *
  * <p>Regular files and block devices are mapped ({@link MappedDevice}): a mapped read is a copy
- * with no system call, and on our 2-core VM random 4 KiB verified reads reach about 80% of the
- * hash limit mapped against about 60% with one {@code pread} each. Anything else (pipes, character
+ * with no system call, and on our 2-core VM random 4 KiB verified reads reach about 80% of the hash
+ * limit mapped against about 60% with one {@code pread} each. Anything else (pipes, character
  * devices), or a file the kernel will not map, is read with {@link FileDevice}.
  *
  * <p>Thread-safe (stateless).
@@ -18,6 +18,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 public final class BlockDevices {
   /** {@code S_IFMT} and {@code S_IFBLK} from {@code <sys/stat.h>}, the same on Linux and macOS. */
   private static final int S_IFMT = 0170000;
+
   private static final int S_IFBLK = 0060000;
 
   private BlockDevices() {}

@@ -22,10 +22,13 @@ final class ChannelFile implements FileIo {
 
   /** Opens read-only, or read-write creating the file without truncating it. */
   static ChannelFile open(Path path, boolean write) throws IOException {
-    return new ChannelFile(write
-        ? FileChannel.open(path, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
-            StandardOpenOption.CREATE))
-        : FileChannel.open(path, StandardOpenOption.READ));
+    return new ChannelFile(
+        write
+            ? FileChannel.open(
+                path,
+                Set.of(
+                    StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE))
+            : FileChannel.open(path, StandardOpenOption.READ));
   }
 
   @Override

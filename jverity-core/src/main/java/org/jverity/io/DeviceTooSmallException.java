@@ -2,7 +2,10 @@ package org.jverity.io;
 
 import java.io.IOException;
 
-/** A device shorter than the parameters need: a data file smaller than its data blocks, a truncated hash file. */
+/**
+ * A device shorter than the parameters need: a data file smaller than its data blocks, a truncated
+ * hash file.
+ */
 public final class DeviceTooSmallException extends IOException {
   private final long size;
   private final long needed;

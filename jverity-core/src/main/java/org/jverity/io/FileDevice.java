@@ -7,13 +7,13 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * A file or block device node, read and written with positional system calls ({@code pread},
- * {@code pwrite}) through the FFM API on 64-bit Linux and macOS.
+ * A file or block device node, read and written with positional system calls ({@code pread}, {@code
+ * pwrite}) through the FFM API on 64-bit Linux and macOS.
  *
- * <p>Thread-safe: reads and writes are positional and share nothing. An interrupt never closes
- * the device (a {@code FileChannel} closes itself when a reading thread is interrupted, which
- * fails every other reader): an interrupted thread's read completes and its interrupt flag stays
- * set. Reads into heap arrays and heap buffers pass the array to the kernel with no copy and no
+ * <p>Thread-safe: reads and writes are positional and share nothing. An interrupt never closes the
+ * device (a {@code FileChannel} closes itself when a reading thread is interrupted, which fails
+ * every other reader): an interrupted thread's read completes and its interrupt flag stays set.
+ * Reads into heap arrays and heap buffers pass the array to the kernel with no copy and no
  * temporary direct buffer. {@link #close()} waits for calls in flight; later calls throw an
  * IOException. {@link #size()} seeks to the end, so a block device reports its real size.
  *
@@ -64,9 +64,10 @@ public final class FileDevice implements WritableDevice {
 
   private static FileDevice open(Path path, boolean write, boolean channel) throws IOException {
     Optional<Posix> posix = channel ? Optional.empty() : Posix.get();
-    FileIo file = posix.isPresent()
-        ? NativeFile.open(posix.get(), path, write)
-        : ChannelFile.open(path, write);
+    FileIo file =
+        posix.isPresent()
+            ? NativeFile.open(posix.get(), path, write)
+            : ChannelFile.open(path, write);
     return new FileDevice(path, file);
   }
 
@@ -93,8 +94,15 @@ public final class FileDevice implements WritableDevice {
   public void readFully(long offset, ByteBuffer dst) throws IOException {
     checkOffset(offset);
     if (offset > Long.MAX_VALUE - dst.remaining()) { // the kernel says EINVAL: no file ends there
-      throw new EOFException(path + ": read of " + dst.remaining() + " bytes at " + offset
-          + " (expected: end <= " + Long.MAX_VALUE + ")");
+      throw new EOFException(
+          path
+              + ": read of "
+              + dst.remaining()
+              + " bytes at "
+              + offset
+              + " (expected: end <= "
+              + Long.MAX_VALUE
+              + ")");
     }
     gate.enter();
     try {
@@ -107,8 +115,15 @@ public final class FileDevice implements WritableDevice {
           throw named(e, "read", pos);
         }
         if (n == 0) {
-          throw new EOFException(path + ": end of file at byte " + pos + " (expected: "
-              + dst.remaining() + " more bytes for the read at " + offset + ")");
+          throw new EOFException(
+              path
+                  + ": end of file at byte "
+                  + pos
+                  + " (expected: "
+                  + dst.remaining()
+                  + " more bytes for the read at "
+                  + offset
+                  + ")");
         }
         pos += n;
       }
@@ -141,16 +156,24 @@ public final class FileDevice implements WritableDevice {
   }
 
   /**
-   * The system's bare error ("Illegal seek", "Input/output error": a plain IOException, which
-   * names no file) with the file and the position; other kinds (closed, interrupted) unchanged.
+   * The system's bare error ("Illegal seek", "Input/output error": a plain IOException, which names
+   * no file) with the file and the position; other kinds (closed, interrupted) unchanged.
    */
   private IOException named(IOException e, String op, long pos) {
     if (e.getClass() != IOException.class || e.getMessage() == null) {
       return e;
     }
     String m = e.getMessage();
-    return new IOException(path + ": cannot " + op + " at byte " + pos + ": "
-        + Character.toLowerCase(m.charAt(0)) + m.substring(1), e);
+    return new IOException(
+        path
+            + ": cannot "
+            + op
+            + " at byte "
+            + pos
+            + ": "
+            + Character.toLowerCase(m.charAt(0))
+            + m.substring(1),
+        e);
   }
 
   @Override

@@ -34,14 +34,21 @@ public final class MappedDevice implements BlockDevice {
    * stays a real call, and its return raises the error inside readFully's {@code try}.
    */
   private static MethodHandle copyCall = copyHandle(); // deliberately not final: see above
-  /** As {@link #copyCall}, into a heap array: the verified read path's hot call, with no buffer made. */
+
+  /**
+   * As {@link #copyCall}, into a heap array: the verified read path's hot call, with no buffer
+   * made.
+   */
   private static MethodHandle copyToArrayCall = copyToArrayHandle(); // not final either
 
   private final Path path;
+
   /** Owns the mapping; null for an empty file, which has none. */
   private final Arena arena;
+
   /** The whole file; {@link MemorySegment#NULL} (size 0) when empty. */
   private final MemorySegment bytes;
+
   private final CloseGate gate;
 
   private MappedDevice(Path path, Arena arena, MemorySegment bytes) {
@@ -75,9 +82,12 @@ public final class MappedDevice implements BlockDevice {
 
   private static MethodHandle copyHandle() {
     try {
-      return MethodHandles.lookup().findStatic(MappedDevice.class, "copy",
-          MethodType.methodType(
-              void.class, MemorySegment.class, long.class, MemorySegment.class, long.class));
+      return MethodHandles.lookup()
+          .findStatic(
+              MappedDevice.class,
+              "copy",
+              MethodType.methodType(
+                  void.class, MemorySegment.class, long.class, MemorySegment.class, long.class));
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -85,9 +95,12 @@ public final class MappedDevice implements BlockDevice {
 
   private static MethodHandle copyToArrayHandle() {
     try {
-      return MethodHandles.lookup().findStatic(MappedDevice.class, "copyToArray",
-          MethodType.methodType(
-              void.class, MemorySegment.class, long.class, byte[].class, int.class, int.class));
+      return MethodHandles.lookup()
+          .findStatic(
+              MappedDevice.class,
+              "copyToArray",
+              MethodType.methodType(
+                  void.class, MemorySegment.class, long.class, byte[].class, int.class, int.class));
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -149,18 +162,26 @@ public final class MappedDevice implements BlockDevice {
       throw new IllegalArgumentException(path + ": offset: " + offset + " (expected: >= 0)");
     }
     if (offset > bytes.byteSize() - length) {
-      throw new EOFException(path + ": read of " + length + " bytes at " + offset
-          + " (expected: end <= size " + bytes.byteSize() + ")");
+      throw new EOFException(
+          path
+              + ": read of "
+              + length
+              + " bytes at "
+              + offset
+              + " (expected: end <= size "
+              + bytes.byteSize()
+              + ")");
     }
   }
 
   private IOException shrank(long offset, InternalError e) {
-    return new IOException(path + ": read at " + offset
-        + " failed: the file shrank underneath (truncated?)", e);
+    return new IOException(
+        path + ": read at " + offset + " failed: the file shrank underneath (truncated?)", e);
   }
 
   /** The copy {@link #copyToArrayCall} calls. */
-  private static void copyToArray(MemorySegment src, long offset, byte[] dst, int dstOffset, int length) {
+  private static void copyToArray(
+      MemorySegment src, long offset, byte[] dst, int dstOffset, int length) {
     MemorySegment.copy(src, ValueLayout.JAVA_BYTE, offset, dst, dstOffset, length);
   }
 

@@ -42,8 +42,15 @@ public final class MemoryDevice implements WritableDevice {
   @Override
   public synchronized void readFully(long offset, ByteBuffer dst) throws EOFException {
     if (offset < 0 || offset > length - dst.remaining()) { // no overflow near Long.MAX_VALUE
-      throw new EOFException(description + ": read of " + dst.remaining() + " bytes at " + offset
-          + " past the end (" + length + ")");
+      throw new EOFException(
+          description
+              + ": read of "
+              + dst.remaining()
+              + " bytes at "
+              + offset
+              + " past the end ("
+              + length
+              + ")");
     }
     dst.put(bytes, (int) offset, dst.remaining()); // offset < length <= int range
   }
@@ -55,7 +62,9 @@ public final class MemoryDevice implements WritableDevice {
       throw new IllegalArgumentException(description + ": memory device cannot grow to " + end);
     }
     if (end > bytes.length) {
-      bytes = Arrays.copyOf(bytes, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(end, 2L * bytes.length)));
+      bytes =
+          Arrays.copyOf(
+              bytes, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(end, 2L * bytes.length)));
     }
     src.get(bytes, (int) offset, src.remaining());
     length = (int) Math.max(length, end);

@@ -27,14 +27,15 @@ import java.util.Optional;
  * <p>Reads and writes into heap memory use a {@linkplain Linker.Option#critical(boolean) critical}
  * binding that passes the array itself, with no copy and no temporary direct buffer. The price: the
  * thread stays in Java state for the call, so a garbage collection waits until it returns. That is
- * microseconds from the page cache, but as long as the device takes on a cold read. Native
- * segments use an ordinary binding, which lets the JVM reach a safepoint during the call.
+ * microseconds from the page cache, but as long as the device takes on a cold read. Native segments
+ * use an ordinary binding, which lets the JVM reach a safepoint during the call.
  *
  * <p>Thread-safe: stateless once bound; the errno buffer is per thread.
  */
 final class Posix {
   /** errno values 1..34 are the same on Linux and macOS. */
   static final int EPERM = 1;
+
   static final int ENOENT = 2;
   static final int EINTR = 4;
   static final int EACCES = 13;
@@ -58,6 +59,7 @@ final class Posix {
   private final MethodHandle close;
   private final MethodHandle strerror;
   private final VarHandle errno;
+
   /** Per thread, the buffer the linker copies errno into right after each call. */
   private final ThreadLocal<MemorySegment> callState;
 
@@ -68,19 +70,26 @@ final class Posix {
     var io = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG);
     var intOfInt = FunctionDescriptor.of(JAVA_INT, JAVA_INT);
     // int open(const char *path, int flags, ...): the mode is the first variadic argument.
-    open = linker.downcallHandle(libc.findOrThrow("open"),
-        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
-        capture, Linker.Option.firstVariadicArg(2));
+    open =
+        linker.downcallHandle(
+            libc.findOrThrow("open"),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+            capture,
+            Linker.Option.firstVariadicArg(2));
     preadNative = linker.downcallHandle(libc.findOrThrow("pread"), io, capture);
     preadHeap = linker.downcallHandle(libc.findOrThrow("pread"), io, capture, critical);
     pwriteNative = linker.downcallHandle(libc.findOrThrow("pwrite"), io, capture);
     pwriteHeap = linker.downcallHandle(libc.findOrThrow("pwrite"), io, capture, critical);
     fsync = linker.downcallHandle(libc.findOrThrow("fsync"), intOfInt, capture);
-    lseek = linker.downcallHandle(libc.findOrThrow("lseek"),
-        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT), capture);
+    lseek =
+        linker.downcallHandle(
+            libc.findOrThrow("lseek"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT),
+            capture);
     close = linker.downcallHandle(libc.findOrThrow("close"), intOfInt, capture);
-    strerror = linker.downcallHandle(
-        libc.findOrThrow("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    strerror =
+        linker.downcallHandle(
+            libc.findOrThrow("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
     var layout = Linker.Option.captureStateLayout();
     errno = layout.varHandle(PathElement.groupElement("errno"));
     callState = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(layout));

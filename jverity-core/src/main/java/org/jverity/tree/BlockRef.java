@@ -7,8 +7,8 @@ import org.jverity.format.VerityParams;
 /**
  * A block of a verity image named as the kernel names it in its log, by area and number ({@code
  * verity_handle_err}: "data block 1234", "metadata block 7"), with the tree level of a hash block.
- * Every message about a block prints it through this value, so {@code verify}, {@code read},
- * {@code repair}, the server log and {@code status} read the same.
+ * Every message about a block prints it through this value, so {@code verify}, {@code read}, {@code
+ * repair}, the server log and {@code status} read the same.
  *
  * @param area data or hash
  * @param block data block number, or hash block number on the hash device
@@ -21,7 +21,10 @@ public record BlockRef(Area area, long block, int level) {
     return new BlockRef(Area.DATA, block, -1);
   }
 
-  /** {@code data block 1234}, {@code hash block 7 (level 0)}, or {@code hash block 7} when the level is not known. */
+  /**
+   * {@code data block 1234}, {@code hash block 7 (level 0)}, or {@code hash block 7} when the level
+   * is not known.
+   */
   @Override
   public String toString() {
     return describe();

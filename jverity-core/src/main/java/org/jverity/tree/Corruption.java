@@ -4,17 +4,18 @@ package org.jverity.tree;
  * One corrupted block.
  *
  * @param area data or hash
- * @param block for data, the data block number; for hash, the hash block number on the hash
- *     device (from its start, as the kernel counts metadata blocks)
+ * @param block for data, the data block number; for hash, the hash block number on the hash device
+ *     (from its start, as the kernel counts metadata blocks)
  * @param level for hash blocks, the tree level (0 = digests of data blocks); -1 for data blocks
  * @param kind what is wrong with it
  */
-public record Corruption(Area area, long block, int level, Kind kind) implements Comparable<Corruption> {
+public record Corruption(Area area, long block, int level, Kind kind)
+    implements Comparable<Corruption> {
   /**
-   * Corruptions reported one by one (logged, listed, kept); the rest are only counted. The
-   * kernel's {@code verity_handle_err} stops logging after {@code DM_VERITY_MAX_CORRUPTED_ERRS}
-   * (100) corruptions, so a damaged image cannot flood a log; jverity keeps the same bound
-   * everywhere it names corrupted blocks, so a long report reads as the kernel's would.
+   * Corruptions reported one by one (logged, listed, kept); the rest are only counted. The kernel's
+   * {@code verity_handle_err} stops logging after {@code DM_VERITY_MAX_CORRUPTED_ERRS} (100)
+   * corruptions, so a damaged image cannot flood a log; jverity keeps the same bound everywhere it
+   * names corrupted blocks, so a long report reads as the kernel's would.
    */
   public static final int MAX_REPORTED = 100;
 

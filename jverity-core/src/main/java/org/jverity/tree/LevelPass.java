@@ -4,16 +4,16 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.jverity.hash.BlockHasher;
-import org.jverity.io.BlockDevice;
 import org.jverity.internal.Parallel;
+import org.jverity.io.BlockDevice;
 import org.jverity.io.WritableDevice;
 
 /**
  * Hashes the input blocks of one level and either writes the level's hash blocks (building) or
- * compares them with the stored ones (checking). One loop for both, as in cryptsetup's
- * {@code create_or_verify}, so the builder and the checker cannot drift apart; and one for both
- * formats: the {@link MerkleLayout} says where each digest goes, the {@link BlockHasher} how a block
- * is hashed, and a short last data block (fs-verity's) is hashed zero-padded.
+ * compares them with the stored ones (checking). One loop for both, as in cryptsetup's {@code
+ * create_or_verify}, so the builder and the checker cannot drift apart; and one for both formats:
+ * the {@link MerkleLayout} says where each digest goes, the {@link BlockHasher} how a block is
+ * hashed, and a short last data block (fs-verity's) is hashed zero-padded.
  *
  * <p>Work is cut into tasks of whole output hash blocks, about {@link #TASK_INPUT_BYTES} of input
  * each, run on {@code threads} threads that each own their buffers: memory stays bounded whatever
@@ -22,6 +22,7 @@ import org.jverity.io.WritableDevice;
 public final class LevelPass {
   /** Input bytes per task: big enough to amortise a task, small enough to spread over cores. */
   static final long TASK_INPUT_BYTES = 4L << 20; // 4 MiB
+
   /** Input bytes per read call. */
   static final int CHUNK_BYTES = 128 << 10; // bytes; a chunk read stays in L2 until it is hashed
 
@@ -84,11 +85,17 @@ public final class LevelPass {
   }
 
   /**
-   * Writes every level of the tree {@code layout} places on {@code hash}, bottom-up, each hashed
-   * on {@code threads} threads; nothing when the tree has no levels.
+   * Writes every level of the tree {@code layout} places on {@code hash}, bottom-up, each hashed on
+   * {@code threads} threads; nothing when the tree has no levels.
    */
-  public static void writeLevels(MerkleLayout layout, BlockHasher hasher, BlockDevice data, WritableDevice hash,
-      ProgressListener progress, int threads) throws IOException {
+  public static void writeLevels(
+      MerkleLayout layout,
+      BlockHasher hasher,
+      BlockDevice data,
+      WritableDevice hash,
+      ProgressListener progress,
+      int threads)
+      throws IOException {
     for (int level = 0; level < layout.levels(); level++) {
       new LevelPass(layout, hasher, level, data, hash, Mode.WRITE, null, progress, threads).run();
     }
@@ -96,8 +103,10 @@ public final class LevelPass {
 
   void run() throws IOException {
     long outputBlocks = layout.levelBlocks(level);
-    long inputPerOutputBlock = (long) layout.hashesPerBlock() * inputBlockSize; // <= 2^60: both at most 2^30
-    int blocksPerTask = (int) Math.max(1, Math.min(outputBlocks, TASK_INPUT_BYTES / inputPerOutputBlock));
+    long inputPerOutputBlock =
+        (long) layout.hashesPerBlock() * inputBlockSize; // <= 2^60: both at most 2^30
+    int blocksPerTask =
+        (int) Math.max(1, Math.min(outputBlocks, TASK_INPUT_BYTES / inputPerOutputBlock));
     long tasks = Math.ceilDiv(outputBlocks, blocksPerTask);
     Parallel.run(threads, tasks, () -> new Worker(blocksPerTask, outputBlocks)::run);
   }
@@ -117,9 +126,10 @@ public final class LevelPass {
       this.hasher = LevelPass.this.hasher.copy();
       this.blocksPerTask = blocksPerTask;
       this.outputBlocks = outputBlocks;
-      long taskInput = Math.min(
-          (long) blocksPerTask * layout.hashesPerBlock() * inputBlockSize,
-          inputBlocks * inputBlockSize);
+      long taskInput =
+          Math.min(
+              (long) blocksPerTask * layout.hashesPerBlock() * inputBlockSize,
+              inputBlocks * inputBlockSize);
       int chunk = (int) Math.max(inputBlockSize, Math.min(CHUNK_BYTES, taskInput));
       this.in = new byte[chunk - chunk % inputBlockSize];
       this.out = new byte[blocksPerTask * layout.hashBlockSize()];
@@ -142,7 +152,8 @@ public final class LevelPass {
         int n = (int) Math.min(chunkBlocks, end - x);
         int bytes = (int) Math.min((long) n * inputBlockSize, inputBytes - x * inputBlockSize);
         input.readFully(inputOffset + x * inputBlockSize, in, 0, bytes);
-        Arrays.fill(in, bytes, n * inputBlockSize, (byte) 0); // the short last block, hashed as a whole one
+        Arrays.fill(
+            in, bytes, n * inputBlockSize, (byte) 0); // the short last block, hashed as a whole one
         hashChunk(n, x, outBase, hbs);
         x += n;
       }
@@ -158,17 +169,25 @@ public final class LevelPass {
     }
 
     /**
-     * Hashes the chunk's {@code n} blocks, input blocks {@code x} on. A small loop of its own: called
-     * once per chunk, the JIT compiles it within the first few megabytes, where a loop inlined in a
-     * long task would wait for an on-stack replacement.
+     * Hashes the chunk's {@code n} blocks, input blocks {@code x} on. A small loop of its own:
+     * called once per chunk, the JIT compiles it within the first few megabytes, where a loop
+     * inlined in a long task would wait for an on-stack replacement.
      */
     private void hashChunk(int n, long x, long outBase, int hbs) {
       for (int j = 0; j < n; j++) {
-        hasher.hash(in, j * inputBlockSize, inputBlockSize, out, at(layout.locate(level, x + j), outBase, hbs));
+        hasher.hash(
+            in,
+            j * inputBlockSize,
+            inputBlockSize,
+            out,
+            at(layout.locate(level, x + j), outBase, hbs));
       }
     }
 
-    /** Where in this task's buffers a digest sits, the buffers starting at hash block {@code outBase}. */
+    /**
+     * Where in this task's buffers a digest sits, the buffers starting at hash block {@code
+     * outBase}.
+     */
     private int at(HashLocation loc, long outBase, int hbs) {
       return (int) ((loc.hashBlock() - outBase) * hbs) + loc.offset(); // < blocksPerTask * hbs
     }

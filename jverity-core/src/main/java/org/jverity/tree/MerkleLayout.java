@@ -8,18 +8,18 @@ import org.jverity.hash.HashAlgorithm;
 
 /**
  * The shape of a Merkle tree over a data area, and where each digest sits: pure arithmetic,
- * computed once, and the only place it lives. The builder, the checker, the verified reader and
- * the prefetcher all ask this type, so they cannot disagree. Immutable and thread-safe.
+ * computed once, and the only place it lives. The builder, the checker, the verified reader and the
+ * prefetcher all ask this type, so they cannot disagree. Immutable and thread-safe.
  *
  * <p>Level 0 holds the digests of the data blocks; level i+1 the digests of level i's hash blocks;
  * the top level is one block, whose digest is the root hash. On disk the top level comes first and
  * level 0 last (dm-verity and fs-verity alike). A tree over at most one data block has no levels:
  * the root hash is that block's digest (fs-verity: an empty file has the all-zero root).
  *
- * <p>Two factories: {@link #dmVerity} (cryptsetup's {@code hash_levels()}, the kernel's
- * {@code verity_ctr}: data in whole blocks, digests in power-of-two slots in format 1, packed in
- * format 0 with a power-of-two fan-out, the tree after the superblock if any) and {@link #fsVerity}
- * (one block size, packed digests, data measured in bytes with a zero-padded last block, the tree
+ * <p>Two factories: {@link #dmVerity} (cryptsetup's {@code hash_levels()}, the kernel's {@code
+ * verity_ctr}: data in whole blocks, digests in power-of-two slots in format 1, packed in format 0
+ * with a power-of-two fan-out, the tree after the superblock if any) and {@link #fsVerity} (one
+ * block size, packed digests, data measured in bytes with a zero-padded last block, the tree
  * starting at offset 0).
  */
 public final class MerkleLayout {
@@ -30,14 +30,21 @@ public final class MerkleLayout {
   private final int slotSize; // bytes from one digest to the next in a hash block
   private final long dataSize; // bytes of data covered (the last block may be partial: fs-verity)
   private final long dataBlocks; // leaves: data blocks covered, the last one zero-padded
-  private final long hashOffset; // bytes, where the hash area (dm-verity: superblock, else tree) is said to start
+  private final long
+      hashOffset; // bytes, where the hash area (dm-verity: superblock, else tree) is said to start
   private final long firstHashBlock; // where the tree starts, in hash blocks from the device start
   private final long[] levelStart; // per level, in hash blocks from the device start
   private final long[] levelBlocks; // per level, in hash blocks
   private final long hashBlocks; // whole tree, in hash blocks
 
-  private MerkleLayout(int dataBlockSize, int hashBlockSize, int digestSize, boolean packed,
-      long dataSize, long hashOffset, long firstHashBlock) {
+  private MerkleLayout(
+      int dataBlockSize,
+      int hashBlockSize,
+      int digestSize,
+      boolean packed,
+      long dataSize,
+      long hashOffset,
+      long firstHashBlock) {
     this.dataBlockSize = dataBlockSize;
     this.hashBlockSize = hashBlockSize;
     this.digestSize = digestSize;
@@ -51,7 +58,8 @@ public final class MerkleLayout {
 
     int levels = 0;
     if (dataBlocks > 1) {
-      while (hashesPerBlockBits * levels < 64 && ((dataBlocks - 1) >>> (hashesPerBlockBits * levels)) != 0) {
+      while (hashesPerBlockBits * levels < 64
+          && ((dataBlocks - 1) >>> (hashesPerBlockBits * levels)) != 0) {
         levels++;
       }
     }
@@ -73,19 +81,27 @@ public final class MerkleLayout {
   }
 
   /**
-   * The layout of the dm-verity tree {@code p} describes, at its place on the hash device: from
-   * the first whole hash block after the superblock, or from the hash block holding the hash
-   * offset when there is none ({@code hash_start} in cryptsetup's {@code VERITY_create_or_verify_hash}).
+   * The layout of the dm-verity tree {@code p} describes, at its place on the hash device: from the
+   * first whole hash block after the superblock, or from the hash block holding the hash offset
+   * when there is none ({@code hash_start} in cryptsetup's {@code VERITY_create_or_verify_hash}).
    *
    * @throws VerityParameterException if the tree would end past 2^63 bytes
    */
   public static MerkleLayout dmVerity(VerityParams p) {
     try {
-      long hashStart = p.superblock()
-          ? Math.ceilDiv(Math.addExact(p.hashOffset(), VeritySuperblock.SIZE), p.hashBlockSize())
-          : p.hashOffset() / p.hashBlockSize();
-      return new MerkleLayout(p.dataBlockSize(), p.hashBlockSize(), p.hashAlgorithm().digestSize(),
-          p.hashFormat() == HashFormat.CHROME_OS, p.dataSize(), p.hashOffset(), hashStart);
+      long hashStart =
+          p.superblock()
+              ? Math.ceilDiv(
+                  Math.addExact(p.hashOffset(), VeritySuperblock.SIZE), p.hashBlockSize())
+              : p.hashOffset() / p.hashBlockSize();
+      return new MerkleLayout(
+          p.dataBlockSize(),
+          p.hashBlockSize(),
+          p.hashAlgorithm().digestSize(),
+          p.hashFormat() == HashFormat.CHROME_OS,
+          p.dataSize(),
+          p.hashOffset(),
+          hashStart);
     } catch (ArithmeticException e) {
       throw new VerityParameterException(
           "hash offset " + p.hashOffset() + ": the hash area would end past 2^63 bytes");
@@ -99,8 +115,14 @@ public final class MerkleLayout {
    */
   public static MerkleLayout fsVerity(HashAlgorithm algorithm, int blockSize, long fileSize) {
     if (blockSize < 2 * algorithm.digestSize() || Integer.bitCount(blockSize) != 1) {
-      throw new VerityParameterException("block size: " + blockSize + " (expected: a power of two of at least "
-          + 2 * algorithm.digestSize() + " bytes for " + algorithm + ")");
+      throw new VerityParameterException(
+          "block size: "
+              + blockSize
+              + " (expected: a power of two of at least "
+              + 2 * algorithm.digestSize()
+              + " bytes for "
+              + algorithm
+              + ")");
     }
     if (fileSize < 0) {
       throw new VerityParameterException("file size: " + fileSize + " (expected: >= 0)");
@@ -128,7 +150,9 @@ public final class MerkleLayout {
     return dataSize;
   }
 
-  /** Data blocks covered (leaves), the last one zero-padded when {@link #dataSize()} ends inside it. */
+  /**
+   * Data blocks covered (leaves), the last one zero-padded when {@link #dataSize()} ends inside it.
+   */
   public long dataBlocks() {
     return dataBlocks;
   }
@@ -189,8 +213,8 @@ public final class MerkleLayout {
   }
 
   /**
-   * Bytes of hash device from its start to the end of the tree (veritysetup's "Hash device
-   * size"), superblock and any space before it included.
+   * Bytes of hash device from its start to the end of the tree (veritysetup's "Hash device size"),
+   * superblock and any space before it included.
    */
   public long hashDeviceSize() {
     return endHashBlock() * hashBlockSize;
@@ -212,12 +236,19 @@ public final class MerkleLayout {
     long areaStart = hashAreaStart();
     if (areaStart < dataSize) {
       throw new VerityParameterException(
-          "hash offset: " + hashOffset + " (the hash area starting at byte " + areaStart
-              + " overlaps the data, which ends at byte " + dataSize + ")");
+          "hash offset: "
+              + hashOffset
+              + " (the hash area starting at byte "
+              + areaStart
+              + " overlaps the data, which ends at byte "
+              + dataSize
+              + ")");
     }
   }
 
-  /** Blocks hashed into {@code level}: data blocks for level 0, else the level below's hash blocks. */
+  /**
+   * Blocks hashed into {@code level}: data blocks for level 0, else the level below's hash blocks.
+   */
   public long inputBlocks(int level) {
     return level == 0 ? dataBlocks : levelBlocks[level - 1];
   }
@@ -240,12 +271,17 @@ public final class MerkleLayout {
     return locate(level, indexOnPath(level, dataBlock));
   }
 
-  /** Hash block (from the device start) holding the level-{@code level} digest on {@code dataBlock}'s path. */
+  /**
+   * Hash block (from the device start) holding the level-{@code level} digest on {@code
+   * dataBlock}'s path.
+   */
   public long hashBlockOnPath(int level, long dataBlock) {
     return hashBlockOf(level, indexOnPath(level, dataBlock));
   }
 
-  /** Byte offset, in its hash block, of the level-{@code level} digest on {@code dataBlock}'s path. */
+  /**
+   * Byte offset, in its hash block, of the level-{@code level} digest on {@code dataBlock}'s path.
+   */
   public int offsetOnPath(int level, long dataBlock) {
     return offsetOf(indexOnPath(level, dataBlock));
   }
@@ -278,9 +314,15 @@ public final class MerkleLayout {
 
   @Override
   public String toString() {
-    StringBuilder s = new StringBuilder("MerkleLayout[levels=" + levels() + ", first=" + firstHashBlock);
+    StringBuilder s =
+        new StringBuilder("MerkleLayout[levels=" + levels() + ", first=" + firstHashBlock);
     for (int i = 0; i < levels(); i++) {
-      s.append(", L").append(i).append('=').append(levelStart[i]).append('+').append(levelBlocks[i]);
+      s.append(", L")
+          .append(i)
+          .append('=')
+          .append(levelStart[i])
+          .append('+')
+          .append(levelBlocks[i]);
     }
     return s.append(']').toString();
   }

@@ -14,7 +14,10 @@ import org.jverity.io.WritableDevice;
  * whatever the image size. Each call is independent; an instance may be shared by threads.
  */
 public final class TreeBuilder {
-  /** Bytes veritysetup writes for the superblock at most: one page, or less with smaller hash blocks. */
+  /**
+   * Bytes veritysetup writes for the superblock at most: one page, or less with smaller hash
+   * blocks.
+   */
   static final int SUPERBLOCK_IO_BLOCK = 4096;
 
   private final VerityParams params;
@@ -22,7 +25,8 @@ public final class TreeBuilder {
   private final int threads;
   private final ProgressListener progress;
 
-  private TreeBuilder(VerityParams params, MerkleLayout layout, int threads, ProgressListener progress) {
+  private TreeBuilder(
+      VerityParams params, MerkleLayout layout, int threads, ProgressListener progress) {
     this.params = params;
     this.layout = layout;
     this.threads = threads;
@@ -31,7 +35,8 @@ public final class TreeBuilder {
 
   /** A builder for {@code params} using every core and reporting no progress. */
   public static TreeBuilder of(VerityParams params) {
-    return new TreeBuilder(params, MerkleLayout.dmVerity(params), defaultThreads(), ProgressListener.NONE);
+    return new TreeBuilder(
+        params, MerkleLayout.dmVerity(params), defaultThreads(), ProgressListener.NONE);
   }
 
   /** Hashing threads when none are asked for: one per core. */
@@ -69,7 +74,8 @@ public final class TreeBuilder {
    *     blocks
    */
   public byte[] build(BlockDevice data, WritableDevice hash) throws IOException {
-    TreeRoot.requireSize(layout.dataSize(), TreeRoot.dataBlocks(layout), data.description(), data.size());
+    TreeRoot.requireSize(
+        layout.dataSize(), TreeRoot.dataBlocks(layout), data.description(), data.size());
     BlockHasher hasher = params.blockHasher();
     if (params.superblock()) {
       hash.writeFully(params.hashOffset(), ByteBuffer.wrap(VeritySuperblock.of(params).encode()));

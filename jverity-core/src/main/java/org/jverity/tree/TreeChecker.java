@@ -3,20 +3,19 @@ package org.jverity.tree;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jverity.format.VerityParams;
-import org.jverity.hash.BlockHasher;
 import org.jverity.internal.ConcurrentBitSet;
 import org.jverity.io.BlockDevice;
-import java.util.Comparator;
 
 /**
  * Checks a whole image against its hash tree and root hash, like {@code veritysetup verify}, but
- * reports every corrupted block (data or hash) rather than stopping at the first. Levels are
- * hashed in parallel with the same loop the builder uses; memory is a few MiB per thread plus
- * one bit per hash block. Each call is independent; an instance may be shared by threads.
+ * reports every corrupted block (data or hash) rather than stopping at the first. Levels are hashed
+ * in parallel with the same loop the builder uses; memory is a few MiB per thread plus one bit per
+ * hash block. Each call is independent; an instance may be shared by threads.
  */
 public final class TreeChecker {
   private final VerityParams params;
@@ -24,7 +23,8 @@ public final class TreeChecker {
   private final int threads;
   private final ProgressListener progress;
 
-  private TreeChecker(VerityParams params, MerkleLayout layout, int threads, ProgressListener progress) {
+  private TreeChecker(
+      VerityParams params, MerkleLayout layout, int threads, ProgressListener progress) {
     this.params = params;
     this.layout = layout;
     this.threads = threads;
@@ -32,7 +32,8 @@ public final class TreeChecker {
   }
 
   public static TreeChecker of(VerityParams params) {
-    return new TreeChecker(params, MerkleLayout.dmVerity(params), TreeBuilder.defaultThreads(), ProgressListener.NONE);
+    return new TreeChecker(
+        params, MerkleLayout.dmVerity(params), TreeBuilder.defaultThreads(), ProgressListener.NONE);
   }
 
   public TreeChecker withThreads(int threads) {
@@ -80,32 +81,40 @@ public final class TreeChecker {
     for (int level = levels - 1; level >= 1; level--) {
       ConcurrentBitSet below = mismatched[level - 1];
       ConcurrentBitSet dirty = spareDirty[level];
-      run(level, data, hash, new LevelPass.Findings() {
-        @Override
-        public void digestMismatch(long index) {
-          mismatches.incrementAndGet();
-          below.set(index);
-        }
+      run(
+          level,
+          data,
+          hash,
+          new LevelPass.Findings() {
+            @Override
+            public void digestMismatch(long index) {
+              mismatches.incrementAndGet();
+              below.set(index);
+            }
 
-        @Override
-        public void spareNotZero(long index) {
-          dirty.set(index);
-        }
-      });
+            @Override
+            public void spareNotZero(long index) {
+              dirty.set(index);
+            }
+          });
       compared.addAndGet(layout.inputBlocks(level));
     }
 
     // Trust flows down from the top block. When the top does not hash to the root hash, either
     // the root hash given is wrong (the tree below agrees with the top) or the top block is
     // damaged (a block right below it disagrees with it): only then is the top distrusted.
-    boolean topCorrupt = !rootMatches && levels >= 2
-        && (mismatched[levels - 2].nextSet(0) >= 0 || spareDirty[levels - 1].get(0));
+    boolean topCorrupt =
+        !rootMatches
+            && levels >= 2
+            && (mismatched[levels - 2].nextSet(0) >= 0 || spareDirty[levels - 1].get(0));
     CorruptionLog log = new CorruptionLog();
     ConcurrentBitSet[] untrusted = trust(mismatched, topCorrupt);
     for (int i = levels - 1; i >= 0; i--) {
       for (long j = mismatched[i].nextSet(0); j >= 0; j = mismatched[i].nextSet(j + 1)) {
         if (i + 1 < levels && !untrusted[i + 1].get(j >>> bits)) {
-          log.add(new Corruption(Area.HASH, layout.levelStart(i) + j, i, Corruption.Kind.DIGEST_MISMATCH));
+          log.add(
+              new Corruption(
+                  Area.HASH, layout.levelStart(i) + j, i, Corruption.Kind.DIGEST_MISMATCH));
         }
       }
       if (i > 0) {
@@ -121,20 +130,24 @@ public final class TreeChecker {
       ConcurrentBitSet level0Spare = spareDirty[0];
       CorruptionLog dataLog = new CorruptionLog();
       boolean allUntrusted = topCorrupt;
-      run(0, data, hash, new LevelPass.Findings() {
-        @Override
-        public void digestMismatch(long index) {
-          mismatches.incrementAndGet();
-          if (!allUntrusted && !level0Untrusted.get(index >>> bits)) {
-            dataLog.add(Corruption.data(index));
-          }
-        }
+      run(
+          0,
+          data,
+          hash,
+          new LevelPass.Findings() {
+            @Override
+            public void digestMismatch(long index) {
+              mismatches.incrementAndGet();
+              if (!allUntrusted && !level0Untrusted.get(index >>> bits)) {
+                dataLog.add(Corruption.data(index));
+              }
+            }
 
-        @Override
-        public void spareNotZero(long index) {
-          level0Spare.set(index);
-        }
-      });
+            @Override
+            public void spareNotZero(long index) {
+              level0Spare.set(index);
+            }
+          });
       compared.addAndGet(layout.inputBlocks(0));
       dataMismatchUnderTop = dataLog.count() > 0;
       if (!rootMatches && levels == 1 && (dataLog.count() > 0 || spareDirty[0].get(0))) {
@@ -154,24 +167,46 @@ public final class TreeChecker {
     }
     if (topCorrupt) {
       // Name the cause: digests that disagree with the level below, or only dirty spare bytes.
-      boolean digestsWrong = levels >= 2 ? mismatched[levels - 2].nextSet(0) >= 0 : dataMismatchUnderTop;
-      log.add(new Corruption(Area.HASH, layout.levelStart(levels - 1), levels - 1,
-          digestsWrong || !spareDirty[levels - 1].get(0)
-              ? Corruption.Kind.DIGEST_MISMATCH : Corruption.Kind.SPARE_NOT_ZERO));
+      boolean digestsWrong =
+          levels >= 2 ? mismatched[levels - 2].nextSet(0) >= 0 : dataMismatchUnderTop;
+      log.add(
+          new Corruption(
+              Area.HASH,
+              layout.levelStart(levels - 1),
+              levels - 1,
+              digestsWrong || !spareDirty[levels - 1].get(0)
+                  ? Corruption.Kind.DIGEST_MISMATCH
+                  : Corruption.Kind.SPARE_NOT_ZERO));
     }
     return new CheckReport(
-        rootMatches, computedRoot, log.first(), log.count(), dataCorruptions, unchecked, compared.get(), mismatches.get());
+        rootMatches,
+        computedRoot,
+        log.first(),
+        log.count(),
+        dataCorruptions,
+        unchecked,
+        compared.get(),
+        mismatches.get());
   }
 
   private void run(int level, BlockDevice data, BlockDevice hash, LevelPass.Findings findings)
       throws IOException {
-    new LevelPass(layout, params.blockHasher(), level, data, hash, LevelPass.Mode.CHECK, findings, progress,
-        threads).run();
+    new LevelPass(
+            layout,
+            params.blockHasher(),
+            level,
+            data,
+            hash,
+            LevelPass.Mode.CHECK,
+            findings,
+            progress,
+            threads)
+        .run();
   }
 
   /**
-   * Marks untrusted every hash block that mismatches its parent or sits below an untrusted one.
-   * The top block is trusted unless {@code topCorrupt}.
+   * Marks untrusted every hash block that mismatches its parent or sits below an untrusted one. The
+   * top block is trusted unless {@code topCorrupt}.
    */
   private ConcurrentBitSet[] trust(ConcurrentBitSet[] mismatched, boolean topCorrupt) {
     int levels = layout.levels();
@@ -199,14 +234,21 @@ public final class TreeChecker {
   }
 
   /** Logs the level's hash blocks with non-zero spare bytes whose parent is trusted. */
-  private void logSpares(CorruptionLog log, ConcurrentBitSet[] mismatched, ConcurrentBitSet[] spareDirty,
-      ConcurrentBitSet[] untrusted, int level, boolean topCorrupt) {
+  private void logSpares(
+      CorruptionLog log,
+      ConcurrentBitSet[] mismatched,
+      ConcurrentBitSet[] spareDirty,
+      ConcurrentBitSet[] untrusted,
+      int level,
+      boolean topCorrupt) {
     int bits = layout.hashesPerBlockBits();
     boolean top = level == layout.levels() - 1;
     for (long j = spareDirty[level].nextSet(0); j >= 0; j = spareDirty[level].nextSet(j + 1)) {
       // A block that also mismatches its parent is already reported once, as corrupt.
       if (top ? !topCorrupt : !untrusted[level + 1].get(j >>> bits) && !mismatched[level].get(j)) {
-        log.add(new Corruption(Area.HASH, layout.levelStart(level) + j, level, Corruption.Kind.SPARE_NOT_ZERO));
+        log.add(
+            new Corruption(
+                Area.HASH, layout.levelStart(level) + j, level, Corruption.Kind.SPARE_NOT_ZERO));
       }
     }
   }

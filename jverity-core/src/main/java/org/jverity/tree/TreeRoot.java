@@ -9,7 +9,8 @@ import org.jverity.io.DeviceTooSmallException;
 /**
  * What a tree asks of its devices before anything is read, and the digest its root gives: the
  * builder, the checker, the verified reader and fs-verity's descriptor all come here, so the two
- * formats' rules for the root (no tree for one block, the zero root of the empty file) are said once.
+ * formats' rules for the root (no tree for one block, the zero root of the empty file) are said
+ * once.
  */
 public final class TreeRoot {
   /** How the hash device is named when it is shorter than the tree. */
@@ -24,23 +25,29 @@ public final class TreeRoot {
 
   /**
    * Throws unless {@code data} holds the bytes the tree covers and {@code hash} the tree itself.
-   * Without levels nothing is read from the hash device, so it needs no size then (veritysetup
-   * does not size it either; a superblock is checked where it is read).
+   * Without levels nothing is read from the hash device, so it needs no size then (veritysetup does
+   * not size it either; a superblock is checked where it is read).
    *
    * @param dataName names the data in the message, e.g. {@link #dataBlocks}
    * @param hashName names the hash device in the message, e.g. {@link #HASH_AREA}
    */
-  public static void requireDevices(MerkleLayout layout, BlockDevice data, String dataName, BlockDevice hash,
-      String hashName) throws IOException {
+  public static void requireDevices(
+      MerkleLayout layout, BlockDevice data, String dataName, BlockDevice hash, String hashName)
+      throws IOException {
     requireSize(layout.dataSize(), dataName, data.description(), data.size());
-    requireSize(layout.levels() == 0 ? 0 : layout.hashDeviceSize(), hashName, hash.description(), hash.size());
+    requireSize(
+        layout.levels() == 0 ? 0 : layout.hashDeviceSize(),
+        hashName,
+        hash.description(),
+        hash.size());
   }
 
   /**
    * Throws unless a device of {@code size} bytes holds {@code needed}: the one check, for callers
    * that know a size before they open the device.
    */
-  public static void requireSize(long needed, String what, String device, long size) throws DeviceTooSmallException {
+  public static void requireSize(long needed, String what, String device, long size)
+      throws DeviceTooSmallException {
     if (size < needed) {
       throw new DeviceTooSmallException(what, device, size, needed);
     }
@@ -51,14 +58,17 @@ public final class TreeRoot {
    * when the tree has no levels; all zeros when there is no data (fs-verity's empty file). Trusted
    * for nothing: it is what must be compared with the root hash given.
    */
-  public static byte[] digest(MerkleLayout layout, BlockHasher hasher, BlockDevice data, BlockDevice hash)
+  public static byte[] digest(
+      MerkleLayout layout, BlockHasher hasher, BlockDevice data, BlockDevice hash)
       throws IOException {
     if (layout.dataBlocks() == 0) {
       return new byte[layout.digestSize()];
     }
     byte[] block;
     if (layout.levels() == 0) {
-      block = new byte[layout.dataBlockSize()]; // a one-block fs-verity file may be shorter than a block
+      block =
+          new byte
+              [layout.dataBlockSize()]; // a one-block fs-verity file may be shorter than a block
       data.readFully(0, ByteBuffer.wrap(block, 0, (int) Math.min(block.length, layout.dataSize())));
     } else {
       block = new byte[layout.hashBlockSize()];

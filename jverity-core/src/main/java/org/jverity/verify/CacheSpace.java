@@ -58,7 +58,8 @@ final class CacheSpace {
     if (blocks.get(index) instanceof HashBlock b) {
       cache.hits.increment();
       if (!b.referenced) {
-        b.referenced = true; // written only when clear: a hot block's line stays shared across cores
+        b.referenced =
+            true; // written only when clear: a hot block's line stays shared across cores
       }
       return b;
     }
@@ -70,7 +71,9 @@ final class CacheSpace {
     return blocks.containsKey(index);
   }
 
-  /** The block, read from {@code device} when it is not cached; one read however many threads miss. */
+  /**
+   * The block, read from {@code device} when it is not cached; one read however many threads miss.
+   */
   HashBlock load(long index, BlockDevice device) throws IOException {
     while (true) {
       Object o = blocks.get(index);

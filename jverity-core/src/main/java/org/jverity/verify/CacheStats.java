@@ -10,8 +10,8 @@ package org.jverity.verify;
  * @param images images (cache spaces) open now
  * @param hits lookups that found their block
  * @param misses lookups that did not
- * @param loads hash device reads made to fill the cache (one per miss, however many threads
- *     missed the same block at once)
+ * @param loads hash device reads made to fill the cache (one per miss, however many threads missed
+ *     the same block at once)
  * @param evictions blocks dropped to stay within the budget
  * @param invalidations blocks dropped because they did not verify
  */

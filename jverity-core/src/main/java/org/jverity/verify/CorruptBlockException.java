@@ -35,7 +35,10 @@ public final class CorruptBlockException extends IOException {
     this.dataBlock = dataBlock;
   }
 
-  /** The data block whose read failed: every byte before it in the request verified. -1 when unknown. */
+  /**
+   * The data block whose read failed: every byte before it in the request verified. -1 when
+   * unknown.
+   */
   public long dataBlock() {
     return dataBlock;
   }

@@ -1,8 +1,8 @@
 package org.jverity.verify;
 
 /**
- * Told about corruption as it is found. Called on whichever thread found it: the reading thread,
- * a hashing pool thread or a prefetch thread; must be quick, thread-safe and must not read from the
+ * Told about corruption as it is found. Called on whichever thread found it: the reading thread, a
+ * hashing pool thread or a prefetch thread; must be quick, thread-safe and must not read from the
  * same image. A listener that throws is logged and ignored: it cannot change the outcome (the
  * corruption mode is applied before it is called).
  */

@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jverity.tree.Corruption;
 
 /**
- * The one place a corruption is counted, logged and ruled on ({@link CorruptionMode}): the
- * kernel's {@code verity_handle_err}. The mode is applied before the listener hears of it, and a
- * listener that throws cannot change the outcome. Thread-safe.
+ * The one place a corruption is counted, logged and ruled on ({@link CorruptionMode}): the kernel's
+ * {@code verity_handle_err}. The mode is applied before the listener hears of it, and a listener
+ * that throws cannot change the outcome. Thread-safe.
  */
 final class CorruptionPolicy {
   private static final System.Logger LOG = System.getLogger(VerifiedReader.class.getName());
@@ -26,8 +26,8 @@ final class CorruptionPolicy {
   }
 
   /**
-   * Rules on a block that did not verify after recheck and repair: returns only in IGNORE mode
-   * (the caller then returns the bytes as read); otherwise throws {@code e}.
+   * Rules on a block that did not verify after recheck and repair: returns only in IGNORE mode (the
+   * caller then returns the bytes as read); otherwise throws {@code e}.
    */
   void handle(CorruptBlockException e) throws CorruptBlockException {
     long n = corruptions.incrementAndGet();
@@ -37,7 +37,8 @@ final class CorruptionPolicy {
       }
       LOG.log(System.Logger.Level.WARNING, e.getMessage());
     }
-    boolean closedNow = mode.failsClosed() && failedClosed.compareAndSet(null, e); // before anyone hears
+    boolean closedNow =
+        mode.failsClosed() && failedClosed.compareAndSet(null, e); // before anyone hears
     notify(() -> listener.corrupted(e));
     if (closedNow) {
       notify(() -> listener.failedClosed(mode, e));

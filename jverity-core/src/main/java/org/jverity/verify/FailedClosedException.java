@@ -8,8 +8,12 @@ public final class FailedClosedException extends IOException {
   private final CorruptionMode mode;
 
   public FailedClosedException(CorruptionMode mode, CorruptBlockException cause) {
-    super("verity failed closed (" + mode.name().toLowerCase(Locale.ROOT) + "_on_corruption) after: "
-        + cause.getMessage(), cause);
+    super(
+        "verity failed closed ("
+            + mode.name().toLowerCase(Locale.ROOT)
+            + "_on_corruption) after: "
+            + cause.getMessage(),
+        cause);
     this.mode = mode;
   }
 

@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.LongAdder;
  * injected into each {@link VerifiedReader}; a server with many exports and connections shares it.
  *
  * <p>Each image gets a space keyed by what makes its blocks mean something: the hash device, the
- * tree parameters and the root hash. Two readers of the same image share blocks and verified
- * marks; a reader with another root hash gets its own space, so a block verified against one root
- * is never taken as verified against another.
+ * tree parameters and the root hash. Two readers of the same image share blocks and verified marks;
+ * a reader with another root hash gets its own space, so a block verified against one root is never
+ * taken as verified against another.
  *
  * <p>Loads are single-flight: threads missing the same block wait for one read. Eviction is CLOCK
  * (second chance) over all spaces, so a hot block survives a scan. Thread-safe.
@@ -37,12 +37,13 @@ public final class HashBlockCache {
   final LongAdder invalidations = new LongAdder();
 
   /**
-   * @param capacityBytes the budget for all images together, in bytes; at least one byte (a
-   *     budget smaller than a hash block still keeps the block in use: see {@link #evictIfFull})
+   * @param capacityBytes the budget for all images together, in bytes; at least one byte (a budget
+   *     smaller than a hash block still keeps the block in use: see {@link #evictIfFull})
    */
   public HashBlockCache(long capacityBytes) {
     if (capacityBytes < 1) {
-      throw new IllegalArgumentException("cache size: " + capacityBytes + " (expected: at least 1 byte)");
+      throw new IllegalArgumentException(
+          "cache size: " + capacityBytes + " (expected: at least 1 byte)");
     }
     this.capacityBytes = capacityBytes;
   }
@@ -67,8 +68,16 @@ public final class HashBlockCache {
 
   /** The counters now. */
   public CacheStats stats() {
-    return new CacheStats(capacityBytes, cachedBytes.get(), cachedBlocks.sum(), spaces.size(),
-        hits.sum(), misses.sum(), loads.sum(), evictions.sum(), invalidations.sum());
+    return new CacheStats(
+        capacityBytes,
+        cachedBytes.get(),
+        cachedBlocks.sum(),
+        spaces.size(),
+        hits.sum(),
+        misses.sum(),
+        loads.sum(),
+        evictions.sum(),
+        invalidations.sum());
   }
 
   /**
@@ -115,7 +124,8 @@ public final class HashBlockCache {
    */
   private void evictIfFull(HashBlock keep) {
     for (long scanned = 0, limit = 2 * cachedBlocks.sum() + 2;
-        cachedBytes.get() > capacityBytes && scanned < limit; scanned++) {
+        cachedBytes.get() > capacityBytes && scanned < limit;
+        scanned++) {
       HashBlock victim = clock.poll();
       if (victim == null) {
         return;

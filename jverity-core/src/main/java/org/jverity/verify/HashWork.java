@@ -1,8 +1,8 @@
 package org.jverity.verify;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jverity.hash.BlockHasher;
-import java.util.Arrays;
 
 /**
  * What hashing one request needs: a hasher (a reusable digest) and small scratch arrays, about a
@@ -40,7 +40,8 @@ final class HashWork {
 
     HashWork take() {
       if (!Thread.currentThread().isVirtual()) {
-        // Platform threads are few and long-lived (a pool, a server's workers): one each, no atomics.
+        // Platform threads are few and long-lived (a pool, a server's workers): one each, no
+        // atomics.
         HashWork w = own.get();
         if (w == null) {
           own.set(w = new HashWork(prototype.copy(), levels));

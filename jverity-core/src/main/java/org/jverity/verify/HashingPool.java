@@ -7,10 +7,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The threads that verify what is not verified inline: a fixed number of platform threads (hashing
- * is CPU-bound; one per core, like the kernel's unbound {@code kverityd} workqueue), shared by every
- * image and scheduler of a process. Its threads are daemons and end after a few idle seconds, so a
- * pool nobody closes leaks nothing. Work is never interrupted: {@link #close()} lets queued work
- * finish, because callers wait for it. Thread-safe.
+ * is CPU-bound; one per core, like the kernel's unbound {@code kverityd} workqueue), shared by
+ * every image and scheduler of a process. Its threads are daemons and end after a few idle seconds,
+ * so a pool nobody closes leaks nothing. Work is never interrupted: {@link #close()} lets queued
+ * work finish, because callers wait for it. Thread-safe.
  */
 public final class HashingPool implements AutoCloseable {
   private static final long IDLE_SECONDS = 5;
@@ -28,8 +28,14 @@ public final class HashingPool implements AutoCloseable {
     if (threads < 1) {
       throw new IllegalArgumentException("hashing threads: " + threads + " (expected: at least 1)");
     }
-    executor = new ThreadPoolExecutor(threads, threads, idleMillis, TimeUnit.MILLISECONDS,
-        new LinkedBlockingQueue<>(), Thread.ofPlatform().name("jverity-hash-", 0).daemon().factory());
+    executor =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            idleMillis,
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(),
+            Thread.ofPlatform().name("jverity-hash-", 0).daemon().factory());
     executor.allowCoreThreadTimeOut(true);
   }
 

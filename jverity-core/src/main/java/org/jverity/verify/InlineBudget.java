@@ -8,14 +8,16 @@ package org.jverity.verify;
  * lose a charge now and then, which only blurs a heuristic. Thread-safe in that sense.
  */
 final class InlineBudget {
-  private static final int PAD = 16; // longs per stripe: two per stripe used, the rest keep lines apart
+  private static final int PAD =
+      16; // longs per stripe: two per stripe used, the rest keep lines apart
   private final long[] stripes; // per stripe: [window start ns, ns used in this window]
   private final int mask;
   private volatile long budgetNanos;
   private volatile long windowNanos;
 
   InlineBudget(long budgetNanos, long windowNanos) {
-    int n = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 4 - 1) << 1;
+    int n =
+        Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 4 - 1) << 1;
     this.stripes = new long[n * PAD];
     this.mask = n - 1;
     set(budgetNanos, windowNanos);
@@ -23,7 +25,8 @@ final class InlineBudget {
 
   void set(long budget, long window) {
     if (budget < 0 || window <= 0) {
-      throw new IllegalArgumentException("inline budget: " + budget + " ns per " + window + " ns (expected: >= 0 per > 0)");
+      throw new IllegalArgumentException(
+          "inline budget: " + budget + " ns per " + window + " ns (expected: >= 0 per > 0)");
     }
     budgetNanos = budget;
     windowNanos = window;

@@ -7,7 +7,9 @@ public enum IoClass {
   BEST_EFFORT,
   IDLE;
 
-  /** dm-verity's {@code use_bh_bytes} defaults: 8 KiB inline for all classes but idle, 0 for idle. */
+  /**
+   * dm-verity's {@code use_bh_bytes} defaults: 8 KiB inline for all classes but idle, 0 for idle.
+   */
   long defaultInlineLimit() {
     return this == IDLE ? 0 : 8192;
   }

@@ -1,9 +1,9 @@
 package org.jverity.verify;
 
+import java.util.Arrays;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.LongAdder;
 import org.jverity.tree.MerkleLayout;
-import java.util.Arrays;
 
 /**
  * Starts reading the hash blocks a request and its neighbourhood will need, without waiting for
@@ -113,7 +113,9 @@ final class Prefetcher implements AutoCloseable {
     }
   }
 
-  /** Starts loads of the level-{@code level} hash blocks on the paths of data blocks first..last. */
+  /**
+   * Starts loads of the level-{@code level} hash blocks on the paths of data blocks first..last.
+   */
   private void loadRange(int level, long firstBlock, long lastBlock) {
     CacheSpace space = reader.space();
     long last = layout.hashBlockOnPath(level, lastBlock);
@@ -130,18 +132,20 @@ final class Prefetcher implements AutoCloseable {
 
   private void start(CacheSpace space, long index) {
     issued.increment();
-    Runnable load = () -> {
-      try {
-        space.load(index, reader.hashDevice());
-      } catch (Exception e) {
-        if (failed.sum() == 0) {
-          LOG.log(System.Logger.Level.DEBUG, "prefetch of hash block " + index + " failed: " + e);
-        }
-        failed.increment(); // a prefetch is a hint: the real read reports the error
-      } finally {
-        inFlight.release();
-      }
-    };
+    Runnable load =
+        () -> {
+          try {
+            space.load(index, reader.hashDevice());
+          } catch (Exception e) {
+            if (failed.sum() == 0) {
+              LOG.log(
+                  System.Logger.Level.DEBUG, "prefetch of hash block " + index + " failed: " + e);
+            }
+            failed.increment(); // a prefetch is a hint: the real read reports the error
+          } finally {
+            inFlight.release();
+          }
+        };
     try {
       Thread.ofVirtual().name("jverity-prefetch").start(load);
     } catch (RuntimeException | OutOfMemoryError e) {

@@ -6,8 +6,8 @@ import java.util.Objects;
  * How a {@link VerifiedReader} behaves, with dm-verity's options. Immutable.
  *
  * @param mode what to do on corruption (default {@link CorruptionMode#EIO})
- * @param checkAtMostOnce verify each data block only the first time it is read (a bitmap of
- *     data blocks that matched their digest; dm-verity {@code check_at_most_once})
+ * @param checkAtMostOnce verify each data block only the first time it is read (a bitmap of data
+ *     blocks that matched their digest; dm-verity {@code check_at_most_once})
  * @param ignoreZeroBlocks a data block whose wanted digest is the digest of a zero block reads as
  *     zeros without being read (dm-verity {@code ignore_zero_blocks})
  * @param listener told about corruption
@@ -22,7 +22,8 @@ public record ReaderOptions(
     BlockRepairer repairer) {
 
   public static final ReaderOptions DEFAULTS =
-      new ReaderOptions(CorruptionMode.EIO, false, false, CorruptionListener.NONE, BlockRepairer.NONE);
+      new ReaderOptions(
+          CorruptionMode.EIO, false, false, CorruptionListener.NONE, BlockRepairer.NONE);
 
   public ReaderOptions {
     Objects.requireNonNull(mode, "mode");

@@ -30,9 +30,12 @@ import java.util.concurrent.atomic.LongAdder;
 public final class VerificationScheduler implements VerifiedSource, AutoCloseable {
   /** The kernel's default {@code prefetch_cluster}: 256 KiB of data. */
   public static final long DEFAULT_PREFETCH_CLUSTER = 256 << 10;
+
   /** Default inline budget: 9 ms of hashing per 10 ms window. */
   public static final long DEFAULT_BUDGET_NANOS = 9_000_000;
+
   public static final long DEFAULT_WINDOW_NANOS = 10_000_000;
+
   /**
    * Smallest piece a large request is cut into: hashing it takes ~25 µs, about what a pool thread
    * takes to wake, so the caller has work while it does, and a late piece delays the end little.
@@ -92,15 +95,25 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
     return reader.isZeroBlock(block);
   }
 
-  /** The reader's counters with this scheduler's: how many requests verified inline or on the pool. */
+  /**
+   * The reader's counters with this scheduler's: how many requests verified inline or on the pool.
+   */
   @Override
   public SourceStats stats() {
     SourceStats r = reader.stats();
-    return new SourceStats(r.corruptions(), r.repaired(), r.failedClosed(), inlineRequests(), pooledRequests(),
-        fallbacks(), r.cache());
+    return new SourceStats(
+        r.corruptions(),
+        r.repaired(),
+        r.failedClosed(),
+        inlineRequests(),
+        pooledRequests(),
+        fallbacks(),
+        r.cache());
   }
 
-  /** Sets the largest request of class {@code c} verified inline, in bytes; 0 sends all to the pool. */
+  /**
+   * Sets the largest request of class {@code c} verified inline, in bytes; 0 sends all to the pool.
+   */
   public void setInlineLimit(IoClass c, long bytes) {
     if (bytes < 0) {
       throw new IllegalArgumentException("inline limit: " + bytes + " (expected: >= 0)");
@@ -112,7 +125,9 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
     return inlineLimit.get(c.ordinal());
   }
 
-  /** Reading threads may hash inline for {@code budget} nanoseconds per {@code window} nanoseconds. */
+  /**
+   * Reading threads may hash inline for {@code budget} nanoseconds per {@code window} nanoseconds.
+   */
   public void setInlineBudget(long budget, long window) {
     this.budget.set(budget, window);
   }
@@ -133,7 +148,8 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
    * checked before any work (and any prefetch) is started.
    */
   @Override
-  public void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass) throws IOException {
+  public void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass)
+      throws IOException {
     Requests.checkRange(reader.size(), offset, dst, dstOffset, length);
     inFlight.increment();
     try {
@@ -147,7 +163,8 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
         budget.charge(System.nanoTime() - t0);
         if (done == length) {
           inlineRequests.increment();
-          prefetcher.stream(offset, length); // every hash block was cached: only read ahead of streams
+          prefetcher.stream(
+              offset, length); // every hash block was cached: only read ahead of streams
           return;
         }
         fallbacks.increment(); // what was verified stays verified; only the rest moves
@@ -176,7 +193,8 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
     int bs = reader.layout().dataBlockSize();
     int wanted = Math.max(MIN_PIECE, Math.ceilDiv(length, 4 * pool.threads()));
     int piece = Math.max(bs, wanted - wanted % bs);
-    long firstEnd = Math.min(offset + length, (offset / bs) * bs + piece); // block-aligned, > offset
+    long firstEnd =
+        Math.min(offset + length, (offset / bs) * bs + piece); // block-aligned, > offset
     int count = 1 + (int) Math.ceilDiv(offset + length - firstEnd, piece);
     Pieces set = new Pieces(reader, offset, dst, dstOffset, length, firstEnd, piece, count);
     pieces.add(count);
@@ -223,7 +241,14 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
     private final AtomicReferenceArray<Throwable> failures; // by piece, lowest offset first
     private volatile boolean cancelled;
 
-    Pieces(VerifiedReader reader, long offset, byte[] dst, int dstOffset, int length, long firstEnd, int piece,
+    Pieces(
+        VerifiedReader reader,
+        long offset,
+        byte[] dst,
+        int dstOffset,
+        int length,
+        long firstEnd,
+        int piece,
         int count) {
       this.reader = reader;
       this.offset = offset;
@@ -246,7 +271,8 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
           if (cancelled) {
             throw new InterruptedIOException("read cancelled");
           }
-          reader.readPiece(from, dst, (int) (dstOffset + from - offset), (int) (to - from), () -> cancelled);
+          reader.readPiece(
+              from, dst, (int) (dstOffset + from - offset), (int) (to - from), () -> cancelled);
         } catch (Throwable t) {
           failures.set(i, t);
         } finally {
@@ -256,9 +282,9 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
     }
 
     /**
-     * Waits for every piece, even when interrupted (an interrupt cancels the pieces not yet
-     * started and shortens the rest), then throws the lowest piece's failure, so the report does
-     * not depend on timing.
+     * Waits for every piece, even when interrupted (an interrupt cancels the pieces not yet started
+     * and shortens the rest), then throws the lowest piece's failure, so the report does not depend
+     * on timing.
      */
     void awaitAndRethrow() throws IOException {
       boolean interrupted = false;

@@ -11,28 +11,28 @@ import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.hash.BlockHasher;
+import org.jverity.internal.ConcurrentBitSet;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.tree.Area;
 import org.jverity.tree.Corruption;
-import org.jverity.internal.ConcurrentBitSet;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeRoot;
 
 /**
  * Random-access reads of a data image in which no byte is returned unless its data block verified
- * against the trusted root hash, as dm-verity reads. Thread-safe: any number of threads may read
- * at once. Hash blocks come from an injected {@link HashBlockCache} shared with other images; a
- * hash block verified once is never hashed again while cached.
+ * against the trusted root hash, as dm-verity reads. Thread-safe: any number of threads may read at
+ * once. Hash blocks come from an injected {@link HashBlockCache} shared with other images; a hash
+ * block verified once is never hashed again while cached.
  *
  * <p>The walk is the kernel's: climb from level 0 until a cached, already-verified hash block (or
  * the root) is found, then descend, verifying and marking each hash block, and finally compare the
- * data block's digest. Where each digest sits is asked of the {@link MerkleLayout}, the same one the
- * builder and checker use.
+ * data block's digest. Where each digest sits is asked of the {@link MerkleLayout}, the same one
+ * the builder and checker use.
  *
- * <p>A mismatch, of a data or a hash block, goes through one pipeline: recheck (read the block again
- * into a private buffer and hash that: a torn read of a file being written is not tampering; a
- * rechecked hash block replaces the cached copy) → repair ({@link BlockRepairer}, FEC's seam; its
+ * <p>A mismatch, of a data or a hash block, goes through one pipeline: recheck (read the block
+ * again into a private buffer and hash that: a torn read of a file being written is not tampering;
+ * a rechecked hash block replaces the cached copy) → repair ({@link BlockRepairer}, FEC's seam; its
  * output is verified before use) → the {@link CorruptionMode} policy, applied in one place. The
  * inline attempt the scheduler makes never runs this pipeline.
  *
@@ -53,15 +53,23 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   private final ReaderOptions options;
   private final CorruptionPolicy policy;
   private final HashWork.Pool work;
-  private final ConcurrentBitSet verifiedData; // check_at_most_once: set after a match only; or null
+  private final ConcurrentBitSet
+      verifiedData; // check_at_most_once: set after a match only; or null
   private final byte[] zeroDigest; // ignore_zero_blocks: the digest of a zero data block; or null
   private final int blockSize; // data block size, bytes
   private final long size; // bytes of data
   private final LongAdder repaired = new LongAdder(); // blocks the repairer corrected
   private volatile boolean closed;
 
-  private VerifiedReader(VerityParams params, MerkleLayout layout, BlockHasher hasher, BlockDevice data,
-      BlockDevice hash, byte[] rootHash, HashBlockCache cache, ReaderOptions options) {
+  private VerifiedReader(
+      VerityParams params,
+      MerkleLayout layout,
+      BlockHasher hasher,
+      BlockDevice data,
+      BlockDevice hash,
+      byte[] rootHash,
+      HashBlockCache cache,
+      ReaderOptions options) {
     this.params = params;
     this.layout = layout;
     this.data = data;
@@ -71,11 +79,16 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     this.policy = new CorruptionPolicy(options.mode(), options.listener());
     this.blockSize = layout.dataBlockSize();
     this.size = layout.dataSize();
-    this.work = new HashWork.Pool(hasher, layout.levels(), 2 * Runtime.getRuntime().availableProcessors() + 2);
-    this.verifiedData = options.checkAtMostOnce() ? new ConcurrentBitSet(layout.dataBlocks()) : null;
-    this.zeroDigest = options.ignoreZeroBlocks() ? hasher.copy().hash(new byte[blockSize], 0, blockSize) : null;
+    this.work =
+        new HashWork.Pool(
+            hasher, layout.levels(), 2 * Runtime.getRuntime().availableProcessors() + 2);
+    this.verifiedData =
+        options.checkAtMostOnce() ? new ConcurrentBitSet(layout.dataBlocks()) : null;
+    this.zeroDigest =
+        options.ignoreZeroBlocks() ? hasher.copy().hash(new byte[blockSize], 0, blockSize) : null;
     // Blocks are shared between readers of the same tree with the same root, never across roots.
-    String key = hash.description() + "|" + layout + "|" + hasher.describe() + "|" + Hex.format(rootHash);
+    String key =
+        hash.description() + "|" + layout + "|" + hasher.describe() + "|" + Hex.format(rootHash);
     this.space = cache.open(key, layout.hashBlockSize());
   }
 
@@ -86,9 +99,22 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
    * @throws DeviceTooSmallException if the data or hash device is shorter than the tree needs
    * @throws VerityParameterException if the root hash has the wrong length
    */
-  public static VerifiedReader open(VerityParams params, BlockDevice data, BlockDevice hash, byte[] rootHash,
-      HashBlockCache cache, ReaderOptions options) throws IOException {
-    return open(params, MerkleLayout.dmVerity(params), params.blockHasher(), data, hash, rootHash, cache,
+  public static VerifiedReader open(
+      VerityParams params,
+      BlockDevice data,
+      BlockDevice hash,
+      byte[] rootHash,
+      HashBlockCache cache,
+      ReaderOptions options)
+      throws IOException {
+    return open(
+        params,
+        MerkleLayout.dmVerity(params),
+        params.blockHasher(),
+        data,
+        hash,
+        rootHash,
+        cache,
         options);
   }
 
@@ -96,20 +122,40 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
    * Opens a reader of any Merkle tree: {@code layout} says where digests sit on {@code hash},
    * {@code hasher} how blocks are hashed (fs-verity's trees come this way).
    */
-  public static VerifiedReader open(MerkleLayout layout, BlockHasher hasher, BlockDevice data, BlockDevice hash,
-      byte[] rootHash, HashBlockCache cache, ReaderOptions options) throws IOException {
+  public static VerifiedReader open(
+      MerkleLayout layout,
+      BlockHasher hasher,
+      BlockDevice data,
+      BlockDevice hash,
+      byte[] rootHash,
+      HashBlockCache cache,
+      ReaderOptions options)
+      throws IOException {
     return open(null, layout, hasher, data, hash, rootHash, cache, options);
   }
 
-  private static VerifiedReader open(VerityParams params, MerkleLayout layout, BlockHasher hasher,
-      BlockDevice data, BlockDevice hash, byte[] rootHash, HashBlockCache cache, ReaderOptions options)
+  private static VerifiedReader open(
+      VerityParams params,
+      MerkleLayout layout,
+      BlockHasher hasher,
+      BlockDevice data,
+      BlockDevice hash,
+      byte[] rootHash,
+      HashBlockCache cache,
+      ReaderOptions options)
       throws IOException {
     Objects.requireNonNull(rootHash, "rootHash");
     Objects.requireNonNull(cache, "cache");
     Objects.requireNonNull(options, "options");
     if (rootHash.length != layout.digestSize()) {
-      throw new VerityParameterException("root hash: " + rootHash.length + " bytes (expected: "
-          + layout.digestSize() + " for " + hasher.algorithm() + ")");
+      throw new VerityParameterException(
+          "root hash: "
+              + rootHash.length
+              + " bytes (expected: "
+              + layout.digestSize()
+              + " for "
+              + hasher.algorithm()
+              + ")");
     }
     TreeRoot.requireDevices(layout, data, "data", hash, TreeRoot.HASH_AREA);
     return new VerifiedReader(params, layout, hasher, data, hash, rootHash, cache, options);
@@ -138,7 +184,9 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     return data.description();
   }
 
-  /** 'V' while no corruption has been seen, 'C' after: the verity field of {@code dmsetup status}. */
+  /**
+   * 'V' while no corruption has been seen, 'C' after: the verity field of {@code dmsetup status}.
+   */
   public char status() {
     return policy.count() == 0 ? 'V' : 'C';
   }
@@ -180,7 +228,8 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   private static final BooleanSupplier NEVER = () -> false;
 
   /** A read the scheduler runs as one piece of a request; stops when {@code cancelled} says so. */
-  void readPiece(long offset, byte[] dst, int dstOffset, int length, BooleanSupplier cancelled) throws IOException {
+  void readPiece(long offset, byte[] dst, int dstOffset, int length, BooleanSupplier cancelled)
+      throws IOException {
     readRange(offset, dst, dstOffset, length, false, cancelled);
   }
 
@@ -195,8 +244,9 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     return readRange(offset, dst, dstOffset, length, true, NEVER);
   }
 
-  private int readRange(long offset, byte[] dst, int dstOffset, int length, boolean inline,
-      BooleanSupplier cancelled) throws IOException {
+  private int readRange(
+      long offset, byte[] dst, int dstOffset, int length, boolean inline, BooleanSupplier cancelled)
+      throws IOException {
     if (closed) {
       throw new SourceClosedException(data.description());
     }
@@ -205,7 +255,8 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     long verifiedTo = offset; // dst holds verified bytes for [offset, verifiedTo)
     HashWork w = work.take();
     try {
-      byte[] edge = null; // one block for unaligned edges and a short last block; owned by this request
+      byte[] edge =
+          null; // one block for unaligned edges and a short last block; owned by this request
       long wholeBlocks = size / blockSize; // blocks that lie wholly inside the data
       while (verifiedTo < end) {
         if (cancelled.getAsBoolean()) {
@@ -216,8 +267,11 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
         int at = (int) (dstOffset + pos - offset); // < dst.length
         if (pos % blockSize == 0 && end - pos >= blockSize && block < wholeBlocks) {
           // A run of whole blocks, read straight into the caller's array and hashed there.
-          int n = (int) Math.min(Math.min((end - pos) / blockSize, wholeBlocks - block),
-              Math.max(1, RUN_BYTES / blockSize));
+          int n =
+              (int)
+                  Math.min(
+                      Math.min((end - pos) / blockSize, wholeBlocks - block),
+                      Math.max(1, RUN_BYTES / blockSize));
           data.readFully(pos, dst, at, n * blockSize);
           for (int i = 0; i < n; i++) {
             if (!verifyDataBlock(block + i, dst, at + i * blockSize, w, inline)) {
@@ -248,7 +302,10 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     }
   }
 
-  /** Reads data block {@code block} into {@code buf[0, blockSize)}, zero-padding past the end of the data. */
+  /**
+   * Reads data block {@code block} into {@code buf[0, blockSize)}, zero-padding past the end of the
+   * data.
+   */
   private void readDataBlock(long block, byte[] buf) throws IOException {
     long start = block * blockSize;
     int n = (int) Math.min(blockSize, size - start);
@@ -258,8 +315,8 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
 
   /**
    * Verifies data block {@code block} held in {@code buf[off, off + blockSize)}; may replace its
-   * bytes (recheck, repair, zero block). Returns false, inline, when it cannot decide without I/O or
-   * without the mismatch pipeline; otherwise true or throws.
+   * bytes (recheck, repair, zero block). Returns false, inline, when it cannot decide without I/O
+   * or without the mismatch pipeline; otherwise true or throws.
    */
   private boolean verifyDataBlock(long block, byte[] buf, int off, HashWork w, boolean inline)
       throws IOException {
@@ -289,7 +346,8 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
       if (inline) {
         return false; // recheck, repair and the policy run on the full path only
       }
-      dataMismatch(block, buf, off, want, at, w); // returns with good bytes in buf, or as read (IGNORE)
+      dataMismatch(
+          block, buf, off, want, at, w); // returns with good bytes in buf, or as read (IGNORE)
       if (!matches(w.digest, want, at)) {
         return true; // IGNORE: returned as read, never marked checked
       }
@@ -302,10 +360,11 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
 
   /**
    * The mismatch pipeline for a data block: recheck, repair, policy. On return {@code w.digest}
-   * matches {@code want} and {@code buf} holds the good bytes, or (IGNORE) it does not and
-   * {@code buf} holds the bytes as read.
+   * matches {@code want} and {@code buf} holds the good bytes, or (IGNORE) it does not and {@code
+   * buf} holds the bytes as read.
    */
-  private void dataMismatch(long block, byte[] buf, int off, byte[] want, int at, HashWork w) throws IOException {
+  private void dataMismatch(long block, byte[] buf, int off, byte[] want, int at, HashWork w)
+      throws IOException {
     byte[] fresh = new byte[blockSize];
     readDataBlock(block, fresh);
     w.hasher.hash(fresh, 0, blockSize, w.digest, 0);
@@ -313,10 +372,19 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
       System.arraycopy(fresh, 0, buf, off, blockSize); // the first read was torn, not the data
       return;
     }
-    byte[] fixed = options.repairer().repair(Area.DATA, block, blockSize, candidate -> {
-      w.hasher.hash(candidate, 0, blockSize, w.digest, 0); // this thread's hasher: the walk is paused
-      return candidate.length == blockSize && matches(w.digest, want, at);
-    });
+    byte[] fixed =
+        options
+            .repairer()
+            .repair(
+                Area.DATA,
+                block,
+                blockSize,
+                candidate -> {
+                  w.hasher.hash(
+                      candidate, 0, blockSize, w.digest,
+                      0); // this thread's hasher: the walk is paused
+                  return candidate.length == blockSize && matches(w.digest, want, at);
+                });
     if (fixed != null && fixed.length == blockSize) {
       w.hasher.hash(fixed, 0, blockSize, w.digest, 0);
       if (matches(w.digest, want, at)) {
@@ -376,17 +444,24 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
    * repair, then policy (the bad copy leaves the cache). Returns the block to walk on with: a good,
    * verified one, or (IGNORE) the unverified one, as the kernel's logging mode does.
    */
-  private HashBlock hashMismatch(HashBlock hb, int level, byte[] want, int at, HashWork w, long dataBlock)
-      throws IOException {
+  private HashBlock hashMismatch(
+      HashBlock hb, int level, byte[] want, int at, HashWork w, long dataBlock) throws IOException {
     byte[] fresh = space.read(hb.index, hash);
     w.hasher.hash(fresh, 0, fresh.length, w.digest, 0);
     if (matches(w.digest, want, at)) {
       return space.install(hb.index, fresh, true);
     }
-    byte[] fixed = options.repairer().repair(Area.HASH, hb.index, fresh.length, candidate -> {
-      w.hasher.hash(candidate, 0, candidate.length, w.digest, 0);
-      return candidate.length == fresh.length && matches(w.digest, want, at);
-    });
+    byte[] fixed =
+        options
+            .repairer()
+            .repair(
+                Area.HASH,
+                hb.index,
+                fresh.length,
+                candidate -> {
+                  w.hasher.hash(candidate, 0, candidate.length, w.digest, 0);
+                  return candidate.length == fresh.length && matches(w.digest, want, at);
+                });
     if (fixed != null && fixed.length == fresh.length) {
       w.hasher.hash(fixed, 0, fixed.length, w.digest, 0);
       if (matches(w.digest, want, at)) {
@@ -395,7 +470,8 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
       }
     }
     space.invalidate(hb);
-    policy.handle(new CorruptBlockException(hash.description(), Area.HASH, hb.index, level, dataBlock));
+    policy.handle(
+        new CorruptBlockException(hash.description(), Area.HASH, hb.index, level, dataBlock));
     return hb;
   }
 
@@ -411,9 +487,9 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   }
 
   /**
-   * Whether data block {@code block}'s trusted digest is the digest of a zero block, under
-   * {@code ignore_zero_blocks} (always false without it): such a block reads as zeros, so a server
-   * may report it as a hole. The hash blocks on its path are verified first, as for a read.
+   * Whether data block {@code block}'s trusted digest is the digest of a zero block, under {@code
+   * ignore_zero_blocks} (always false without it): such a block reads as zeros, so a server may
+   * report it as a hole. The hash blocks on its path are verified first, as for a read.
    *
    * @throws CorruptBlockException if a hash block on the path does not verify
    */
@@ -447,7 +523,8 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   /** Its counters and its cache's; reads on the calling thread are neither inline nor pooled. */
   @Override
   public SourceStats stats() {
-    return new SourceStats(corruptionCount(), repairedCount(), failedClosed(), 0, 0, 0, cacheStats());
+    return new SourceStats(
+        corruptionCount(), repairedCount(), failedClosed(), 0, 0, 0, cacheStats());
   }
 
   /** The counters of the hash block cache this reader uses (shared with other images). */
@@ -467,8 +544,8 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
 
   /**
    * Stops reading: later reads throw {@link SourceClosedException}, and this reader's blocks leave
-   * the cache once no other reader of the same image uses them. The devices stay open: they
-   * belong to the caller.
+   * the cache once no other reader of the same image uses them. The devices stay open: they belong
+   * to the caller.
    */
   @Override
   public void close() {

@@ -33,11 +33,14 @@ public interface VerifiedSource {
    * As {@link #read(long, byte[], int, int)}, at the I/O class {@code ioClass}: a source that
    * schedules its verification (inline or pooled) decides by it; others ignore it.
    */
-  default void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass) throws IOException {
+  default void read(long offset, byte[] dst, int dstOffset, int length, IoClass ioClass)
+      throws IOException {
     read(offset, dst, dstOffset, length);
   }
 
-  /** Bytes per data block: the unit that verifies or fails (and the size a client should read in). */
+  /**
+   * Bytes per data block: the unit that verifies or fails (and the size a client should read in).
+   */
   int blockSize();
 
   /** Whether zero blocks are read as zeros without being read ({@code ignore_zero_blocks}). */
@@ -58,7 +61,10 @@ public interface VerifiedSource {
   /** What the source has seen so far: corruptions, repairs, how reads were verified, its cache. */
   SourceStats stats();
 
-  /** Fills {@code dst} from its position to its limit with verified bytes at {@code offset}; advances its position. */
+  /**
+   * Fills {@code dst} from its position to its limit with verified bytes at {@code offset};
+   * advances its position.
+   */
   default void read(long offset, ByteBuffer dst) throws IOException {
     int n = dst.remaining();
     if (dst.hasArray()) {

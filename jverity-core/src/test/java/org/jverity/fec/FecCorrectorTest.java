@@ -3,11 +3,14 @@ package org.jverity.fec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.jverity.io.MemoryDevice;
 import org.jverity.testing.DeviceWrapper;
-import org.junit.jupiter.api.Test;
 
-/** One message block corrected from its round: rows, parity, erasures, zeros past T, the round cache. */
+/**
+ * One message block corrected from its round: rows, parity, erasures, zeros past T, the round
+ * cache.
+ */
 class FecCorrectorTest {
 
   @Test
@@ -25,7 +28,9 @@ class FecCorrectorTest {
     FecLayout l = f.layout();
     SplittableRandom rnd = new SplittableRandom(2);
     long last = l.messageBlocks() - 1; // a hash block
-    long[] bad = {l.round(last), l.round(last) + l.rounds() * 40, l.round(last) + l.rounds() * 100, last};
+    long[] bad = {
+      l.round(last), l.round(last) + l.rounds() * 40, l.round(last) + l.rounds() * 100, last
+    };
     for (int i = 0; i < 3; i++) {
       f.corruptWhole(bad[i + 1], rnd);
     }
@@ -51,7 +56,8 @@ class FecCorrectorTest {
     for (long m : bad) {
       assertThat(c.correct(m, bad)).isEqualTo(f.original(m));
     }
-    assertThat(c.correct(8, bad)).isEqualTo(f.original(8)); // another round: those erasures are ignored
+    assertThat(c.correct(8, bad))
+        .isEqualTo(f.original(8)); // another round: those erasures are ignored
     long[] five = {bad[0], bad[1], bad[2], bad[3], 7 + 4 * l.rounds()};
     assertThat(c.correct(7, five)).isNull(); // more erasures than roots
   }
@@ -63,11 +69,13 @@ class FecCorrectorTest {
     SplittableRandom rnd = new SplittableRandom(4);
     long unreadable = 5 + 10 * l.rounds();
     f.corruptWhole(5, rnd);
-    var data = new DeviceWrapper.Failing(f.image().dataDevice(), unreadable * 512, unreadable * 512 + 1);
+    var data =
+        new DeviceWrapper.Failing(f.image().dataDevice(), unreadable * 512, unreadable * 512 + 1);
     FecCorrector c = new FecCorrector(l, data, f.image().hashDevice(), f.fecDevice());
     assertThat(c.correct(5, new long[0])).isNull(); // 1 erasure + 1 error > 2 roots
     assertThat(c.correct(5, new long[] {5})).isEqualTo(f.original(5));
-    assertThat(c.correct(unreadable, new long[] {5})).isEqualTo(f.original(unreadable)); // and the unreadable one
+    assertThat(c.correct(unreadable, new long[] {5}))
+        .isEqualTo(f.original(unreadable)); // and the unreadable one
     assertThat(c.readFailures()).isGreaterThanOrEqualTo(2);
   }
 
@@ -79,14 +87,16 @@ class FecCorrectorTest {
     assertThat(l.messageIndex(1, l.messageLength() - 1)).isGreaterThanOrEqualTo(l.messageBlocks());
     FecCorrector c = f.corrector();
     assertThat(c.correct(1, new long[0])).isEqualTo(f.original(1));
-    assertThat(c.correct(l.messageBlocks() - 1, new long[0])).isEqualTo(f.original(l.messageBlocks() - 1));
+    assertThat(c.correct(l.messageBlocks() - 1, new long[0]))
+        .isEqualTo(f.original(l.messageBlocks() - 1));
   }
 
   @Test
   void unreadableParityMeansUncorrectable() throws Exception {
     FecImage f = FecImage.of(100, 512, 4, 6);
     var fec = new DeviceWrapper.Failing(new MemoryDevice("fec", f.parity()), 0, 1);
-    FecCorrector c = new FecCorrector(f.layout(), f.image().dataDevice(), f.image().hashDevice(), fec);
+    FecCorrector c =
+        new FecCorrector(f.layout(), f.image().dataDevice(), f.image().hashDevice(), fec);
     assertThat(c.correct(0, new long[0])).isNull();
   }
 
@@ -94,13 +104,15 @@ class FecCorrectorTest {
   void theCacheIsBoundedAndStillCorrect() throws Exception {
     FecImage f = FecImage.of(600, 512, 2, 7); // several rounds
     FecLayout l = f.layout();
-    FecCorrector c = new FecCorrector(l, f.image().dataDevice(), f.image().hashDevice(), f.fecDevice(), 0);
+    FecCorrector c =
+        new FecCorrector(l, f.image().dataDevice(), f.image().hashDevice(), f.fecDevice(), 0);
     for (int pass = 0; pass < 2; pass++) {
       for (long r = 0; r < l.rounds(); r++) {
         assertThat(c.correct(r, new long[0])).isEqualTo(f.original(r));
       }
     }
-    assertThat(c.roundsDecoded()).isEqualTo(2 * l.rounds()); // one round kept: every change of round decodes
+    assertThat(c.roundsDecoded())
+        .isEqualTo(2 * l.rounds()); // one round kept: every change of round decodes
   }
 
   @Test
@@ -112,16 +124,20 @@ class FecCorrectorTest {
     for (long m : bad) {
       f.corruptWhole(m, rnd);
     }
-    var slowParity = new DeviceWrapper.Slow(f.fecDevice(), 20_000); // all threads arrive during the decode
-    FecCorrector c = new FecCorrector(l, f.image().dataDevice(), f.image().hashDevice(), slowParity);
+    var slowParity =
+        new DeviceWrapper.Slow(f.fecDevice(), 20_000); // all threads arrive during the decode
+    FecCorrector c =
+        new FecCorrector(l, f.image().dataDevice(), f.image().hashDevice(), slowParity);
     var start = new java.util.concurrent.CountDownLatch(1);
     try (var pool = java.util.concurrent.Executors.newFixedThreadPool(bad.length)) {
       var results = new java.util.ArrayList<java.util.concurrent.Future<byte[]>>();
       for (long m : bad) {
-        results.add(pool.submit(() -> {
-          start.await();
-          return c.correct(m, new long[0]);
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return c.correct(m, new long[0]);
+                }));
       }
       start.countDown();
       for (int i = 0; i < bad.length; i++) {
@@ -164,7 +180,8 @@ class FecCorrectorTest {
     FecCorrector c = f.corrector();
     assertThat(c.correctScreened(a, new long[0])).isEqualTo(f.original(a));
     assertThat(c.correctScreened(b, new long[0])).isEqualTo(f.original(b));
-    // Two errors in one codeword that XOR to zero: screening takes it as clean, the full decode fixes it.
+    // Two errors in one codeword that XOR to zero: screening takes it as clean, the full decode
+    // fixes it.
     byte[] blockA = f.arrayOf(a);
     byte[] blockB = f.arrayOf(b);
     int at = 1000;

@@ -6,10 +6,10 @@ import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-import org.jverity.io.MemoryDevice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.jverity.io.MemoryDevice;
 
 /**
  * The parallel encoder against the one-codeword reference ({@link ReedSolomon#encode}) applied to
@@ -18,7 +18,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class FecEncoderTest {
 
-  /** The parity of {@code layout} as the definition in {@link FecLayout} spells it, one codeword at a time. */
+  /**
+   * The parity of {@code layout} as the definition in {@link FecLayout} spells it, one codeword at
+   * a time.
+   */
   static byte[] reference(FecLayout layout, byte[] data, byte[] hash) {
     ReedSolomon rs = new ReedSolomon(layout.roots());
     int b = layout.blockSize();
@@ -43,7 +46,11 @@ class FecEncoderTest {
           }
           msg[i] = src == null || at >= src.length ? 0 : src[(int) at];
         }
-        rs.encode(msg, 0, out, (int) ((layout.parityOffset(r) - layout.fecOffset()) + (long) x * layout.roots()));
+        rs.encode(
+            msg,
+            0,
+            out,
+            (int) ((layout.parityOffset(r) - layout.fecOffset()) + (long) x * layout.roots()));
       }
     }
     return out;
@@ -51,7 +58,9 @@ class FecEncoderTest {
 
   static byte[] encode(FecLayout layout, byte[] data, byte[] hash, int threads) throws Exception {
     MemoryDevice fec = new MemoryDevice("fec");
-    FecEncoder.of(layout).withThreads(threads).encode(new MemoryDevice("data", data), new MemoryDevice("hash", hash), fec);
+    FecEncoder.of(layout)
+        .withThreads(threads)
+        .encode(new MemoryDevice("data", data), new MemoryDevice("hash", hash), fec);
     byte[] all = fec.toByteArray();
     assertThat(all.length).isEqualTo(layout.fecOffset() + layout.paritySize());
     return java.util.Arrays.copyOfRange(all, (int) layout.fecOffset(), all.length);
@@ -78,7 +87,8 @@ class FecEncoderTest {
 
   @Test
   void hashBlocksPastTheHashDeviceEndReadAsZeros() throws Exception {
-    FecLayout layout = new FecLayout(1024, 2, 300, 1, 40, 41 * 1024); // hash device only 10 blocks long
+    FecLayout layout =
+        new FecLayout(1024, 2, 300, 1, 40, 41 * 1024); // hash device only 10 blocks long
     byte[] data = random(1, 300 * 1024);
     byte[] hash = random(2, 10 * 1024);
     assertThat(encode(layout, data, hash, 2)).isEqualTo(reference(layout, data, hash));
@@ -113,7 +123,10 @@ class FecEncoderTest {
     FecLayout layout = new FecLayout(512, 4, 1000, 0, 0, 0);
     java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();
     FecEncoder e = FecEncoder.of(layout).withThreads(2).withProgress(seen::addAndGet);
-    e.encode(new MemoryDevice("data", new byte[1000 * 512]), new MemoryDevice("hash"), new MemoryDevice("fec"));
+    e.encode(
+        new MemoryDevice("data", new byte[1000 * 512]),
+        new MemoryDevice("hash"),
+        new MemoryDevice("fec"));
     assertThat(seen.get()).isEqualTo(e.workBytes()).isEqualTo(layout.rounds() * 251 * 512);
   }
 }

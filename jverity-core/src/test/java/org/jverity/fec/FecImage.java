@@ -13,12 +13,14 @@ import org.jverity.verify.VerifiedReader;
  * A test image with FEC on a device of its own: the image (whose arrays the test corrupts), its
  * layout, its parity, and a pristine copy to compare with.
  */
-record FecImage(TestImage image, FecLayout layout, byte[] parity, byte[] pristineData, byte[] pristineHash) {
+record FecImage(
+    TestImage image, FecLayout layout, byte[] parity, byte[] pristineData, byte[] pristineHash) {
 
   static FecImage of(int blocks, int blockSize, int roots, long seed) throws IOException {
     TestImage im = TestImage.random(blocks, blockSize, seed);
     FecLayout l = FecLayout.of(im.params(), roots, 0, false, im.hash().length);
-    return new FecImage(im, l, FecParity.encode(l, im.data(), im.hash()), im.data().clone(), im.hash().clone());
+    return new FecImage(
+        im, l, FecParity.encode(l, im.data(), im.hash()), im.data().clone(), im.hash().clone());
   }
 
   int blockSize() {
@@ -72,7 +74,12 @@ record FecImage(TestImage image, FecLayout layout, byte[] parity, byte[] pristin
   }
 
   VerifiedReader reader(FecRepairer repairer) throws IOException {
-    return VerifiedReader.open(image.params(), image.dataDevice(), image.hashDevice(), image.root(),
-        new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS.withRepairer(repairer));
+    return VerifiedReader.open(
+        image.params(),
+        image.dataDevice(),
+        image.hashDevice(),
+        image.root(),
+        new HashBlockCache(1 << 20),
+        ReaderOptions.DEFAULTS.withRepairer(repairer));
   }
 }

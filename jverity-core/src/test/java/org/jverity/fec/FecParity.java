@@ -11,8 +11,8 @@ final class FecParity {
   private FecParity() {}
 
   /**
-   * The parity area ({@link FecLayout#paritySize()} bytes, from {@code fecOffset}) for
-   * {@code data} (the data device) and {@code hashDevice} (the whole hash device).
+   * The parity area ({@link FecLayout#paritySize()} bytes, from {@code fecOffset}) for {@code data}
+   * (the data device) and {@code hashDevice} (the whole hash device).
    */
   static byte[] encode(FecLayout l, byte[] data, byte[] hashDevice) {
     int bs = l.blockSize();

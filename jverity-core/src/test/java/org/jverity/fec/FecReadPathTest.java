@@ -12,16 +12,17 @@ import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-import org.jverity.verify.CorruptBlockException;
-import org.jverity.verify.VerifiedReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.VerifiedReader;
 
 /**
- * FEC through the verified read path: corrupt data and hash blocks, read through
- * {@link VerifiedReader} with a {@link FecRepairer}; within the code's capability reads return the
- * original bytes, beyond it they fail with {@link CorruptBlockException}, and never return a wrong byte.
+ * FEC through the verified read path: corrupt data and hash blocks, read through {@link
+ * VerifiedReader} with a {@link FecRepairer}; within the code's capability reads return the
+ * original bytes, beyond it they fail with {@link CorruptBlockException}, and never return a wrong
+ * byte.
  */
 class FecReadPathTest {
 
@@ -33,7 +34,10 @@ class FecReadPathTest {
     Map<Long, Integer> count = new HashMap<>();
     List<Long> out = new ArrayList<>();
     for (long m : candidates) {
-      if (m < 0 || m >= l.messageBlocks() || out.contains(m) || count.getOrDefault(l.round(m), 0) >= perRound) {
+      if (m < 0
+          || m >= l.messageBlocks()
+          || out.contains(m)
+          || count.getOrDefault(l.round(m), 0) >= perRound) {
         continue;
       }
       count.merge(l.round(m), 1, Integer::sum);
@@ -66,8 +70,10 @@ class FecReadPathTest {
 
   @ParameterizedTest(name = "roots {0}, {1}-byte blocks")
   @CsvSource({"2, 512", "3, 512", "8, 512", "24, 512", "2, 4096", "3, 4096", "8, 4096", "24, 4096"})
-  void dataAndHashBlocksUpToHalfTheRootsPerRoundAreCorrected(int roots, int blockSize) throws Exception {
-    FecImage f = FecImage.of(blockSize == 512 ? 1200 : 600, blockSize, roots, roots * 10L + blockSize);
+  void dataAndHashBlocksUpToHalfTheRootsPerRoundAreCorrected(int roots, int blockSize)
+      throws Exception {
+    FecImage f =
+        FecImage.of(blockSize == 512 ? 1200 : 600, blockSize, roots, roots * 10L + blockSize);
     List<Long> bad = pick(f.layout(), roots / 2, candidates(f.layout()));
     assertThat(bad).anyMatch(m -> !f.layout().isData(m)).anyMatch(f.layout()::isData);
     SplittableRandom rnd = new SplittableRandom(roots);
@@ -90,7 +96,8 @@ class FecReadPathTest {
     FecImage f = FecImage.of(600, 512, roots, roots);
     FecLayout l = f.layout();
     List<Long> bad = pick(l, (roots + 1) / 2, candidates(l));
-    assertThat(bad.stream().filter(m -> l.round(m) == l.round(l.messageBlocks() - 1))).hasSize((roots + 1) / 2);
+    assertThat(bad.stream().filter(m -> l.round(m) == l.round(l.messageBlocks() - 1)))
+        .hasSize((roots + 1) / 2);
     SplittableRandom rnd = new SplittableRandom(roots);
     for (long m : bad) {
       f.corruptWhole(m, rnd);
@@ -124,7 +131,8 @@ class FecReadPathTest {
           failed++;
         }
       }
-      assertThat(failed).isBetween(1, 5); // the first ones fail; once enough are known bad, the rest correct
+      assertThat(failed)
+          .isBetween(1, 5); // the first ones fail; once enough are known bad, the rest correct
       for (long m : bad) { // now every one of them is a known erasure
         assertThat(r.read(m * 512, 512)).isEqualTo(f.original(m));
       }
@@ -136,7 +144,9 @@ class FecReadPathTest {
   void beyondCapabilityReadsFailAndNeverReturnAWrongByte() throws Exception {
     FecImage f = FecImage.of(600, 512, 2, 9);
     FecLayout l = f.layout();
-    long[] bad = {3, 3 + l.rounds() * 50, 3 + l.rounds() * 100}; // 3 whole blocks of one round, roots 2
+    long[] bad = {
+      3, 3 + l.rounds() * 50, 3 + l.rounds() * 100
+    }; // 3 whole blocks of one round, roots 2
     SplittableRandom rnd = new SplittableRandom(9);
     for (long m : bad) {
       f.corruptWhole(m, rnd);
@@ -160,13 +170,21 @@ class FecReadPathTest {
     FecLayout l = f.layout();
     long unreadable = 2 + l.rounds() * 30;
     f.corruptWhole(2, new SplittableRandom(10));
-    var data = new org.jverity.testing.DeviceWrapper.Failing(f.image().dataDevice(), unreadable * 512,
-        unreadable * 512 + 1);
-    FecRepairer fec = new FecRepairer(new FecCorrector(l, data, f.image().hashDevice(), f.fecDevice()));
-    try (VerifiedReader r = VerifiedReader.open(f.image().params(), f.image().dataDevice(), f.image().hashDevice(),
-        f.image().root(), new org.jverity.verify.HashBlockCache(1 << 20),
-        org.jverity.verify.ReaderOptions.DEFAULTS.withRepairer(fec))) {
-      assertThat(r.read(2 * 512, 512)).isEqualTo(f.original(2)); // 1 erasure (unreadable) + 1 erasure (itself) ≤ 3
+    var data =
+        new org.jverity.testing.DeviceWrapper.Failing(
+            f.image().dataDevice(), unreadable * 512, unreadable * 512 + 1);
+    FecRepairer fec =
+        new FecRepairer(new FecCorrector(l, data, f.image().hashDevice(), f.fecDevice()));
+    try (VerifiedReader r =
+        VerifiedReader.open(
+            f.image().params(),
+            f.image().dataDevice(),
+            f.image().hashDevice(),
+            f.image().root(),
+            new org.jverity.verify.HashBlockCache(1 << 20),
+            org.jverity.verify.ReaderOptions.DEFAULTS.withRepairer(fec))) {
+      assertThat(r.read(2 * 512, 512))
+          .isEqualTo(f.original(2)); // 1 erasure (unreadable) + 1 erasure (itself) ≤ 3
       assertThat(fec.corrector().readFailures()).isPositive();
     }
   }
@@ -180,7 +198,8 @@ class FecReadPathTest {
   void everyReadIsTheOriginalOrFails(
       @ForAll @IntRange(min = 0, max = 3) int rootsChoice,
       @ForAll @IntRange(min = 0, max = 10) int corrupted,
-      @ForAll long seed) throws Exception {
+      @ForAll long seed)
+      throws Exception {
     int roots = new int[] {2, 3, 4, 8}[rootsChoice];
     FecImage f = FecImage.of(300, 512, roots, seed);
     FecLayout l = f.layout();
@@ -232,7 +251,8 @@ class FecReadPathTest {
       for (long m : bad) {
         assertThat(r.read(m * 512, 512)).isEqualTo(f.original(m));
       }
-      assertThat(fec.corrector().roundsDecoded()).isEqualTo(1); // the neighbour reused the decoded round
+      assertThat(fec.corrector().roundsDecoded())
+          .isEqualTo(1); // the neighbour reused the decoded round
       assertThat(Arrays.asList(fec.correctedCount(), fec.failedCount())).containsExactly(2L, 0L);
     }
   }

@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Errors and erasures within 2e + f ≤ roots come back; beyond, never a non-codeword reported as success. */
+/**
+ * Errors and erasures within 2e + f ≤ roots come back; beyond, never a non-codeword reported as
+ * success.
+ */
 class ReedSolomonDecoderTest {
 
   /** A random codeword of RS(255, 255 − roots), encoded by the reference encoder. */
@@ -125,11 +128,13 @@ class ReedSolomonDecoderTest {
     byte[] cw = codeword(4, new SplittableRandom(9));
     byte[] bad = cw.clone();
     bad[3] ^= 1;
-    assertThatThrownBy(() -> d.decode(bad, 0, new int[] {255}, 1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> d.decode(bad, 0, new int[] {255}, 1))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThat(d.decode(bad, 0, new int[] {3, 3, 3, 3, 3}, 5)).isEqualTo(1);
     assertThat(bad).isEqualTo(cw);
     bad[3] ^= 1;
-    assertThat(d.decode(bad, 0, new int[] {1, 2, 3, 4, 5}, 5)).isEqualTo(-1); // 5 unknowns, 4 parity bytes
+    assertThat(d.decode(bad, 0, new int[] {1, 2, 3, 4, 5}, 5))
+        .isEqualTo(-1); // 5 unknowns, 4 parity bytes
   }
 
   /** Within capability: the original comes back, and the count is the bytes that were wrong. */

@@ -7,34 +7,56 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
 import org.jverity.io.MemoryDevice;
-import org.jverity.testkit.Veritysetup;
 import org.jverity.testing.Images;
+import org.jverity.testkit.Veritysetup;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
-/** veritysetup's own FEC file corrects a corrupted image read through VerifiedReader + FecRepairer. */
+/**
+ * veritysetup's own FEC file corrects a corrupted image read through VerifiedReader + FecRepairer.
+ */
 class VeritysetupFecTest {
   @ParameterizedTest(name = "{0} blocks of {1} bytes, roots {2}")
   @CsvSource({"300, 4096, 4", "2000, 512, 3"})
-  void veritysetupParityRepairsTheImage(int blocks, int blockSize, int roots, @TempDir Path dir) throws Exception {
+  void veritysetupParityRepairsTheImage(int blocks, int blockSize, int roots, @TempDir Path dir)
+      throws Exception {
     byte[] data = Images.random(blocks * 31L + roots, blocks * blockSize);
     Path img = dir.resolve("img");
     Path hashFile = dir.resolve("hash");
     Path fecFile = dir.resolve("fec");
     Files.write(img, data);
-    String out = Veritysetup.run("format", img.toString(), hashFile.toString(), "--fec-device",
-        fecFile.toString(), "--fec-roots", Integer.toString(roots), "--data-block-size", Integer.toString(blockSize),
-        "--hash-block-size", Integer.toString(blockSize)).ok().out();
-    byte[] root = Hex.parse("root hash", out.lines().filter(s -> s.startsWith("Root hash:")).findFirst()
-        .orElseThrow().substring("Root hash:".length()).strip());
+    String out =
+        Veritysetup.run(
+                "format",
+                img.toString(),
+                hashFile.toString(),
+                "--fec-device",
+                fecFile.toString(),
+                "--fec-roots",
+                Integer.toString(roots),
+                "--data-block-size",
+                Integer.toString(blockSize),
+                "--hash-block-size",
+                Integer.toString(blockSize))
+            .ok()
+            .out();
+    byte[] root =
+        Hex.parse(
+            "root hash",
+            out.lines()
+                .filter(s -> s.startsWith("Root hash:"))
+                .findFirst()
+                .orElseThrow()
+                .substring("Root hash:".length())
+                .strip());
     byte[] hash = Files.readAllBytes(hashFile);
     byte[] fec = Files.readAllBytes(fecFile);
     VerityParams params = VeritySuperblock.decode("hash", hash).toParams(0);
@@ -55,9 +77,16 @@ class VeritysetupFecTest {
     assertThat(corrupt).anyMatch(l::isData).anyMatch(m -> !l.isData(m));
     var dataDevice = new MemoryDevice("img", bad);
     var hashDevice = new MemoryDevice("hash", badHash);
-    FecRepairer fecRepairer = new FecRepairer(l, dataDevice, hashDevice, new MemoryDevice("fec", fec));
-    try (VerifiedReader r = VerifiedReader.open(params, dataDevice, hashDevice, root, new HashBlockCache(1 << 20),
-        ReaderOptions.DEFAULTS.withRepairer(fecRepairer))) {
+    FecRepairer fecRepairer =
+        new FecRepairer(l, dataDevice, hashDevice, new MemoryDevice("fec", fec));
+    try (VerifiedReader r =
+        VerifiedReader.open(
+            params,
+            dataDevice,
+            hashDevice,
+            root,
+            new HashBlockCache(1 << 20),
+            ReaderOptions.DEFAULTS.withRepairer(fecRepairer))) {
       assertThat(r.read(0, data.length)).isEqualTo(data);
       assertThat(r.repairedCount()).isEqualTo(corrupt.size());
       assertThat(r.corruptionCount()).isZero();

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
-import org.jverity.hash.HashAlgorithm;
 import org.junit.jupiter.api.Test;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * A name that no algorithm answers to is a parameter error that names every algorithm there is,
@@ -24,10 +24,13 @@ class HashNamesTest {
     assertThatThrownBy(() -> HashNames.fromName("tiger"))
         .isInstanceOf(UnsupportedHashAlgorithmException.class)
         .isInstanceOf(VerityParameterException.class)
-        .hasMessageStartingWith("hash algorithm: tiger (not supported; expected: sha1, sha224, sha256,")
+        .hasMessageStartingWith(
+            "hash algorithm: tiger (not supported; expected: sha1, sha224, sha256,")
         .hasMessageContaining(", sha3-256, ")
         .hasMessageNotContaining("sha-256") // aliases are not listed
-        .satisfies(e -> assertThat(((UnsupportedHashAlgorithmException) e).algorithm()).isEqualTo("tiger"));
+        .satisfies(
+            e ->
+                assertThat(((UnsupportedHashAlgorithmException) e).algorithm()).isEqualTo("tiger"));
     assertThat(HashAlgorithm.lookup("tiger")).isEmpty();
     assertThatThrownBy(() -> HashNames.fromName(""))
         .isNotInstanceOf(UnsupportedHashAlgorithmException.class)
@@ -38,8 +41,10 @@ class HashNamesTest {
 
   @Test
   void aSuperblockNamingAnUnknownAlgorithmDecodesButHasNoParams() throws Exception {
-    byte[] sb = VeritySuperblock.of(VerityParams.builder().dataBlocks(8).uuid(java.util.UUID.randomUUID())
-        .build()).encode();
+    byte[] sb =
+        VeritySuperblock.of(
+                VerityParams.builder().dataBlocks(8).uuid(java.util.UUID.randomUUID()).build())
+            .encode();
     System.arraycopy("tiger\0".getBytes(StandardCharsets.US_ASCII), 0, sb, 32, 6);
     VeritySuperblock decoded = VeritySuperblock.decode("h.img", sb);
     assertThat(decoded.algorithm()).isEqualTo("tiger");

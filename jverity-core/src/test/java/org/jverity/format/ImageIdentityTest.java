@@ -4,17 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.UUID;
-import org.jverity.hash.HashAlgorithm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.hash.HashAlgorithm;
 
 class ImageIdentityTest {
   private static final String ROOT =
       "c833f047e015bc4b2eebb5e5ceae1c0061ec2b1065a8d61c142cbfab23c4714f";
-  private static final VerityParams PARAMS = VerityParams.builder()
-      .dataBlocks(262_144).salt(Hex.parse("salt", "00112233")).hashOffset(8192)
-      .uuid(UUID.fromString("a60c98d2-ae9b-4865-bfcb-b4e3ace11033")).build();
+  private static final VerityParams PARAMS =
+      VerityParams.builder()
+          .dataBlocks(262_144)
+          .salt(Hex.parse("salt", "00112233"))
+          .hashOffset(8192)
+          .uuid(UUID.fromString("a60c98d2-ae9b-4865-bfcb-b4e3ace11033"))
+          .build();
 
   @Test
   void printsTheDocumentedForm() {
@@ -24,12 +28,21 @@ class ImageIdentityTest {
 
   @Test
   void roundTrips() {
-    ImageIdentity id = ImageIdentity.of(PARAMS.toBuilder().salt(new byte[0])
-        .hashAlgorithm(HashAlgorithm.SHA1).hashFormat(HashFormat.CHROME_OS).dataBlockSize(512)
-        .hashBlockSize(1024).build(), new byte[20]);
+    ImageIdentity id =
+        ImageIdentity.of(
+            PARAMS.toBuilder()
+                .salt(new byte[0])
+                .hashAlgorithm(HashAlgorithm.SHA1)
+                .hashFormat(HashFormat.CHROME_OS)
+                .dataBlockSize(512)
+                .hashBlockSize(1024)
+                .build(),
+            new byte[20]);
     assertThat(id.toString()).isEqualTo("verity1:sha1:512:1024:262144:0:-:" + "00".repeat(20));
     assertThat(ImageIdentity.parse(id.toString())).isEqualTo(id);
-    assertThat(ImageIdentity.parse(id.toString().toUpperCase().replace("VERITY1:SHA1", "verity1:sha1")))
+    assertThat(
+            ImageIdentity.parse(
+                id.toString().toUpperCase().replace("VERITY1:SHA1", "verity1:sha1")))
         .isEqualTo(id);
   }
 
@@ -51,8 +64,9 @@ class ImageIdentityTest {
     VerityParams sb = PARAMS.toBuilder().dataBlocks(300).salt(new byte[0]).build();
     assertThatThrownBy(() -> id.check("data.hash", sb))
         .isInstanceOf(IdentityMismatchException.class)
-        .hasMessage("data.hash: superblock contradicts the identity: data blocks 300 (identity says"
-            + " 262144), salt - (identity says 00112233)");
+        .hasMessage(
+            "data.hash: superblock contradicts the identity: data blocks 300 (identity says"
+                + " 262144), salt - (identity says 00112233)");
   }
 
   @Test

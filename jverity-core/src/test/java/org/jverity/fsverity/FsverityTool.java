@@ -18,7 +18,8 @@ final class FsverityTool {
   record Made(Path file, Path tree, Path descriptor, String digest, byte[] bytes) {}
 
   /** Writes {@code size} seeded random bytes to {@code dir/name} and digests them. */
-  static Made make(Path dir, String name, int size, long seed, String alg, int blockSize, String saltHex)
+  static Made make(
+      Path dir, String name, int size, long seed, String alg, int blockSize, String saltHex)
       throws IOException {
     byte[] bytes = new byte[size];
     new Random(seed).nextBytes(bytes);

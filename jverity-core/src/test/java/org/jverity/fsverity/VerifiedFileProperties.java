@@ -24,7 +24,11 @@ import org.jverity.verify.ReaderOptions;
  */
 class VerifiedFileProperties {
 
-  enum Damage { NONE, FILE, TREE }
+  enum Damage {
+    NONE,
+    FILE,
+    TREE
+  }
 
   @Property(tries = 60)
   void readsReturnTheOriginalBytesOrThrowNeverOtherBytes(
@@ -36,7 +40,8 @@ class VerifiedFileProperties {
       @ForAll @IntRange(min = 0, max = Integer.MAX_VALUE - 1) int where,
       @ForAll @IntRange(min = 0, max = Integer.MAX_VALUE - 1) int from,
       @ForAll @IntRange(min = 0, max = 300_000) int length,
-      @ForAll long seed) throws Exception {
+      @ForAll long seed)
+      throws Exception {
     HashAlgorithm alg = sha512 ? HashAlgorithm.SHA512 : HashAlgorithm.SHA256;
     int bs = smallBlocks ? 1024 : 4096;
     String salt = salted ? "0123456789abcdef" : "";
@@ -60,15 +65,22 @@ class VerifiedFileProperties {
         long hashBlock = at / bs;
         int level = layout.levelOf(hashBlock);
         atOpen = level == layout.levels() - 1; // the top block is what the root hashes
-        long span = 1L << (layout.hashesPerBlockBits() * (level + 1)); // data blocks under one block
+        long span =
+            1L << (layout.hashesPerBlockBits() * (level + 1)); // data blocks under one block
         firstBad = (hashBlock - layout.levelStart(level)) * span;
         lastBad = Math.min(layout.dataBlocks(), firstBad + span) - 1;
       }
       VerifiedFile f;
       try {
-        f = VerifiedFile.open(m.file(), m.tree(), m.digest(),
-            VerifiedFile.Parameters.DEFAULTS.withBlockSize(bs).withSalt(org.jverity.format.Hex.parse("salt", salt)),
-            ReaderOptions.DEFAULTS);
+        f =
+            VerifiedFile.open(
+                m.file(),
+                m.tree(),
+                m.digest(),
+                VerifiedFile.Parameters.DEFAULTS
+                    .withBlockSize(bs)
+                    .withSalt(org.jverity.format.Hex.parse("salt", salt)),
+                ReaderOptions.DEFAULTS);
       } catch (FileDigestMismatchException e) {
         assertThat(atOpen).as("refused at open: %s", e.getMessage()).isTrue();
         return;
@@ -90,7 +102,8 @@ class VerifiedFileProperties {
           long bad = Math.max(first, firstBad);
           assertThat(e.dataBlock()).isEqualTo(bad);
           int good = (int) Math.max(0, bad * bs - off);
-          assertThat(Arrays.copyOf(dst, good)).isEqualTo(Arrays.copyOfRange(m.bytes(), off, off + good));
+          assertThat(Arrays.copyOf(dst, good))
+              .isEqualTo(Arrays.copyOfRange(m.bytes(), off, off + good));
         }
       }
     } finally {

@@ -8,6 +8,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.jverity.format.HashFormat;
 import org.jverity.format.VerityParams;
 import org.jverity.fsverity.FsVerityParams;
@@ -16,15 +19,12 @@ import org.jverity.testing.Algorithms;
 import org.jverity.testing.Images;
 import org.jverity.testing.ReferenceTree;
 import org.jverity.tree.TreeBuilder;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The registry: built-in names and OpenSSL's aliases resolve as veritysetup resolves them, and
- * any MessageDigest can be registered and builds trees (an unknown name's error: {@code
- * HashNamesTest}). Test registrations use names starting with {@code test-}: the
- * registry is per process.
+ * The registry: built-in names and OpenSSL's aliases resolve as veritysetup resolves them, and any
+ * MessageDigest can be registered and builds trees (an unknown name's error: {@code
+ * HashNamesTest}). Test registrations use names starting with {@code test-}: the registry is per
+ * process.
  */
 class HashAlgorithmTest {
 
@@ -59,10 +59,13 @@ class HashAlgorithmTest {
     assertThat(HashAlgorithm.lookup("sha256").orElseThrow()).isSameAs(HashAlgorithm.SHA256);
     assertThat(HashAlgorithm.lookup("SHA256").orElseThrow()).isSameAs(HashAlgorithm.SHA256);
     assertThat(HashAlgorithm.lookup("Sha3-512").orElseThrow()).isSameAs(HashAlgorithm.SHA3_512);
-    assertThat(HashAlgorithm.registered()).startsWith(Algorithms.BUILT_IN.toArray(HashAlgorithm[]::new));
+    assertThat(HashAlgorithm.registered())
+        .startsWith(Algorithms.BUILT_IN.toArray(HashAlgorithm[]::new));
   }
 
-  /** veritysetup writes the name it was given: sha-256 is its own algorithm with SHA-256's digests. */
+  /**
+   * veritysetup writes the name it was given: sha-256 is its own algorithm with SHA-256's digests.
+   */
   @Test
   void anAliasKeepsItsNameAndHashesAsTheAlgorithm() {
     HashAlgorithm alias = HashAlgorithm.lookup("SHA2-256").orElseThrow();
@@ -70,8 +73,14 @@ class HashAlgorithmTest {
     assertThat(alias.toString()).isEqualTo("sha2-256");
     assertThat(alias.sameDigest(HashAlgorithm.SHA256)).isTrue();
     assertThat(alias).isNotEqualTo(HashAlgorithm.SHA256);
-    assertThat(HashAlgorithm.lookup("2.16.840.1.101.3.4.2.1").orElseThrow().sameDigest(HashAlgorithm.SHA256)).isTrue();
-    assertThat(HashAlgorithm.lookup("sha-512/256").orElseThrow().sameDigest(HashAlgorithm.SHA512_256)).isTrue();
+    assertThat(
+            HashAlgorithm.lookup("2.16.840.1.101.3.4.2.1")
+                .orElseThrow()
+                .sameDigest(HashAlgorithm.SHA256))
+        .isTrue();
+    assertThat(
+            HashAlgorithm.lookup("sha-512/256").orElseThrow().sameDigest(HashAlgorithm.SHA512_256))
+        .isTrue();
     assertThat(HashAlgorithm.registered()).doesNotContain(alias);
     // fs-verity knows sha256 and sha512 by those names only, as fsverity-utils does.
     assertThatThrownBy(() -> new FsVerityParams(alias, 4096, new byte[0]))
@@ -80,17 +89,27 @@ class HashAlgorithmTest {
 
   @Test
   void anyMessageDigestCanBeRegisteredAndBuildsTheTreeItsDigestDefines() throws Exception {
-    HashAlgorithm md5 = HashAlgorithm.register(
-        HashAlgorithm.of("test-md5", "MD5", 16, 64, jdk("MD5")), "Test-MD5-Alias");
+    HashAlgorithm md5 =
+        HashAlgorithm.register(
+            HashAlgorithm.of("test-md5", "MD5", 16, 64, jdk("MD5")), "Test-MD5-Alias");
     assertThat(HashAlgorithm.lookup("TEST-MD5").orElseThrow()).isSameAs(md5);
-    assertThat(HashAlgorithm.lookup("test-md5-alias").orElseThrow().kernelName()).isEqualTo("test-md5-alias");
+    assertThat(HashAlgorithm.lookup("test-md5-alias").orElseThrow().kernelName())
+        .isEqualTo("test-md5-alias");
     assertThat(HashAlgorithm.registered()).contains(md5);
     // Registering the same again (a command line registers at every run) changes nothing.
-    assertThat(HashAlgorithm.register(HashAlgorithm.of("test-md5", "MD5", 16, 64, jdk("MD5")))).isSameAs(md5);
+    assertThat(HashAlgorithm.register(HashAlgorithm.of("test-md5", "MD5", 16, 64, jdk("MD5"))))
+        .isSameAs(md5);
 
     for (HashFormat format : HashFormat.values()) {
-      VerityParams p = VerityParams.builder().blockSize(512).hashAlgorithm(md5).hashFormat(format)
-          .dataBlocks(700).salt(Images.random(1, 7)).superblock(false).build();
+      VerityParams p =
+          VerityParams.builder()
+              .blockSize(512)
+              .hashAlgorithm(md5)
+              .hashFormat(format)
+              .dataBlocks(700)
+              .salt(Images.random(1, 7))
+              .superblock(false)
+              .build();
       byte[] data = Images.random(2, 700 * 512);
       MemoryDevice hash = new MemoryDevice("hash");
       byte[] root = TreeBuilder.of(p).build(new MemoryDevice("data", data), hash);
@@ -102,14 +121,20 @@ class HashAlgorithmTest {
 
   @Test
   void aNameCannotBeTakenByAnotherDigest() {
-    assertThatThrownBy(() -> HashAlgorithm.register(HashAlgorithm.of("sha256", "MD5", 16, 64, jdk("MD5"))))
+    assertThatThrownBy(
+            () -> HashAlgorithm.register(HashAlgorithm.of("sha256", "MD5", 16, 64, jdk("MD5"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("hash algorithm name: sha256 (already registered for SHA-256, not MD5)");
-    assertThatThrownBy(() -> HashAlgorithm.register(HashAlgorithm.of("test-sha1", "SHA-1", 20, 64, jdk("SHA-1")),
-        "sha-256"))
+    assertThatThrownBy(
+            () ->
+                HashAlgorithm.register(
+                    HashAlgorithm.of("test-sha1", "SHA-1", 20, 64, jdk("SHA-1")), "sha-256"))
         .hasMessageContaining("sha-256 (already registered for SHA-256");
-    assertThat(HashAlgorithm.lookup("test-sha1")).as("nothing registered when one name fails").isEmpty();
-    assertThat(HashAlgorithm.lookup("sha-256").orElseThrow().sameDigest(HashAlgorithm.SHA256)).isTrue();
+    assertThat(HashAlgorithm.lookup("test-sha1"))
+        .as("nothing registered when one name fails")
+        .isEmpty();
+    assertThat(HashAlgorithm.lookup("sha-256").orElseThrow().sameDigest(HashAlgorithm.SHA256))
+        .isTrue();
   }
 
   @Test
@@ -120,7 +145,8 @@ class HashAlgorithmTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("expected: 1 to 31 printable ASCII characters, no colon");
     }
-    assertThat(HashAlgorithm.of("X".repeat(31), "MD5", 16, 64, jdk("MD5")).kernelName()).isEqualTo("x".repeat(31));
+    assertThat(HashAlgorithm.of("X".repeat(31), "MD5", 16, 64, jdk("MD5")).kernelName())
+        .isEqualTo("x".repeat(31));
     assertThatThrownBy(() -> HashAlgorithm.of("test-zero", "MD5", 0, 64, jdk("MD5")))
         .hasMessage("digest size: 0 (expected: at least 1)");
   }

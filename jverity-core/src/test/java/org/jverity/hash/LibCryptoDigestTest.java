@@ -16,7 +16,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-/** The libcrypto digests give the JDK's bytes, however the input is fed, and behave as a MessageDigest. */
+/**
+ * The libcrypto digests give the JDK's bytes, however the input is fed, and behave as a
+ * MessageDigest.
+ */
 class LibCryptoDigestTest {
 
   /** The algorithms libcrypto's SHA*_Init API covers, by the prefix of its function names. */
@@ -33,8 +36,13 @@ class LibCryptoDigestTest {
   private static final List<HashAlgorithm> COVERED = List.copyOf(OPENSSL.keySet());
 
   private static MessageDigest libcrypto(HashAlgorithm a) {
-    return LibCryptoDigest.of(a.jcaName(), OPENSSL.get(a), a.digestSize()).orElseThrow(
-        () -> new AssertionError("no usable libcrypto for " + a + " (Debian: libssl3); this machine must have one"));
+    return LibCryptoDigest.of(a.jcaName(), OPENSSL.get(a), a.digestSize())
+        .orElseThrow(
+            () ->
+                new AssertionError(
+                    "no usable libcrypto for "
+                        + a
+                        + " (Debian: libssl3); this machine must have one"));
   }
 
   @Test
@@ -47,9 +55,12 @@ class LibCryptoDigestTest {
   }
 
   @Property(tries = 300)
-  void sameBytesAsTheJdkWhateverTheSplits(@ForAll @IntRange(min = 0, max = 4) int alg,
-      @ForAll @IntRange(min = 0, max = 20000) int length, @ForAll @IntRange(min = 1, max = 5000) int piece,
-      @ForAll long seed, @ForAll @IntRange(min = 0, max = 2) int feed) {
+  void sameBytesAsTheJdkWhateverTheSplits(
+      @ForAll @IntRange(min = 0, max = 4) int alg,
+      @ForAll @IntRange(min = 0, max = 20000) int length,
+      @ForAll @IntRange(min = 1, max = 5000) int piece,
+      @ForAll long seed,
+      @ForAll @IntRange(min = 0, max = 2) int feed) {
     HashAlgorithm a = COVERED.get(alg);
     byte[] data = new byte[length];
     new SplittableRandom(seed).nextBytes(data);
@@ -93,7 +104,8 @@ class LibCryptoDigestTest {
     d.update(new byte[] {4});
     byte[] out = new byte[70];
     assertThat(d.digest(out, 3, 67)).isEqualTo(64);
-    assertThat(Arrays.copyOfRange(out, 3, 67)).isEqualTo(HashAlgorithm.SHA512.newJavaDigest().digest(new byte[] {4}));
+    assertThat(Arrays.copyOfRange(out, 3, 67))
+        .isEqualTo(HashAlgorithm.SHA512.newJavaDigest().digest(new byte[] {4}));
     assertThat(out[0]).isZero();
     assertThatThrownBy(() -> d.digest(out, 10, 60)).isInstanceOf(DigestException.class);
   }

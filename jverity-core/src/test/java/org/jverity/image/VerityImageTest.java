@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.jverity.format.Hex;
 import org.jverity.format.ImageIdentity;
 import org.jverity.format.VerityParameterException;
@@ -24,7 +25,6 @@ import org.jverity.tree.Area;
 import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.ReaderOptions;
-import org.junit.jupiter.api.Test;
 
 class VerityImageTest {
   /** Remembers whether it was closed, and refuses reads after. */
@@ -76,8 +76,16 @@ class VerityImageTest {
   }
 
   private static ParamOverrides everything(VerityParams p) {
-    return new ParamOverrides(p.hashAlgorithm().toString(), (long) p.dataBlockSize(), (long) p.hashBlockSize(),
-        p.dataBlocks(), null, ParamOverrides.saltText(p.salt()), null, null, true);
+    return new ParamOverrides(
+        p.hashAlgorithm().toString(),
+        (long) p.dataBlockSize(),
+        (long) p.hashBlockSize(),
+        p.dataBlocks(),
+        null,
+        ParamOverrides.saltText(p.salt()),
+        null,
+        null,
+        true);
   }
 
   private static Memory source(TestImage img) {
@@ -92,20 +100,32 @@ class VerityImageTest {
   void overridesThatContradictTheIdentityComeBackAsValues() throws IOException {
     TestImage img = TestImage.random(8, 4096, 1);
     ParamOverrides o = everything(img.params());
-    ParamOverrides wrong = new ParamOverrides(o.hashAlgorithm(), o.dataBlockSize(), o.hashBlockSize(), 9L,
-        null, null, null, null, true);
+    ParamOverrides wrong =
+        new ParamOverrides(
+            o.hashAlgorithm(),
+            o.dataBlockSize(),
+            o.hashBlockSize(),
+            9L,
+            null,
+            null,
+            null,
+            null,
+            true);
     String identity = ImageIdentity.of(img.params(), img.root()).toString();
     assertThatThrownBy(() -> TrustedRoot.resolve(wrong, img.hashDevice(), identity))
-        .isInstanceOfSatisfying(ConflictingOverridesException.class, e -> {
-          assertThat(e.against()).isEqualTo(Against.IDENTITY);
-          assertThat(e.conflicts()).containsExactly(new ParamConflict("data blocks", "8", "9"));
-        });
+        .isInstanceOfSatisfying(
+            ConflictingOverridesException.class,
+            e -> {
+              assertThat(e.against()).isEqualTo(Against.IDENTITY);
+              assertThat(e.conflicts()).containsExactly(new ParamConflict("data blocks", "8", "9"));
+            });
   }
 
   @Test
   void overridesWithoutASuperblockResolveAHexRoot() throws IOException {
     TestImage img = TestImage.random(8, 4096, 2);
-    TrustedRoot t = TrustedRoot.resolve(everything(img.params()), img.hashDevice(), Hex.format(img.root()));
+    TrustedRoot t =
+        TrustedRoot.resolve(everything(img.params()), img.hashDevice(), Hex.format(img.root()));
     assertThat(t.params()).isEqualTo(img.params());
     assertThat(t.rootHash()).isEqualTo(img.root());
   }
@@ -114,8 +134,11 @@ class VerityImageTest {
   void aWrongRootLengthClosesBothDevices() throws IOException {
     TestImage img = TestImage.random(8, 4096, 3);
     Memory m = source(img);
-    assertThatThrownBy(() -> VerityImage.open(m, "data", "hash", everything(img.params()), "abcd", null,
-        RootCheck.NONE)).isInstanceOf(VerityParameterException.class);
+    assertThatThrownBy(
+            () ->
+                VerityImage.open(
+                    m, "data", "hash", everything(img.params()), "abcd", null, RootCheck.NONE))
+        .isInstanceOf(VerityParameterException.class);
     assertThat(m.opened).hasSize(2);
     assertThat(m.allClosed()).isTrue();
   }
@@ -125,12 +148,22 @@ class VerityImageTest {
     TestImage img = TestImage.random(8, 4096, 4);
     Memory m = source(img);
     List<byte[]> checked = new ArrayList<>();
-    RootCheck refuse = root -> {
-      checked.add(root);
-      throw new SignatureException("not signed");
-    };
-    assertThatThrownBy(() -> VerityImage.open(m, "data", "hash", everything(img.params()), Hex.format(img.root()),
-        null, refuse)).isInstanceOf(SignatureException.class);
+    RootCheck refuse =
+        root -> {
+          checked.add(root);
+          throw new SignatureException("not signed");
+        };
+    assertThatThrownBy(
+            () ->
+                VerityImage.open(
+                    m,
+                    "data",
+                    "hash",
+                    everything(img.params()),
+                    Hex.format(img.root()),
+                    null,
+                    refuse))
+        .isInstanceOf(SignatureException.class);
     assertThat(checked).containsExactly(img.root());
     assertThat(m.allClosed()).isTrue();
   }
@@ -139,9 +172,17 @@ class VerityImageTest {
   void aTooShortFecDeviceIsRefusedAndEverythingIsClosed() throws Exception {
     TestImage img = TestImage.random(8, 4096, 5);
     Memory m = source(img);
-    VerityImage image = VerityImage.open(m, "data", "hash", everything(img.params()), Hex.format(img.root()),
-        null, RootCheck.NONE);
-    assertThatThrownBy(() -> image.fec(new FecSource("tiny", 0, 2))).isInstanceOf(DeviceTooSmallException.class);
+    VerityImage image =
+        VerityImage.open(
+            m,
+            "data",
+            "hash",
+            everything(img.params()),
+            Hex.format(img.root()),
+            null,
+            RootCheck.NONE);
+    assertThatThrownBy(() -> image.fec(new FecSource("tiny", 0, 2)))
+        .isInstanceOf(DeviceTooSmallException.class);
     assertThat(m.opened).hasSize(3);
     assertThat(m.allClosed()).isTrue();
   }
@@ -151,9 +192,17 @@ class VerityImageTest {
     TestImage img = TestImage.random(8, 4096, 6);
     Memory m = source(img);
     byte[] got = new byte[4096];
-    try (VerityImage image = VerityImage.open(m, "data", "hash", everything(img.params()),
-        Hex.format(img.root()), null, RootCheck.NONE);
-        VerifiedImage verified = image.reader(new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS)) {
+    try (VerityImage image =
+            VerityImage.open(
+                m,
+                "data",
+                "hash",
+                everything(img.params()),
+                Hex.format(img.root()),
+                null,
+                RootCheck.NONE);
+        VerifiedImage verified =
+            image.reader(new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS)) {
       verified.scheduler().read(4096, got, 0, got.length);
       assertThat(m.allClosed()).isFalse();
     }
@@ -165,7 +214,8 @@ class VerityImageTest {
   void theReporterTellsEachCorrectedBlockOnce() throws IOException {
     BlockRepairer fixes = (area, block, size, check) -> block == 7 ? null : new byte[size];
     List<String> told = new ArrayList<>();
-    BlockRepairer once = CorrectionReporter.oncePerBlock(fixes, (area, block) -> told.add(area + " " + block));
+    BlockRepairer once =
+        CorrectionReporter.oncePerBlock(fixes, (area, block) -> told.add(area + " " + block));
     for (int i = 0; i < 3; i++) {
       once.repair(Area.DATA, 3, 16, c -> true);
       once.repair(Area.HASH, 3, 16, c -> true);
@@ -173,7 +223,8 @@ class VerityImageTest {
     }
     assertThat(told).containsExactly("data 3", "hash 3");
     List<String> every = new ArrayList<>();
-    BlockRepairer all = CorrectionReporter.everyTime(fixes, (area, block) -> every.add(area + " " + block));
+    BlockRepairer all =
+        CorrectionReporter.everyTime(fixes, (area, block) -> every.add(area + " " + block));
     all.repair(Area.DATA, 3, 16, c -> true);
     all.repair(Area.DATA, 3, 16, c -> true);
     assertThat(every).containsExactly("data 3", "data 3");

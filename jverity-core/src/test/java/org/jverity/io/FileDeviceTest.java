@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Arrays;
-import org.jverity.testing.Images;
-import org.jverity.testing.BlockDeviceContract;
 import org.junit.jupiter.api.Test;
+import org.jverity.testing.BlockDeviceContract;
+import org.jverity.testing.Images;
 
 class FileDeviceTest extends BlockDeviceContract {
 
@@ -49,8 +49,12 @@ class FileDeviceTest extends BlockDeviceContract {
     }
     assertThat(Files.getPosixFilePermissions(p))
         .contains(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE)
-        .doesNotContain(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.GROUP_WRITE,
-            PosixFilePermission.OTHERS_WRITE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_EXECUTE);
+        .doesNotContain(
+            PosixFilePermission.OWNER_EXECUTE,
+            PosixFilePermission.GROUP_WRITE,
+            PosixFilePermission.OTHERS_WRITE,
+            PosixFilePermission.GROUP_EXECUTE,
+            PosixFilePermission.OTHERS_EXECUTE);
   }
 
   @Test
@@ -99,6 +103,8 @@ class FileDeviceTest extends BlockDeviceContract {
   void closedMessageSaysSo() throws IOException {
     FileDevice d = FileDevice.openRead(file(new byte[100]));
     d.close();
-    assertThatThrownBy(d::size).isInstanceOf(IOException.class).hasMessage(d.path() + ": device is closed");
+    assertThatThrownBy(d::size)
+        .isInstanceOf(IOException.class)
+        .hasMessage(d.path() + ": device is closed");
   }
 }

@@ -8,15 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import org.jverity.testing.Images;
-import org.jverity.testkit.Tool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testing.Images;
+import org.jverity.testkit.Tool;
 
 /**
- * Block device nodes report their size through lseek, not st_size (which is 0 for them). Needs
- * root and loop devices; fails (never skips quietly) when losetup does not work, unless the
- * machine has no loop driver at all.
+ * Block device nodes report their size through lseek, not st_size (which is 0 for them). Needs root
+ * and loop devices; fails (never skips quietly) when losetup does not work, unless the machine has
+ * no loop driver at all.
  */
 class LoopDeviceTest {
   private static final int SIZE = 1 << 20;

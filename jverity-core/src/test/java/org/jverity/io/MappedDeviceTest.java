@@ -9,8 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardOpenOption;
-import org.jverity.testing.BlockDeviceContract;
 import org.junit.jupiter.api.Test;
+import org.jverity.testing.BlockDeviceContract;
 
 class MappedDeviceTest extends BlockDeviceContract {
 
@@ -26,7 +26,8 @@ class MappedDeviceTest extends BlockDeviceContract {
 
   @Override
   protected void truncate(BlockDevice device, long size) throws IOException {
-    try (FileChannel c = FileChannel.open(((MappedDevice) device).path(), StandardOpenOption.WRITE)) {
+    try (FileChannel c =
+        FileChannel.open(((MappedDevice) device).path(), StandardOpenOption.WRITE)) {
       c.truncate(size);
     }
   }
@@ -36,7 +37,8 @@ class MappedDeviceTest extends BlockDeviceContract {
     try (MappedDevice d = MappedDevice.open(file(new byte[0]))) {
       assertThat(d.size()).isZero();
       d.readFully(0, ByteBuffer.allocate(0));
-      assertThatThrownBy(() -> d.readFully(0, ByteBuffer.allocate(1))).isInstanceOf(EOFException.class);
+      assertThatThrownBy(() -> d.readFully(0, ByteBuffer.allocate(1)))
+          .isInstanceOf(EOFException.class);
     }
   }
 
@@ -52,6 +54,7 @@ class MappedDeviceTest extends BlockDeviceContract {
 
   @Test
   void aMissingFileIsNoSuchFile() {
-    assertThatThrownBy(() -> MappedDevice.open(tmp.resolve("missing"))).isInstanceOf(NoSuchFileException.class);
+    assertThatThrownBy(() -> MappedDevice.open(tmp.resolve("missing")))
+        .isInstanceOf(NoSuchFileException.class);
   }
 }

@@ -18,11 +18,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jverity.io.BlockDevice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.jverity.io.BlockDevice;
 
 /**
  * What every {@link BlockDevice} must do, in the manner of Lucene's {@code BaseDirectoryTestCase}:
@@ -67,7 +67,9 @@ public abstract class BlockDeviceContract {
 
   /** The three kinds of destination a caller may pass. */
   enum Dst {
-    ARRAY, HEAP_BUFFER, DIRECT_BUFFER;
+    ARRAY,
+    HEAP_BUFFER,
+    DIRECT_BUFFER;
 
     /** Reads {@code length} bytes at {@code offset} through this kind of destination. */
     byte[] read(BlockDevice d, long offset, int length) throws IOException {
@@ -80,7 +82,8 @@ public abstract class BlockDeviceContract {
         }
         case HEAP_BUFFER, DIRECT_BUFFER -> {
           int cap = pad + length + pad;
-          ByteBuffer b = this == HEAP_BUFFER ? ByteBuffer.allocate(cap) : ByteBuffer.allocateDirect(cap);
+          ByteBuffer b =
+              this == HEAP_BUFFER ? ByteBuffer.allocate(cap) : ByteBuffer.allocateDirect(cap);
           b.position(pad).limit(pad + length);
           d.readFully(offset, b);
           assertThat(b.position()).as("position after the read").isEqualTo(pad + length);
@@ -100,7 +103,8 @@ public abstract class BlockDeviceContract {
     int size = contents.length;
     try (BlockDevice d = open(contents)) {
       assertThat(d.size()).isEqualTo(size);
-      for (int offset : new int[] {0, 1, 7, 511, 512, 513, 4095, 4096, 4097, 8191, size - 4097, size - 1, size}) {
+      for (int offset :
+          new int[] {0, 1, 7, 511, 512, 513, 4095, 4096, 4097, 8191, size - 4097, size - 1, size}) {
         for (int length : new int[] {0, 1, 3, 511, 512, 4096, 4097, 8193}) {
           if (offset + length <= size) {
             assertThat(dst.read(d, offset, length))
@@ -120,7 +124,8 @@ public abstract class BlockDeviceContract {
       assertThatThrownBy(() -> dst.read(d, 10_000, 1)).isInstanceOf(EOFException.class);
       assertThatThrownBy(() -> dst.read(d, 10_001, 1)).isInstanceOf(EOFException.class);
       assertThatThrownBy(() -> dst.read(d, 9_000, 1_001)).isInstanceOf(EOFException.class);
-      assertThatThrownBy(() -> dst.read(d, Long.MAX_VALUE - 1, 100)).isInstanceOf(EOFException.class);
+      assertThatThrownBy(() -> dst.read(d, Long.MAX_VALUE - 1, 100))
+          .isInstanceOf(EOFException.class);
       assertThat(dst.read(d, 9_000, 1_000)).isEqualTo(Arrays.copyOfRange(contents, 9_000, 10_000));
     }
   }
@@ -156,18 +161,22 @@ public abstract class BlockDeviceContract {
   public void eightThreadsReadingAtRandomAllGetTheRightBytes() throws Exception {
     byte[] contents = Images.random(3, 1 << 20);
     try (BlockDevice d = open(contents)) {
-      List<Throwable> failures = runThreads(8, t -> {
-        SplittableRandom r = new SplittableRandom(100 + t);
-        Dst[] kinds = Dst.values();
-        for (int i = 0; i < 1500; i++) {
-          int length = 1 + r.nextInt(2 * READ);
-          int offset = r.nextInt(contents.length - length + 1);
-          byte[] got = kinds[i % kinds.length].read(d, offset, length);
-          if (!Arrays.equals(got, 0, length, contents, offset, offset + length)) {
-            throw new AssertionError("thread " + t + ": wrong bytes for " + length + " at " + offset);
-          }
-        }
-      });
+      List<Throwable> failures =
+          runThreads(
+              8,
+              t -> {
+                SplittableRandom r = new SplittableRandom(100 + t);
+                Dst[] kinds = Dst.values();
+                for (int i = 0; i < 1500; i++) {
+                  int length = 1 + r.nextInt(2 * READ);
+                  int offset = r.nextInt(contents.length - length + 1);
+                  byte[] got = kinds[i % kinds.length].read(d, offset, length);
+                  if (!Arrays.equals(got, 0, length, contents, offset, offset + length)) {
+                    throw new AssertionError(
+                        "thread " + t + ": wrong bytes for " + length + " at " + offset);
+                  }
+                }
+              });
       assertThat(failures).isEmpty();
     }
   }
@@ -185,11 +194,16 @@ public abstract class BlockDeviceContract {
         assertThat(Thread.interrupted()).as("interrupt flag still set after the read").isTrue();
       }
       assertThat(got).isEqualTo(Arrays.copyOfRange(contents, 4096, 4096 + 8192));
-      assertThat(runThreads(2, t -> {
-        for (Dst dst : Dst.values()) {
-          assertThat(dst.read(d, 1000, 5000)).isEqualTo(Arrays.copyOfRange(contents, 1000, 6000));
-        }
-      })).isEmpty();
+      assertThat(
+              runThreads(
+                  2,
+                  t -> {
+                    for (Dst dst : Dst.values()) {
+                      assertThat(dst.read(d, 1000, 5000))
+                          .isEqualTo(Arrays.copyOfRange(contents, 1000, 6000));
+                    }
+                  }))
+          .isEmpty();
     }
   }
 
@@ -201,28 +215,37 @@ public abstract class BlockDeviceContract {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong victimReads = new AtomicLong();
       ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-      Thread victim = Thread.ofPlatform().start(() -> {
-        try {
-          readUntil(stop, d, contents, 6, victimReads);
-        } catch (Throwable e) {
-          failures.add(e);
-        }
-      });
-      Thread interrupter = Thread.ofPlatform().start(() -> {
-        while (!stop.get()) {
-          victim.interrupt();
-          Thread.onSpinWait();
-        }
-      });
+      Thread victim =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      readUntil(stop, d, contents, 6, victimReads);
+                    } catch (Throwable e) {
+                      failures.add(e);
+                    }
+                  });
+      Thread interrupter =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    while (!stop.get()) {
+                      victim.interrupt();
+                      Thread.onSpinWait();
+                    }
+                  });
       try {
         AtomicLong otherReads = new AtomicLong();
-        Thread other = Thread.ofPlatform().start(() -> {
-          try {
-            readUntil(stop, d, contents, 7, otherReads);
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        });
+        Thread other =
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        readUntil(stop, d, contents, 7, otherReads);
+                      } catch (Throwable e) {
+                        failures.add(e);
+                      }
+                    });
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
         while (System.nanoTime() < deadline && failures.isEmpty()) {
           Thread.sleep(10);
@@ -259,34 +282,38 @@ public abstract class BlockDeviceContract {
     byte[] contents = Images.random(8, 1 << 20);
     BlockDevice d = open(contents);
     CountDownLatch started = new CountDownLatch(4);
-    List<Throwable> failures = runThreads(4, t -> {
-      SplittableRandom r = new SplittableRandom(200 + t);
-      Dst[] kinds = Dst.values();
-      for (int i = 0; ; i++) {
-        if (i == 50) {
-          started.countDown();
-        }
-        int offset = r.nextInt(contents.length - READ + 1);
-        byte[] got;
-        try {
-          got = kinds[i % kinds.length].read(d, offset, READ);
-        } catch (IOException e) {
-          if (refusesReadsAfterClose()) {
-            return; // closed underneath: the one acceptable failure
-          }
-          throw e;
-        }
-        if (!Arrays.equals(got, 0, READ, contents, offset, offset + READ)) {
-          throw new AssertionError("thread " + t + ": wrong bytes at " + offset);
-        }
-        if (!refusesReadsAfterClose() && i > 2000) {
-          return;
-        }
-      }
-    }, () -> {
-      started.await();
-      d.close();
-    });
+    List<Throwable> failures =
+        runThreads(
+            4,
+            t -> {
+              SplittableRandom r = new SplittableRandom(200 + t);
+              Dst[] kinds = Dst.values();
+              for (int i = 0; ; i++) {
+                if (i == 50) {
+                  started.countDown();
+                }
+                int offset = r.nextInt(contents.length - READ + 1);
+                byte[] got;
+                try {
+                  got = kinds[i % kinds.length].read(d, offset, READ);
+                } catch (IOException e) {
+                  if (refusesReadsAfterClose()) {
+                    return; // closed underneath: the one acceptable failure
+                  }
+                  throw e;
+                }
+                if (!Arrays.equals(got, 0, READ, contents, offset, offset + READ)) {
+                  throw new AssertionError("thread " + t + ": wrong bytes at " + offset);
+                }
+                if (!refusesReadsAfterClose() && i > 2000) {
+                  return;
+                }
+              }
+            },
+            () -> {
+              started.await();
+              d.close();
+            });
     assertThat(failures).isEmpty();
   }
 
@@ -300,16 +327,20 @@ public abstract class BlockDeviceContract {
       Dst[] kinds = Dst.values();
       for (int i = 0; i < 20_000; i++) { // enough for the JIT to compile the copy before the fault
         int offset = r.nextInt(size - READ + 1);
-        assertThat(kinds[i % kinds.length].read(d, offset, READ)).isEqualTo(Arrays.copyOfRange(contents, offset, offset + READ));
+        assertThat(kinds[i % kinds.length].read(d, offset, READ))
+            .isEqualTo(Arrays.copyOfRange(contents, offset, offset + READ));
       }
       truncate(d, size / 2);
       for (int i = 0; i < 300; i++) {
         Dst dst = kinds[i % kinds.length];
         int tail = size / 2 + r.nextInt(size / 2 - READ + 1);
-        assertThatThrownBy(() -> dst.read(d, tail, READ)).as("read at %d", tail).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> dst.read(d, tail, READ))
+            .as("read at %d", tail)
+            .isInstanceOf(IOException.class);
         int head = r.nextInt(size / 2 - READ + 1);
         try {
-          assertThat(dst.read(d, head, READ)).isEqualTo(Arrays.copyOfRange(contents, head, head + READ));
+          assertThat(dst.read(d, head, READ))
+              .isEqualTo(Arrays.copyOfRange(contents, head, head + READ));
         } catch (IOException acceptable) {
           // a device may refuse the whole file once it shrank
         }
@@ -337,13 +368,17 @@ public abstract class BlockDeviceContract {
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < n; t++) {
       int id = t;
-      threads.add(Thread.ofPlatform().name("reader-" + t).start(() -> {
-        try {
-          work.run(id);
-        } catch (Throwable e) {
-          failures.add(e);
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .name("reader-" + t)
+              .start(
+                  () -> {
+                    try {
+                      work.run(id);
+                    } catch (Throwable e) {
+                      failures.add(e);
+                    }
+                  }));
     }
     try {
       alongside.run();
@@ -355,7 +390,8 @@ public abstract class BlockDeviceContract {
     return List.copyOf(failures);
   }
 
-  private static void readUntil(AtomicBoolean stop, BlockDevice d, byte[] contents, long seed, AtomicLong reads)
+  private static void readUntil(
+      AtomicBoolean stop, BlockDevice d, byte[] contents, long seed, AtomicLong reads)
       throws IOException {
     SplittableRandom r = new SplittableRandom(seed);
     Dst[] kinds = Dst.values();

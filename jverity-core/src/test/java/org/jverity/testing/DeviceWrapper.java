@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.jverity.io.BlockDevice;
 
-/** A device that forwards to another and changes one behaviour in {@link #read}; decorators for tests. */
+/**
+ * A device that forwards to another and changes one behaviour in {@link #read}; decorators for
+ * tests.
+ */
 public abstract class DeviceWrapper implements BlockDevice {
   protected final BlockDevice in;
 
@@ -39,7 +42,8 @@ public abstract class DeviceWrapper implements BlockDevice {
 
   /** Counts reads. */
   public static final class Counting extends DeviceWrapper {
-    public final java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+    public final java.util.concurrent.atomic.AtomicLong reads =
+        new java.util.concurrent.atomic.AtomicLong();
 
     public Counting(BlockDevice in) {
       super(in);
@@ -71,7 +75,10 @@ public abstract class DeviceWrapper implements BlockDevice {
     }
   }
 
-  /** Flips a byte in what the first {@code times} reads covering {@code at} return (a torn or flaky read). */
+  /**
+   * Flips a byte in what the first {@code times} reads covering {@code at} return (a torn or flaky
+   * read).
+   */
   public static final class Flaky extends DeviceWrapper {
     private final long at;
     private final java.util.concurrent.atomic.AtomicInteger left;

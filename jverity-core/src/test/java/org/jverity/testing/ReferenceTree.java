@@ -10,8 +10,8 @@ import org.jverity.format.VerityParams;
 
 /**
  * A deliberately naive dm-verity tree, written straight from the kernel's verity.rst and
- * cryptsetup's hash_levels(): whole levels in memory, one thread, no shared code with the
- * product. Used as an independent oracle in property tests.
+ * cryptsetup's hash_levels(): whole levels in memory, one thread, no shared code with the product.
+ * Used as an independent oracle in property tests.
  */
 public final class ReferenceTree {
   /** The tree bytes (top level first, as on disk) and the root hash. */

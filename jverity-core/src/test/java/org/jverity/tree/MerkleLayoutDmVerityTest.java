@@ -1,16 +1,16 @@
 package org.jverity.tree;
 
-import org.jverity.format.HashNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.jverity.hash.HashAlgorithm;
-import org.jverity.format.HashFormat;
-import org.jverity.format.VerityParameterException;
-import org.jverity.format.VerityParams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.format.HashFormat;
+import org.jverity.format.HashNames;
+import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * The dm-verity factory of {@link MerkleLayout}: the sizes veritysetup reports, where the tree sits
@@ -24,7 +24,8 @@ class MerkleLayoutDmVerityTest {
 
   @ParameterizedTest(name = "{0} blocks, {1}, {2} B hash blocks -> {3} levels, {4} hash blocks")
   @CsvSource({
-    // Sizes veritysetup 2.6.1 reported for these (REFERENCE.md §2.2, [V]); both sides of each fan-out boundary.
+    // Sizes veritysetup 2.6.1 reported for these (REFERENCE.md §2.2, [V]); both sides of each
+    // fan-out boundary.
     "1, sha256, 4096, 0, 0",
     "2, sha256, 4096, 1, 1",
     "128, sha256, 4096, 1, 1",
@@ -39,7 +40,9 @@ class MerkleLayoutDmVerityTest {
     "257, sha256, 512, 3, 20",
   })
   void levelsAndSizesMatchVeritysetup(long n, String alg, int hbs, int levels, long hashBlocks) {
-    MerkleLayout g = MerkleLayout.dmVerity(params(n).hashAlgorithm(HashNames.fromName(alg)).hashBlockSize(hbs).build());
+    MerkleLayout g =
+        MerkleLayout.dmVerity(
+            params(n).hashAlgorithm(HashNames.fromName(alg)).hashBlockSize(hbs).build());
     assertThat(g.levels()).isEqualTo(levels);
     assertThat(g.hashBlocks()).isEqualTo(hashBlocks);
   }
@@ -55,12 +58,19 @@ class MerkleLayoutDmVerityTest {
 
   @Test
   void superblockReservesWholeHashBlocks() {
-    // 1250 zero blocks: veritysetup prints "Hash device size: 49152" with a superblock, 45056 without.
-    assertThat(MerkleLayout.dmVerity(params(1250).superblock(true).build()).hashDeviceSize()).isEqualTo(49152);
+    // 1250 zero blocks: veritysetup prints "Hash device size: 49152" with a superblock, 45056
+    // without.
+    assertThat(MerkleLayout.dmVerity(params(1250).superblock(true).build()).hashDeviceSize())
+        .isEqualTo(49152);
     assertThat(MerkleLayout.dmVerity(params(1250).build()).hashDeviceSize()).isEqualTo(45056);
     // hash_start = ceil((offset + 512) / hbs) with a superblock, floor(offset / hbs) without.
-    assertThat(MerkleLayout.dmVerity(params(4).blockSize(1024).hashOffset(8192).superblock(true).build()).firstHashBlock()).isEqualTo(9);
-    assertThat(MerkleLayout.dmVerity(params(4).hashOffset(4096).build()).firstHashBlock()).isEqualTo(1);
+    assertThat(
+            MerkleLayout.dmVerity(
+                    params(4).blockSize(1024).hashOffset(8192).superblock(true).build())
+                .firstHashBlock())
+        .isEqualTo(9);
+    assertThat(MerkleLayout.dmVerity(params(4).hashOffset(4096).build()).firstHashBlock())
+        .isEqualTo(1);
     assertThat(MerkleLayout.dmVerity(params(4).hashOffset(512).build()).firstHashBlock()).isZero();
   }
 
@@ -68,7 +78,8 @@ class MerkleLayoutDmVerityTest {
   void slotsArePowerOfTwoInFormat1AndPackedInFormat0() {
     VerityParams.Builder sha1 = params(1000).hashAlgorithm(HashAlgorithm.SHA1);
     assertThat(MerkleLayout.dmVerity(sha1.build()).slotSize()).isEqualTo(32);
-    assertThat(MerkleLayout.dmVerity(sha1.hashFormat(HashFormat.CHROME_OS).build()).slotSize()).isEqualTo(20);
+    assertThat(MerkleLayout.dmVerity(sha1.hashFormat(HashFormat.CHROME_OS).build()).slotSize())
+        .isEqualTo(20);
     // The fan-out is a power of two in both formats: 128 for sha1/4096, not 204.
     assertThat(MerkleLayout.dmVerity(sha1.build()).hashesPerBlock()).isEqualTo(128);
   }
@@ -91,7 +102,8 @@ class MerkleLayoutDmVerityTest {
     assertThat(g.hashDeviceSize()).isEqualTo(14 * 4096);
     assertThat(g.hashAreaStart()).isEqualTo(8192); // the superblock's offset
     // No superblock, an offset inside a block: the tree starts in the block holding the offset.
-    assertThat(MerkleLayout.dmVerity(params(4).hashOffset(6144).build()).hashAreaStart()).isEqualTo(4096);
+    assertThat(MerkleLayout.dmVerity(params(4).hashOffset(6144).build()).hashAreaStart())
+        .isEqualTo(4096);
   }
 
   @Test
@@ -101,13 +113,16 @@ class MerkleLayoutDmVerityTest {
     assertThat(g.indexOnPath(1, 16384)).isEqualTo(128); // the level-0 hash block holding its digest
     assertThat(g.indexOnPath(2, 16384)).isEqualTo(1);
     for (int level = 0; level < g.levels(); level++) {
-      assertThat(g.locate(level, g.indexOnPath(level, 16384))).isEqualTo(g.locateForDataBlock(level, 16384));
+      assertThat(g.locate(level, g.indexOnPath(level, 16384)))
+          .isEqualTo(g.locateForDataBlock(level, 16384));
     }
   }
 
   @Test
   void refusesAHashAreaOverlappingTheData() {
-    MerkleLayout g = MerkleLayout.dmVerity(params(2).hashOffset(4096).superblock(true).uuid(java.util.UUID.randomUUID()).build());
+    MerkleLayout g =
+        MerkleLayout.dmVerity(
+            params(2).hashOffset(4096).superblock(true).uuid(java.util.UUID.randomUUID()).build());
     assertThatThrownBy(g::checkNoOverlapWithData)
         .isInstanceOf(VerityParameterException.class)
         .hasMessageContaining("overlaps the data");
@@ -116,7 +131,10 @@ class MerkleLayoutDmVerityTest {
 
   @Test
   void refusesSizesPastTwoToTheSixtyThree() {
-    assertThatThrownBy(() -> MerkleLayout.dmVerity(params(1).hashOffset(Long.MAX_VALUE - 511).superblock(true).build()))
+    assertThatThrownBy(
+            () ->
+                MerkleLayout.dmVerity(
+                    params(1).hashOffset(Long.MAX_VALUE - 511).superblock(true).build()))
         .isInstanceOf(VerityParameterException.class);
   }
 }

@@ -9,6 +9,9 @@ import java.util.UUID;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.jverity.format.HashFormat;
 import org.jverity.format.HashNames;
 import org.jverity.format.Hex;
@@ -20,13 +23,12 @@ import org.jverity.io.MemoryDevice;
 import org.jverity.testing.Algorithms;
 import org.jverity.testing.Images;
 import org.jverity.testing.ReferenceTree;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 class TreeBuilderTest {
-  private static final String S = "e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d";
-  private static final String DERIVED_SALT = "20c28ffc129c12360ba6ceea2b6cf04e89c2b41cfe6b8439eb53c1897f50df7b";
+  private static final String S =
+      "e48da609055204e89ae53b655ca2216dd983cf3cb829f34f63a297d106d53e2d";
+  private static final String DERIVED_SALT =
+      "20c28ffc129c12360ba6ceea2b6cf04e89c2b41cfe6b8439eb53c1897f50df7b";
 
   static byte[] build(VerityParams p, byte[] data, MemoryDevice hash) throws Exception {
     return TreeBuilder.of(p).withThreads(3).build(new MemoryDevice("data", data), hash);
@@ -43,29 +45,43 @@ class TreeBuilderTest {
     "1024, 1, sha1, " + S + ", d0e9163ca8844aaa2e88fe5265a8c5d9ee494a99",
     "1024, 1, sha1, dadada, 73509e8e868be6b8ac939817a98a3d35121413b2",
   })
-  void matchesVeritysetupCompatTestVectors(int bs, int format, String alg, String salt, String root) throws Exception {
-    VerityParams p = VerityParams.builder()
-        .blockSize(bs).hashFormat(HashFormat.fromCode(format)).hashAlgorithm(HashNames.fromName(alg))
-        .dataBlocks((8 << 20) / bs).salt(salt.equals("-") ? new byte[0] : Hex.parse("salt", salt))
-        .superblock(false).build();
+  void matchesVeritysetupCompatTestVectors(int bs, int format, String alg, String salt, String root)
+      throws Exception {
+    VerityParams p =
+        VerityParams.builder()
+            .blockSize(bs)
+            .hashFormat(HashFormat.fromCode(format))
+            .hashAlgorithm(HashNames.fromName(alg))
+            .dataBlocks((8 << 20) / bs)
+            .salt(salt.equals("-") ? new byte[0] : Hex.parse("salt", salt))
+            .superblock(false)
+            .build();
     assertThat(Hex.format(build(p, new byte[8 << 20], new MemoryDevice("hash")))).isEqualTo(root);
   }
 
   @Test
   void matchesVeritysetupApiTestVectorWithSuperblock() throws Exception {
     UUID uuid = UUID.fromString("a60c98d2-ae9b-4865-bfcb-b4e3ace11033");
-    VerityParams p = VerityParams.builder().dataBlocks(1250).salt(Hex.parse("salt", DERIVED_SALT)).uuid(uuid).build();
+    VerityParams p =
+        VerityParams.builder()
+            .dataBlocks(1250)
+            .salt(Hex.parse("salt", DERIVED_SALT))
+            .uuid(uuid)
+            .build();
     MemoryDevice hash = new MemoryDevice("hash");
     byte[] root = build(p, new byte[1250 * 4096], hash);
-    assertThat(Hex.format(root)).isEqualTo("ab018b003a967fc782effb293b6dccb60b4f40c06bf80d16391acf686d28b5d6");
+    assertThat(Hex.format(root))
+        .isEqualTo("ab018b003a967fc782effb293b6dccb60b4f40c06bf80d16391acf686d28b5d6");
     byte[] written = hash.toByteArray();
     assertThat(written).hasSize(49152);
-    assertThat(VeritySuperblock.decode("hash", Arrays.copyOf(written, 512)).toParams(0)).isEqualTo(p);
+    assertThat(VeritySuperblock.decode("hash", Arrays.copyOf(written, 512)).toParams(0))
+        .isEqualTo(p);
   }
 
   @ParameterizedTest(name = "{0} zero blocks of {1}/{2}, {3} format {4}")
   @CsvSource({
-    // REFERENCE.md derived vectors (veritysetup 2.6.1, --no-superblock, salt S): root and sha256 of the tree.
+    // REFERENCE.md derived vectors (veritysetup 2.6.1, --no-superblock, salt S): root and sha256 of
+    // the tree.
     "1, 4096, 4096, sha256, 1, 6c14ed2d41cb5590edee916ae19a97bf68fe6b178a6086276a37700f1cc5d727, 0, ",
     "128, 4096, 4096, sha256, 1, d9df0b934096e78af62317143aa4255c652198af1874e2221e1b5a036becf2b5, 4096, b2929886616f18a4e517bd37f0209bdb0be99f9f7fe96e9acdcd78bb85ec627a",
     "129, 4096, 4096, sha256, 1, 972f53ee9846957311243f1f427554697e6a0d1ae43ce1f79c88b6ac80045170, 12288, 361a3a36a61addf835c4f0620aab3271ed6c8d50103524d9d1d14bb6f2f75474",
@@ -74,17 +90,33 @@ class TreeBuilderTest {
     "129, 4096, 4096, sha512, 1, 7595fa0bbca7491de3e6aee8bb9e9b3c8bbe97850d411b9261457663fe9a2a71b6c963528919facd2fe48f0195c91ea27e5026361d88ba964f44b45129e1662d, 16384, 41b3ecd8696ee6815d30130e56b1aec6c06ddc75d1134f3fa0534be24b20b620",
     "1032, 512, 4096, sha256, 1, cb0626d85844a201d7a943b9c9cdeca6eebf2151c78d37eb670963d917c625c0, 40960, 9bc216cb03e577d065e8445b178eecdf7eb48d22324a93477d4e9dcc2bcebed0",
   })
-  void matchesVeritysetupTreesByteForByte(long n, int dbs, int hbs, String alg, int format, String root,
-      int treeBytes, String treeSha256) throws Exception {
-    VerityParams p = VerityParams.builder()
-        .dataBlockSize(dbs).hashBlockSize(hbs).hashAlgorithm(HashNames.fromName(alg))
-        .hashFormat(HashFormat.fromCode(format)).dataBlocks(n).salt(Hex.parse("salt", S)).superblock(false).build();
+  void matchesVeritysetupTreesByteForByte(
+      long n,
+      int dbs,
+      int hbs,
+      String alg,
+      int format,
+      String root,
+      int treeBytes,
+      String treeSha256)
+      throws Exception {
+    VerityParams p =
+        VerityParams.builder()
+            .dataBlockSize(dbs)
+            .hashBlockSize(hbs)
+            .hashAlgorithm(HashNames.fromName(alg))
+            .hashFormat(HashFormat.fromCode(format))
+            .dataBlocks(n)
+            .salt(Hex.parse("salt", S))
+            .superblock(false)
+            .build();
     MemoryDevice hash = new MemoryDevice("hash");
     assertThat(Hex.format(build(p, new byte[(int) n * dbs], hash))).isEqualTo(root);
     byte[] tree = hash.toByteArray();
     assertThat(tree).hasSize(treeBytes);
     if (treeBytes > 0) {
-      assertThat(Hex.format(MessageDigest.getInstance("SHA-256").digest(tree))).isEqualTo(treeSha256);
+      assertThat(Hex.format(MessageDigest.getInstance("SHA-256").digest(tree)))
+          .isEqualTo(treeSha256);
     }
   }
 
@@ -97,19 +129,27 @@ class TreeBuilderTest {
       @ForAll boolean chromeOs,
       @ForAll @IntRange(min = 0, max = 256) int saltSize,
       @ForAll @IntRange(min = 1, max = 4) int threads,
-      @ForAll long seed) throws Exception {
+      @ForAll long seed)
+      throws Exception {
     HashAlgorithm alg = Algorithms.BUILT_IN.get(algorithm);
     if ((1 << hashBits) < 2 * alg.digestSize()) {
       return;
     }
-    VerityParams p = VerityParams.builder()
-        .dataBlockSize(1 << dataBits).hashBlockSize(1 << hashBits).hashAlgorithm(alg)
-        .hashFormat(chromeOs ? HashFormat.CHROME_OS : HashFormat.NORMAL).dataBlocks(blocks)
-        .salt(Images.random(seed, saltSize)).superblock(false).build();
+    VerityParams p =
+        VerityParams.builder()
+            .dataBlockSize(1 << dataBits)
+            .hashBlockSize(1 << hashBits)
+            .hashAlgorithm(alg)
+            .hashFormat(chromeOs ? HashFormat.CHROME_OS : HashFormat.NORMAL)
+            .dataBlocks(blocks)
+            .salt(Images.random(seed, saltSize))
+            .superblock(false)
+            .build();
     byte[] data = Images.random(seed + 1, blocks << dataBits);
     ReferenceTree.Result want = ReferenceTree.build(p, data);
     MemoryDevice hash = new MemoryDevice("hash");
-    byte[] root = TreeBuilder.of(p).withThreads(threads).build(new MemoryDevice("data", data), hash);
+    byte[] root =
+        TreeBuilder.of(p).withThreads(threads).build(new MemoryDevice("data", data), hash);
     assertThat(root).isEqualTo(want.root());
     assertThat(hash.toByteArray()).isEqualTo(want.tree());
   }
@@ -118,12 +158,14 @@ class TreeBuilderTest {
   void neitherTruncatesNorTouchesBytesOutsideTheHashArea() throws Exception {
     byte[] before = Images.repeat((byte) 0x77, 64 << 10);
     MemoryDevice hash = new MemoryDevice("hash", before);
-    VerityParams p = VerityParams.builder().dataBlocks(4).hashOffset(8192).superblock(false).build();
+    VerityParams p =
+        VerityParams.builder().dataBlocks(4).hashOffset(8192).superblock(false).build();
     build(p, new byte[4 * 4096], hash);
     byte[] after = hash.toByteArray();
     assertThat(after).hasSize(before.length);
     assertThat(Arrays.copyOf(after, 8192)).isEqualTo(Arrays.copyOf(before, 8192));
-    assertThat(Arrays.copyOfRange(after, 12288, after.length)).isEqualTo(Arrays.copyOfRange(before, 12288, before.length));
+    assertThat(Arrays.copyOfRange(after, 12288, after.length))
+        .isEqualTo(Arrays.copyOfRange(before, 12288, before.length));
   }
 
   @Test

@@ -3,20 +3,25 @@ package org.jverity.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.jverity.format.VerityParams;
-import org.jverity.hash.HashAlgorithm;
-import org.jverity.io.MemoryDevice;
-import org.jverity.testing.Images;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.jverity.format.VerityParams;
+import org.jverity.hash.HashAlgorithm;
+import org.jverity.io.MemoryDevice;
+import org.jverity.testing.Images;
 
 class TreeCheckerTest {
   // 512-byte blocks and sha256: 16 digests per hash block, so 1000 data blocks make three levels
   // (63 + 4 + 1 hash blocks) in a small image.
-  private static final VerityParams P = VerityParams.builder()
-      .blockSize(512).dataBlocks(1000).salt(Images.random(7, 32)).superblock(false).build();
+  private static final VerityParams P =
+      VerityParams.builder()
+          .blockSize(512)
+          .dataBlocks(1000)
+          .salt(Images.random(7, 32))
+          .superblock(false)
+          .build();
   private static final MerkleLayout G = MerkleLayout.dmVerity(P);
 
   private byte[] data;
@@ -36,7 +41,9 @@ class TreeCheckerTest {
   }
 
   private CheckReport check(VerityParams p, byte[] rootHash) throws Exception {
-    return TreeChecker.of(p).withThreads(2).check(new MemoryDevice("data", data), new MemoryDevice("hash", tree), rootHash);
+    return TreeChecker.of(p)
+        .withThreads(2)
+        .check(new MemoryDevice("data", data), new MemoryDevice("hash", tree), rootHash);
   }
 
   private static long blockOffset(int level, long index) {
@@ -66,8 +73,9 @@ class TreeCheckerTest {
   void level0CorruptionNamesTheHashBlock() throws Exception {
     tree[(int) blockOffset(0, 5) + 33] ^= 1; // digest of data block 81
     CheckReport r = check();
-    assertThat(r.corruptions()).containsExactly(
-        new Corruption(Area.HASH, G.levelStart(0) + 5, 0, Corruption.Kind.DIGEST_MISMATCH));
+    assertThat(r.corruptions())
+        .containsExactly(
+            new Corruption(Area.HASH, G.levelStart(0) + 5, 0, Corruption.Kind.DIGEST_MISMATCH));
     assertThat(r.uncheckedDataBlocks()).isEqualTo(16);
     assertThat(r.dataCorruptionCount()).isZero();
   }
@@ -76,8 +84,9 @@ class TreeCheckerTest {
   void level1CorruptionLeavesItsSubtreeUnchecked() throws Exception {
     tree[(int) blockOffset(1, 3) + 1] ^= 1; // the last level-1 block covers data blocks 768..999
     CheckReport r = check();
-    assertThat(r.corruptions()).containsExactly(
-        new Corruption(Area.HASH, G.levelStart(1) + 3, 1, Corruption.Kind.DIGEST_MISMATCH));
+    assertThat(r.corruptions())
+        .containsExactly(
+            new Corruption(Area.HASH, G.levelStart(1) + 3, 1, Corruption.Kind.DIGEST_MISMATCH));
     assertThat(r.uncheckedDataBlocks()).isEqualTo(1000 - 768);
   }
 
@@ -86,7 +95,8 @@ class TreeCheckerTest {
     tree[(int) blockOffset(2, 0) + 64] ^= 1; // digest of level-1 block 2
     CheckReport r = check();
     assertThat(r.rootMatches()).isFalse();
-    assertThat(r.corruptions()).containsExactly(new Corruption(Area.HASH, 0, 2, Corruption.Kind.DIGEST_MISMATCH));
+    assertThat(r.corruptions())
+        .containsExactly(new Corruption(Area.HASH, 0, 2, Corruption.Kind.DIGEST_MISMATCH));
     assertThat(r.uncheckedDataBlocks()).isEqualTo(1000);
     assertThat(r.nothingMatches()).isFalse();
   }
@@ -119,15 +129,17 @@ class TreeCheckerTest {
 
     tree = clean.clone();
     tree[(int) (g.levelStart(0) + 2) * 512 + 25] = 1; // in slot 0's spare bytes
-    assertThat(check(sha1, sha1Root).corruptions()).containsExactly(
-        new Corruption(Area.HASH, g.levelStart(0) + 2, 0, Corruption.Kind.DIGEST_MISMATCH));
+    assertThat(check(sha1, sha1Root).corruptions())
+        .containsExactly(
+            new Corruption(Area.HASH, g.levelStart(0) + 2, 0, Corruption.Kind.DIGEST_MISMATCH));
 
     tree = clean.clone();
     tree[(int) g.levelStart(2) * 512 + 500] = 1; // past the top block's 4 digests
     CheckReport top = check(sha1, sha1Root);
     assertThat(top.rootMatches()).isFalse();
-    assertThat(top.corruptions()).containsExactly(
-        new Corruption(Area.HASH, g.levelStart(2), 2, Corruption.Kind.SPARE_NOT_ZERO));
+    assertThat(top.corruptions())
+        .containsExactly(
+            new Corruption(Area.HASH, g.levelStart(2), 2, Corruption.Kind.SPARE_NOT_ZERO));
   }
 
   @Nested

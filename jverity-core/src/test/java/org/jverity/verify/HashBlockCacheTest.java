@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
 import org.jverity.hash.HashAlgorithm;
 import org.jverity.testing.DeviceWrapper;
 import org.jverity.testing.Images;
 import org.jverity.testing.TestImage;
 import org.jverity.tree.Area;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
 
 /**
  * The hash block cache, by the state it is in: empty, holding two roots of one image, over its
@@ -35,15 +35,22 @@ class HashBlockCacheTest {
 
     @Test
     void aBudgetBelowOneByteIsRefused() {
-      assertThatThrownBy(() -> new HashBlockCache(0)).isInstanceOf(IllegalArgumentException.class)
+      assertThatThrownBy(() -> new HashBlockCache(0))
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("cache size: 0 (expected: at least 1 byte)");
     }
 
     @Test
     void theFirstReadMissesAndLoadsEachBlockOfItsPathOnce() throws Exception {
       TestImage im = TestImage.random(600, BS, 18);
-      try (VerifiedReader r = VerifiedReader.open(im.params(), im.dataDevice(), im.hashDevice(), im.root(), cache,
-          ReaderOptions.DEFAULTS)) {
+      try (VerifiedReader r =
+          VerifiedReader.open(
+              im.params(),
+              im.dataDevice(),
+              im.hashDevice(),
+              im.root(),
+              cache,
+              ReaderOptions.DEFAULTS)) {
         assertThat(r.read(0, BS)).isEqualTo(Arrays.copyOf(im.data(), BS));
         CacheStats st = cache.stats();
         assertThat(st.images()).isEqualTo(1);
@@ -59,7 +66,10 @@ class HashBlockCacheTest {
   /** Readers of one image, with the same root hash or different ones. */
   @Nested
   class TwoRoots {
-    /** Two readers of one image with different roots share a cache but never each other's verified marks. */
+    /**
+     * Two readers of one image with different roots share a cache but never each other's verified
+     * marks.
+     */
     @Test
     void aBlockVerifiedAgainstOneRootIsNotVerifiedForAnother() throws Exception {
       TestImage im = TestImage.random(600, BS, 14);
@@ -67,8 +77,12 @@ class HashBlockCacheTest {
       byte[] wrongRoot = im.root().clone();
       wrongRoot[0] ^= 1;
       var hash = im.hashDevice();
-      try (VerifiedReader good = VerifiedReader.open(im.params(), im.dataDevice(), hash, im.root(), cache, ReaderOptions.DEFAULTS);
-          VerifiedReader bad = VerifiedReader.open(im.params(), im.dataDevice(), hash, wrongRoot, cache, ReaderOptions.DEFAULTS)) {
+      try (VerifiedReader good =
+              VerifiedReader.open(
+                  im.params(), im.dataDevice(), hash, im.root(), cache, ReaderOptions.DEFAULTS);
+          VerifiedReader bad =
+              VerifiedReader.open(
+                  im.params(), im.dataDevice(), hash, wrongRoot, cache, ReaderOptions.DEFAULTS)) {
         assertThat(good.read(0, 600 * BS)).isEqualTo(im.data());
         assertThatThrownBy(() -> bad.read(0, BS)).isInstanceOf(CorruptBlockException.class);
         assertThat(cache.stats().images()).isEqualTo(2);
@@ -77,21 +91,29 @@ class HashBlockCacheTest {
       assertThat(cache.stats().cachedBytes()).isZero();
     }
 
-    /** Two readers of one image share its cache space; one closing its devices never breaks the other. */
+    /**
+     * Two readers of one image share its cache space; one closing its devices never breaks the
+     * other.
+     */
     @Test
     void readersOfOneImageShareBlocksButEachLoadsFromItsOwnDevice() throws Exception {
       TestImage im = TestImage.random(3000, BS, 17);
       HashBlockCache cache = new HashBlockCache(8 << 10); // two blocks: loads keep happening
       var hash1 = new DeviceWrapper.Closable(im.hashDevice());
       var hash2 = new DeviceWrapper.Closable(im.hashDevice());
-      VerifiedReader r1 = VerifiedReader.open(im.params(), im.dataDevice(), hash1, im.root(), cache, ReaderOptions.DEFAULTS);
-      try (VerifiedReader r2 = VerifiedReader.open(im.params(), im.dataDevice(), hash2, im.root(), cache, ReaderOptions.DEFAULTS)) {
+      VerifiedReader r1 =
+          VerifiedReader.open(
+              im.params(), im.dataDevice(), hash1, im.root(), cache, ReaderOptions.DEFAULTS);
+      try (VerifiedReader r2 =
+          VerifiedReader.open(
+              im.params(), im.dataDevice(), hash2, im.root(), cache, ReaderOptions.DEFAULTS)) {
         assertThat(r1.read(0, BS)).isEqualTo(Arrays.copyOf(im.data(), BS));
         assertThat(cache.stats().images()).isEqualTo(1); // the same image: one space
         hash1.close();
         r1.close();
         for (int b = 0; b < 3000; b += 97) {
-          assertThat(r2.read((long) b * BS, BS)).isEqualTo(Arrays.copyOfRange(im.data(), b * BS, (b + 1) * BS));
+          assertThat(r2.read((long) b * BS, BS))
+              .isEqualTo(Arrays.copyOfRange(im.data(), b * BS, (b + 1) * BS));
         }
       }
     }
@@ -106,28 +128,46 @@ class HashBlockCacheTest {
       TestImage a = TestImage.random(3000, BS, 15);
       TestImage b = TestImage.of(Images.random(16, 2000 * 1024), 1024, HashAlgorithm.SHA1, 16);
       HashBlockCache cache = new HashBlockCache(16 << 10); // a few blocks for both
-      try (VerifiedReader ra = VerifiedReader.open(a.params(), a.dataDevice(), a.hashDevice(), a.root(), cache, ReaderOptions.DEFAULTS);
-          VerifiedReader rb = VerifiedReader.open(b.params(), b.dataDevice(), b.hashDevice(), b.root(), cache, ReaderOptions.DEFAULTS)) {
+      try (VerifiedReader ra =
+              VerifiedReader.open(
+                  a.params(),
+                  a.dataDevice(),
+                  a.hashDevice(),
+                  a.root(),
+                  cache,
+                  ReaderOptions.DEFAULTS);
+          VerifiedReader rb =
+              VerifiedReader.open(
+                  b.params(),
+                  b.dataDevice(),
+                  b.hashDevice(),
+                  b.root(),
+                  cache,
+                  ReaderOptions.DEFAULTS)) {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread[] threads = new Thread[8];
         for (int i = 0; i < threads.length; i++) {
           TestImage im = i % 2 == 0 ? a : b;
           VerifiedReader r = i % 2 == 0 ? ra : rb;
           long seed = i;
-          threads[i] = Thread.ofPlatform().start(() -> {
-            java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
-            try {
-              for (int k = 0; k < 2000; k++) {
-                int len = 1 + rnd.nextInt(3 * im.blockSize());
-                int off = rnd.nextInt(im.data().length - len);
-                if (!Arrays.equals(r.read(off, len), 0, len, im.data(), off, off + len)) {
-                  throw new AssertionError("wrong bytes at " + off);
-                }
-              }
-            } catch (Throwable t) {
-              failure.set(t);
-            }
-          });
+          threads[i] =
+              Thread.ofPlatform()
+                  .start(
+                      () -> {
+                        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+                        try {
+                          for (int k = 0; k < 2000; k++) {
+                            int len = 1 + rnd.nextInt(3 * im.blockSize());
+                            int off = rnd.nextInt(im.data().length - len);
+                            if (!Arrays.equals(
+                                r.read(off, len), 0, len, im.data(), off, off + len)) {
+                              throw new AssertionError("wrong bytes at " + off);
+                            }
+                          }
+                        } catch (Throwable t) {
+                          failure.set(t);
+                        }
+                      });
         }
         for (Thread t : threads) {
           t.join();
@@ -140,27 +180,39 @@ class HashBlockCacheTest {
       }
     }
 
-    /** Defect 10: thousands of virtual-thread readers at once: every read right, no per-thread buffers. */
+    /**
+     * Defect 10: thousands of virtual-thread readers at once: every read right, no per-thread
+     * buffers.
+     */
     @Test
     void tenThousandVirtualThreadReadersShareBoundedState() throws Exception {
       TestImage im = TestImage.random(2048, BS, 12);
-      try (VerifiedReader r = VerifiedReader.open(im.params(), im.dataDevice(), im.hashDevice(), im.root(),
-              new HashBlockCache(64 << 10), ReaderOptions.DEFAULTS);
+      try (VerifiedReader r =
+              VerifiedReader.open(
+                  im.params(),
+                  im.dataDevice(),
+                  im.hashDevice(),
+                  im.root(),
+                  new HashBlockCache(64 << 10),
+                  ReaderOptions.DEFAULTS);
           VerificationScheduler s = new VerificationScheduler(r, new HashingPool(2))) {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread[] threads = new Thread[10_000];
         for (int i = 0; i < threads.length; i++) {
           int block = (int) ((i * 2654435761L) % 2048);
-          threads[i] = Thread.ofVirtual().start(() -> {
-            try {
-              byte[] got = s.read((long) block * BS, BS);
-              if (!Arrays.equals(got, 0, BS, im.data(), block * BS, (block + 1) * BS)) {
-                throw new AssertionError("block " + block + " read wrong bytes");
-              }
-            } catch (Throwable t) {
-              failure.set(t);
-            }
-          });
+          threads[i] =
+              Thread.ofVirtual()
+                  .start(
+                      () -> {
+                        try {
+                          byte[] got = s.read((long) block * BS, BS);
+                          if (!Arrays.equals(got, 0, BS, im.data(), block * BS, (block + 1) * BS)) {
+                            throw new AssertionError("block " + block + " read wrong bytes");
+                          }
+                        } catch (Throwable t) {
+                          failure.set(t);
+                        }
+                      });
         }
         for (Thread t : threads) {
           t.join();
@@ -185,21 +237,27 @@ class HashBlockCacheTest {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         for (int i = 0; i < threads.length; i++) {
           int block = i;
-          threads[i] = Thread.ofVirtual().start(() -> {
-            try {
-              go.await();
-              assertThat(r.read((long) block * BS, BS)).isEqualTo(Arrays.copyOfRange(im.data(), block * BS, (block + 1) * BS));
-            } catch (Throwable t) {
-              failure.set(t);
-            }
-          });
+          threads[i] =
+              Thread.ofVirtual()
+                  .start(
+                      () -> {
+                        try {
+                          go.await();
+                          assertThat(r.read((long) block * BS, BS))
+                              .isEqualTo(
+                                  Arrays.copyOfRange(im.data(), block * BS, (block + 1) * BS));
+                        } catch (Throwable t) {
+                          failure.set(t);
+                        }
+                      });
         }
         go.countDown();
         for (Thread t : threads) {
           t.join();
         }
         assertThat(failure.get()).isNull();
-        assertThat(counting.reads.get()).isEqualTo(2); // the top block and level-0 block 0, once each
+        assertThat(counting.reads.get())
+            .isEqualTo(2); // the top block and level-0 block 0, once each
         assertThat(r.cacheStats().loads()).isEqualTo(2);
       }
     }
@@ -226,15 +284,20 @@ class HashBlockCacheTest {
     @Test
     void aBadHashBlockIsReportedAndNotKept() throws Exception {
       TestImage im = TestImage.random(600, BS, 8);
-      var flaky = new DeviceWrapper.Flaky(im.hashDevice(), BS + 100, 2); // bad on the load and the recheck
+      var flaky =
+          new DeviceWrapper.Flaky(im.hashDevice(), BS + 100, 2); // bad on the load and the recheck
       try (VerifiedReader r = Readers.open(im, im.dataDevice(), flaky, ReaderOptions.DEFAULTS)) {
-        assertThatThrownBy(() -> r.read(0, BS)).isInstanceOfSatisfying(CorruptBlockException.class, e -> {
-          assertThat(e.area()).isEqualTo(Area.HASH);
-          assertThat(e.block()).isEqualTo(1);
-          assertThat(e.level()).isZero();
-        });
+        assertThatThrownBy(() -> r.read(0, BS))
+            .isInstanceOfSatisfying(
+                CorruptBlockException.class,
+                e -> {
+                  assertThat(e.area()).isEqualTo(Area.HASH);
+                  assertThat(e.block()).isEqualTo(1);
+                  assertThat(e.level()).isZero();
+                });
         assertThat(r.cacheStats().invalidations()).isEqualTo(1);
-        assertThat(r.read(0, BS)).isEqualTo(Arrays.copyOf(im.data(), BS)); // the device is good again
+        assertThat(r.read(0, BS))
+            .isEqualTo(Arrays.copyOf(im.data(), BS)); // the device is good again
       }
     }
   }

@@ -11,13 +11,13 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
 import org.jverity.testing.TestImage;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Defect 2: one interrupt closed the image for every reader (a FileChannel closes itself when a
@@ -30,14 +30,23 @@ class InterruptedReadersTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"pread", "mapped"})
-  void interruptsNeverBreakTheImageForOtherReaders(String kind, @TempDir Path dir) throws Exception {
+  void interruptsNeverBreakTheImageForOtherReaders(String kind, @TempDir Path dir)
+      throws Exception {
     TestImage im = TestImage.random(2048, BS, 21);
     Path data = Files.write(dir.resolve("data.img"), im.data());
     Path hash = Files.write(dir.resolve("data.hash"), im.hash());
-    try (BlockDevice d = kind.equals("pread") ? FileDevice.openRead(data) : BlockDevices.openRead(data);
-        BlockDevice h = kind.equals("pread") ? FileDevice.openRead(hash) : BlockDevices.openRead(hash);
-        VerifiedReader r = VerifiedReader.open(im.params(), d, h, im.root(), new HashBlockCache(64 << 10),
-            ReaderOptions.DEFAULTS);
+    try (BlockDevice d =
+            kind.equals("pread") ? FileDevice.openRead(data) : BlockDevices.openRead(data);
+        BlockDevice h =
+            kind.equals("pread") ? FileDevice.openRead(hash) : BlockDevices.openRead(hash);
+        VerifiedReader r =
+            VerifiedReader.open(
+                im.params(),
+                d,
+                h,
+                im.root(),
+                new HashBlockCache(64 << 10),
+                ReaderOptions.DEFAULTS);
         HashingPool pool = new HashingPool(2);
         VerificationScheduler s = new VerificationScheduler(r, pool)) {
       AtomicBoolean stop = new AtomicBoolean();
@@ -47,8 +56,11 @@ class InterruptedReadersTest {
       Thread[] victims = new Thread[3];
       Thread[] bystanders = new Thread[3];
       for (int i = 0; i < victims.length; i++) {
-        victims[i] = Thread.ofPlatform().start(() -> readLoop(s, im, stop, failure, goodReads, interruptedReads, 1 << 20));
-        bystanders[i] = Thread.ofVirtual().start(() -> readLoop(s, im, stop, failure, goodReads, null, 3 * BS));
+        victims[i] =
+            Thread.ofPlatform()
+                .start(() -> readLoop(s, im, stop, failure, goodReads, interruptedReads, 1 << 20));
+        bystanders[i] =
+            Thread.ofVirtual().start(() -> readLoop(s, im, stop, failure, goodReads, null, 3 * BS));
       }
       long until = System.nanoTime() + 1_500_000_000L;
       while (System.nanoTime() < until && failure.get() == null) {
@@ -72,8 +84,14 @@ class InterruptedReadersTest {
     }
   }
 
-  private static void readLoop(VerificationScheduler s, TestImage im, AtomicBoolean stop,
-      AtomicReference<Throwable> failure, AtomicLong good, AtomicLong interrupted, int maxLength) {
+  private static void readLoop(
+      VerificationScheduler s,
+      TestImage im,
+      AtomicBoolean stop,
+      AtomicReference<Throwable> failure,
+      AtomicLong good,
+      AtomicLong interrupted,
+      int maxLength) {
     SplittableRandom rnd = new SplittableRandom(Thread.currentThread().threadId());
     byte[] dst = new byte[maxLength];
     while (!stop.get()) {

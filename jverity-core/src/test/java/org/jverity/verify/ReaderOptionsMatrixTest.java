@@ -7,13 +7,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.jverity.hash.HashAlgorithm;
 import org.jverity.testing.Images;
 import org.jverity.testing.TestImage;
 import org.jverity.tree.Area;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every combination of the reader's options (mode × check_at_most_once × ignore_zero_blocks), read
@@ -44,8 +44,8 @@ class ReaderOptionsMatrixTest {
 
   @ParameterizedTest(name = "{0} check_at_most_once={1} ignore_zero_blocks={2} scheduler={3}")
   @MethodSource("options")
-  void noTamperedByteIsReturnedUnlessIgnoring(CorruptionMode mode, boolean once, boolean zeros, boolean scheduled)
-      throws Exception {
+  void noTamperedByteIsReturnedUnlessIgnoring(
+      CorruptionMode mode, boolean once, boolean zeros, boolean scheduled) throws Exception {
     byte[] original = Images.random(11, BLOCKS * BS);
     Arrays.fill(original, ZERO * BS, (ZERO + 1) * BS, (byte) 0);
     TestImage im = TestImage.of(original.clone(), BS, HashAlgorithm.SHA256, 11);
@@ -53,12 +53,21 @@ class ReaderOptionsMatrixTest {
     im.data()[TAMPERED * BS + 100] ^= 1;
     long level0Block4 = im.hash().length / BS - 1; // the last hash block: level 0's last
     im.hash()[(int) (level0Block4 * BS + 10)] ^= 1;
-    ReaderOptions o = ReaderOptions.DEFAULTS.withMode(mode).withCheckAtMostOnce(once).withIgnoreZeroBlocks(zeros);
-    try (VerifiedReader r = VerifiedReader.open(im.params(), im.dataDevice(), im.hashDevice(), im.root(),
-            new HashBlockCache(1 << 20), o);
+    ReaderOptions o =
+        ReaderOptions.DEFAULTS.withMode(mode).withCheckAtMostOnce(once).withIgnoreZeroBlocks(zeros);
+    try (VerifiedReader r =
+            VerifiedReader.open(
+                im.params(),
+                im.dataDevice(),
+                im.hashDevice(),
+                im.root(),
+                new HashBlockCache(1 << 20),
+                o);
         VerificationScheduler s = new VerificationScheduler(r, new HashingPool(2))) {
       VerifiedSource src = scheduled ? s : r;
-      for (int pass = 0; pass < 2; pass++) { // the second pass is where check_at_most_once would skip
+      for (int pass = 0;
+          pass < 2;
+          pass++) { // the second pass is where check_at_most_once would skip
         if (r.failedClosed()) {
           assertThatThrownBy(() -> src.read(0, BS)).isInstanceOf(FailedClosedException.class);
           continue;
@@ -80,8 +89,9 @@ class ReaderOptionsMatrixTest {
    * block); every other mode fails naming a block (or fails closed); {@code zerosWanted} non-null
    * means the block reads as those zeros in every mode.
    */
-  private static void expectBlock(VerifiedSource src, CorruptionMode mode, int block, byte[] zerosWanted,
-      byte[] device) throws Exception {
+  private static void expectBlock(
+      VerifiedSource src, CorruptionMode mode, int block, byte[] zerosWanted, byte[] device)
+      throws Exception {
     byte[] dst = new byte[BS];
     Arrays.fill(dst, (byte) 0x77);
     if (zerosWanted != null) {

@@ -15,13 +15,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-import org.jverity.io.MemoryDevice;
-import org.jverity.testing.DeviceWrapper;
-import org.jverity.testing.TestImage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.jverity.io.MemoryDevice;
+import org.jverity.testing.DeviceWrapper;
+import org.jverity.testing.TestImage;
 
 class VerificationSchedulerTest {
   private static final int BS = 4096;
@@ -31,7 +31,9 @@ class VerificationSchedulerTest {
   @BeforeEach
   void open() throws Exception {
     im = VerifiedReaderTest.image(2048, 12, 12, 2, false, 31); // 8 MiB, 2 levels
-    scheduler = new VerificationScheduler(im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES), new HashingPool(2));
+    scheduler =
+        new VerificationScheduler(
+            im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES), new HashingPool(2));
   }
 
   @AfterEach
@@ -69,13 +71,15 @@ class VerificationSchedulerTest {
   @Test
   @DisplayName("an inline attempt stops at the first miss and keeps the blocks before it")
   void inlineStopsAtTheFirstMiss() throws Exception {
-    VerifiedReader r = im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES); // no prefetcher racing the test
+    VerifiedReader r =
+        im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES); // no prefetcher racing the test
     assertThat(r.tryReadInline(0, new byte[4096], 0, 4096)).isZero(); // nothing cached yet
     r.read(0, 1);
     // Block 0's path is cached now; blocks 1..127 share it, block 128 needs another level-0 block.
     byte[] dst = new byte[128 * 4096];
     assertThat(r.tryReadInline(4096, dst, 0, dst.length)).isEqualTo(127 * 4096);
-    assertThat(Arrays.copyOf(dst, 127 * 4096)).isEqualTo(Arrays.copyOfRange(im.data(), 4096, 128 * 4096));
+    assertThat(Arrays.copyOf(dst, 127 * 4096))
+        .isEqualTo(Arrays.copyOfRange(im.data(), 4096, 128 * 4096));
     assertThat(r.cacheStats().misses()).isEqualTo(2); // top and level-0 block 0, loaded once
   }
 
@@ -117,8 +121,16 @@ class VerificationSchedulerTest {
   void corruptionInAPiece() throws Exception {
     im.data()[300 * 4096] ^= 1;
     im.data()[100 * 4096] ^= 1;
-    VerificationScheduler s = new VerificationScheduler(
-        VerifiedReader.open(im.params(), new MemoryDevice("data", im.data()), new MemoryDevice("hash", im.hash()), im.root(), new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS), new HashingPool(2));
+    VerificationScheduler s =
+        new VerificationScheduler(
+            VerifiedReader.open(
+                im.params(),
+                new MemoryDevice("data", im.data()),
+                new MemoryDevice("hash", im.hash()),
+                im.root(),
+                new HashBlockCache(1 << 20),
+                ReaderOptions.DEFAULTS),
+            new HashingPool(2));
     try {
       assertThatThrownBy(() -> s.read(0, new byte[2 << 20], 0, 2 << 20, IoClass.BEST_EFFORT))
           .isInstanceOf(CorruptBlockException.class)
@@ -138,14 +150,17 @@ class VerificationSchedulerTest {
       Thread.sleep(5);
     }
     assertThat(scheduler.prefetches()).isGreaterThanOrEqualTo(7);
-    assertThat(scheduler.reader().cacheStats().cachedBlocks()).isGreaterThanOrEqualTo(9); // top + 8 level-0
+    assertThat(scheduler.reader().cacheStats().cachedBlocks())
+        .isGreaterThanOrEqualTo(9); // top + 8 level-0
   }
 
   @Property(tries = 30)
-  void anyMixOfReadsReturnsTheImage(@ForAll long seed, @ForAll @IntRange(min = 0, max = 65536) int limit)
-      throws Exception {
+  void anyMixOfReadsReturnsTheImage(
+      @ForAll long seed, @ForAll @IntRange(min = 0, max = 65536) int limit) throws Exception {
     VerifiedReaderTest.Image image = VerifiedReaderTest.image(700, 10, 10, 2, false, seed);
-    try (VerificationScheduler s = new VerificationScheduler(image.reader(seed % 2 == 0 ? 4096 : 1 << 20), new HashingPool(3))) {
+    try (VerificationScheduler s =
+        new VerificationScheduler(
+            image.reader(seed % 2 == 0 ? 4096 : 1 << 20), new HashingPool(3))) {
       s.setInlineLimit(IoClass.BEST_EFFORT, limit);
       SplittableRandom rnd = new SplittableRandom(seed);
       for (int i = 0; i < 30; i++) {
@@ -153,7 +168,8 @@ class VerificationSchedulerTest {
         long offset = rnd.nextLong(image.data().length - length + 1);
         byte[] dst = new byte[length];
         s.read(offset, dst, 0, length, IoClass.BEST_EFFORT);
-        assertThat(dst).isEqualTo(Arrays.copyOfRange(image.data(), (int) offset, (int) offset + length));
+        assertThat(dst)
+            .isEqualTo(Arrays.copyOfRange(image.data(), (int) offset, (int) offset + length));
       }
     }
   }
@@ -164,17 +180,24 @@ class VerificationSchedulerTest {
     HashingPool pool = new HashingPool(2);
     CountDownLatch busy = new CountDownLatch(1);
     for (int i = 0; i < 2; i++) {
-      pool.execute(() -> {
-        try {
-          busy.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      });
+      pool.execute(
+          () -> {
+            try {
+              busy.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
     }
-    try (VerificationScheduler s = new VerificationScheduler(im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES), pool)) {
+    try (VerificationScheduler s =
+        new VerificationScheduler(im.reader(HashBlockCache.DEFAULT_CAPACITY_BYTES), pool)) {
       byte[] dst = new byte[1 << 20];
-      s.read(0, dst, 0, dst.length, IoClass.BEST_EFFORT); // the caller hashes every piece; its helper waits in the queue
+      s.read(
+          0,
+          dst,
+          0,
+          dst.length,
+          IoClass.BEST_EFFORT); // the caller hashes every piece; its helper waits in the queue
       assertThat(dst).isEqualTo(Arrays.copyOf(im.data(), dst.length));
       WeakReference<byte[]> buffer = new WeakReference<>(dst);
       dst = null;
@@ -191,31 +214,39 @@ class VerificationSchedulerTest {
     }
   }
 
-  /** Defect 3 (issue 6): arguments are checked before any work: no prefetch, no load, no spin on overflow. */
+  /**
+   * Defect 3 (issue 6): arguments are checked before any work: no prefetch, no load, no spin on
+   * overflow.
+   */
   @Test
   void badArgumentsAreRefusedBeforeAnyWork() throws Exception {
     TestImage im = TestImage.random(600, BS, 2);
     DeviceWrapper.Counting hash = new DeviceWrapper.Counting(im.hashDevice());
     try (VerifiedReader r = Readers.open(im, im.dataDevice(), hash, ReaderOptions.DEFAULTS);
         VerificationScheduler s = new VerificationScheduler(r, new HashingPool(2))) {
-      assertThatThrownBy(() -> s.read(Long.MAX_VALUE - 10, new byte[BS], 0, BS)).isInstanceOf(EOFException.class);
+      assertThatThrownBy(() -> s.read(Long.MAX_VALUE - 10, new byte[BS], 0, BS))
+          .isInstanceOf(EOFException.class);
       assertThatThrownBy(() -> s.read(-BS, new byte[BS], 0, BS)).isInstanceOf(EOFException.class);
-      assertThatThrownBy(() -> s.read(r.size(), new byte[BS], 0, 1)).isInstanceOf(EOFException.class);
-      assertThatThrownBy(() -> s.read(0, new byte[BS], 1, BS)).isInstanceOf(IndexOutOfBoundsException.class);
-      assertThatThrownBy(() -> s.read(0, new byte[BS], -1, 10)).isInstanceOf(IndexOutOfBoundsException.class);
+      assertThatThrownBy(() -> s.read(r.size(), new byte[BS], 0, 1))
+          .isInstanceOf(EOFException.class);
+      assertThatThrownBy(() -> s.read(0, new byte[BS], 1, BS))
+          .isInstanceOf(IndexOutOfBoundsException.class);
+      assertThatThrownBy(() -> s.read(0, new byte[BS], -1, 10))
+          .isInstanceOf(IndexOutOfBoundsException.class);
       assertThat(hash.reads.get()).isZero();
       assertThat(r.cacheStats().cachedBlocks()).isZero();
     }
   }
 
   /**
-   * Defect 3 (issue 6): an interrupted large read returned while pool threads still wrote into the caller's
-   * array; a later read into the same array then held bytes of the earlier range.
+   * Defect 3 (issue 6): an interrupted large read returned while pool threads still wrote into the
+   * caller's array; a later read into the same array then held bytes of the earlier range.
    */
   @Test
   void anInterruptedReadNeverWritesTheBufferAfterItThrows() throws Exception {
     TestImage im = TestImage.random(1024, BS, 3);
-    var slowData = new DeviceWrapper.Slow(im.dataDevice(), 300); // 300 µs per read: pieces stay in flight
+    var slowData =
+        new DeviceWrapper.Slow(im.dataDevice(), 300); // 300 µs per read: pieces stay in flight
     try (VerifiedReader r = Readers.open(im, slowData, im.hashDevice(), ReaderOptions.DEFAULTS);
         HashingPool pool = new HashingPool(2);
         VerificationScheduler s = new VerificationScheduler(r, pool)) {
@@ -223,17 +254,21 @@ class VerificationSchedulerTest {
       AtomicReference<Throwable> thrown = new AtomicReference<>();
       byte[][] afterThrow = new byte[1][];
       CountDownLatch started = new CountDownLatch(1);
-      Thread reader = Thread.ofPlatform().start(() -> {
-        started.countDown();
-        try {
-          while (true) {
-            s.read(0, dst, 0, dst.length, IoClass.BEST_EFFORT);
-          }
-        } catch (Throwable t) {
-          afterThrow[0] = dst.clone(); // the array as the caller sees it when read throws
-          thrown.set(t);
-        }
-      });
+      Thread reader =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    started.countDown();
+                    try {
+                      while (true) {
+                        s.read(0, dst, 0, dst.length, IoClass.BEST_EFFORT);
+                      }
+                    } catch (Throwable t) {
+                      afterThrow[0] =
+                          dst.clone(); // the array as the caller sees it when read throws
+                      thrown.set(t);
+                    }
+                  });
       started.await();
       Thread.sleep(30);
       reader.interrupt();
@@ -252,7 +287,10 @@ class VerificationSchedulerTest {
     }
   }
 
-  /** Defect 3 (issue 6): close() with reads in flight used to hang them; now they finish and later reads are refused. */
+  /**
+   * Defect 3 (issue 6): close() with reads in flight used to hang them; now they finish and later
+   * reads are refused.
+   */
   @Test
   void closeWaitsForReadsInFlightAndLaterReadsAreRefused() throws Exception {
     TestImage im = TestImage.random(512, BS, 4);
@@ -264,18 +302,21 @@ class VerificationSchedulerTest {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     CountDownLatch started = new CountDownLatch(readers.length);
     for (int i = 0; i < readers.length; i++) {
-      readers[i] = Thread.ofVirtual().start(() -> {
-        started.countDown();
-        try {
-          for (int k = 0; k < 1000; k++) {
-            assertThat(s.read(0, 1 << 20)).isEqualTo(Arrays.copyOf(im.data(), 1 << 20));
-          }
-        } catch (SourceClosedException expected) {
-          // refused after close
-        } catch (Throwable t) {
-          failure.set(t);
-        }
-      });
+      readers[i] =
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    started.countDown();
+                    try {
+                      for (int k = 0; k < 1000; k++) {
+                        assertThat(s.read(0, 1 << 20)).isEqualTo(Arrays.copyOf(im.data(), 1 << 20));
+                      }
+                    } catch (SourceClosedException expected) {
+                      // refused after close
+                    } catch (Throwable t) {
+                      failure.set(t);
+                    }
+                  });
     }
     started.await();
     Thread.sleep(20);
@@ -291,13 +332,17 @@ class VerificationSchedulerTest {
     assertThatThrownBy(() -> r.read(0, BS)).isInstanceOf(SourceClosedException.class);
   }
 
-  /** Defect 3 (issue 6): a scheduler nobody closes leaves no thread behind (the pool's threads end when idle). */
+  /**
+   * Defect 3 (issue 6): a scheduler nobody closes leaves no thread behind (the pool's threads end
+   * when idle).
+   */
   @Test
   void anIdlePoolEndsItsThreads() throws Exception {
     TestImage im = TestImage.random(256, BS, 5);
     HashingPool pool = new HashingPool(2, 200); // 200 ms idle
-    VerificationScheduler s = new VerificationScheduler(Readers.open(im, im.dataDevice(), im.hashDevice(),
-        ReaderOptions.DEFAULTS), pool);
+    VerificationScheduler s =
+        new VerificationScheduler(
+            Readers.open(im, im.dataDevice(), im.hashDevice(), ReaderOptions.DEFAULTS), pool);
     assertThat(s.read(0, 1 << 20)).isEqualTo(Arrays.copyOf(im.data(), 1 << 20));
     assertThat(pool.liveThreads()).isPositive();
     long deadline = System.nanoTime() + 5_000_000_000L;
@@ -321,7 +366,8 @@ class VerificationSchedulerTest {
         Thread.sleep(10);
       }
       assertThat(s.failedPrefetches()).isEqualTo(1);
-      assertThatThrownBy(() -> s.read(300L * BS, BS)).isInstanceOf(IOException.class)
+      assertThatThrownBy(() -> s.read(300L * BS, BS))
+          .isInstanceOf(IOException.class)
           .isNotInstanceOf(CorruptBlockException.class);
       assertThat(r.corruptionCount()).isZero();
     }

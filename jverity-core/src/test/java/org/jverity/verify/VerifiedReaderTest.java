@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.jverity.format.HashFormat;
 import org.jverity.format.VerityParams;
 import org.jverity.hash.HashAlgorithm;
@@ -28,8 +30,6 @@ import org.jverity.testing.TestImage;
 import org.jverity.tree.Area;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeBuilder;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
 
 class VerifiedReaderTest {
   private static final int BS = 4096;
@@ -37,17 +37,31 @@ class VerifiedReaderTest {
   /** A formatted image held in memory. */
   record Image(VerityParams params, byte[] data, byte[] hash, byte[] root) {
     VerifiedReader reader(long cacheBytes) throws Exception {
-      return VerifiedReader.open(params, new MemoryDevice("data", data), new MemoryDevice("hash", hash), root, new HashBlockCache(cacheBytes), ReaderOptions.DEFAULTS);
+      return VerifiedReader.open(
+          params,
+          new MemoryDevice("data", data),
+          new MemoryDevice("hash", hash),
+          root,
+          new HashBlockCache(cacheBytes),
+          ReaderOptions.DEFAULTS);
     }
   }
 
-  static Image image(int blocks, int dataBits, int hashBits, int algorithm, boolean chromeOs, long seed) throws Exception {
+  static Image image(
+      int blocks, int dataBits, int hashBits, int algorithm, boolean chromeOs, long seed)
+      throws Exception {
     HashAlgorithm alg = Algorithms.BUILT_IN.get(algorithm);
     int hbs = Math.max(1 << hashBits, Integer.highestOneBit(4 * alg.digestSize() - 1) << 1);
-    VerityParams p = VerityParams.builder()
-        .dataBlockSize(1 << dataBits).hashBlockSize(hbs).hashAlgorithm(alg)
-        .hashFormat(chromeOs ? HashFormat.CHROME_OS : HashFormat.NORMAL).dataBlocks(blocks)
-        .salt(Images.random(seed, (int) (seed & 63))).superblock(false).build();
+    VerityParams p =
+        VerityParams.builder()
+            .dataBlockSize(1 << dataBits)
+            .hashBlockSize(hbs)
+            .hashAlgorithm(alg)
+            .hashFormat(chromeOs ? HashFormat.CHROME_OS : HashFormat.NORMAL)
+            .dataBlocks(blocks)
+            .salt(Images.random(seed, (int) (seed & 63)))
+            .superblock(false)
+            .build();
     byte[] data = Images.random(seed + 1, blocks << dataBits);
     MemoryDevice hash = new MemoryDevice("hash");
     byte[] root = TreeBuilder.of(p).withThreads(1).build(new MemoryDevice("data", data), hash);
@@ -61,14 +75,17 @@ class VerifiedReaderTest {
       @ForAll @IntRange(min = 9, max = 12) int hashBits,
       @ForAll @IntRange(min = 0, max = 10) int algorithm,
       @ForAll boolean chromeOs,
-      @ForAll long seed) throws Exception {
+      @ForAll long seed)
+      throws Exception {
     Image im = image(blocks, dataBits, hashBits, algorithm, chromeOs, seed);
-    VerifiedReader r = im.reader(seed % 3 == 0 ? 1 : HashBlockCache.DEFAULT_CAPACITY_BYTES); // a 1-block cache too
+    VerifiedReader r =
+        im.reader(seed % 3 == 0 ? 1 : HashBlockCache.DEFAULT_CAPACITY_BYTES); // a 1-block cache too
     SplittableRandom rnd = new SplittableRandom(seed);
     for (int i = 0; i < 20; i++) {
       int length = rnd.nextInt(Math.min(im.data.length, 3 << dataBits) + 1);
       long offset = rnd.nextLong(im.data.length - length + 1);
-      assertThat(r.read(offset, length)).isEqualTo(Arrays.copyOfRange(im.data, (int) offset, (int) offset + length));
+      assertThat(r.read(offset, length))
+          .isEqualTo(Arrays.copyOfRange(im.data, (int) offset, (int) offset + length));
     }
     assertThat(r.read(0, im.data.length)).isEqualTo(im.data);
   }
@@ -81,7 +98,8 @@ class VerifiedReaderTest {
       @ForAll @IntRange(min = 0, max = 10) int algorithm,
       @ForAll boolean chromeOs,
       @ForAll boolean inHashArea,
-      @ForAll long seed) throws Exception {
+      @ForAll long seed)
+      throws Exception {
     Image im = image(blocks, dataBits, hashBits, algorithm, chromeOs, seed);
     SplittableRandom rnd = new SplittableRandom(seed);
     MerkleLayout g = MerkleLayout.dmVerity(im.params);
@@ -97,7 +115,8 @@ class VerifiedReaderTest {
         level++;
       }
       long indexInLevel = hashBlock - g.levelStart(level);
-      int span = g.hashesPerBlockBits() * (level + 1); // data blocks under one level-`level` block: 2^span
+      int span =
+          g.hashesPerBlockBits() * (level + 1); // data blocks under one level-`level` block: 2^span
       firstBad = indexInLevel << span;
       lastBad = Math.min(blocks, (indexInLevel + 1) << span) - 1;
     } else {
@@ -112,10 +131,13 @@ class VerifiedReaderTest {
       if (block >= firstBad && block <= lastBad) {
         assertThatThrownBy(() -> r.read(block * bs, bs))
             .isInstanceOf(CorruptBlockException.class)
-            .satisfies(e -> assertThat(((CorruptBlockException) e).area())
-                .isEqualTo(inHashArea && im.hash.length > 0 ? Area.HASH : Area.DATA));
+            .satisfies(
+                e ->
+                    assertThat(((CorruptBlockException) e).area())
+                        .isEqualTo(inHashArea && im.hash.length > 0 ? Area.HASH : Area.DATA));
       } else {
-        assertThat(r.read(block * bs, bs)).isEqualTo(Arrays.copyOfRange(im.data, (int) block * bs, (int) (block + 1) * bs));
+        assertThat(r.read(block * bs, bs))
+            .isEqualTo(Arrays.copyOfRange(im.data, (int) block * bs, (int) (block + 1) * bs));
       }
     }
   }
@@ -128,8 +150,10 @@ class VerifiedReaderTest {
     assertThatThrownBy(() -> r.read(70 * 4096, 10 * 4096))
         .isInstanceOf(CorruptBlockException.class)
         .hasMessage("data: data block 77 is corrupted");
-    assertThat(r.read(76 * 4096, 4096)).isEqualTo(Arrays.copyOfRange(im.data, 76 * 4096, 77 * 4096));
-    assertThat(r.read(78 * 4096 + 5, 10)).isEqualTo(Arrays.copyOfRange(im.data, 78 * 4096 + 5, 78 * 4096 + 15));
+    assertThat(r.read(76 * 4096, 4096))
+        .isEqualTo(Arrays.copyOfRange(im.data, 76 * 4096, 77 * 4096));
+    assertThat(r.read(78 * 4096 + 5, 10))
+        .isEqualTo(Arrays.copyOfRange(im.data, 78 * 4096 + 5, 78 * 4096 + 15));
   }
 
   @Test
@@ -137,7 +161,14 @@ class VerifiedReaderTest {
     Image im = image(1000, 12, 12, 2, false, 9);
     AtomicLong hashReads = new AtomicLong();
     BlockDevice counting = new CountingDevice(new MemoryDevice("hash", im.hash), hashReads);
-    VerifiedReader r = VerifiedReader.open(im.params, new MemoryDevice("data", im.data), counting, im.root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
+    VerifiedReader r =
+        VerifiedReader.open(
+            im.params,
+            new MemoryDevice("data", im.data),
+            counting,
+            im.root,
+            new HashBlockCache(1 << 20),
+            ReaderOptions.DEFAULTS);
     r.read(0, im.data.length);
     long cold = hashReads.get();
     assertThat(cold).isEqualTo(MerkleLayout.dmVerity(im.params).hashBlocks());
@@ -147,7 +178,10 @@ class VerifiedReaderTest {
 
   @Test
   void theCacheStaysWithinItsBound() throws Exception {
-    Image im = image(4000, 9, 9, 2, false, 11); // 512-byte hash blocks: 16 per level-0 block, 264 hash blocks
+    Image im =
+        image(
+            4000, 9, 9, 2, false,
+            11); // 512-byte hash blocks: 16 per level-0 block, 264 hash blocks
     VerifiedReader r = im.reader(8 * 512);
     for (long b = 0; b < 4000; b += 7) {
       r.read(b * 512, 512);
@@ -158,22 +192,44 @@ class VerifiedReaderTest {
   @Test
   void aTornReadIsRecheckedNotReportedAsCorruption() throws Exception {
     Image im = image(50, 12, 12, 2, false, 13);
-    // The first read of block 20 returns garbage (as if the file were being copied in), the re-read the real bytes.
+    // The first read of block 20 returns garbage (as if the file were being copied in), the re-read
+    // the real bytes.
     AtomicBoolean tornOnce = new AtomicBoolean(true);
     BlockDevice torn = new MemoryDevice("data", im.data);
-    BlockDevice flaky = new BlockDevice() {
-      @Override public String description() { return "data"; }
-      @Override public long size() throws java.io.IOException { return torn.size(); }
-      @Override public void readFully(long offset, ByteBuffer dst) throws java.io.IOException {
-        int start = dst.position();
-        torn.readFully(offset, dst);
-        if (offset <= 20 * 4096 && offset + (dst.position() - start) > 20 * 4096 && tornOnce.getAndSet(false)) {
-          dst.put(start + (int) (20 * 4096 - offset), (byte) 0x55);
-        }
-      }
-      @Override public void close() {}
-    };
-    VerifiedReader r = VerifiedReader.open(im.params, flaky, new MemoryDevice("hash", im.hash), im.root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
+    BlockDevice flaky =
+        new BlockDevice() {
+          @Override
+          public String description() {
+            return "data";
+          }
+
+          @Override
+          public long size() throws java.io.IOException {
+            return torn.size();
+          }
+
+          @Override
+          public void readFully(long offset, ByteBuffer dst) throws java.io.IOException {
+            int start = dst.position();
+            torn.readFully(offset, dst);
+            if (offset <= 20 * 4096
+                && offset + (dst.position() - start) > 20 * 4096
+                && tornOnce.getAndSet(false)) {
+              dst.put(start + (int) (20 * 4096 - offset), (byte) 0x55);
+            }
+          }
+
+          @Override
+          public void close() {}
+        };
+    VerifiedReader r =
+        VerifiedReader.open(
+            im.params,
+            flaky,
+            new MemoryDevice("hash", im.hash),
+            im.root,
+            new HashBlockCache(1 << 20),
+            ReaderOptions.DEFAULTS);
     assertThat(r.read(0, 50 * 4096)).isEqualTo(im.data);
     assertThat(tornOnce).isFalse();
   }
@@ -182,25 +238,45 @@ class VerifiedReaderTest {
   void anIoErrorIsAnIoErrorNotCorruption() throws Exception {
     Image im = image(50, 12, 12, 2, false, 19);
     MemoryDevice good = new MemoryDevice("data", im.data);
-    BlockDevice failing = new BlockDevice() {
-      @Override public String description() { return "data"; }
-      @Override public long size() { return good.size(); }
-      @Override public void readFully(long offset, ByteBuffer dst) throws java.io.IOException {
-        if (offset <= 30 * 4096 && offset + dst.remaining() > 30 * 4096) {
-          throw new java.io.IOException("data: read error at block 30");
-        }
-        good.readFully(offset, dst);
-      }
-      @Override public void close() {}
-    };
-    VerifiedReader r = VerifiedReader.open(im.params, failing, new MemoryDevice("hash", im.hash), im.root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
+    BlockDevice failing =
+        new BlockDevice() {
+          @Override
+          public String description() {
+            return "data";
+          }
+
+          @Override
+          public long size() {
+            return good.size();
+          }
+
+          @Override
+          public void readFully(long offset, ByteBuffer dst) throws java.io.IOException {
+            if (offset <= 30 * 4096 && offset + dst.remaining() > 30 * 4096) {
+              throw new java.io.IOException("data: read error at block 30");
+            }
+            good.readFully(offset, dst);
+          }
+
+          @Override
+          public void close() {}
+        };
+    VerifiedReader r =
+        VerifiedReader.open(
+            im.params,
+            failing,
+            new MemoryDevice("hash", im.hash),
+            im.root,
+            new HashBlockCache(1 << 20),
+            ReaderOptions.DEFAULTS);
     assertThatThrownBy(() -> r.read(29 * 4096, 3 * 4096))
         .isInstanceOf(java.io.IOException.class)
         .isNotInstanceOf(CorruptBlockException.class)
         .hasMessage("data: read error at block 30");
     assertThat(r.corruptionCount()).isZero();
     assertThat(r.status()).isEqualTo('V');
-    assertThat(r.read(31 * 4096, 4096)).isEqualTo(Arrays.copyOfRange(im.data, 31 * 4096, 32 * 4096));
+    assertThat(r.read(31 * 4096, 4096))
+        .isEqualTo(Arrays.copyOfRange(im.data, 31 * 4096, 32 * 4096));
   }
 
   @Test
@@ -225,9 +301,22 @@ class VerifiedReaderTest {
     byte[] original = im.data.clone();
     MemoryDevice data = new MemoryDevice("data", im.data);
     HashBlockCache cache = new HashBlockCache(cacheBytes);
-    VerifiedReader r = VerifiedReader.open(im.params, data, new MemoryDevice("hash", im.hash), im.root, cache, ReaderOptions.DEFAULTS);
-    VerifiedReader r2 = VerifiedReader.open(other.params, new MemoryDevice("data2", other.data),
-        new MemoryDevice("hash2", other.hash), other.root, cache, ReaderOptions.DEFAULTS);
+    VerifiedReader r =
+        VerifiedReader.open(
+            im.params,
+            data,
+            new MemoryDevice("hash", im.hash),
+            im.root,
+            cache,
+            ReaderOptions.DEFAULTS);
+    VerifiedReader r2 =
+        VerifiedReader.open(
+            other.params,
+            new MemoryDevice("data2", other.data),
+            new MemoryDevice("hash2", other.hash),
+            other.root,
+            cache,
+            ReaderOptions.DEFAULTS);
     VerificationScheduler s = new VerificationScheduler(r, new HashingPool(2));
     AtomicReference<Throwable> wrong = new AtomicReference<>();
     AtomicLong corruptions = new AtomicLong();
@@ -237,26 +326,30 @@ class VerifiedReaderTest {
       boolean first = t % 2 == 0;
       VerifiedSource src = !first ? r2 : t % 4 == 0 ? r : s;
       byte[] expected = first ? original : other.data;
-      threads.add(Thread.ofPlatform().start(() -> {
-        SplittableRandom rnd = new SplittableRandom(seed);
-        for (int i = 0; i < 3000 && wrong.get() == null; i++) {
-          int length = 1 + rnd.nextInt(3 * 4096);
-          long offset = rnd.nextLong(expected.length - length + 1);
-          try {
-            byte[] got = src.read(offset, length);
-            if (!Arrays.equals(got, 0, length, expected, (int) offset, (int) offset + length)) {
-              wrong.set(new AssertionError("wrong bytes at " + offset + "+" + length));
-            }
-          } catch (CorruptBlockException e) {
-            if (!first) {
-              wrong.set(e); // the second image is never corrupted
-            }
-            corruptions.incrementAndGet();
-          } catch (Throwable e) {
-            wrong.set(e);
-          }
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    SplittableRandom rnd = new SplittableRandom(seed);
+                    for (int i = 0; i < 3000 && wrong.get() == null; i++) {
+                      int length = 1 + rnd.nextInt(3 * 4096);
+                      long offset = rnd.nextLong(expected.length - length + 1);
+                      try {
+                        byte[] got = src.read(offset, length);
+                        if (!Arrays.equals(
+                            got, 0, length, expected, (int) offset, (int) offset + length)) {
+                          wrong.set(new AssertionError("wrong bytes at " + offset + "+" + length));
+                        }
+                      } catch (CorruptBlockException e) {
+                        if (!first) {
+                          wrong.set(e); // the second image is never corrupted
+                        }
+                        corruptions.incrementAndGet();
+                      } catch (Throwable e) {
+                        wrong.set(e);
+                      }
+                    }
+                  }));
     }
     Thread.sleep(20);
     for (int b = 0; b < 2000; b += 50) { // corrupt every 50th data block mid-run
@@ -278,10 +371,18 @@ class VerifiedReaderTest {
     Image im;
     MemoryDevice data;
     List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
-    CorruptionListener listener = new CorruptionListener() {
-      @Override public void corrupted(CorruptBlockException e) { events.add("corrupted " + e.block()); }
-      @Override public void failedClosed(CorruptionMode mode, CorruptBlockException cause) { events.add("closed " + mode + " " + cause.block()); }
-    };
+    CorruptionListener listener =
+        new CorruptionListener() {
+          @Override
+          public void corrupted(CorruptBlockException e) {
+            events.add("corrupted " + e.block());
+          }
+
+          @Override
+          public void failedClosed(CorruptionMode mode, CorruptBlockException cause) {
+            events.add("closed " + mode + " " + cause.block());
+          }
+        };
 
     @org.junit.jupiter.api.BeforeEach
     void corruptBlock5() throws Exception {
@@ -291,7 +392,13 @@ class VerifiedReaderTest {
     }
 
     VerifiedReader reader(ReaderOptions o) throws Exception {
-      return VerifiedReader.open(im.params, data, new MemoryDevice("hash", im.hash), im.root, new HashBlockCache(1 << 20), o.withListener(listener));
+      return VerifiedReader.open(
+          im.params,
+          data,
+          new MemoryDevice("hash", im.hash),
+          im.root,
+          new HashBlockCache(1 << 20),
+          o.withListener(listener));
     }
 
     byte[] original(long block) {
@@ -322,60 +429,92 @@ class VerifiedReaderTest {
     }
 
     @ParameterizedTest
-    @org.junit.jupiter.params.provider.EnumSource(value = CorruptionMode.class, names = {"RESTART", "PANIC"})
+    @org.junit.jupiter.params.provider.EnumSource(
+        value = CorruptionMode.class,
+        names = {"RESTART", "PANIC"})
     @org.junit.jupiter.api.DisplayName("restart and panic: fail closed, tell the owner once")
     void failClosed(CorruptionMode mode) throws Exception {
       VerifiedReader r = reader(ReaderOptions.DEFAULTS.withMode(mode));
       assertThat(r.read(0, 4096)).isEqualTo(original(0));
       assertThatThrownBy(() -> r.read(5 * 4096, 4096)).isInstanceOf(CorruptBlockException.class);
       assertThat(r.failedClosed()).isTrue();
-      assertThatThrownBy(() -> r.read(0, 4096)).isInstanceOf(FailedClosedException.class)
+      assertThatThrownBy(() -> r.read(0, 4096))
+          .isInstanceOf(FailedClosedException.class)
           .hasMessageContaining(mode.name().toLowerCase() + "_on_corruption");
       assertThatThrownBy(() -> r.read(6 * 4096, 1)).isInstanceOf(FailedClosedException.class);
       assertThat(events).containsExactly("corrupted 5", "closed " + mode + " 5");
     }
 
     @Test
-    @org.junit.jupiter.api.DisplayName("check_at_most_once: a block verified once is not hashed again")
+    @org.junit.jupiter.api.DisplayName(
+        "check_at_most_once: a block verified once is not hashed again")
     void checkAtMostOnce() throws Exception {
       VerifiedReader r = reader(ReaderOptions.DEFAULTS.withCheckAtMostOnce(true));
       assertThat(r.read(7 * 4096, 4096)).isEqualTo(original(7));
       data.writeFully(7 * 4096, ByteBuffer.wrap(new byte[] {(byte) ~im.data[7 * 4096]}));
-      assertThat(r.read(7 * 4096, 4096)[0]).isEqualTo((byte) ~im.data[7 * 4096]); // as the kernel: not rechecked
+      assertThat(r.read(7 * 4096, 4096)[0])
+          .isEqualTo((byte) ~im.data[7 * 4096]); // as the kernel: not rechecked
       assertThatThrownBy(() -> r.read(5 * 4096, 4096)).isInstanceOf(CorruptBlockException.class);
       VerifiedReader fresh = reader(ReaderOptions.DEFAULTS);
-      assertThatThrownBy(() -> fresh.read(7 * 4096, 4096)).isInstanceOf(CorruptBlockException.class);
+      assertThatThrownBy(() -> fresh.read(7 * 4096, 4096))
+          .isInstanceOf(CorruptBlockException.class);
     }
 
     @Test
-    @org.junit.jupiter.api.DisplayName("ignore_zero_blocks: a zero block reads as zeros whatever is stored")
+    @org.junit.jupiter.api.DisplayName(
+        "ignore_zero_blocks: a zero block reads as zeros whatever is stored")
     void ignoreZeroBlocks() throws Exception {
-      System.arraycopy(new byte[4096], 0, im.data, 9 * 4096, 4096); // block 9 is zeros when formatted
+      System.arraycopy(
+          new byte[4096], 0, im.data, 9 * 4096, 4096); // block 9 is zeros when formatted
       MemoryDevice hash = new MemoryDevice("hash");
       byte[] root = TreeBuilder.of(im.params).build(new MemoryDevice("data", im.data), hash);
       MemoryDevice stored = new MemoryDevice("data", im.data);
       stored.writeFully(9 * 4096 + 100, ByteBuffer.wrap(new byte[] {42}));
-      VerifiedReader ignoring = VerifiedReader.open(im.params, stored, hash, root, new HashBlockCache(1 << 20),
-          ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true));
+      VerifiedReader ignoring =
+          VerifiedReader.open(
+              im.params,
+              stored,
+              hash,
+              root,
+              new HashBlockCache(1 << 20),
+              ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true));
       assertThat(ignoring.read(9 * 4096, 4096)).containsOnly(0);
       assertThat(ignoring.read(8 * 4096, 4096)).isEqualTo(original(8));
-      VerifiedReader strict = VerifiedReader.open(im.params, stored, hash, root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
-      assertThatThrownBy(() -> strict.read(9 * 4096, 4096)).isInstanceOf(CorruptBlockException.class);
+      VerifiedReader strict =
+          VerifiedReader.open(
+              im.params, stored, hash, root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
+      assertThatThrownBy(() -> strict.read(9 * 4096, 4096))
+          .isInstanceOf(CorruptBlockException.class);
     }
   }
 
   /** Counts reads, forwards everything. */
   private record CountingDevice(BlockDevice in, AtomicLong reads) implements BlockDevice {
-    @Override public String description() { return in.description(); }
-    @Override public long size() throws java.io.IOException { return in.size(); }
-    @Override public void readFully(long offset, ByteBuffer dst) throws java.io.IOException {
+    @Override
+    public String description() {
+      return in.description();
+    }
+
+    @Override
+    public long size() throws java.io.IOException {
+      return in.size();
+    }
+
+    @Override
+    public void readFully(long offset, ByteBuffer dst) throws java.io.IOException {
       reads.incrementAndGet();
       in.readFully(offset, dst);
     }
-    @Override public void close() throws java.io.IOException { in.close(); }
+
+    @Override
+    public void close() throws java.io.IOException {
+      in.close();
+    }
   }
 
-  /** Every exit path zeroes what did not verify: an I/O error mid-request leaves no device bytes. */
+  /**
+   * Every exit path zeroes what did not verify: an I/O error mid-request leaves no device bytes.
+   */
   @Test
   void anIoErrorMidRequestLeavesOnlyVerifiedBytesOrZeros() throws Exception {
     TestImage im = TestImage.random(256, BS, 13);
@@ -386,8 +525,11 @@ class VerifiedReaderTest {
       assertThatThrownBy(() -> r.read(0, dst, 0, dst.length)).isInstanceOf(IOException.class);
       for (int at = 0; at < dst.length; at += BS) {
         byte[] got = Arrays.copyOfRange(dst, at, at + BS);
-        assertThat(Arrays.equals(got, new byte[BS]) || Arrays.equals(got, Arrays.copyOfRange(im.data(), at, at + BS)))
-            .as("block %d", at / BS).isTrue();
+        assertThat(
+                Arrays.equals(got, new byte[BS])
+                    || Arrays.equals(got, Arrays.copyOfRange(im.data(), at, at + BS)))
+            .as("block %d", at / BS)
+            .isTrue();
       }
       assertThat(r.corruptionCount()).isZero();
     }

@@ -5,8 +5,8 @@ import java.security.DigestException;
 import java.security.MessageDigest;
 
 /**
- * Two digests of the same input, one after the other: OpenSSL's {@code MD5-SHA1} (MD5 ‖ SHA-1,
- * 36 bytes), which veritysetup takes as a hash. Not thread-safe.
+ * Two digests of the same input, one after the other: OpenSSL's {@code MD5-SHA1} (MD5 ‖ SHA-1, 36
+ * bytes), which veritysetup takes as a hash. Not thread-safe.
  */
 final class ConcatenatedDigest extends MessageDigest {
   private final MessageDigest first;
@@ -37,7 +37,9 @@ final class ConcatenatedDigest extends MessageDigest {
 
   @Override
   protected void engineUpdate(ByteBuffer input) {
-    ByteBuffer again = input.duplicate(); // the first digest consumes input; the second reads a copy of its position
+    ByteBuffer again =
+        input.duplicate(); // the first digest consumes input; the second reads a copy of its
+    // position
     first.update(input);
     second.update(again);
   }

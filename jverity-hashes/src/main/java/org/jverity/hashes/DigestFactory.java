@@ -42,7 +42,9 @@ final class DigestFactory {
       // A SHAKE's shorter output is a prefix of its longer one.
       case "SHAKE128" -> new TruncatedDigest("SHAKE128", jdk("SHAKE128-256"), 16);
       case "SHAKE256" -> new TruncatedDigest("SHAKE256", jdk("SHAKE256-512"), 32);
-      default -> throw new IllegalArgumentException("digest: " + jcaName + " (not one VeritysetupHashes names)");
+      default ->
+          throw new IllegalArgumentException(
+              "digest: " + jcaName + " (not one VeritysetupHashes names)");
     };
   }
 

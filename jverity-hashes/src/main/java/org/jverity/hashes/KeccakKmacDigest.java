@@ -5,12 +5,14 @@ import org.bouncycastle.jcajce.provider.digest.BCMessageDigest;
 
 /**
  * OpenSSL's {@code KECCAK-KMAC-128} and {@code -256}: the Keccak sponge KMAC runs on (capacity
- * twice the strength, the two cSHAKE padding bits {@code 00}), with none of KMAC's key or
- * encoding, squeezed to twice the strength in bytes (32 and 64). OpenSSL exposes it as a digest
- * and veritysetup therefore takes it; nothing else names it. Not thread-safe.
+ * twice the strength, the two cSHAKE padding bits {@code 00}), with none of KMAC's key or encoding,
+ * squeezed to twice the strength in bytes (32 and 64). OpenSSL exposes it as a digest and
+ * veritysetup therefore takes it; nothing else names it. Not thread-safe.
  */
 final class KeccakKmacDigest extends BCMessageDigest {
-  /** @param strength 128 or 256 (bits) */
+  /**
+   * @param strength 128 or 256 (bits)
+   */
   KeccakKmacDigest(int strength) {
     super(new Sponge(strength));
   }

@@ -1,14 +1,14 @@
 package org.jverity.hashes;
 
+import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.Arrays;
-import java.nio.ByteBuffer;
 
 /**
- * The first bytes of another digest's output: a SHAKE at the length OpenSSL 3.0 gives it by
- * default (SHAKE128: 16 bytes, SHAKE256: 32), from the JDK's longer SHAKE (an extendable output is
- * a prefix of any longer one). Not thread-safe.
+ * The first bytes of another digest's output: a SHAKE at the length OpenSSL 3.0 gives it by default
+ * (SHAKE128: 16 bytes, SHAKE256: 32), from the JDK's longer SHAKE (an extendable output is a prefix
+ * of any longer one). Not thread-safe.
  */
 final class TruncatedDigest extends MessageDigest {
   private final MessageDigest full;
@@ -17,7 +17,8 @@ final class TruncatedDigest extends MessageDigest {
   TruncatedDigest(String name, MessageDigest full, int length) {
     super(name);
     if (length < 1 || length > full.getDigestLength()) {
-      throw new IllegalArgumentException("length: " + length + " (expected: 1 to " + full.getDigestLength() + ")");
+      throw new IllegalArgumentException(
+          "length: " + length + " (expected: 1 to " + full.getDigestLength() + ")");
     }
     this.full = full;
     this.length = length;

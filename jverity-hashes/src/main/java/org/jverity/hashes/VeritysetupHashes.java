@@ -7,8 +7,8 @@ import org.jverity.hash.HashAlgorithm;
 /**
  * The hash algorithms veritysetup takes beyond the core's SHA-1, SHA-2 and SHA-3, under the names
  * it takes and writes to the superblock. Debian's veritysetup 2.6.1 hashes with OpenSSL 3.0 (its
- * default and legacy providers), which knows every name registered here except {@code stribog*}
- * and the shorter BLAKE2 lengths; those are what veritysetup built with libgcrypt or the kernel's
+ * default and legacy providers), which knows every name registered here except {@code stribog*} and
+ * the shorter BLAKE2 lengths; those are what veritysetup built with libgcrypt or the kernel's
  * crypto API takes (cryptsetup's {@code crypto_gcrypt.c} and {@code crypto_kernel.c}), so that a
  * superblock such a build wrote reads here too.
  *
@@ -58,8 +58,10 @@ public final class VeritysetupHashes {
     registered = true;
   }
 
-  private static void add(String name, String jcaName, int digestSize, int inputBlockSize, String... aliases) {
-    HashAlgorithm.register(HashAlgorithm.of(name, jcaName, digestSize, inputBlockSize, new Lazy(jcaName)), aliases);
+  private static void add(
+      String name, String jcaName, int digestSize, int inputBlockSize, String... aliases) {
+    HashAlgorithm.register(
+        HashAlgorithm.of(name, jcaName, digestSize, inputBlockSize, new Lazy(jcaName)), aliases);
   }
 
   /**

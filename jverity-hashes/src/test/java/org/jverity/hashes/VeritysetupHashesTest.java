@@ -7,23 +7,25 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
-import org.jverity.format.HashNames;
-import org.jverity.hash.HashAlgorithm;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.format.HashNames;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * The digests {@link VeritysetupHashes} registers, without veritysetup: known answers from {@code
  * openssl dgst} (OpenSSL 3.0 with its legacy provider, what veritysetup hashes with here) and, for
- * the names only libgcrypt takes, from libgcrypt 1.10 ({@code gcry_md_hash_buffer}, by
- * cryptsetup's names: {@code stribog256}, {@code blake2b_256}, ...); and every way of feeding a
- * digest gives the same bytes. The CLI's {@code HashAlgorithmCompatTest} compares whole trees with
- * veritysetup, {@link EmbedderTest} an image read through the core alone.
+ * the names only libgcrypt takes, from libgcrypt 1.10 ({@code gcry_md_hash_buffer}, by cryptsetup's
+ * names: {@code stribog256}, {@code blake2b_256}, ...); and every way of feeding a digest gives the
+ * same bytes. The CLI's {@code HashAlgorithmCompatTest} compares whole trees with veritysetup,
+ * {@link EmbedderTest} an image read through the core alone.
  */
 class VeritysetupHashesTest {
-  /** RFC 6986's first example message (63 bytes); libgcrypt's and the kernel's Streebog agree on it. */
+  /**
+   * RFC 6986's first example message (63 bytes); libgcrypt's and the kernel's Streebog agree on it.
+   */
   static final String M1 = "012345678901234567890123456789012345678901234567890123456789012";
 
   @BeforeAll
@@ -50,7 +52,9 @@ class VeritysetupHashesTest {
     "stribog256,  abc, 4e2919cf137ed41ec4fb6270c61826cc4fffb660341e0af3688cd0626d23b481",
     "stribog512,  abc, 28156e28317da7c98f4fe2bed6b542d0dab85bb224445fcedaf75d46e26d7eb8d5997f3e0915dd6b7f0aab08d9c8beb0d8c64bae2ab8b3c8c6bc53b3bf0db728",
     "stribog256,  " + M1 + ", 9d151eefd8590b89daa6ba6cb74af9275dd051026bb149a452fd84e5e57b5500",
-    "stribog512,  " + M1 + ", 1b54d01a4af5b9d5cc3d86d68d285462b19abc2475222f35c085122be4ba1ffa00ad30f8767b3a82384c6574f024c311e2a481332b08ef7f41797891c1646f48",
+    "stribog512,  "
+        + M1
+        + ", 1b54d01a4af5b9d5cc3d86d68d285462b19abc2475222f35c085122be4ba1ffa00ad30f8767b3a82384c6574f024c311e2a481332b08ef7f41797891c1646f48",
     "blake2b-384, abc, 6f56a82c8e7ef526dfe182eb5212f7db9df1317e57815dbda46083fc30f54ee6c66ba83be64b302d7cba6ce15bb556f4",
     "blake2b-256, abc, bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319",
     "blake2b-160, abc, 384264f676f39536840523f284921cdc68b6846b",
@@ -83,8 +87,12 @@ class VeritysetupHashesTest {
           }
         }
         byte[] out = new byte[a.digestSize() + 3];
-        assertThat(d.digest(out, 3, a.digestSize())).as("%s, pieces of %d", a, piece).isEqualTo(a.digestSize());
-        assertThat(java.util.Arrays.copyOfRange(out, 3, out.length)).as("%s, pieces of %d", a, piece).isEqualTo(whole);
+        assertThat(d.digest(out, 3, a.digestSize()))
+            .as("%s, pieces of %d", a, piece)
+            .isEqualTo(a.digestSize());
+        assertThat(java.util.Arrays.copyOfRange(out, 3, out.length))
+            .as("%s, pieces of %d", a, piece)
+            .isEqualTo(whole);
       }
     }
   }
@@ -94,9 +102,37 @@ class VeritysetupHashesTest {
   void theRegisteredNamesAreVeritysetups() {
     VeritysetupHashes.register(); // again: nothing changes
     assertThat(HashAlgorithm.registered().stream().map(HashAlgorithm::kernelName))
-        .containsExactly("sha1", "sha224", "sha256", "sha384", "sha512", "sha512-224", "sha512-256", "sha3-224",
-            "sha3-256", "sha3-384", "sha3-512", "blake2b-512", "blake2s-256", "sm3", "ripemd160", "whirlpool", "md5",
-            "md4", "md5-sha1", "shake128", "shake256", "keccak-kmac-128", "keccak-kmac-256", "stribog256",
-            "stribog512", "blake2b-384", "blake2b-256", "blake2b-160", "blake2s-224", "blake2s-160", "blake2s-128");
+        .containsExactly(
+            "sha1",
+            "sha224",
+            "sha256",
+            "sha384",
+            "sha512",
+            "sha512-224",
+            "sha512-256",
+            "sha3-224",
+            "sha3-256",
+            "sha3-384",
+            "sha3-512",
+            "blake2b-512",
+            "blake2s-256",
+            "sm3",
+            "ripemd160",
+            "whirlpool",
+            "md5",
+            "md4",
+            "md5-sha1",
+            "shake128",
+            "shake256",
+            "keccak-kmac-128",
+            "keccak-kmac-256",
+            "stribog256",
+            "stribog512",
+            "blake2b-384",
+            "blake2b-256",
+            "blake2b-160",
+            "blake2s-224",
+            "blake2s-160",
+            "blake2s-128");
   }
 }

@@ -59,7 +59,9 @@ final class Connection implements Runnable {
       if (!limits.idleTimeout().isZero()) {
         transport.idleTimeout(limits.idleTimeout());
       }
-      Session s = new Handshake(transport, server.exports(), server.tls(), limits, server.isShuttingDown()).run();
+      Session s =
+          new Handshake(transport, server.exports(), server.tls(), limits, server.isShuttingDown())
+              .run();
       if (s == null) {
         reason = "client aborted the handshake";
         return;
@@ -67,7 +69,8 @@ final class Connection implements Runnable {
       transport = s.transport();
       export = s.export();
       if (!server.serves(export)) { // withdrawn while this client was in its handshake (withdraw
-        reason = "export withdrawn"; // reads export after changing the map: one of the two sees the other)
+        reason = "export withdrawn"; // reads export after changing the map: one of the two sees the
+        // other)
         return;
       }
       reason = serve(s);
@@ -92,7 +95,9 @@ final class Connection implements Runnable {
     }
   }
 
-  /** Shutdown: later requests get ESHUTDOWN; once those in flight answered, the connection closes. */
+  /**
+   * Shutdown: later requests get ESHUTDOWN; once those in flight answered, the connection closes.
+   */
   void drainAndClose() {
     draining = true;
     inFlight.acquireUninterruptibly(limits.maxInFlight());
@@ -117,8 +122,14 @@ final class Connection implements Runnable {
   /** The transmission phase; returns why it ended. */
   private String serve(Session s) throws IOException {
     DataInputStream in = new DataInputStream(transport.in());
-    ExportCommands commands = new ExportCommands(s, new ReplyWriter(transport.out()), server.buffers(), limits,
-        events, this::closeQuietly);
+    ExportCommands commands =
+        new ExportCommands(
+            s,
+            new ReplyWriter(transport.out()),
+            server.buffers(),
+            limits,
+            events,
+            this::closeQuietly);
     while (true) {
       RequestHeader h = RequestHeader.decode(in);
       long t0 = System.nanoTime();
@@ -143,7 +154,8 @@ final class Connection implements Runnable {
       if (cmd == NbdCommand.FLUSH) { // read-only: nothing to flush
         commands.ok(h, t0);
       } else {
-        start(commands, h, t0); // READ, CACHE or BLOCK_STATUS: validation refuses every other command
+        start(
+            commands, h, t0); // READ, CACHE or BLOCK_STATUS: validation refuses every other command
       }
     }
   }
@@ -175,28 +187,38 @@ final class Connection implements Runnable {
       return;
     }
     try {
-      Thread.ofVirtual().name("nbd-request").start(() -> {
-        try {
-          switch (cmd) {
-            case READ -> commands.read(h, t0, null);
-            case CACHE -> commands.cache(h, t0);
-            default -> commands.blockStatus(h, t0);
-          }
-        } finally {
-          inFlight.release();
-        }
-      });
+      Thread.ofVirtual()
+          .name("nbd-request")
+          .start(
+              () -> {
+                try {
+                  switch (cmd) {
+                    case READ -> commands.read(h, t0, null);
+                    case CACHE -> commands.cache(h, t0);
+                    default -> commands.blockStatus(h, t0);
+                  }
+                } finally {
+                  inFlight.release();
+                }
+              });
     } catch (RuntimeException | OutOfMemoryError e) {
       inFlight.release();
       commands.fail(h, t0, NbdError.ENOMEM, "cannot start the request", 0);
     }
   }
 
-  /** Reads and drops a WRITE payload, so the next request can be read; a huge one ends the connection. */
+  /**
+   * Reads and drops a WRITE payload, so the next request can be read; a huge one ends the
+   * connection.
+   */
   private void drain(long length) throws IOException {
     if (length > limits.maxWriteDrain()) {
-      throw new NbdProtocolException("write of " + length + " bytes to a read-only export (expected: at most "
-          + limits.maxWriteDrain() + " to drain)");
+      throw new NbdProtocolException(
+          "write of "
+              + length
+              + " bytes to a read-only export (expected: at most "
+              + limits.maxWriteDrain()
+              + " to drain)");
     }
     DataInputStream in = new DataInputStream(transport.in());
     for (long left = length; left > 0; ) {

@@ -8,8 +8,8 @@ import org.jverity.verify.VerifiedSource;
  * One image served under a name: its verified bytes, the I/O class its reads run at, and a
  * description for clients that ask. Any {@link VerifiedSource} serves: a dm-verity image through
  * its {@code VerificationScheduler} (small cached reads verify inline on the connection's thread,
- * large ones spread over the cores), an fs-verity {@code VerifiedFile}, an embedder's own. Immutable;
- * the source is thread-safe.
+ * large ones spread over the cores), an fs-verity {@code VerifiedFile}, an embedder's own.
+ * Immutable; the source is thread-safe.
  *
  * @param name the export name ("" is the default export); at most 4096 bytes of UTF-8
  * @param description shown by {@code nbdinfo} and in export lists; may be empty
@@ -23,8 +23,12 @@ public record Export(String name, String description, VerifiedSource source, IoC
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(ioClass, "ioClass");
     if (NbdStrings.utf8Length(name) > Nbd.MAX_STRING) {
-      throw new IllegalArgumentException("export name: " + NbdStrings.utf8Length(name)
-          + " bytes (expected: at most " + Nbd.MAX_STRING + ")");
+      throw new IllegalArgumentException(
+          "export name: "
+              + NbdStrings.utf8Length(name)
+              + " bytes (expected: at most "
+              + Nbd.MAX_STRING
+              + ")");
     }
   }
 

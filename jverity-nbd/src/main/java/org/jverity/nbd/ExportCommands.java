@@ -9,17 +9,18 @@ import org.jverity.verify.SourceClosedException;
 import org.jverity.verify.VerifiedSource;
 
 /**
- * The commands that read an export, as nbdkit's {@code handle_request} and its {@code send_*_reply}:
- * READ, CACHE and BLOCK_STATUS of one session, with their buffers, and the replies that answer or
- * refuse a request. Knows no socket: replies go to a {@link ReplyWriter}, buffers come from
- * {@link ReadBuffers}, so the handlers run over any stream and any {@link VerifiedSource}. Every
- * byte sent in a data reply has verified; a block that fails gets EIO for that request only.
- * Thread-safe as far as its parts are: requests of one connection run at once, and the writer
- * keeps their replies whole.
+ * The commands that read an export, as nbdkit's {@code handle_request} and its {@code
+ * send_*_reply}: READ, CACHE and BLOCK_STATUS of one session, with their buffers, and the replies
+ * that answer or refuse a request. Knows no socket: replies go to a {@link ReplyWriter}, buffers
+ * come from {@link ReadBuffers}, so the handlers run over any stream and any {@link
+ * VerifiedSource}. Every byte sent in a data reply has verified; a block that fails gets EIO for
+ * that request only. Thread-safe as far as its parts are: requests of one connection run at once,
+ * and the writer keeps their replies whole.
  */
 final class ExportCommands {
   /** Bytes verified and sent per OFFSET_DATA chunk of a structured READ. */
   static final int PIECE = 1 << 20;
+
   /** Data blocks BLOCK_STATUS looks at per request: the client asks again for the rest. */
   private static final int MAX_STATUS_BLOCKS = 1 << 16;
 
@@ -31,7 +32,12 @@ final class ExportCommands {
   private final NbdEvents events;
   private final Runnable clientGone; // a reply could not be sent: close the connection
 
-  ExportCommands(Session session, ReplyWriter out, ReadBuffers buffers, ServerLimits limits, NbdEvents events,
+  ExportCommands(
+      Session session,
+      ReplyWriter out,
+      ReadBuffers buffers,
+      ServerLimits limits,
+      NbdEvents events,
       Runnable clientGone) {
     this.session = session;
     this.export = session.export();
@@ -43,11 +49,11 @@ final class ExportCommands {
   }
 
   /**
-   * A buffer of one piece and a header for a READ served on the reading thread, to give back
-   * after the reply; null when the request needs more (a simple reply, or a structured one with
-   * DF, of more than a piece is read whole into a buffer of its own). Never both: a request that
-   * held this one while it waited for its own could wait for ever, its own buffer keeping the room
-   * it needs (a 32 MiB read with DF takes the whole read-buffer budget).
+   * A buffer of one piece and a header for a READ served on the reading thread, to give back after
+   * the reply; null when the request needs more (a simple reply, or a structured one with DF, of
+   * more than a piece is read whole into a buffer of its own). Never both: a request that held this
+   * one while it waited for its own could wait for ever, its own buffer keeping the room it needs
+   * (a 32 MiB read with DF takes the whole read-buffer budget).
    */
   byte[] inlineBuffer(RequestHeader h) {
     int size = PIECE + ReplyWriter.DATA_CHUNK_HEADER;
@@ -68,9 +74,9 @@ final class ExportCommands {
 
   /**
    * READ: verified bytes only. Simple replies: the whole range verifies before the header goes out,
-   * else EIO and no data. Structured: pieces are verified and sent as OFFSET_DATA chunks; at a block
-   * that fails, the verified bytes before it go out and an ERROR_OFFSET names its offset (with DF,
-   * one chunk: the whole range first).
+   * else EIO and no data. Structured: pieces are verified and sent as OFFSET_DATA chunks; at a
+   * block that fails, the verified bytes before it go out and an ERROR_OFFSET names its offset
+   * (with DF, one chunk: the whole range first).
    *
    * @param reusable a buffer from {@link #inlineBuffer}, or null: the read takes its own
    * @param started {@link System#nanoTime()} when the request was read
@@ -128,7 +134,8 @@ final class ExportCommands {
   /** CACHE: reads and verifies the range at the idle class, so later reads find the tree cached. */
   void cache(RequestHeader h, long started) {
     int piece = (int) Math.min(h.length(), PIECE);
-    long end = h.offset() + Math.min(h.length(), limits.maxRequestLength()); // a hint: past this, nothing
+    long end =
+        h.offset() + Math.min(h.length(), limits.maxRequestLength()); // a hint: past this, nothing
     byte[] buf = buffers.take(piece);
     try {
       for (long pos = h.offset(); pos < end; pos += piece) {
@@ -202,7 +209,8 @@ final class ExportCommands {
   }
 
   /** Answers with an error; a simple reply, or an ERROR chunk once structured replies are on. */
-  void fail(RequestHeader h, long started, NbdError error, String message, long bytes) throws IOException {
+  void fail(RequestHeader h, long started, NbdError error, String message, long bytes)
+      throws IOException {
     if (session.structured()) {
       out.error(h.cookie(), error, message);
     } else {
@@ -215,11 +223,16 @@ final class ExportCommands {
     fail(h, started, why.error(), why.message(), 0);
   }
 
-  /** From a request thread: maps an exception to its error; a reply that cannot be sent is dropped. */
+  /**
+   * From a request thread: maps an exception to its error; a reply that cannot be sent is dropped.
+   */
   private void failQuietly(RequestHeader h, long started, IOException e) {
-    NbdError error = e instanceof CorruptBlockException ? NbdError.EIO
-        : e instanceof FailedClosedException || e instanceof SourceClosedException ? NbdError.ESHUTDOWN
-        : NbdError.EIO;
+    NbdError error =
+        e instanceof CorruptBlockException
+            ? NbdError.EIO
+            : e instanceof FailedClosedException || e instanceof SourceClosedException
+                ? NbdError.ESHUTDOWN
+                : NbdError.EIO;
     try {
       fail(h, started, error, e.getMessage() == null ? error.name() : e.getMessage(), 0);
     } catch (IOException gone) {
@@ -229,7 +242,9 @@ final class ExportCommands {
 
   private void report(RequestHeader h, long started, long bytes, NbdError error) {
     long nanos = System.nanoTime() - started;
-    NbdServer.quietly(() -> events.request(export.name(), h.commandName(), bytes,
-        error == null ? null : error.name(), nanos));
+    NbdServer.quietly(
+        () ->
+            events.request(
+                export.name(), h.commandName(), bytes, error == null ? null : error.name(), nanos));
   }
 }

@@ -12,8 +12,8 @@ import java.util.Map;
 /**
  * The fixed-newstyle handshake, server side: the greeting, the client's flags, then options until
  * one starts transmission (GO or EXPORT_NAME) or the client leaves (ABORT, or closing). Unknown
- * options get NBD_REP_ERR_UNSUP and the next option is still read. Limits on the number and size
- * of options end the connection with a {@link NbdProtocolException}. Not thread-safe: one per
+ * options get NBD_REP_ERR_UNSUP and the next option is still read. Limits on the number and size of
+ * options end the connection with a {@link NbdProtocolException}. Not thread-safe: one per
  * connection.
  *
  * <pre>
@@ -34,7 +34,12 @@ final class Handshake {
   private String metaExport; // the export SET_META_CONTEXT selected base:allocation for; or null
   private final boolean shuttingDown;
 
-  Handshake(Transport transport, Map<String, Export> exports, NbdTls tls, ServerLimits limits, boolean shuttingDown) {
+  Handshake(
+      Transport transport,
+      Map<String, Export> exports,
+      NbdTls tls,
+      ServerLimits limits,
+      boolean shuttingDown) {
     this.exports = exports;
     this.tls = tls;
     this.limits = limits;
@@ -50,12 +55,14 @@ final class Handshake {
 
   /**
    * A TLS record's first two bytes, a handshake (0x16) of TLS 1.x (0x03): what a client that starts
-   * TLS at once (TLS from the first byte, as https) sends where NBD's client flags or option belong.
+   * TLS at once (TLS from the first byte, as https) sends where NBD's client flags or option
+   * belong.
    */
   private static final int TLS_RECORD = 0x1603;
 
-  private static final String TLS_FIRST = "the client sent a TLS ClientHello without STARTTLS (NBD negotiates"
-      + " TLS with the STARTTLS option after the greeting: use nbds:// or the client's --tls)";
+  private static final String TLS_FIRST =
+      "the client sent a TLS ClientHello without STARTTLS (NBD negotiates"
+          + " TLS with the STARTTLS option after the greeting: use nbds:// or the client's --tls)";
 
   /** Runs the handshake: the session to serve, or null when the client aborted. */
   Session run() throws IOException {
@@ -67,9 +74,12 @@ final class Handshake {
     if (clientFlags >>> 16 == TLS_RECORD) {
       throw new NbdProtocolException(TLS_FIRST);
     }
-    if ((clientFlags & ~Nbd.CLIENT_FLAGS_KNOWN) != 0 || (clientFlags & Nbd.FLAG_FIXED_NEWSTYLE) == 0) {
-      throw new NbdProtocolException("client flags 0x" + Integer.toHexString(clientFlags)
-          + " (expected: fixed newstyle, optionally no zeroes)");
+    if ((clientFlags & ~Nbd.CLIENT_FLAGS_KNOWN) != 0
+        || (clientFlags & Nbd.FLAG_FIXED_NEWSTYLE) == 0) {
+      throw new NbdProtocolException(
+          "client flags 0x"
+              + Integer.toHexString(clientFlags)
+              + " (expected: fixed newstyle, optionally no zeroes)");
     }
     noZeroes = (clientFlags & Nbd.FLAG_NO_ZEROES) != 0;
     for (int count = 1; ; count++) {
@@ -78,16 +88,24 @@ final class Handshake {
         throw new NbdProtocolException(TLS_FIRST);
       }
       if (magic != Nbd.IHAVEOPT) {
-        throw new NbdProtocolException("option magic 0x" + Long.toHexString(magic) + " (expected: IHAVEOPT)");
+        throw new NbdProtocolException(
+            "option magic 0x" + Long.toHexString(magic) + " (expected: IHAVEOPT)");
       }
       int option = in.readInt();
       long length = Integer.toUnsignedLong(in.readInt());
       if (count > limits.maxOptions()) {
-        throw new NbdProtocolException("more than " + limits.maxOptions() + " options in one handshake");
+        throw new NbdProtocolException(
+            "more than " + limits.maxOptions() + " options in one handshake");
       }
       if (length > limits.maxOptionLength()) {
-        throw new NbdProtocolException("option " + option + " of " + length + " bytes (expected: at most "
-            + limits.maxOptionLength() + ")");
+        throw new NbdProtocolException(
+            "option "
+                + option
+                + " of "
+                + length
+                + " bytes (expected: at most "
+                + limits.maxOptionLength()
+                + ")");
       }
       byte[] data = new byte[(int) length];
       in.readFully(data);
@@ -146,7 +164,8 @@ final class Handshake {
     Export e = name == null ? null : lookup(name);
     if (e == null || shuttingDown) {
       // EXPORT_NAME cannot carry an error: the spec says to end the session.
-      throw new NbdProtocolException(shuttingDown ? "shutting down" : "no export named '" + name + "'");
+      throw new NbdProtocolException(
+          shuttingDown ? "shutting down" : "no export named '" + name + "'");
     }
     int flags = flags(e);
     out.writeLong(e.size());
@@ -199,7 +218,10 @@ final class Handshake {
     }
     long nameLength = Integer.toUnsignedLong(b.getInt());
     if (nameLength > b.remaining() - 2) {
-      reply(option, Nbd.REP_ERR_INVALID, "export name length " + nameLength + " runs past the option");
+      reply(
+          option,
+          Nbd.REP_ERR_INVALID,
+          "export name length " + nameLength + " runs past the option");
       return null;
     }
     String name = NbdStrings.decode(data, 4, (int) nameLength);
@@ -230,20 +252,38 @@ final class Handshake {
       return null;
     }
     int flags = flags(e);
-    reply(option, Nbd.REP_INFO, ByteBuffer.allocate(12).putShort((short) Nbd.INFO_EXPORT)
-        .putLong(e.size()).putShort((short) flags).array());
+    reply(
+        option,
+        Nbd.REP_INFO,
+        ByteBuffer.allocate(12)
+            .putShort((short) Nbd.INFO_EXPORT)
+            .putLong(e.size())
+            .putShort((short) flags)
+            .array());
     if (wantName) {
       byte[] n = NbdStrings.bytes(e.name());
-      reply(option, Nbd.REP_INFO, ByteBuffer.allocate(2 + n.length).putShort((short) Nbd.INFO_NAME).put(n).array());
+      reply(
+          option,
+          Nbd.REP_INFO,
+          ByteBuffer.allocate(2 + n.length).putShort((short) Nbd.INFO_NAME).put(n).array());
     }
     if (wantDescription && !e.description().isEmpty()) {
       byte[] d = NbdStrings.bytes(e.description());
-      reply(option, Nbd.REP_INFO,
+      reply(
+          option,
+          Nbd.REP_INFO,
           ByteBuffer.allocate(2 + d.length).putShort((short) Nbd.INFO_DESCRIPTION).put(d).array());
     }
     // Sent whether asked or not (allowed): any alignment is served, the data block is preferred.
-    reply(option, Nbd.REP_INFO, ByteBuffer.allocate(14).putShort((short) Nbd.INFO_BLOCK_SIZE)
-        .putInt(1).putInt(e.blockSize()).putInt(limits.maxRequestLength()).array());
+    reply(
+        option,
+        Nbd.REP_INFO,
+        ByteBuffer.allocate(14)
+            .putShort((short) Nbd.INFO_BLOCK_SIZE)
+            .putInt(1)
+            .putInt(e.blockSize())
+            .putInt(limits.maxRequestLength())
+            .array());
     reply(option, Nbd.REP_ACK, new byte[0]);
     if (option == NbdOption.INFO) {
       return null;
@@ -286,12 +326,20 @@ final class Handshake {
       reply(option, Nbd.REP_ERR_UNKNOWN, "no export named '" + name + "'");
       return;
     }
-    boolean allocation = queries.isEmpty() ? !set
-        : queries.stream().anyMatch(q -> q.equals(Nbd.BASE_ALLOCATION) || (!set && q.equals("base:")));
+    boolean allocation =
+        queries.isEmpty()
+            ? !set
+            : queries.stream()
+                .anyMatch(q -> q.equals(Nbd.BASE_ALLOCATION) || (!set && q.equals("base:")));
     if (allocation) {
       byte[] n = NbdStrings.bytes(Nbd.BASE_ALLOCATION);
-      reply(option, Nbd.REP_META_CONTEXT, ByteBuffer.allocate(4 + n.length).putInt(set ? Nbd.BASE_ALLOCATION_ID : 0)
-          .put(n).array());
+      reply(
+          option,
+          Nbd.REP_META_CONTEXT,
+          ByteBuffer.allocate(4 + n.length)
+              .putInt(set ? Nbd.BASE_ALLOCATION_ID : 0)
+              .put(n)
+              .array());
       if (set) {
         metaExport = chosen.name();
       }
@@ -326,7 +374,11 @@ final class Handshake {
   }
 
   private int flags(Export e) {
-    return Nbd.TF_HAS_FLAGS | Nbd.TF_READ_ONLY | Nbd.TF_SEND_FLUSH | Nbd.TF_CAN_MULTI_CONN | Nbd.TF_SEND_CACHE
+    return Nbd.TF_HAS_FLAGS
+        | Nbd.TF_READ_ONLY
+        | Nbd.TF_SEND_FLUSH
+        | Nbd.TF_CAN_MULTI_CONN
+        | Nbd.TF_SEND_CACHE
         | (structured ? Nbd.TF_SEND_DF : 0);
   }
 

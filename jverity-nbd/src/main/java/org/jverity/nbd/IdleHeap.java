@@ -5,11 +5,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Gives memory back once a server has had no client for a while. A JVM keeps the heap it grew
- * under load, and its collector runs only when something allocates, so an idle server would hold
- * its peak for ever. {@link #AFTER} after the last client left, if none came meanwhile, one full
- * collection runs; with {@code -XX:MaxHeapFreeRatio} (bin/jverity sets it for servers) the
- * collector then returns the free heap to the system. {@code -XX:+DisableExplicitGC} turns it off.
+ * Gives memory back once a server has had no client for a while. A JVM keeps the heap it grew under
+ * load, and its collector runs only when something allocates, so an idle server would hold its peak
+ * for ever. {@link #AFTER} after the last client left, if none came meanwhile, one full collection
+ * runs; with {@code -XX:MaxHeapFreeRatio} (bin/jverity sets it for servers) the collector then
+ * returns the free heap to the system. {@code -XX:+DisableExplicitGC} turns it off.
  *
  * <p>One waiting thread at most, whatever the clients do: a client that connects and leaves a
  * thousand times a second must not leave a thousand sleepers behind it each second (memory would
@@ -52,7 +52,9 @@ final class IdleHeap {
     }
   }
 
-  /** Sleeps until a whole quiet period passed with no client coming or going, then collects if idle. */
+  /**
+   * Sleeps until a whole quiet period passed with no client coming or going, then collects if idle.
+   */
   private void awaitQuiet() {
     while (true) {
       long seen = changes.get();

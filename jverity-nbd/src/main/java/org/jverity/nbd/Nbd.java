@@ -3,7 +3,8 @@ package org.jverity.nbd;
 /**
  * The protocol's numbers (NetworkBlockDevice/nbd {@code doc/proto.md}): magics, handshake flags,
  * option reply codes, info types, transmission flags, chunk types. Commands, options and errors
- * have their own types, which own their codes ({@link NbdCommand}, {@link NbdOption}, {@link NbdError}).
+ * have their own types, which own their codes ({@link NbdCommand}, {@link NbdOption}, {@link
+ * NbdError}).
  */
 final class Nbd {
   private Nbd() {}
@@ -63,8 +64,13 @@ final class Nbd {
 
   // base:allocation
   static final String BASE_ALLOCATION = "base:allocation";
-  /** The id {@code base:allocation} gets when a client selects it (the only context: any id would do). */
+
+  /**
+   * The id {@code base:allocation} gets when a client selects it (the only context: any id would
+   * do).
+   */
   static final int BASE_ALLOCATION_ID = 1;
+
   static final int STATE_HOLE = 1;
   static final int STATE_ZERO = 2;
 

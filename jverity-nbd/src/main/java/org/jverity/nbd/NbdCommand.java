@@ -24,6 +24,7 @@ enum NbdCommand {
 
   final int wire;
   final int flags; // the command flags valid with this command
+
   /** The name in lower case, for messages and events ("block_status"). */
   final String label;
 

@@ -39,9 +39,10 @@ public interface NbdEvents {
           try {
             l.request(export, command, bytes, error, nanos);
           } catch (RuntimeException e) {
-            NbdServer.quietly(() -> {
-              throw e;
-            });
+            NbdServer.quietly(
+                () -> {
+                  throw e;
+                });
           }
         }
       }
@@ -56,7 +57,9 @@ public interface NbdEvents {
   /** A client connected. */
   default void connected(String peer) {}
 
-  /** A connection ended; {@code reason} says why in a few words ("client closed", a protocol error). */
+  /**
+   * A connection ended; {@code reason} says why in a few words ("client closed", a protocol error).
+   */
   default void disconnected(String peer, String reason) {}
 
   /** A connection was refused or closed for breaking the protocol or a limit. */

@@ -28,16 +28,18 @@ import java.util.concurrent.TimeUnit;
  * many requests in flight per connection. Listens on TCP or a Unix-domain socket, or serves one
  * connection on a pair of streams (stdin/stdout). One virtual thread per connection; verification
  * runs in each export's source (a dm-verity image's scheduler: inline for small cached reads, the
- * shared hashing pool for the rest). Memory is bounded by the cache budget plus {@link ServerLimits#maxBytesInFlight()}.
+ * shared hashing pool for the rest). Memory is bounded by the cache budget plus {@link
+ * ServerLimits#maxBytesInFlight()}.
  *
  * <p>Thread-safe. {@link #shutdown()} stops accepting, answers later requests with ESHUTDOWN, waits
- * for those in flight, then closes every connection. Exports (their sources) belong
- * to the caller, who closes them after the server.
+ * for those in flight, then closes every connection. Exports (their sources) belong to the caller,
+ * who closes them after the server.
  */
 public final class NbdServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(NbdServer.class.getName());
 
-  // Insertion order: the order LIST shows. Replaced whole (never changed in place) when an export is
+  // Insertion order: the order LIST shows. Replaced whole (never changed in place) when an export
+  // is
   // withdrawn, so a handshake reads one consistent map.
   private volatile Map<String, Export> exports;
   private final ServerLimits limits;
@@ -61,7 +63,8 @@ public final class NbdServer implements AutoCloseable {
     Map<String, Export> byName = new LinkedHashMap<>();
     for (Export e : exports) {
       if (byName.putIfAbsent(e.name(), e) != null) {
-        throw new IllegalArgumentException("export name: '" + e.name() + "' twice (expected: distinct names)");
+        throw new IllegalArgumentException(
+            "export name: '" + e.name() + "' twice (expected: distinct names)");
       }
     }
     this.exports = Collections.unmodifiableMap(byName);
@@ -107,20 +110,23 @@ public final class NbdServer implements AutoCloseable {
     socket.setReuseAddress(true);
     socket.bind(address, 128);
     listeners.add(socket);
-    Thread.ofVirtual().name("nbd-accept-tcp").start(() -> {
-      while (!shuttingDown) {
-        try {
-          Socket s = socket.accept();
-          accept(() -> new Transport.OverSocket(s, false), s::close);
-        } catch (IOException e) {
-          if (!shuttingDown && !socket.isClosed()) {
-            LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
-          } else {
-            return;
-          }
-        }
-      }
-    });
+    Thread.ofVirtual()
+        .name("nbd-accept-tcp")
+        .start(
+            () -> {
+              while (!shuttingDown) {
+                try {
+                  Socket s = socket.accept();
+                  accept(() -> new Transport.OverSocket(s, false), s::close);
+                } catch (IOException e) {
+                  if (!shuttingDown && !socket.isClosed()) {
+                    LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
+                  } else {
+                    return;
+                  }
+                }
+              }
+            });
     return (InetSocketAddress) socket.getLocalSocketAddress();
   }
 
@@ -129,30 +135,34 @@ public final class NbdServer implements AutoCloseable {
     Files.deleteIfExists(path);
     ServerSocketChannel channel = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     channel.bind(UnixDomainSocketAddress.of(path), 128);
-    listeners.add(() -> {
-      channel.close();
-      Files.deleteIfExists(path);
-    });
-    Thread.ofVirtual().name("nbd-accept-unix").start(() -> {
-      int n = 0;
-      while (!shuttingDown) {
-        try {
-          SocketChannel c = channel.accept();
-          String peer = "unix:" + path + "#" + (++n);
-          accept(() -> new Transport.OverChannel(c, peer), c::close);
-        } catch (IOException e) {
-          if (shuttingDown || !channel.isOpen()) {
-            return;
-          }
-          LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
-        }
-      }
-    });
+    listeners.add(
+        () -> {
+          channel.close();
+          Files.deleteIfExists(path);
+        });
+    Thread.ofVirtual()
+        .name("nbd-accept-unix")
+        .start(
+            () -> {
+              int n = 0;
+              while (!shuttingDown) {
+                try {
+                  SocketChannel c = channel.accept();
+                  String peer = "unix:" + path + "#" + (++n);
+                  accept(() -> new Transport.OverChannel(c, peer), c::close);
+                } catch (IOException e) {
+                  if (shuttingDown || !channel.isOpen()) {
+                    return;
+                  }
+                  LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
+                }
+              }
+            });
   }
 
   /**
-   * Serves one connection on a pair of streams, as {@code nbdkit -s} does (for
-   * {@code nbdfuse --command}, libnbd's {@code connect_command}, inetd); returns when it ends.
+   * Serves one connection on a pair of streams, as {@code nbdkit -s} does (for {@code nbdfuse
+   * --command}, libnbd's {@code connect_command}, inetd); returns when it ends.
    */
   public void serve(InputStream in, OutputStream out) {
     Connection c = new Connection(this, new Transport.OverStreams(in, out, "stdin"));
@@ -171,7 +181,8 @@ public final class NbdServer implements AutoCloseable {
 
   private void accept(TransportSource source, Closer refuse) throws IOException {
     if (connections.size() >= limits.maxConnections() || shuttingDown) {
-      String why = shuttingDown ? "shutting down" : "more than " + limits.maxConnections() + " connections";
+      String why =
+          shuttingDown ? "shutting down" : "more than " + limits.maxConnections() + " connections";
       refuse.close();
       quietly(() -> events.protocolError("new connection", "refused: " + why));
       return;

@@ -1,9 +1,9 @@
 package org.jverity.nbd;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 
 /** UTF-8 strings as the protocol carries them: no terminator, at most 4096 bytes. */
 final class NbdStrings {
@@ -20,10 +20,13 @@ final class NbdStrings {
   /** Decodes strictly: null for bytes that are not UTF-8 or hold a NUL. */
   static String decode(byte[] b, int off, int len) {
     try {
-      String s = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(b, off, len)).toString();
+      String s =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(b, off, len))
+              .toString();
       return s.indexOf('\0') >= 0 ? null : s;
     } catch (CharacterCodingException e) {
       return null;

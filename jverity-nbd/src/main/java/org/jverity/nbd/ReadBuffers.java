@@ -15,22 +15,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * budget, not a stream of garbage the collector must keep up with (which grew the heap under
  * nbdcopy to hundreds of MiB). Kept buffers count against the budget; when a request needs room
  * they hold, they are dropped. {@link #trim} drops them all (the server does when its last client
- * leaves). Thread-safe; taking and giving back take no lock (every small READ does both), a
- * request waits while the budget is taken.
+ * leaves). Thread-safe; taking and giving back take no lock (every small READ does both), a request
+ * waits while the budget is taken.
  */
 final class ReadBuffers {
   private final long budget; // bytes
   private final AtomicLong held = new AtomicLong(); // bytes allocated: in use or kept
-  private final ConcurrentHashMap<Integer, Queue<byte[]>> kept = new ConcurrentHashMap<>(); // by length
+  private final ConcurrentHashMap<Integer, Queue<byte[]>> kept =
+      new ConcurrentHashMap<>(); // by length
   private final AtomicLong keptBytes = new AtomicLong(); // of held, kept (a hint: see dropKept)
-  private final ReentrantLock lock = new ReentrantLock(); // only to wait: virtual threads park cleanly
+  private final ReentrantLock lock =
+      new ReentrantLock(); // only to wait: virtual threads park cleanly
   private final Condition changed = lock.newCondition(); // a buffer came back or room was made
   private final AtomicInteger waiting = new AtomicInteger(); // requests waiting for room
   private final AtomicLong drops = new AtomicLong(); // times kept buffers were dropped to make room
 
   ReadBuffers(long budget) {
     if (budget < 1) {
-      throw new IllegalArgumentException("read buffer budget: " + budget + " (expected: at least 1 byte)");
+      throw new IllegalArgumentException(
+          "read buffer budget: " + budget + " (expected: at least 1 byte)");
     }
     this.budget = budget;
   }

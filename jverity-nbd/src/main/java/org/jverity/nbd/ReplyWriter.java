@@ -3,19 +3,20 @@ package org.jverity.nbd;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.concurrent.locks.ReentrantLock;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Writes replies to one connection: the only writer of its socket. Each reply (or structured
- * chunk) is written whole under a lock and flushed, so replies of requests running at once never
+ * Writes replies to one connection: the only writer of its socket. Each reply (or structured chunk)
+ * is written whole under a lock and flushed, so replies of requests running at once never
  * interleave inside a message; chunks of different requests may alternate, which the protocol
  * allows. Thread-safe.
  */
 final class ReplyWriter {
   private final DataOutputStream out;
-  private final ReentrantLock lock = new ReentrantLock(); // not synchronized: virtual threads park cleanly
+  private final ReentrantLock lock =
+      new ReentrantLock(); // not synchronized: virtual threads park cleanly
 
   ReplyWriter(OutputStream out) {
     this.out = new DataOutputStream(out);
@@ -43,13 +44,17 @@ final class ReplyWriter {
 
   /** Bytes before the data in a simple reply: what {@link #simpleInPlace} fills in. */
   static final int SIMPLE_HEADER = 16;
-  /** Bytes before the data in an OFFSET_DATA chunk (header and offset): what {@link #offsetDataInPlace} fills in. */
+
+  /**
+   * Bytes before the data in an OFFSET_DATA chunk (header and offset): what {@link
+   * #offsetDataInPlace} fills in.
+   */
   static final int DATA_CHUNK_HEADER = 28;
 
   /**
-   * A successful simple reply whose {@code len} data bytes already sit at
-   * {@code buf[SIMPLE_HEADER, SIMPLE_HEADER+len)}: the header is written in front of them and the
-   * whole reply leaves in one write (one TCP segment train, no copy into the stream's buffer).
+   * A successful simple reply whose {@code len} data bytes already sit at {@code buf[SIMPLE_HEADER,
+   * SIMPLE_HEADER+len)}: the header is written in front of them and the whole reply leaves in one
+   * write (one TCP segment train, no copy into the stream's buffer).
    */
   void simpleInPlace(long cookie, byte[] buf, int len) throws IOException {
     ByteBuffer.wrap(buf, 0, SIMPLE_HEADER).putInt(Nbd.SIMPLE_REPLY_MAGIC).putInt(0).putLong(cookie);
@@ -57,14 +62,18 @@ final class ReplyWriter {
   }
 
   /**
-   * An OFFSET_DATA chunk whose {@code len} data bytes already sit at
-   * {@code buf[DATA_CHUNK_HEADER, DATA_CHUNK_HEADER+len)}, written in one go as
-   * {@link #simpleInPlace} is.
+   * An OFFSET_DATA chunk whose {@code len} data bytes already sit at {@code buf[DATA_CHUNK_HEADER,
+   * DATA_CHUNK_HEADER+len)}, written in one go as {@link #simpleInPlace} is.
    */
-  void offsetDataInPlace(long cookie, boolean done, long offset, byte[] buf, int len) throws IOException {
-    ByteBuffer.wrap(buf, 0, DATA_CHUNK_HEADER).putInt(Nbd.STRUCTURED_REPLY_MAGIC)
-        .putShort((short) (done ? Nbd.REPLY_FLAG_DONE : 0)).putShort((short) Nbd.REPLY_TYPE_OFFSET_DATA)
-        .putLong(cookie).putInt(8 + len).putLong(offset);
+  void offsetDataInPlace(long cookie, boolean done, long offset, byte[] buf, int len)
+      throws IOException {
+    ByteBuffer.wrap(buf, 0, DATA_CHUNK_HEADER)
+        .putInt(Nbd.STRUCTURED_REPLY_MAGIC)
+        .putShort((short) (done ? Nbd.REPLY_FLAG_DONE : 0))
+        .putShort((short) Nbd.REPLY_TYPE_OFFSET_DATA)
+        .putLong(cookie)
+        .putInt(8 + len)
+        .putLong(offset);
     writeWhole(buf, DATA_CHUNK_HEADER + len);
   }
 
@@ -79,7 +88,8 @@ final class ReplyWriter {
   }
 
   /** An OFFSET_DATA chunk: {@code data[off, off+len)} are the bytes at {@code offset}. */
-  void offsetData(long cookie, boolean done, long offset, byte[] data, int off, int len) throws IOException {
+  void offsetData(long cookie, boolean done, long offset, byte[] data, int off, int len)
+      throws IOException {
     lock.lock();
     try {
       header(cookie, done, Nbd.REPLY_TYPE_OFFSET_DATA, 8 + len);

@@ -23,7 +23,8 @@ record RequestHeader(int flags, int type, long cookie, long offset, long length)
   static RequestHeader decode(DataInputStream in) throws IOException {
     int magic = in.readInt();
     if (magic != Nbd.REQUEST_MAGIC) {
-      throw new NbdProtocolException("request magic 0x" + Integer.toHexString(magic) + " (expected: 0x25609513)");
+      throw new NbdProtocolException(
+          "request magic 0x" + Integer.toHexString(magic) + " (expected: 0x25609513)");
     }
     int flags = in.readUnsignedShort();
     int type = in.readUnsignedShort();

@@ -17,11 +17,15 @@ final class RequestValidation {
       return new Refusal(NbdError.EINVAL, "unknown command " + h.type());
     }
     if ((h.flags() & ~cmd.flags) != 0 || (h.has(Nbd.CMD_FLAG_DF) && !s.structured())) {
-      return new Refusal(NbdError.EINVAL, "command flags 0x" + Integer.toHexString(h.flags())
-          + " are not valid for " + cmd.label);
+      return new Refusal(
+          NbdError.EINVAL,
+          "command flags 0x" + Integer.toHexString(h.flags()) + " are not valid for " + cmd.label);
     }
     return switch (cmd) {
-      case FLUSH -> h.offset() != 0 || h.length() != 0 ? new Refusal(NbdError.EINVAL, "flush takes no range") : null;
+      case FLUSH ->
+          h.offset() != 0 || h.length() != 0
+              ? new Refusal(NbdError.EINVAL, "flush takes no range")
+              : null;
       case TRIM, WRITE_ZEROES -> new Refusal(NbdError.EPERM, "the export is read-only");
       case READ, CACHE, BLOCK_STATUS -> range(cmd, h, s, limits);
       default -> new Refusal(NbdError.EINVAL, "unexpected command " + cmd.label);
@@ -37,12 +41,21 @@ final class RequestValidation {
       return new Refusal(NbdError.EINVAL, "zero-length " + cmd.label);
     }
     if (offset < 0 || offset > size - length) {
-      return new Refusal(NbdError.EINVAL, cmd.label + " of " + length + " bytes at " + offset
-          + " is outside the export (" + size + " bytes)");
+      return new Refusal(
+          NbdError.EINVAL,
+          cmd.label
+              + " of "
+              + length
+              + " bytes at "
+              + offset
+              + " is outside the export ("
+              + size
+              + " bytes)");
     }
     if (cmd == NbdCommand.READ && length > limits.maxRequestLength()) {
-      return new Refusal(h.has(Nbd.CMD_FLAG_DF) ? NbdError.EOVERFLOW : NbdError.EINVAL, "read of " + length
-          + " bytes (expected: at most " + limits.maxRequestLength() + ")");
+      return new Refusal(
+          h.has(Nbd.CMD_FLAG_DF) ? NbdError.EOVERFLOW : NbdError.EINVAL,
+          "read of " + length + " bytes (expected: at most " + limits.maxRequestLength() + ")");
     }
     if (cmd == NbdCommand.BLOCK_STATUS && !s.blockStatus()) {
       return new Refusal(NbdError.EINVAL, "block status without base:allocation selected");

@@ -9,4 +9,5 @@ package org.jverity.nbd;
  * @param blockStatus whether {@code base:allocation} was selected for this export
  * @param flags the transmission flags sent
  */
-record Session(Transport transport, Export export, boolean structured, boolean blockStatus, int flags) {}
+record Session(
+    Transport transport, Export export, boolean structured, boolean blockStatus, int flags) {}

@@ -14,11 +14,11 @@ import java.time.Duration;
 /**
  * One connection's byte streams: a TCP socket (which can start TLS), a Unix-domain socket channel,
  * or a pair of streams (stdin/stdout, as {@code nbdkit -s}). Input and output are buffered; the
- * connection flushes after each reply. Reads and writes block (connections run on virtual
- * threads).
+ * connection flushes after each reply. Reads and writes block (connections run on virtual threads).
  */
 abstract class Transport implements Closeable {
-  // Bytes per direction and connection: requests are 28 bytes and a reply as long as this is written
+  // Bytes per direction and connection: requests are 28 bytes and a reply as long as this is
+  // written
   // past the buffer, so more only costs memory per client.
   static final int BUFFER = 16 << 10;
 
@@ -70,7 +70,10 @@ abstract class Transport implements Closeable {
     private final boolean tls;
 
     OverSocket(Socket socket, boolean tls) throws IOException {
-      super(socket.getInputStream(), socket.getOutputStream(), socket.getRemoteSocketAddress() + (tls ? " (tls)" : ""));
+      super(
+          socket.getInputStream(),
+          socket.getOutputStream(),
+          socket.getRemoteSocketAddress() + (tls ? " (tls)" : ""));
       this.socket = socket;
       this.tls = tls;
       socket.setTcpNoDelay(true); // replies are flushed whole; do not wait for more

@@ -18,7 +18,14 @@ import java.util.List;
  */
 final class ClientStream {
   /** Kinds of field a fuzzer may overwrite. */
-  enum Field { OPTION_CODE, OPTION_LENGTH, COMMAND_FLAGS, COMMAND_TYPE, REQUEST_OFFSET, REQUEST_LENGTH }
+  enum Field {
+    OPTION_CODE,
+    OPTION_LENGTH,
+    COMMAND_FLAGS,
+    COMMAND_TYPE,
+    REQUEST_OFFSET,
+    REQUEST_LENGTH
+  }
 
   /** A field of {@code size} bytes at {@code at}. */
   record Place(Field field, int at, int size) {}

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jverity.verify.ReaderOptions;
 import org.jverity.testkit.Tool;
+import org.jverity.verify.ReaderOptions;
 
 /**
  * Real clients reading an image whose data block 3 was changed after formatting: libnbd sees the
@@ -30,12 +30,18 @@ class CorruptReadsTest {
 
   @BeforeAll
   static void serve() throws IOException {
-    image = ServedImage.random(dir, 64, ReaderOptions.DEFAULTS, NbdEvents.NONE, data -> {
-      try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
-        f.seek(BAD_BLOCK * 4096 + 10);
-        f.write(0x42 ^ f.readByte());
-      }
-    });
+    image =
+        ServedImage.random(
+            dir,
+            64,
+            ReaderOptions.DEFAULTS,
+            NbdEvents.NONE,
+            data -> {
+              try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
+                f.seek(BAD_BLOCK * 4096 + 10);
+                f.write(0x42 ^ f.readByte());
+              }
+            });
   }
 
   @AfterAll
@@ -46,9 +52,11 @@ class CorruptReadsTest {
   }
 
   @Test
-  @DisplayName("pread_structured over the bad block: data chunk for the verified prefix, READ_ERROR at the bad block, EIO")
+  @DisplayName(
+      "pread_structured over the bad block: data chunk for the verified prefix, READ_ERROR at the bad block, EIO")
   void structuredReadStopsAtTheBadBlock() {
-    String script = """
+    String script =
+        """
         import errno
         IMG = open(%s, 'rb').read()
         chunks = []
@@ -66,18 +74,21 @@ class CorruptReadsTest {
         print('DATA', data)
         print('ERRORS', errors)
         print('ALIVE', h.pread(4096, 8 * 4096) == IMG[8 * 4096:9 * 4096])
-        """.formatted("'" + image.data + "'");
+        """
+            .formatted("'" + image.data + "'");
 
     List<String> out = nbdsh("-u", image.unixUri(), "-c", script);
 
-    assertThat(out).containsExactly("RESULT EIO", "DATA [(0, 12288, True)]", "ERRORS [(12288, 'EIO')]",
-        "ALIVE True");
+    assertThat(out)
+        .containsExactly(
+            "RESULT EIO", "DATA [(0, 12288, True)]", "ERRORS [(12288, 'EIO')]", "ALIVE True");
   }
 
   @Test
   @DisplayName("with simple replies, a read over the bad block is EIO, and the next read works")
   void simpleReadIsEio() {
-    String script = """
+    String script =
+        """
         import errno
         h = nbd.NBD()
         h.set_request_structured_replies(False)
@@ -88,13 +99,15 @@ class CorruptReadsTest {
         except nbd.Error as e:
             print('RESULT', errno.errorcode.get(e.errnum, e.errnum))
         print('GOOD', len(h.pread(3 * 4096, 0)))
-        """.formatted("'" + image.tcpUri() + "'");
+        """
+            .formatted("'" + image.tcpUri() + "'");
 
     assertThat(nbdsh("-n", "-c", script)).containsExactly("RESULT EIO", "GOOD 12288");
   }
 
   @Test
-  @DisplayName("nbdcopy of the whole image fails with an I/O error; the server still answers nbdinfo")
+  @DisplayName(
+      "nbdcopy of the whole image fails with an I/O error; the server still answers nbdinfo")
   void nbdcopyFails() {
     var r = Tool.of("nbdcopy").timeout(TIMEOUT).run(image.unixUri(), "-");
 

@@ -38,18 +38,20 @@ class ExportCommandsTest {
   private ExportCommands commands(boolean structured, Set<Long> corrupt, Set<Long> zero) {
     Export export = Export.of("mem", new MemorySource(BYTES, BS, corrupt, zero));
     Session s = new Session(null, export, structured, structured, 0);
-    NbdEvents record = new NbdEvents() {
-      @Override
-      public void request(String export, String command, long bytes, String error, long nanos) {
-        events.add(export + " " + command + " " + bytes + " " + error);
-      }
+    NbdEvents record =
+        new NbdEvents() {
+          @Override
+          public void request(String export, String command, long bytes, String error, long nanos) {
+            events.add(export + " " + command + " " + bytes + " " + error);
+          }
 
-      @Override
-      public void corruption(String export, CorruptBlockException e) {
-        events.add(export + " corrupt block " + e.dataBlock());
-      }
-    };
-    return new ExportCommands(s, new ReplyWriter(wire), buffers, ServerLimits.DEFAULTS, record, () -> gone++);
+          @Override
+          public void corruption(String export, CorruptBlockException e) {
+            events.add(export + " corrupt block " + e.dataBlock());
+          }
+        };
+    return new ExportCommands(
+        s, new ReplyWriter(wire), buffers, ServerLimits.DEFAULTS, record, () -> gone++);
   }
 
   private static RequestHeader header(int type, int flags, long cookie, long offset, long length) {
@@ -59,7 +61,10 @@ class ExportCommandsTest {
   /** One reply chunk (or simple reply, type -1) as it went out. */
   private record Chunk(int flags, int type, long cookie, byte[] payload) {}
 
-  /** Decodes what went out: simple replies carry {@code simpleData} bytes of data when their error is 0. */
+  /**
+   * Decodes what went out: simple replies carry {@code simpleData} bytes of data when their error
+   * is 0.
+   */
   private List<Chunk> replies(int simpleData) throws IOException {
     var in = new DataInputStream(new ByteArrayInputStream(wire.toByteArray()));
     List<Chunk> out = new ArrayList<>();
@@ -93,11 +98,15 @@ class ExportCommandsTest {
   }
 
   private static int u32(byte[] b, int at) {
-    return (b[at] & 0xff) << 24 | (b[at + 1] & 0xff) << 16 | (b[at + 2] & 0xff) << 8 | (b[at + 3] & 0xff);
+    return (b[at] & 0xff) << 24
+        | (b[at + 1] & 0xff) << 16
+        | (b[at + 2] & 0xff) << 8
+        | (b[at + 3] & 0xff);
   }
 
   @Test
-  @DisplayName("a simple READ: one reply, header then the verified bytes; the event names read and its bytes")
+  @DisplayName(
+      "a simple READ: one reply, header then the verified bytes; the event names read and its bytes")
   void simpleRead() throws IOException {
     ExportCommands c = commands(false, Set.of(), null);
 
@@ -112,11 +121,15 @@ class ExportCommandsTest {
   }
 
   @Test
-  @DisplayName("a structured READ of 2.7 MiB: OFFSET_DATA chunks of 1 MiB at their offsets, DONE on the last only")
+  @DisplayName(
+      "a structured READ of 2.7 MiB: OFFSET_DATA chunks of 1 MiB at their offsets, DONE on the last only")
   void structuredReadInPieces() throws IOException {
     ExportCommands c = commands(true, Set.of(), null);
 
-    c.read(header(0, 0, 8, 0, BYTES.length), System.nanoTime(), c.inlineBuffer(header(0, 0, 8, 0, BYTES.length)));
+    c.read(
+        header(0, 0, 8, 0, BYTES.length),
+        System.nanoTime(),
+        c.inlineBuffer(header(0, 0, 8, 0, BYTES.length)));
 
     List<Chunk> r = replies(0);
     assertThat(r).hasSize(3);
@@ -135,7 +148,8 @@ class ExportCommandsTest {
   }
 
   @Test
-  @DisplayName("a structured READ over a corrupt block: the verified bytes before it, then ERROR_OFFSET naming its offset")
+  @DisplayName(
+      "a structured READ over a corrupt block: the verified bytes before it, then ERROR_OFFSET naming its offset")
   void structuredReadStopsAtTheCorruptBlock() throws IOException {
     ExportCommands c = commands(true, Set.of(3L), null);
 
@@ -152,7 +166,8 @@ class ExportCommandsTest {
     assertThat(error.flags()).isEqualTo(Nbd.REPLY_FLAG_DONE);
     assertThat(u32(error.payload(), 0)).isEqualTo(NbdError.EIO.wire);
     assertThat(u64(error.payload(), error.payload().length - 8)).isEqualTo(3L * BS);
-    assertThat(events).containsExactly("mem corrupt block 3", "mem read " + (3 * BS - 1000) + " EIO");
+    assertThat(events)
+        .containsExactly("mem corrupt block 3", "mem read " + (3 * BS - 1000) + " EIO");
   }
 
   @Test
@@ -169,7 +184,8 @@ class ExportCommandsTest {
   }
 
   @Test
-  @DisplayName("BLOCK_STATUS under ignore_zero_blocks: runs of data and of holes, in the base:allocation context")
+  @DisplayName(
+      "BLOCK_STATUS under ignore_zero_blocks: runs of data and of holes, in the base:allocation context")
   void blockStatusReportsZeroBlocksAsHoles() throws IOException {
     ExportCommands c = commands(true, Set.of(), Set.of(2L, 3L, 6L));
 
@@ -190,7 +206,8 @@ class ExportCommandsTest {
   }
 
   @Test
-  @DisplayName("BLOCK_STATUS without ignore_zero_blocks: one extent of data, whatever the blocks hold")
+  @DisplayName(
+      "BLOCK_STATUS without ignore_zero_blocks: one extent of data, whatever the blocks hold")
   void blockStatusWithoutZeroBlocksIsOneExtent() throws IOException {
     ExportCommands c = commands(true, Set.of(), null);
 
@@ -211,11 +228,13 @@ class ExportCommandsTest {
     List<Chunk> r = replies(0);
     assertThat(r).extracting(Chunk::cookie).containsExactly(13L, 14L);
     assertThat(r).extracting(Chunk::flags).containsExactly(0, NbdError.EIO.wire);
-    assertThat(events).containsExactly("mem cache 0 null", "mem corrupt block 4", "mem cache 0 EIO");
+    assertThat(events)
+        .containsExactly("mem cache 0 null", "mem corrupt block 4", "mem cache 0 EIO");
   }
 
   @Test
-  @DisplayName("every buffer a request took is given back: taking the same again allocates nothing more")
+  @DisplayName(
+      "every buffer a request took is given back: taking the same again allocates nothing more")
   void buffersGoBack() throws IOException {
     ExportCommands c = commands(true, Set.of(2L), null);
     c.read(header(0, 0, 15, 0, 4 * BS), System.nanoTime(), null);
@@ -226,20 +245,28 @@ class ExportCommandsTest {
     c.cache(header(5, 0, 18, 0, 4 * BS), System.nanoTime());
 
     assertThat(held).isPositive();
-    assertThat(buffers.held()).isEqualTo(held + 4 * BS); // the CACHE buffer once; the READ one reused
+    assertThat(buffers.held())
+        .isEqualTo(held + 4 * BS); // the CACHE buffer once; the READ one reused
   }
 
   @Test
   @DisplayName("a reply that cannot be sent tells the connection the client is gone")
   void aClientGoneIsReported() {
     Export export = Export.of("mem", new MemorySource(BYTES, BS, Set.of(0L), null));
-    ExportCommands c = new ExportCommands(new Session(null, export, true, true, 0),
-        new ReplyWriter(new OutputStream() {
-          @Override
-          public void write(int b) throws IOException {
-            throw new IOException("broken pipe");
-          }
-        }), buffers, ServerLimits.DEFAULTS, NbdEvents.NONE, () -> gone++);
+    ExportCommands c =
+        new ExportCommands(
+            new Session(null, export, true, true, 0),
+            new ReplyWriter(
+                new OutputStream() {
+                  @Override
+                  public void write(int b) throws IOException {
+                    throw new IOException("broken pipe");
+                  }
+                }),
+            buffers,
+            ServerLimits.DEFAULTS,
+            NbdEvents.NONE,
+            () -> gone++);
 
     c.cache(header(5, 0, 19, 0, BS), System.nanoTime());
 

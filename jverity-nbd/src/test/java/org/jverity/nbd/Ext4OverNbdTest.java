@@ -25,17 +25,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Tool;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.ReaderOptions;
-import org.jverity.testkit.Tool;
 
 /**
  * A real kernel filesystem through the server: an ext4 image built with {@code mkfs.ext4 -d} from
- * 20 files, its hash tree formatted, served, and attached the way a machine without the nbd
- * kernel module does it: {@code nbdfuse} exposes the export as a file, {@code losetup -r} makes it
- * a block device, {@code mount -o ro} mounts it. Every file must read back identical; after one
- * data block of one file is corrupted on disk (the tree still holds its good digest), reading
- * that file fails with an I/O error, the others still read identical, and the server goes on.
+ * 20 files, its hash tree formatted, served, and attached the way a machine without the nbd kernel
+ * module does it: {@code nbdfuse} exposes the export as a file, {@code losetup -r} makes it a block
+ * device, {@code mount -o ro} mounts it. Every file must read back identical; after one data block
+ * of one file is corrupted on disk (the tree still holds its good digest), reading that file fails
+ * with an I/O error, the others still read identical, and the server goes on.
  *
  * <p>Needs root, {@code /dev/fuse} and loop devices; without the devices it is skipped with the
  * reason printed, anything else missing fails it.
@@ -62,14 +62,17 @@ class Ext4OverNbdTest {
 
   /** 20 files of varied sizes (0 B to 1.5 MiB, one in a subdirectory) with seeded contents. */
   private static Map<String, byte[]> files() {
-    int[] sizes = {0, 1, 511, 4095, 4096, 4097, 8192, 12_345, 65_536, 65_537, 100_000, 131_072, 200_003, 262_144,
-        300_001, 400_000, 524_288, 700_000};
+    int[] sizes = {
+      0, 1, 511, 4095, 4096, 4097, 8192, 12_345, 65_536, 65_537, 100_000, 131_072, 200_003, 262_144,
+      300_001, 400_000, 524_288, 700_000
+    };
     Map<String, byte[]> files = new LinkedHashMap<>();
     for (int i = 0; i < sizes.length; i++) {
       files.put("f%02d.bin".formatted(i), random(i, sizes[i]));
     }
     files.put("sub/nested.txt", "a file in a directory\n".repeat(1000).getBytes(UTF_8));
-    files.put(BAD, random(99, 1_536 * 1024)); // the bad block sits in its middle, far from other files
+    files.put(
+        BAD, random(99, 1_536 * 1024)); // the bad block sits in its middle, far from other files
     return files;
   }
 
@@ -83,7 +86,8 @@ class Ext4OverNbdTest {
   }
 
   @Test
-  @DisplayName("ext4 via nbdfuse + losetup -r + mount -o ro: every file identical; a corrupted block fails only its file")
+  @DisplayName(
+      "ext4 via nbdfuse + losetup -r + mount -o ro: every file identical; a corrupted block fails only its file")
   void ext4ThroughNbdfuseAndLoop() throws Exception {
     Map<String, byte[]> files = files();
     Path src = Files.createDirectories(dir.resolve("src"));
@@ -92,18 +96,23 @@ class Ext4OverNbdTest {
       Files.write(src.resolve(f.getKey()), f.getValue());
     }
     Path img = dir.resolve("ext4.img");
-    Tool.of("mkfs.ext4").timeout(TIMEOUT).run("-q", "-b", "4096", "-d",
-        src.toString(), img.toString(), "16M").ok();
+    Tool.of("mkfs.ext4")
+        .timeout(TIMEOUT)
+        .run("-q", "-b", "4096", "-d", src.toString(), img.toString(), "16M")
+        .ok();
     long badBlock = middleBlockOf(img, BAD);
 
     // 1. The image as built: every file reads back identical.
     Path clean = Files.createDirectories(dir.resolve("clean"));
     Path cleanData = Files.copy(img, clean.resolve("data.img"));
-    try (ServedImage image = ServedImage.format(clean, cleanData, ReaderOptions.DEFAULTS, ServerLimits.DEFAULTS,
-            NbdEvents.NONE);
+    try (ServedImage image =
+            ServedImage.format(
+                clean, cleanData, ReaderOptions.DEFAULTS, ServerLimits.DEFAULTS, NbdEvents.NONE);
         Mount m = Mount.attach(dir.resolve("m1"), image.unixUri())) {
       for (var f : files.entrySet()) {
-        assertThat(Files.readAllBytes(m.root.resolve(f.getKey()))).as(f.getKey()).isEqualTo(f.getValue());
+        assertThat(Files.readAllBytes(m.root.resolve(f.getKey())))
+            .as(f.getKey())
+            .isEqualTo(f.getValue());
       }
       assertThat(m.root.resolve("lost+found")).isDirectory();
     }
@@ -112,41 +121,58 @@ class Ext4OverNbdTest {
     Path bad = Files.createDirectories(dir.resolve("bad"));
     Path badData = Files.copy(img, bad.resolve("data.img"), StandardCopyOption.REPLACE_EXISTING);
     Queue<Long> corrupted = new ConcurrentLinkedQueue<>();
-    NbdEvents events = new NbdEvents() {
-      @Override
-      public void corruption(String export, CorruptBlockException e) {
-        corrupted.add(e.dataBlock());
-      }
-    };
-    try (ServedImage image = ServedImage.format(bad, badData, ReaderOptions.DEFAULTS, ServerLimits.DEFAULTS, events,
-            data -> flipByte(data, badBlock * 4096 + 1000));
+    NbdEvents events =
+        new NbdEvents() {
+          @Override
+          public void corruption(String export, CorruptBlockException e) {
+            corrupted.add(e.dataBlock());
+          }
+        };
+    try (ServedImage image =
+            ServedImage.format(
+                bad,
+                badData,
+                ReaderOptions.DEFAULTS,
+                ServerLimits.DEFAULTS,
+                events,
+                data -> flipByte(data, badBlock * 4096 + 1000));
         Mount m = Mount.attach(dir.resolve("m2"), image.unixUri())) {
       Path badFile = m.root.resolve(BAD);
-      assertThatThrownBy(() -> Files.readAllBytes(badFile)).as("reading %s (block %d corrupted)", BAD, badBlock)
-          .isInstanceOf(IOException.class).hasMessageContaining("Input/output error");
-      assertThatThrownBy(() -> Files.readAllBytes(badFile)).as("again: nothing cached the bad block")
+      assertThatThrownBy(() -> Files.readAllBytes(badFile))
+          .as("reading %s (block %d corrupted)", BAD, badBlock)
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("Input/output error");
+      assertThatThrownBy(() -> Files.readAllBytes(badFile))
+          .as("again: nothing cached the bad block")
           .isInstanceOf(IOException.class);
-      assertThat(corrupted).as("the server saw data block %d fail", badBlock).contains(badBlock).containsOnly(badBlock);
+      assertThat(corrupted)
+          .as("the server saw data block %d fail", badBlock)
+          .contains(badBlock)
+          .containsOnly(badBlock);
       try (RandomAccessFile f = new RandomAccessFile(badFile.toFile(), "r")) {
         byte[] head = new byte[65536];
         f.readFully(head);
-        assertThat(head).as("the verified start of %s", BAD).isEqualTo(Arrays.copyOf(files.get(BAD), 65536));
+        assertThat(head)
+            .as("the verified start of %s", BAD)
+            .isEqualTo(Arrays.copyOf(files.get(BAD), 65536));
       }
       for (var f : files.entrySet()) {
         if (!f.getKey().equals(BAD)) {
-          assertThat(Files.readAllBytes(m.root.resolve(f.getKey()))).as(f.getKey()).isEqualTo(f.getValue());
+          assertThat(Files.readAllBytes(m.root.resolve(f.getKey())))
+              .as(f.getKey())
+              .isEqualTo(f.getValue());
         }
       }
-      var info = Tool.of("nbdinfo").timeout(TIMEOUT).run("--size",
-          image.tcpUri()).ok();
-      assertThat(info.out().strip()).as("the server is still up").isEqualTo(String.valueOf(Files.size(img)));
+      var info = Tool.of("nbdinfo").timeout(TIMEOUT).run("--size", image.tcpUri()).ok();
+      assertThat(info.out().strip())
+          .as("the server is still up")
+          .isEqualTo(String.valueOf(Files.size(img)));
     }
   }
 
   /** The filesystem block in the middle of {@code name}, by {@code debugfs -R 'blocks /name'}. */
   private static long middleBlockOf(Path img, String name) {
-    var r = Tool.of("debugfs").timeout(TIMEOUT).run("-R", "blocks /" + name,
-        img.toString()).ok();
+    var r = Tool.of("debugfs").timeout(TIMEOUT).run("-R", "blocks /" + name, img.toString()).ok();
     List<Long> blocks = new ArrayList<>();
     for (String s : r.out().strip().split("\\s+")) {
       blocks.add(Long.parseLong(s));
@@ -165,9 +191,9 @@ class Ext4OverNbdTest {
   }
 
   /**
-   * An export mounted: {@code nbdfuse -r} at {@code fuse/}, a read-only loop device over
-   * {@code fuse/nbd}, ext4 mounted read-only at {@code root}. Closing undoes every step that was
-   * done, in reverse, even when an earlier one fails.
+   * An export mounted: {@code nbdfuse -r} at {@code fuse/}, a read-only loop device over {@code
+   * fuse/nbd}, ext4 mounted read-only at {@code root}. Closing undoes every step that was done, in
+   * reverse, even when an earlier one fails.
    */
   static final class Mount implements AutoCloseable {
     final Path root;
@@ -187,20 +213,30 @@ class Ext4OverNbdTest {
       Mount m = new Mount(work);
       try {
         Path pid = work.resolve("nbdfuse.pid");
-        m.nbdfuse = Tool.of("nbdfuse").background(m.log, "-r", "-P",
-            pid.toString(), m.fuse.toString(), uri);
+        m.nbdfuse =
+            Tool.of("nbdfuse")
+                .background(m.log, "-r", "-P", pid.toString(), m.fuse.toString(), uri);
         long until = System.nanoTime() + TIMEOUT.toNanos();
         while (!(Files.exists(pid) && Files.size(pid) > 0 && Files.exists(m.fuse.resolve("nbd")))) {
           if (!m.nbdfuse.isAlive() || System.nanoTime() > until) {
-            fail("nbdfuse did not come up (%s): %s", m.nbdfuse.isAlive() ? "timed out" : "exited "
-                + m.nbdfuse.exitValue(), Files.readString(m.log));
+            fail(
+                "nbdfuse did not come up (%s): %s",
+                m.nbdfuse.isAlive() ? "timed out" : "exited " + m.nbdfuse.exitValue(),
+                Files.readString(m.log));
           }
           Thread.sleep(20);
         }
-        m.loop = Tool.of("losetup").timeout(TIMEOUT).run("-r", "-f", "--show",
-            m.fuse.resolve("nbd").toString()).ok().out().strip();
-        Tool.of("mount").timeout(TIMEOUT).run("-o", "ro", "-t", "ext4", m.loop,
-            m.root.toString()).ok();
+        m.loop =
+            Tool.of("losetup")
+                .timeout(TIMEOUT)
+                .run("-r", "-f", "--show", m.fuse.resolve("nbd").toString())
+                .ok()
+                .out()
+                .strip();
+        Tool.of("mount")
+            .timeout(TIMEOUT)
+            .run("-o", "ro", "-t", "ext4", m.loop, m.root.toString())
+            .ok();
         m.mounted = true;
         return m;
       } catch (Throwable e) {

@@ -10,15 +10,33 @@ import java.util.SplittableRandom;
  * A client byte stream for fuzzing, all drawn from one seed: a well-formed handshake (one of
  * several shapes) and a few requests, then a few mutations (bit flips, truncation, inserted,
  * duplicated or deleted bytes, and fields overwritten with huge lengths, random option codes,
- * random commands or flags). {@link #toString()} says what was done, so a failure can be read.
- * Test helper.
+ * random commands or flags). {@link #toString()} says what was done, so a failure can be read. Test
+ * helper.
  */
 final class FuzzCase {
   /** The handshakes a generated stream starts with. */
-  enum Handshake { EXPORT_NAME, EXPORT_NAME_ZEROES, GO, STRUCTURED_GO, STRUCTURED_META_GO, INFO_LIST_GO }
+  enum Handshake {
+    EXPORT_NAME,
+    EXPORT_NAME_ZEROES,
+    GO,
+    STRUCTURED_GO,
+    STRUCTURED_META_GO,
+    INFO_LIST_GO
+  }
 
   /** Request kinds a generated stream holds. */
-  enum Kind { READ, READ_DF, CACHE, FLUSH, BLOCK_STATUS, BLOCK_STATUS_ONE, WRITE, TRIM, WRITE_ZEROES, UNKNOWN }
+  enum Kind {
+    READ,
+    READ_DF,
+    CACHE,
+    FLUSH,
+    BLOCK_STATUS,
+    BLOCK_STATUS_ONE,
+    WRITE,
+    TRIM,
+    WRITE_ZEROES,
+    UNKNOWN
+  }
 
   /** One generated request; {@code cookie} is its index + 1. */
   record Req(Kind kind, long cookie, long offset, long length) {}
@@ -31,8 +49,14 @@ final class FuzzCase {
   final byte[] bytes; // after the mutations
   final List<String> mutations = new ArrayList<>();
 
-  private FuzzCase(long seed, Handshake handshake, List<Req> requests, boolean disc, ClientStream s,
-      int mutationCount, SplittableRandom rnd) {
+  private FuzzCase(
+      long seed,
+      Handshake handshake,
+      List<Req> requests,
+      boolean disc,
+      ClientStream s,
+      int mutationCount,
+      SplittableRandom rnd) {
     this.seed = seed;
     this.handshake = handshake;
     this.requests = requests;
@@ -57,44 +81,56 @@ final class FuzzCase {
     SplittableRandom rnd = new SplittableRandom(seed);
     Handshake h = Handshake.values()[rnd.nextInt(Handshake.values().length)];
     ClientStream s = new ClientStream();
-    s.clientFlags(h == Handshake.EXPORT_NAME_ZEROES ? Nbd.FLAG_FIXED_NEWSTYLE
-        : Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES);
+    s.clientFlags(
+        h == Handshake.EXPORT_NAME_ZEROES
+            ? Nbd.FLAG_FIXED_NEWSTYLE
+            : Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES);
     switch (h) {
       case EXPORT_NAME, EXPORT_NAME_ZEROES -> s.exportName("");
       case GO -> s.go("", Nbd.INFO_BLOCK_SIZE);
       case STRUCTURED_GO -> s.structuredReply().go("");
-      case STRUCTURED_META_GO -> s.structuredReply()
-          .metaContext(NbdOption.SET_META_CONTEXT.wire, "", Nbd.BASE_ALLOCATION).go("", Nbd.INFO_NAME);
-      case INFO_LIST_GO -> s.option(NbdOption.LIST.wire, new byte[0])
-          .metaContext(NbdOption.LIST_META_CONTEXT.wire, "")
-          .go(NbdOption.INFO.wire, "", Nbd.INFO_DESCRIPTION).option(99, new byte[3]).go("");
+      case STRUCTURED_META_GO ->
+          s.structuredReply()
+              .metaContext(NbdOption.SET_META_CONTEXT.wire, "", Nbd.BASE_ALLOCATION)
+              .go("", Nbd.INFO_NAME);
+      case INFO_LIST_GO ->
+          s.option(NbdOption.LIST.wire, new byte[0])
+              .metaContext(NbdOption.LIST_META_CONTEXT.wire, "")
+              .go(NbdOption.INFO.wire, "", Nbd.INFO_DESCRIPTION)
+              .option(99, new byte[3])
+              .go("");
     }
     int n = rnd.nextInt(1, 9);
     List<Req> reqs = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Kind k = Kind.values()[rnd.nextInt(Kind.values().length)];
       long cookie = i + 1;
-      Req r = switch (k) {
-        case FLUSH -> new Req(k, cookie, 0, 0);
-        case WRITE -> new Req(k, cookie, 4096L * rnd.nextInt(4), 512L * rnd.nextInt(1, 5));
-        default -> range(k, cookie, imageSize, rnd);
-      };
+      Req r =
+          switch (k) {
+            case FLUSH -> new Req(k, cookie, 0, 0);
+            case WRITE -> new Req(k, cookie, 4096L * rnd.nextInt(4), 512L * rnd.nextInt(1, 5));
+            default -> range(k, cookie, imageSize, rnd);
+          };
       reqs.add(r);
       switch (k) {
         case READ -> s.read(cookie, r.offset(), (int) r.length());
-        case READ_DF -> s.request(Nbd.CMD_FLAG_DF, NbdCommand.READ.wire, cookie, r.offset(), r.length());
+        case READ_DF ->
+            s.request(Nbd.CMD_FLAG_DF, NbdCommand.READ.wire, cookie, r.offset(), r.length());
         case CACHE -> s.request(0, NbdCommand.CACHE.wire, cookie, r.offset(), r.length());
         case FLUSH -> s.request(0, NbdCommand.FLUSH.wire, cookie, 0, 0);
-        case BLOCK_STATUS -> s.request(0, NbdCommand.BLOCK_STATUS.wire, cookie, r.offset(), r.length());
-        case BLOCK_STATUS_ONE -> s.request(Nbd.CMD_FLAG_REQ_ONE, NbdCommand.BLOCK_STATUS.wire, cookie, r.offset(),
-            r.length());
+        case BLOCK_STATUS ->
+            s.request(0, NbdCommand.BLOCK_STATUS.wire, cookie, r.offset(), r.length());
+        case BLOCK_STATUS_ONE ->
+            s.request(
+                Nbd.CMD_FLAG_REQ_ONE, NbdCommand.BLOCK_STATUS.wire, cookie, r.offset(), r.length());
         case WRITE -> {
           byte[] payload = new byte[(int) r.length()];
           rnd.nextBytes(payload);
           s.write(cookie, r.offset(), payload);
         }
         case TRIM -> s.request(0, NbdCommand.TRIM.wire, cookie, r.offset(), r.length());
-        case WRITE_ZEROES -> s.request(0, NbdCommand.WRITE_ZEROES.wire, cookie, r.offset(), r.length());
+        case WRITE_ZEROES ->
+            s.request(0, NbdCommand.WRITE_ZEROES.wire, cookie, r.offset(), r.length());
         case UNKNOWN -> s.request(0, rnd.nextInt(9, 1 << 16), cookie, r.offset(), r.length());
       }
     }
@@ -135,14 +171,25 @@ final class FuzzCase {
   }
 
   private byte[] setField(byte[] b, ClientStream.Place p, SplittableRandom rnd) {
-    long[] interesting = {0, 1, 0xFFFFFFFFL, 0x7FFFFFFFL, 0x80000000L, 1L << 30, 65_536, 33_554_433,
-        0xFFFFFFFFFFFFFFFFL, rnd.nextLong()};
-    long v = switch (p.field()) {
-      case OPTION_CODE -> rnd.nextBoolean() ? rnd.nextInt(0, 16) : rnd.nextInt();
-      case COMMAND_TYPE -> rnd.nextBoolean() ? rnd.nextInt(0, 10) : rnd.nextInt(1 << 16);
-      case COMMAND_FLAGS -> rnd.nextBoolean() ? 1L << rnd.nextInt(16) : rnd.nextInt(1 << 16);
-      default -> interesting[rnd.nextInt(interesting.length)];
+    long[] interesting = {
+      0,
+      1,
+      0xFFFFFFFFL,
+      0x7FFFFFFFL,
+      0x80000000L,
+      1L << 30,
+      65_536,
+      33_554_433,
+      0xFFFFFFFFFFFFFFFFL,
+      rnd.nextLong()
     };
+    long v =
+        switch (p.field()) {
+          case OPTION_CODE -> rnd.nextBoolean() ? rnd.nextInt(0, 16) : rnd.nextInt();
+          case COMMAND_TYPE -> rnd.nextBoolean() ? rnd.nextInt(0, 10) : rnd.nextInt(1 << 16);
+          case COMMAND_FLAGS -> rnd.nextBoolean() ? 1L << rnd.nextInt(16) : rnd.nextInt(1 << 16);
+          default -> interesting[rnd.nextInt(interesting.length)];
+        };
     byte[] c = b.clone();
     ByteBuffer w = ByteBuffer.wrap(c);
     switch (p.size()) {
@@ -150,7 +197,12 @@ final class FuzzCase {
       case 4 -> w.putInt(p.at(), (int) v);
       default -> w.putLong(p.at(), v);
     }
-    mutations.add(p.field() + "@" + p.at() + "=0x" + Long.toHexString(p.size() == 8 ? v : v & ((1L << (8 * p.size())) - 1)));
+    mutations.add(
+        p.field()
+            + "@"
+            + p.at()
+            + "=0x"
+            + Long.toHexString(p.size() == 8 ? v : v & ((1L << (8 * p.size())) - 1)));
     return c;
   }
 
@@ -200,7 +252,17 @@ final class FuzzCase {
 
   @Override
   public String toString() {
-    return "FuzzCase[seed=" + seed + ", " + handshake + ", " + requests + (disc ? ", DISC" : "") + ", mutations="
-        + mutations + ", " + bytes.length + " bytes]";
+    return "FuzzCase[seed="
+        + seed
+        + ", "
+        + handshake
+        + ", "
+        + requests
+        + (disc ? ", DISC" : "")
+        + ", mutations="
+        + mutations
+        + ", "
+        + bytes.length
+        + " bytes]";
   }
 }

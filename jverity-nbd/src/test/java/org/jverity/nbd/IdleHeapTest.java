@@ -12,7 +12,8 @@ class IdleHeapTest {
   private final IdleHeap heap = new IdleHeap(Duration.ofMillis(100), collections::incrementAndGet);
 
   @Test
-  void aClientThatComesAndGoesTenThousandTimesLeavesOneWaitingThreadAndOneCollection() throws Exception {
+  void aClientThatComesAndGoesTenThousandTimesLeavesOneWaitingThreadAndOneCollection()
+      throws Exception {
     for (int i = 0; i < 10_000; i++) {
       heap.clientCame();
       heap.lastClientLeft();

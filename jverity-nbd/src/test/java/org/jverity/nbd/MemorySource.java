@@ -39,7 +39,8 @@ final class MemorySource implements VerifiedSource {
   }
 
   @Override
-  public synchronized void read(long offset, byte[] dst, int dstOffset, int length) throws IOException {
+  public synchronized void read(long offset, byte[] dst, int dstOffset, int length)
+      throws IOException {
     if (offset < 0 || offset + length > bytes.length) {
       throw new EOFException("read of " + length + " at " + offset + " past " + bytes.length);
     }
@@ -66,6 +67,7 @@ final class MemorySource implements VerifiedSource {
 
   @Override
   public SourceStats stats() {
-    return new SourceStats(corruptions, 0, false, 0, 0, 0, new CacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0));
+    return new SourceStats(
+        corruptions, 0, false, 0, 0, 0, new CacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0));
   }
 }

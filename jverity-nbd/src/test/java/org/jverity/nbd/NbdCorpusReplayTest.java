@@ -12,11 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.jverity.verify.ReaderOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.verify.ReaderOptions;
 
 /**
  * nbdkit's fuzzing seeds (src/test/resources/nbd-corpus, copied from nbdkit's fuzzing/testcase_dir)
@@ -57,7 +57,10 @@ class NbdCorpusReplayTest {
 
   @Test
   void theSeedsAreNbdkitsFiles() throws IOException {
-    assertEquals(54, resource("newstyle-cflags-go-read").length, "NBD.md §2.1: newstyle-cflags-go-read is 54 bytes");
+    assertEquals(
+        54,
+        resource("newstyle-cflags-go-read").length,
+        "NBD.md §2.1: newstyle-cflags-go-read is 54 bytes");
     assertEquals(70, resource("newstyle-cflags-go-write").length);
   }
 
@@ -129,8 +132,14 @@ class NbdCorpusReplayTest {
     ByteBuffer b = ByteBuffer.wrap(info.data());
     assertEquals(Nbd.INFO_EXPORT, b.getShort());
     assertEquals(bytes.length, b.getLong());
-    assertEquals(Nbd.TF_HAS_FLAGS | Nbd.TF_READ_ONLY | Nbd.TF_SEND_FLUSH | Nbd.TF_CAN_MULTI_CONN
-        | Nbd.TF_SEND_CACHE, b.getShort(), "nbdkit -r's 0x0507 (no DF: no structured replies)");
+    assertEquals(
+        Nbd.TF_HAS_FLAGS
+            | Nbd.TF_READ_ONLY
+            | Nbd.TF_SEND_FLUSH
+            | Nbd.TF_CAN_MULTI_CONN
+            | Nbd.TF_SEND_CACHE,
+        b.getShort(),
+        "nbdkit -r's 0x0507 (no DF: no structured replies)");
   }
 
   private static void assertFourReads(ServerOutput o) {

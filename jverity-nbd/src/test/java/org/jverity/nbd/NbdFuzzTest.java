@@ -16,10 +16,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.lifecycle.BeforeTry;
+import net.jqwik.api.statistics.Statistics;
 import org.jverity.verify.ReaderOptions;
 
 /**
@@ -43,14 +43,20 @@ class NbdFuzzTest {
     dir = Files.createTempDirectory("nbd-fuzz");
     bytes = imageBytes(BLOCKS);
     Path data = Files.write(dir.resolve("data.img"), bytes);
-    NbdEvents events = new NbdEvents() {
-      @Override
-      public void disconnected(String peer, String reason) {
-        disconnects.add(reason);
-      }
-    };
-    image = ServedImage.format(dir, data, ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true), ServerLimits.DEFAULTS,
-        events);
+    NbdEvents events =
+        new NbdEvents() {
+          @Override
+          public void disconnected(String peer, String reason) {
+            disconnects.add(reason);
+          }
+        };
+    image =
+        ServedImage.format(
+            dir,
+            data,
+            ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true),
+            ServerLimits.DEFAULTS,
+            events);
   }
 
   @AfterContainer
@@ -91,7 +97,8 @@ class NbdFuzzTest {
       throw new AssertionError(c + ": " + e.getMessage(), e);
     }
     Statistics.label("transmission").collect(o.transmission);
-    Statistics.label("read data replies").collect(Math.min(3, o.replies.stream().filter(r -> r.offset() >= 0).count()));
+    Statistics.label("read data replies")
+        .collect(Math.min(3, o.replies.stream().filter(r -> r.offset() >= 0).count()));
     Statistics.label("replies").collect(Math.min(3, o.replies.size()));
     assertThat(disconnects).as("%s", c).noneMatch(r -> r.startsWith("internal error"));
   }
@@ -102,8 +109,15 @@ class NbdFuzzTest {
     byte[] out = replay(c);
     ServerOutput.Requests sent = new ServerOutput.Requests();
     for (FuzzCase.Req r : c.requests) {
-      sent.add(new ServerOutput.Request(0, r.kind() == FuzzCase.Kind.READ || r.kind() == FuzzCase.Kind.READ_DF
-          ? NbdCommand.READ.wire : NbdCommand.FLUSH.wire, r.cookie(), r.offset(), r.length()));
+      sent.add(
+          new ServerOutput.Request(
+              0,
+              r.kind() == FuzzCase.Kind.READ || r.kind() == FuzzCase.Kind.READ_DF
+                  ? NbdCommand.READ.wire
+                  : NbdCommand.FLUSH.wire,
+              r.cookie(),
+              r.offset(),
+              r.length()));
     }
     ServerOutput o;
     try {
@@ -112,14 +126,17 @@ class NbdFuzzTest {
       throw new AssertionError(c + ": " + e.getMessage(), e);
     }
     assertThat(o.transmission).as("%s", c).isTrue();
-    boolean structured = c.handshake == FuzzCase.Handshake.STRUCTURED_GO
-        || c.handshake == FuzzCase.Handshake.STRUCTURED_META_GO;
+    boolean structured =
+        c.handshake == FuzzCase.Handshake.STRUCTURED_GO
+            || c.handshake == FuzzCase.Handshake.STRUCTURED_META_GO;
     assertThat(o.structured).as("%s", c).isEqualTo(structured);
     boolean meta = c.handshake == FuzzCase.Handshake.STRUCTURED_META_GO;
     for (FuzzCase.Req r : c.requests) {
       checkReply(c, r, o.repliesTo(r.cookie()), structured, meta);
     }
-    assertThat(disconnects).as("%s", c).containsExactly(c.disc ? "client disconnected" : "client closed the connection");
+    assertThat(disconnects)
+        .as("%s", c)
+        .containsExactly(c.disc ? "client disconnected" : "client closed the connection");
   }
 
   static byte[] replay(FuzzCase c) throws InterruptedException {
@@ -143,7 +160,8 @@ class NbdFuzzTest {
         if (r.length() == 0 || r.offset() < 0 || r.offset() > size - r.length()) {
           yield NbdError.EINVAL;
         }
-        if ((r.kind() == FuzzCase.Kind.BLOCK_STATUS || r.kind() == FuzzCase.Kind.BLOCK_STATUS_ONE) && !meta) {
+        if ((r.kind() == FuzzCase.Kind.BLOCK_STATUS || r.kind() == FuzzCase.Kind.BLOCK_STATUS_ONE)
+            && !meta) {
           yield NbdError.EINVAL;
         }
         yield null;
@@ -151,12 +169,17 @@ class NbdFuzzTest {
     };
   }
 
-  private static void checkReply(FuzzCase c, FuzzCase.Req r, List<ServerOutput.Reply> replies, boolean structured,
+  private static void checkReply(
+      FuzzCase c,
+      FuzzCase.Req r,
+      List<ServerOutput.Reply> replies,
+      boolean structured,
       boolean meta) {
     String what = c + ": " + r;
     assertThat(replies).as(what).isNotEmpty();
     assertThat(replies.getLast().done()).as(what + ": last reply is DONE").isTrue();
-    assertThat(replies.subList(0, replies.size() - 1)).as(what + ": only the last reply is DONE")
+    assertThat(replies.subList(0, replies.size() - 1))
+        .as(what + ": only the last reply is DONE")
         .noneMatch(ServerOutput.Reply::done);
     NbdError error = expectedError(r, structured, meta, bytes.length);
     if (error != null) {
@@ -177,8 +200,11 @@ class NbdFuzzTest {
         }
         // Chunks may come in any order; together they cover the range exactly once.
         long covered = 0;
-        List<ServerOutput.Reply> data = replies.stream().filter(x -> x.type() == Nbd.REPLY_TYPE_OFFSET_DATA)
-            .sorted(Comparator.comparingLong(ServerOutput.Reply::offset)).toList();
+        List<ServerOutput.Reply> data =
+            replies.stream()
+                .filter(x -> x.type() == Nbd.REPLY_TYPE_OFFSET_DATA)
+                .sorted(Comparator.comparingLong(ServerOutput.Reply::offset))
+                .toList();
         long next = r.offset();
         for (ServerOutput.Reply d : data) {
           assertThat(d.offset()).as(what + ": chunks contiguous, no overlap").isEqualTo(next);
@@ -186,15 +212,19 @@ class NbdFuzzTest {
           covered += d.data().length;
         }
         assertThat(covered).as(what + ": bytes sent").isEqualTo(r.length());
-        assertThat(replies).as(what).allMatch(x -> x.type() == Nbd.REPLY_TYPE_OFFSET_DATA
-            || x.type() == Nbd.REPLY_TYPE_NONE);
+        assertThat(replies)
+            .as(what)
+            .allMatch(
+                x -> x.type() == Nbd.REPLY_TYPE_OFFSET_DATA || x.type() == Nbd.REPLY_TYPE_NONE);
         if (r.kind() == FuzzCase.Kind.READ_DF) {
           assertThat(data).as(what + ": DF: one chunk").hasSize(1);
         }
       }
       case CACHE, FLUSH -> {
         assertThat(replies).as(what).hasSize(1);
-        assertThat(replies.getFirst().simple() || replies.getFirst().type() == Nbd.REPLY_TYPE_NONE).as(what).isTrue();
+        assertThat(replies.getFirst().simple() || replies.getFirst().type() == Nbd.REPLY_TYPE_NONE)
+            .as(what)
+            .isTrue();
       }
       case BLOCK_STATUS, BLOCK_STATUS_ONE -> {
         assertThat(replies).as(what).hasSize(1);
@@ -213,14 +243,16 @@ class NbdFuzzTest {
           assertThat(len).as(what + ": extent length").isPositive();
           assertThat(state).as(what + ": state").isIn(0, Nbd.STATE_HOLE | Nbd.STATE_ZERO);
           if (i < n - 1 || r.kind() == FuzzCase.Kind.BLOCK_STATUS_ONE) {
-            assertThat(pos + len).as(what + ": extents before the last end inside the request")
+            assertThat(pos + len)
+                .as(what + ": extents before the last end inside the request")
                 .isLessThanOrEqualTo(r.offset() + r.length());
           }
           if (state != 0) {
             int from = (int) pos;
             int to = (int) Math.min(bytes.length, pos + len);
             assertThat(Arrays.equals(bytes, from, to, new byte[to - from], 0, to - from))
-                .as(what + ": a ZERO extent [" + from + ", " + to + ") reads as zeros").isTrue();
+                .as(what + ": a ZERO extent [" + from + ", " + to + ") reads as zeros")
+                .isTrue();
           }
           pos += len;
         }

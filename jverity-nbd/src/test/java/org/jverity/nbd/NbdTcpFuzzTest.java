@@ -19,12 +19,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jverity.verify.ReaderOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.testkit.Tool;
 import org.jverity.testkit.ToolResult;
+import org.jverity.verify.ReaderOptions;
 
 /**
  * Over TCP: well-behaved clients (a raw pipelined Java client, and nbdcopy when installed) read the
@@ -43,34 +43,44 @@ class NbdTcpFuzzTest {
     byte[] bytes = NbdFuzzTest.imageBytes(BLOCKS);
     Path data = Files.write(dir.resolve("data.img"), bytes);
     Queue<String> internal = new ConcurrentLinkedQueue<>();
-    NbdEvents events = new NbdEvents() {
-      @Override
-      public void disconnected(String peer, String reason) {
-        if (reason.startsWith("internal error")) {
-          internal.add(peer + ": " + reason);
-        }
-      }
-    };
-    try (ServedImage im = ServedImage.format(dir, data, ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true),
-        ServerLimits.DEFAULTS, events)) {
+    NbdEvents events =
+        new NbdEvents() {
+          @Override
+          public void disconnected(String peer, String reason) {
+            if (reason.startsWith("internal error")) {
+              internal.add(peer + ": " + reason);
+            }
+          }
+        };
+    try (ServedImage im =
+        ServedImage.format(
+            dir,
+            data,
+            ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true),
+            ServerLimits.DEFAULTS,
+            events)) {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicInteger cases = new AtomicInteger();
       Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
       List<Thread> fuzzers = new ArrayList<>();
       for (int f = 0; f < FUZZERS; f++) {
         int first = f;
-        fuzzers.add(Thread.ofVirtual().name("fuzzer-" + f).start(() -> {
-          for (long seed = first; !stop.get(); seed += FUZZERS) {
-            FuzzCase c = FuzzCase.generate(seed, bytes.length, true);
-            try {
-              fuzzOnce(im, c, bytes, seed % 3 == 0);
-              cases.incrementAndGet();
-            } catch (Throwable e) {
-              failures.add(new AssertionError(c + ": " + e, e));
-              return;
-            }
-          }
-        }));
+        fuzzers.add(
+            Thread.ofVirtual()
+                .name("fuzzer-" + f)
+                .start(
+                    () -> {
+                      for (long seed = first; !stop.get(); seed += FUZZERS) {
+                        FuzzCase c = FuzzCase.generate(seed, bytes.length, true);
+                        try {
+                          fuzzOnce(im, c, bytes, seed % 3 == 0);
+                          cases.incrementAndGet();
+                        } catch (Throwable e) {
+                          failures.add(new AssertionError(c + ": " + e, e));
+                          return;
+                        }
+                      }
+                    }));
       }
       Thread.sleep(200); // the fuzzers are running
       for (int round = 0; round < 3; round++) {
@@ -96,8 +106,11 @@ class NbdTcpFuzzTest {
     }
   }
 
-  /** Sends one fuzzed stream; reads every reply and checks them, or resets with requests in flight. */
-  private static void fuzzOnce(ServedImage im, FuzzCase c, byte[] image, boolean reset) throws IOException {
+  /**
+   * Sends one fuzzed stream; reads every reply and checks them, or resets with requests in flight.
+   */
+  private static void fuzzOnce(ServedImage im, FuzzCase c, byte[] image, boolean reset)
+      throws IOException {
     try (Socket s = new Socket(im.address.getAddress(), im.address.getPort())) {
       s.setSoTimeout(5000);
       OutputStream out = s.getOutputStream();
@@ -133,25 +146,33 @@ class NbdTcpFuzzTest {
       order.add(i);
     }
     Collections.shuffle(order, new java.util.Random(round));
-    ClientStream s = new ClientStream().clientFlags(Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES)
-        .structuredReply().metaContext(NbdOption.SET_META_CONTEXT.wire, "", Nbd.BASE_ALLOCATION).go("");
+    ClientStream s =
+        new ClientStream()
+            .clientFlags(Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES)
+            .structuredReply()
+            .metaContext(NbdOption.SET_META_CONTEXT.wire, "", Nbd.BASE_ALLOCATION)
+            .go("");
     ServerOutput.Requests sent = new ServerOutput.Requests();
     for (int i : order) {
       s.read(1000 + i, (long) i * chunk, chunk);
-      sent.add(new ServerOutput.Request(0, NbdCommand.READ.wire, 1000 + i, (long) i * chunk, chunk));
+      sent.add(
+          new ServerOutput.Request(0, NbdCommand.READ.wire, 1000 + i, (long) i * chunk, chunk));
     }
     s.disc();
     byte[] stream = s.bytes();
     try (Socket sock = new Socket(im.address.getAddress(), im.address.getPort())) {
       sock.setSoTimeout(10_000);
-      Thread writer = Thread.ofVirtual().start(() -> {
-        try {
-          sock.getOutputStream().write(stream);
-          sock.getOutputStream().flush();
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
+      Thread writer =
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    try {
+                      sock.getOutputStream().write(stream);
+                      sock.getOutputStream().flush();
+                    } catch (IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  });
       byte[] got = sock.getInputStream().readAllBytes();
       writer.join();
       ServerOutput o = ServerOutput.parse(got, image, sent);
@@ -160,12 +181,17 @@ class NbdTcpFuzzTest {
         assertThat(rs).as("round %d read %d", round, i).isNotEmpty();
         assertThat(rs.getLast().done()).isTrue();
         long next = (long) i * chunk;
-        for (ServerOutput.Reply d : rs.stream().filter(r -> r.type() == Nbd.REPLY_TYPE_OFFSET_DATA)
-            .sorted(Comparator.comparingLong(ServerOutput.Reply::offset)).toList()) {
+        for (ServerOutput.Reply d :
+            rs.stream()
+                .filter(r -> r.type() == Nbd.REPLY_TYPE_OFFSET_DATA)
+                .sorted(Comparator.comparingLong(ServerOutput.Reply::offset))
+                .toList()) {
           assertThat(d.offset()).isEqualTo(next);
           next += d.data().length;
         }
-        assertThat(next).as("round %d read %d: bytes covered", round, i).isEqualTo((long) (i + 1) * chunk);
+        assertThat(next)
+            .as("round %d read %d: bytes covered", round, i)
+            .isEqualTo((long) (i + 1) * chunk);
       }
     }
   }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.jverity.verify.ReaderOptions;
 import org.jverity.testkit.Tool;
+import org.jverity.verify.ReaderOptions;
 
 /**
  * The server driven by libnbd's Python shell, {@code nbdsh} (python3-libnbd): the error table of
@@ -56,7 +55,10 @@ class NbdshTest {
   }
 
   @ParameterizedTest(name = "{0} -> {2} (structured replies: {3})")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       pwrite             | h.pwrite(b'x' * 512, 0)                | EPERM  | true
       trim               | h.trim(512, 0)                         | EPERM  | true
       zero               | h.zero(512, 0)                         | EPERM  | true
@@ -78,7 +80,8 @@ class NbdshTest {
       """)
   @DisplayName("the error table of NBD.md §6.4; the connection goes on after each error")
   void errorTable(String what, String call, String expected, boolean structured) {
-    String script = """
+    String script =
+        """
         import errno
         h = nbd.NBD()
         h.set_request_structured_replies(%s)
@@ -91,18 +94,23 @@ class NbdshTest {
             print('RESULT', errno.errorcode.get(e.errnum, e.errnum))
         print('STRUCTURED', h.get_structured_replies_negotiated())
         print('ALIVE', h.pread(4096, 8192) == IMG[8192:12288])
-        """.formatted(structured ? "True" : "False", python(image.unixUri()), call);
+        """
+            .formatted(structured ? "True" : "False", python(image.unixUri()), call);
 
     List<String> out = nbdsh("-n", "-c", readImage(), "-c", script);
 
-    assertThat(out).as(what).containsExactly("RESULT " + expected,
-        "STRUCTURED " + (structured ? "True" : "False"), "ALIVE True");
+    assertThat(out)
+        .as(what)
+        .containsExactly(
+            "RESULT " + expected, "STRUCTURED " + (structured ? "True" : "False"), "ALIVE True");
   }
 
   @Test
-  @DisplayName("option mode: opt_list shows the export, opt_info reports it, then opt_go enters transmission")
+  @DisplayName(
+      "option mode: opt_list shows the export, opt_info reports it, then opt_go enters transmission")
   void optionMode() {
-    String script = """
+    String script =
+        """
         exports = []
         h.opt_list(lambda name, description: exports.append((name, description)))
         print('LIST', exports)
@@ -120,24 +128,36 @@ class NbdshTest {
     List<String> out = nbdsh("--opt-mode", "-u", image.unixUri(), "-c", readImage(), "-c", script);
 
     long size = 8200L * 4096;
-    assertThat(out).containsExactly("LIST [('', 'test image')]", "INFO " + size + " True True True",
-        "GO " + size + " True True", "READ True",
-        "STATUS [('base:allocation', [20480, 0, 4096, 3, 40960, 0])]"); // block 5 is the first zero one
+    assertThat(out)
+        .containsExactly(
+            "LIST [('', 'test image')]",
+            "INFO " + size + " True True True",
+            "GO " + size + " True True",
+            "READ True",
+            "STATUS [('base:allocation', [20480, 0, 4096, 3, 40960, 0])]"); // block 5 is the first
+    // zero one
   }
 
   @Test
   @DisplayName("get_block_size: minimum 1, preferred 4096 (the data block), maximum 32 MiB")
   void blockSizes() {
-    List<String> out = nbdsh("-u", image.tcpUri(), "-c", "print(h.get_block_size(nbd.SIZE_MINIMUM), "
-        + "h.get_block_size(nbd.SIZE_PREFERRED), h.get_block_size(nbd.SIZE_MAXIMUM))");
+    List<String> out =
+        nbdsh(
+            "-u",
+            image.tcpUri(),
+            "-c",
+            "print(h.get_block_size(nbd.SIZE_MINIMUM), "
+                + "h.get_block_size(nbd.SIZE_PREFERRED), h.get_block_size(nbd.SIZE_MAXIMUM))");
 
     assertThat(out).containsExactly("1 4096 33554432");
   }
 
   @Test
-  @DisplayName("pread_structured returns OFFSET_DATA chunks that tile the range and hold the image's bytes")
+  @DisplayName(
+      "pread_structured returns OFFSET_DATA chunks that tile the range and hold the image's bytes")
   void preadStructured() {
-    String script = """
+    String script =
+        """
         chunks = []
         def chunk(sub, offset, status, error):
             chunks.append((offset, len(sub), status, bytes(sub) == IMG[offset:offset + len(sub)]))
@@ -164,24 +184,30 @@ class NbdshTest {
   }
 
   @Test
-  @DisplayName("a 32 MiB read (the advertised maximum) returns the image's bytes, with and without structured replies")
+  @DisplayName(
+      "a 32 MiB read (the advertised maximum) returns the image's bytes, with and without structured replies")
   void maximumRead() {
-    String script = """
+    String script =
+        """
         for sr in (True, False):
             g = nbd.NBD()
             g.set_request_structured_replies(sr)
             g.connect_uri(%s)
             print(sr, g.pread(32 * 1048576, 4096) == IMG[4096:4096 + 32 * 1048576])
             g.shutdown()
-        """.formatted(python(image.tcpUri()));
+        """
+            .formatted(python(image.tcpUri()));
 
-    assertThat(nbdsh("-n", "-c", readImage(), "-c", script)).containsExactly("True True", "False True");
+    assertThat(nbdsh("-n", "-c", readImage(), "-c", script))
+        .containsExactly("True True", "False True");
   }
 
   @Test
-  @DisplayName("a 32 MiB read with DF (one chunk, the whole read-buffer budget) returns, on the reading thread or not")
+  @DisplayName(
+      "a 32 MiB read with DF (one chunk, the whole read-buffer budget) returns, on the reading thread or not")
   void maximumReadInOneChunk() {
-    String script = """
+    String script =
+        """
         chunks = []
         def chunk(sub, offset, status, error):
             chunks.append(len(sub))
@@ -201,9 +227,11 @@ class NbdshTest {
   }
 
   @Test
-  @DisplayName("64 aio_preads in flight at once (a 32 MiB one first) all return the image's bytes, out of order")
+  @DisplayName(
+      "64 aio_preads in flight at once (a 32 MiB one first) all return the image's bytes, out of order")
   void manyReadsInFlight() {
-    String script = """
+    String script =
+        """
         import random
         r = random.Random(7)
         order, reqs = [], []
@@ -227,6 +255,8 @@ class NbdshTest {
     assertThat(out.get(0)).isEqualTo("IN_FLIGHT 64");
     assertThat(out.get(1)).isEqualTo("CORRECT 64");
     assertThat(out.get(2)).isEqualTo("COMPLETED 64");
-    assertThat(out.get(3)).as("the 32 MiB read, sent first, is not answered first").startsWith("OUT_OF_ORDER True");
+    assertThat(out.get(3))
+        .as("the 32 MiB read, sent first, is not answered first")
+        .startsWith("OUT_OF_ORDER True");
   }
 }

@@ -17,8 +17,8 @@ import java.time.Duration;
 /**
  * A tiny NBD client over a raw TCP socket, for what well-behaved clients never send: requests left
  * in flight, huge writes, bad magics. It does the fixed-newstyle handshake by hand (NBD.md §1.2):
- * client flags FIXED_NEWSTYLE|NO_ZEROES, optionally STRUCTURED_REPLY, then GO on the default
- * export with no information requests. Not thread-safe: one test thread per client.
+ * client flags FIXED_NEWSTYLE|NO_ZEROES, optionally STRUCTURED_REPLY, then GO on the default export
+ * with no information requests. Not thread-safe: one test thread per client.
  *
  * <pre>
  * S: "NBDMAGIC" "IHAVEOPT" u16 0x0003            C: u32 0x00000003
@@ -34,12 +34,15 @@ final class RawNbdClient implements Closeable {
   private final Socket socket;
   private final DataInputStream in;
   private final DataOutputStream out;
+
   /** The export's size in bytes, from NBD_INFO_EXPORT. */
   final long size;
+
   /** The transmission flags, from NBD_INFO_EXPORT. */
   final int flags;
 
-  private RawNbdClient(Socket socket, DataInputStream in, DataOutputStream out, long size, int flags) {
+  private RawNbdClient(
+      Socket socket, DataInputStream in, DataOutputStream out, long size, int flags) {
     this.socket = socket;
     this.in = in;
     this.out = out;
@@ -47,7 +50,10 @@ final class RawNbdClient implements Closeable {
     this.flags = flags;
   }
 
-  /** Connects and completes the handshake; replies then come as simple replies unless {@code structured}. */
+  /**
+   * Connects and completes the handshake; replies then come as simple replies unless {@code
+   * structured}.
+   */
   static RawNbdClient connect(InetSocketAddress server, boolean structured) throws IOException {
     Socket s = new Socket();
     try {
@@ -58,11 +64,15 @@ final class RawNbdClient implements Closeable {
       var out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
       expect("NBDMAGIC", Nbd.NBDMAGIC, in.readLong());
       expect("IHAVEOPT", Nbd.IHAVEOPT, in.readLong());
-      expect("handshake flags", Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES, in.readUnsignedShort());
+      expect(
+          "handshake flags", Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES, in.readUnsignedShort());
       out.writeInt(Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES);
       if (structured) {
         option(out, NbdOption.STRUCTURED_REPLY.wire, new byte[0]);
-        expect("STRUCTURED_REPLY reply", Nbd.REP_ACK, readOptionReply(in, NbdOption.STRUCTURED_REPLY.wire).type);
+        expect(
+            "STRUCTURED_REPLY reply",
+            Nbd.REP_ACK,
+            readOptionReply(in, NbdOption.STRUCTURED_REPLY.wire).type);
       }
       option(out, NbdOption.GO.wire, ByteBuffer.allocate(6).putInt(0).putShort((short) 0).array());
       long size = -1;
@@ -108,12 +118,14 @@ final class RawNbdClient implements Closeable {
 
   private static void expect(String what, long want, long got) throws IOException {
     if (want != got) {
-      throw new IOException(what + ": 0x" + Long.toHexString(got) + " (expected: 0x" + Long.toHexString(want) + ")");
+      throw new IOException(
+          what + ": 0x" + Long.toHexString(got) + " (expected: 0x" + Long.toHexString(want) + ")");
     }
   }
 
   /** Sends one request header with {@code magic} (normally {@link Nbd#REQUEST_MAGIC}); flushed. */
-  void request(int magic, int flags, int type, long cookie, long offset, int length) throws IOException {
+  void request(int magic, int flags, int type, long cookie, long offset, int length)
+      throws IOException {
     out.writeInt(magic);
     out.writeShort(flags);
     out.writeShort(type);

@@ -48,16 +48,19 @@ class ReadBuffersTest {
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < 200; t++) {
       SplittableRandom random = new SplittableRandom(t);
-      threads.add(Thread.ofVirtual().start(() -> {
-        for (int i = 0; i < 50; i++) {
-          byte[] b = buffers.take(lengths[random.nextInt(lengths.length)]);
-          long cost = Math.min(b.length, budget);
-          peak.accumulateAndGet(inUse.addAndGet(cost), Math::max);
-          Thread.yield();
-          inUse.addAndGet(-cost);
-          buffers.give(b);
-        }
-      }));
+      threads.add(
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    for (int i = 0; i < 50; i++) {
+                      byte[] b = buffers.take(lengths[random.nextInt(lengths.length)]);
+                      long cost = Math.min(b.length, budget);
+                      peak.accumulateAndGet(inUse.addAndGet(cost), Math::max);
+                      Thread.yield();
+                      inUse.addAndGet(-cost);
+                      buffers.give(b);
+                    }
+                  }));
     }
     for (Thread t : threads) {
       assertThat(t.join(Duration.ofSeconds(60))).as("every request got its buffer").isTrue();
@@ -83,9 +86,13 @@ class ReadBuffersTest {
     Thread small = Thread.ofVirtual().start(() -> buffers.give(buffers.take(1))); // then this one
     awaitWaiting(small);
     buffers.give(given); // wakes big: it drops this, still cannot have 4, and waits again
-    assertThat(small.join(Duration.ofSeconds(5))).as("the waiter that fits in the room made got its buffer").isTrue();
+    assertThat(small.join(Duration.ofSeconds(5)))
+        .as("the waiter that fits in the room made got its buffer")
+        .isTrue();
     buffers.give(held);
-    assertThat(big.join(Duration.ofSeconds(5))).as("and the big one once the rest came back").isTrue();
+    assertThat(big.join(Duration.ofSeconds(5)))
+        .as("and the big one once the rest came back")
+        .isTrue();
   }
 
   private static void awaitWaiting(Thread t) throws InterruptedException {

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.jverity.verify.ReaderOptions;
 import org.jverity.testkit.Tool;
+import org.jverity.verify.ReaderOptions;
 
 /**
  * The server against real clients from Debian packages (nbdinfo, nbdcopy, qemu-img, fio), over TCP
@@ -32,7 +32,8 @@ import org.jverity.testkit.Tool;
 class RealClientsTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final int BLOCK = 4096; // bytes
-  private static final int BLOCKS = 2050; // not a power of two: the last extent ends at an odd place
+  private static final int BLOCKS =
+      2050; // not a power of two: the last extent ends at an odd place
 
   @TempDir static Path dir;
   private static ServedImage image;
@@ -56,12 +57,14 @@ class RealClientsTest {
   }
 
   @Test
-  @DisplayName("nbdinfo --json shows size, read-only, multi-conn, cache, df, structured replies, base:allocation, block sizes")
+  @DisplayName(
+      "nbdinfo --json shows size, read-only, multi-conn, cache, df, structured replies, base:allocation, block sizes")
   void nbdinfoJson() {
-    String json = Tool.of("nbdinfo").timeout(TIMEOUT).run("--json",
-        image.tcpUri()).ok().out();
+    String json = Tool.of("nbdinfo").timeout(TIMEOUT).run("--json", image.tcpUri()).ok().out();
 
-    assertThat(field(json, "export-size")).as(json).isEqualTo(String.valueOf((long) BLOCKS * BLOCK));
+    assertThat(field(json, "export-size"))
+        .as(json)
+        .isEqualTo(String.valueOf((long) BLOCKS * BLOCK));
     assertThat(field(json, "structured")).as(json).isEqualTo("true");
     assertThat(field(json, "is_read_only")).as(json).isEqualTo("true");
     assertThat(field(json, "can_multi_conn")).as(json).isEqualTo("true");
@@ -91,28 +94,40 @@ class RealClientsTest {
 
   @ParameterizedTest(name = "over {0}")
   @ValueSource(strings = {"tcp", "unix"})
-  @DisplayName("qemu-img map --output=json: zero extents exactly at the image's zero blocks, data elsewhere")
+  @DisplayName(
+      "qemu-img map --output=json: zero extents exactly at the image's zero blocks, data elsewhere")
   void qemuImgMap(String transport) {
-    String json = Tool.of("qemu-img").timeout(TIMEOUT).run("map",
-        "--output=json", uri(transport)).ok().out();
-    Matcher m = Pattern.compile("\"start\":\\s*(\\d+),\\s*\"length\":\\s*(\\d+),.*?\"zero\":\\s*(true|false),"
-        + "\\s*\"data\":\\s*(true|false)").matcher(json);
+    String json =
+        Tool.of("qemu-img").timeout(TIMEOUT).run("map", "--output=json", uri(transport)).ok().out();
+    Matcher m =
+        Pattern.compile(
+                "\"start\":\\s*(\\d+),\\s*\"length\":\\s*(\\d+),.*?\"zero\":\\s*(true|false),"
+                    + "\\s*\"data\":\\s*(true|false)")
+            .matcher(json);
     List<long[]> extents = new ArrayList<>(); // {start, length, zero, data}
     while (m.find()) {
-      extents.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
-          m.group(3).equals("true") ? 1 : 0, m.group(4).equals("true") ? 1 : 0});
+      extents.add(
+          new long[] {
+            Long.parseLong(m.group(1)),
+            Long.parseLong(m.group(2)),
+            m.group(3).equals("true") ? 1 : 0,
+            m.group(4).equals("true") ? 1 : 0
+          });
     }
-    assertThat(extents).as(json).isNotEmpty()
-        .allSatisfy(e -> assertThat(e[2] + e[3]).as("zero xor data: %s", Arrays.toString(e)).isEqualTo(1));
+    assertThat(extents)
+        .as(json)
+        .isNotEmpty()
+        .allSatisfy(
+            e -> assertThat(e[2] + e[3]).as("zero xor data: %s", Arrays.toString(e)).isEqualTo(1));
 
     assertThat(holeMap(extents, e -> e[2] == 1)).as(json).isEqualTo(zeroBlocks());
   }
 
   @Test
-  @DisplayName("nbdinfo --map: type 3 (hole,zero) exactly at the zero blocks, type 0 (data) elsewhere")
+  @DisplayName(
+      "nbdinfo --map: type 3 (hole,zero) exactly at the zero blocks, type 0 (data) elsewhere")
   void nbdinfoMap() {
-    String out = Tool.of("nbdinfo").timeout(TIMEOUT).run("--map",
-        image.unixUri()).ok().out();
+    String out = Tool.of("nbdinfo").timeout(TIMEOUT).run("--map", image.unixUri()).ok().out();
     List<long[]> extents = new ArrayList<>(); // {offset, length, type}
     for (String line : out.strip().split("\n")) {
       String[] f = line.strip().split("\\s+", 4); // offset length type description
@@ -125,11 +140,25 @@ class RealClientsTest {
   }
 
   @Test
-  @DisplayName("fio's nbd engine: 2 jobs × 16 random 4 KiB reads in flight for 3 s, no errors, reads done")
+  @DisplayName(
+      "fio's nbd engine: 2 jobs × 16 random 4 KiB reads in flight for 3 s, no errors, reads done")
   void fioRandomReads() {
-    var r = Tool.of("fio").timeout(Duration.ofSeconds(40)).run("--name=r",
-        "--ioengine=nbd", "--uri=" + image.unixUri(), "--rw=randread", "--bs=4k", "--iodepth=16", "--numjobs=2",
-        "--time_based", "--runtime=3", "--readonly", "--output-format=json").ok();
+    var r =
+        Tool.of("fio")
+            .timeout(Duration.ofSeconds(40))
+            .run(
+                "--name=r",
+                "--ioengine=nbd",
+                "--uri=" + image.unixUri(),
+                "--rw=randread",
+                "--bs=4k",
+                "--iodepth=16",
+                "--numjobs=2",
+                "--time_based",
+                "--runtime=3",
+                "--readonly",
+                "--output-format=json")
+            .ok();
     String json = r.out();
 
     List<Long> errors = numbers(json, "\"error\"\\s*:\\s*(\\d+)");
@@ -139,7 +168,8 @@ class RealClientsTest {
   }
 
   /** Per block: is it a hole according to extents that must tile [0, size) exactly? */
-  private static boolean[] holeMap(List<long[]> extents, java.util.function.Predicate<long[]> hole) {
+  private static boolean[] holeMap(
+      List<long[]> extents, java.util.function.Predicate<long[]> hole) {
     boolean[] holes = new boolean[BLOCKS];
     long at = 0;
     for (long[] e : extents) {
@@ -169,7 +199,9 @@ class RealClientsTest {
   }
 
   private static String field(String json, String key) {
-    Matcher m = Pattern.compile("\"" + Pattern.quote(key) + "\"\\s*:\\s*(\"[^\"]*\"|[^,}\\]\\s]+)").matcher(json);
+    Matcher m =
+        Pattern.compile("\"" + Pattern.quote(key) + "\"\\s*:\\s*(\"[^\"]*\"|[^,}\\]\\s]+)")
+            .matcher(json);
     return m.find() ? m.group(1) : null;
   }
 

@@ -9,11 +9,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Which requests are refused, with which error and message; EOVERFLOW only under DF. */
 class RequestValidationTest {
   private static final int BS = 4096;
-  private static final Export EXPORT = Export.of("", new MemorySource(new byte[16 * BS], BS, Set.of(), null));
+  private static final Export EXPORT =
+      Export.of("", new MemorySource(new byte[16 * BS], BS, Set.of(), null));
   private static final int MAX = ServerLimits.DEFAULTS.maxRequestLength();
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       a read inside the export                 | 0 | 0 | 0     | 4096  | true  | true  | -
       a read of the whole export               | 0 | 4 | 0     | 65536 | true  | true  | -
       flush without a range                    | 3 | 0 | 0     | 0     | false | false | -
@@ -30,11 +34,20 @@ class RequestValidationTest {
       a negative offset                        | 0 | 0 | -1    | 1     | true  | true  | EINVAL read of 1 bytes at -1 is outside the export (65536 bytes)
       block status without base:allocation     | 7 | 0 | 0     | 1     | true  | false | EINVAL block status without base:allocation selected
       """)
-  void validate(String what, int type, int flags, long offset, long length, boolean structured, boolean blockStatus,
+  void validate(
+      String what,
+      int type,
+      int flags,
+      long offset,
+      long length,
+      boolean structured,
+      boolean blockStatus,
       String refused) {
     Session s = new Session(null, EXPORT, structured, blockStatus, 0);
 
-    Refusal r = RequestValidation.validate(new RequestHeader(flags, type, 1, offset, length), s, ServerLimits.DEFAULTS);
+    Refusal r =
+        RequestValidation.validate(
+            new RequestHeader(flags, type, 1, offset, length), s, ServerLimits.DEFAULTS);
 
     assertThat(r == null ? "-" : r.error() + " " + r.message()).as(what).isEqualTo(refused);
   }
@@ -45,9 +58,14 @@ class RequestValidationTest {
     Export big = Export.of("", new MemorySource(new byte[MAX + BS], BS, Set.of(), null));
     Session s = new Session(null, big, true, true, 0);
 
-    Refusal r = RequestValidation.validate(new RequestHeader(df ? Nbd.CMD_FLAG_DF : 0, 0, 1, 0, MAX + 1L), s,
-        ServerLimits.DEFAULTS);
+    Refusal r =
+        RequestValidation.validate(
+            new RequestHeader(df ? Nbd.CMD_FLAG_DF : 0, 0, 1, 0, MAX + 1L),
+            s,
+            ServerLimits.DEFAULTS);
 
-    assertThat(r).isEqualTo(new Refusal(error, "read of " + (MAX + 1L) + " bytes (expected: at most " + MAX + ")"));
+    assertThat(r)
+        .isEqualTo(
+            new Refusal(error, "read of " + (MAX + 1L) + " bytes (expected: at most " + MAX + ")"));
   }
 }

@@ -21,14 +21,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.jverity.verify.ReaderOptions;
 import org.jverity.testkit.Tool;
+import org.jverity.verify.ReaderOptions;
 
 /**
  * Clients that misbehave, over raw sockets ({@link RawNbdClient}): one that vanishes with reads in
- * flight, a thousand that connect and say nothing, a WRITE of 1 GiB, a bad request magic. Each
- * time the misbehaving connection alone is affected: others (a raw client connected before, and a
- * fresh {@code nbdinfo}) are served, and {@link NbdServer#connections()} goes back to 0.
+ * flight, a thousand that connect and say nothing, a WRITE of 1 GiB, a bad request magic. Each time
+ * the misbehaving connection alone is affected: others (a raw client connected before, and a fresh
+ * {@code nbdinfo}) are served, and {@link NbdServer#connections()} goes back to 0.
  */
 class RobustnessTest {
   private static final Duration SOON = Duration.ofSeconds(10);
@@ -81,20 +81,23 @@ class RobustnessTest {
 
   /** Another client is served: nbdinfo in a process of its own reports the size. */
   private static void nbdinfoStillWorks() {
-    var r = Tool.of("nbdinfo").timeout(Duration.ofSeconds(20)).run("--size",
-        image.tcpUri()).ok();
+    var r = Tool.of("nbdinfo").timeout(Duration.ofSeconds(20)).run("--size", image.tcpUri()).ok();
     assertThat(r.out().strip()).isEqualTo(String.valueOf(bytes.length));
   }
 
   private static void assertReads(RawNbdClient c, long offset, int length) throws IOException {
-    assertThat(Arrays.equals(c.read(offset, length), 0, length, bytes, (int) offset, (int) offset + length))
-        .as("%d bytes at %d are the image's", length, offset).isTrue();
+    assertThat(
+            Arrays.equals(
+                c.read(offset, length), 0, length, bytes, (int) offset, (int) offset + length))
+        .as("%d bytes at %d are the image's", length, offset)
+        .isTrue();
   }
 
   private static void await(String what, BooleanSupplier condition) {
     long until = System.nanoTime() + SOON.toNanos();
     while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("%s within %s (connections: %d)", what, SOON, image.server.connections())
+      assertThat(System.nanoTime())
+          .as("%s within %s (connections: %d)", what, SOON, image.server.connections())
           .isLessThan(until);
       try {
         Thread.sleep(20);
@@ -107,7 +110,8 @@ class RobustnessTest {
 
   @ParameterizedTest(name = "structured replies: {0}, reset: {1}")
   @CsvSource({"false, false", "false, true", "true, false", "true, true"})
-  @DisplayName("a client that vanishes with eight 2 MiB reads in flight: others are served, its connection ends")
+  @DisplayName(
+      "a client that vanishes with eight 2 MiB reads in flight: others are served, its connection ends")
   void clientVanishesWithReadsInFlight(boolean structured, boolean reset) throws IOException {
     try (RawNbdClient other = connect(false)) {
       RawNbdClient vanishing = connect(structured);
@@ -129,7 +133,8 @@ class RobustnessTest {
    * once in tens of rounds).
    */
   @Test
-  @DisplayName("300 clients vanishing one after another with reads in flight: every connection ends")
+  @DisplayName(
+      "300 clients vanishing one after another with reads in flight: every connection ends")
   void manyClientsVanishingWithReadsInFlight() throws IOException {
     try (RawNbdClient other = connect(false)) {
       for (int round = 0; round < 300; round++) {
@@ -140,13 +145,16 @@ class RobustnessTest {
         vanishing.abort(round % 4 >= 2);
         assertReads(other, 12345, 100_000);
         int r = round;
-        await("round " + r + ": the vanished client's connection ends", () -> image.server.connections() == 1);
+        await(
+            "round " + r + ": the vanished client's connection ends",
+            () -> image.server.connections() == 1);
       }
     }
   }
 
   @Test
-  @DisplayName("1,000 idle connections are all held, a new client is served, and all of them end when closed")
+  @DisplayName(
+      "1,000 idle connections are all held, a new client is served, and all of them end when closed")
   void thousandIdleConnections() throws IOException {
     List<RawNbdClient> idle = new ArrayList<>();
     try {
@@ -160,7 +168,9 @@ class RobustnessTest {
         assertReads(fresh, 4096 * 7, 4096);
       }
       assertReads(idle.get(1), 0, 65536); // the oldest odd one (simple replies) still answers
-      await("nbdinfo's and the fresh client's connections end", () -> image.server.connections() == 1000);
+      await(
+          "nbdinfo's and the fresh client's connections end",
+          () -> image.server.connections() == 1000);
     } finally {
       for (RawNbdClient c : idle) {
         c.close();
@@ -171,9 +181,11 @@ class RobustnessTest {
   }
 
   @Test
-  @DisplayName("a WRITE of 1 GiB is refused at its header: that connection closes without draining it, others go on")
+  @DisplayName(
+      "a WRITE of 1 GiB is refused at its header: that connection closes without draining it, others go on")
   void hugeWriteClosesOnlyItsConnection() throws IOException {
-    try (RawNbdClient other = connect(true); RawNbdClient writer = connect(false)) {
+    try (RawNbdClient other = connect(true);
+        RawNbdClient writer = connect(false)) {
       writer.request(RawNbdClient.WRITE, 1, 0, 1 << 30);
       boolean closed;
       try {
@@ -185,13 +197,15 @@ class RobustnessTest {
 
       assertThat(closed).as("the server closes the connection").isTrue();
       await("the writer's connection ends", () -> image.server.connections() == 1);
-      assertThat(events.protocolErrors).anySatisfy(m -> assertThat(m).contains("write of 1073741824 bytes"));
+      assertThat(events.protocolErrors)
+          .anySatisfy(m -> assertThat(m).contains("write of 1073741824 bytes"));
       nbdinfoStillWorks();
     }
   }
 
   @Test
-  @DisplayName("a WRITE under the drain limit gets EPERM after its payload, and the connection goes on")
+  @DisplayName(
+      "a WRITE under the drain limit gets EPERM after its payload, and the connection goes on")
   void smallWriteGetsEpermAndTheConnectionGoesOn() throws IOException {
     try (RawNbdClient c = connect(false)) {
       for (int length : new int[] {1, 4096, 1 << 20}) {
@@ -206,13 +220,17 @@ class RobustnessTest {
   @Test
   @DisplayName("a bad request magic closes only that connection")
   void badMagicClosesOnlyThatConnection() throws IOException {
-    try (RawNbdClient other = connect(false); RawNbdClient bad = connect(false)) {
+    try (RawNbdClient other = connect(false);
+        RawNbdClient bad = connect(false)) {
       assertReads(bad, 0, 4096);
       bad.request(0xdeadbeef, 0, RawNbdClient.READ, 2, 0, 4096);
 
-      assertThat(bad.closedByServer(Duration.ofSeconds(5))).as("the server closes the connection").isTrue();
+      assertThat(bad.closedByServer(Duration.ofSeconds(5)))
+          .as("the server closes the connection")
+          .isTrue();
       await("the bad connection ends", () -> image.server.connections() == 1);
-      assertThat(events.protocolErrors).anySatisfy(m -> assertThat(m).contains("request magic 0xdeadbeef"));
+      assertThat(events.protocolErrors)
+          .anySatisfy(m -> assertThat(m).contains("request magic 0xdeadbeef"));
       assertReads(other, bytes.length - 4096, 4096);
       nbdinfoStillWorks();
     }
@@ -220,8 +238,8 @@ class RobustnessTest {
 
   /**
    * Read buffers belong to requests, not to connections: 400 clients that each read once and then
-   * stay connected hold no read budget, so a new client's read is served at once (a buffer kept
-   * per connection would exhaust the 32 MiB budget after ~31 such clients and stall the rest).
+   * stay connected hold no read budget, so a new client's read is served at once (a buffer kept per
+   * connection would exhaust the 32 MiB budget after ~31 such clients and stall the rest).
    */
   @Test
   void idleClientsThatHaveReadHoldNoReadBudget() throws Exception {
@@ -231,7 +249,8 @@ class RobustnessTest {
         RawNbdClient c = RawNbdClient.connect(image.address, false);
         idle.add(c);
         long at = (long) (i % BLOCKS) * 4096;
-        assertThat(c.read(at, 4096)).isEqualTo(Arrays.copyOfRange(bytes, (int) at, (int) at + 4096));
+        assertThat(c.read(at, 4096))
+            .isEqualTo(Arrays.copyOfRange(bytes, (int) at, (int) at + 4096));
       }
       try (RawNbdClient late = RawNbdClient.connect(image.address, false)) {
         assertThat(late.read(0, 1 << 20)).isEqualTo(Arrays.copyOf(bytes, 1 << 20));

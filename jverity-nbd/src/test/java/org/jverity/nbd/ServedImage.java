@@ -39,8 +39,17 @@ final class ServedImage implements AutoCloseable {
   private final VerifiedReader reader;
   private final VerificationScheduler scheduler;
 
-  private ServedImage(Path dir, Path data, Path hash, byte[] root, VerityParams params, ReaderOptions options,
-      ServerLimits limits, NbdTls tls, NbdEvents events) throws IOException {
+  private ServedImage(
+      Path dir,
+      Path data,
+      Path hash,
+      byte[] root,
+      VerityParams params,
+      ReaderOptions options,
+      ServerLimits limits,
+      NbdTls tls,
+      NbdEvents events)
+      throws IOException {
     this.dir = dir;
     this.data = data;
     this.hash = hash;
@@ -48,7 +57,9 @@ final class ServedImage implements AutoCloseable {
     this.params = params;
     this.dataDevice = BlockDevices.openRead(data);
     this.hashDevice = BlockDevices.openRead(hash);
-    this.reader = VerifiedReader.open(params, dataDevice, hashDevice, root, new HashBlockCache(16 << 20), options);
+    this.reader =
+        VerifiedReader.open(
+            params, dataDevice, hashDevice, root, new HashBlockCache(16 << 20), options);
     this.scheduler = new VerificationScheduler(reader, HashingPool.shared());
     this.export = new Export("", "test image", scheduler, IoClass.BEST_EFFORT);
     this.server = new NbdServer(List.of(export), limits, tls, events);
@@ -73,24 +84,32 @@ final class ServedImage implements AutoCloseable {
   }
 
   /** As {@link #random(Path, int, ReaderOptions)}, telling {@code events} what the server sees. */
-  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events) throws IOException {
+  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events)
+      throws IOException {
     return random(dir, blocks, options, null, events, Tamper.NONE);
   }
 
-  /** As {@link #random(Path, int, ReaderOptions, NbdEvents)}, with {@code tamper} run after formatting. */
-  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events, Tamper tamper)
+  /**
+   * As {@link #random(Path, int, ReaderOptions, NbdEvents)}, with {@code tamper} run after
+   * formatting.
+   */
+  static ServedImage random(
+      Path dir, int blocks, ReaderOptions options, NbdEvents events, Tamper tamper)
       throws IOException {
     return random(dir, blocks, options, null, events, tamper);
   }
 
-  /** As {@link #random(Path, int, ReaderOptions, NbdEvents)}, served with {@code tls} (null: none). */
-  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events)
+  /**
+   * As {@link #random(Path, int, ReaderOptions, NbdEvents)}, served with {@code tls} (null: none).
+   */
+  static ServedImage random(
+      Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events)
       throws IOException {
     return random(dir, blocks, options, tls, events, Tamper.NONE);
   }
 
-  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events,
-      Tamper tamper)
+  static ServedImage random(
+      Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events, Tamper tamper)
       throws IOException {
     byte[] bytes = new byte[blocks * 4096];
     SplittableRandom rnd = new SplittableRandom(blocks);
@@ -108,13 +127,20 @@ final class ServedImage implements AutoCloseable {
     return format(dir, data, options, ServerLimits.DEFAULTS, tls, events, tamper);
   }
 
-  static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events)
+  static ServedImage format(
+      Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events)
       throws IOException {
     return format(dir, data, options, limits, events, Tamper.NONE);
   }
 
-  static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events,
-      Tamper tamper) throws IOException {
+  static ServedImage format(
+      Path dir,
+      Path data,
+      ReaderOptions options,
+      ServerLimits limits,
+      NbdEvents events,
+      Tamper tamper)
+      throws IOException {
     return format(dir, data, options, limits, null, events, tamper);
   }
 
@@ -122,14 +148,27 @@ final class ServedImage implements AutoCloseable {
    * Builds the tree over {@code data} as it is, lets {@code tamper} change the data, then serves it
    * with {@code tls} (null: none).
    */
-  static ServedImage format(Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdTls tls,
-      NbdEvents events, Tamper tamper) throws IOException {
+  static ServedImage format(
+      Path dir,
+      Path data,
+      ReaderOptions options,
+      ServerLimits limits,
+      NbdTls tls,
+      NbdEvents events,
+      Tamper tamper)
+      throws IOException {
     byte[] salt = new byte[32];
     java.util.Arrays.fill(salt, (byte) 0x5a);
-    VerityParams p = VerityParams.builder().dataBlocks(Files.size(data) / 4096).salt(salt).superblock(false).build();
+    VerityParams p =
+        VerityParams.builder()
+            .dataBlocks(Files.size(data) / 4096)
+            .salt(salt)
+            .superblock(false)
+            .build();
     Path hash = dir.resolve("data.hash");
     byte[] root;
-    try (FileDevice d = FileDevice.openChannel(data, false); FileDevice h = FileDevice.openChannel(hash, true)) {
+    try (FileDevice d = FileDevice.openChannel(data, false);
+        FileDevice h = FileDevice.openChannel(hash, true)) {
       root = TreeBuilder.of(p).build(d, h);
     }
     tamper.apply(data);
@@ -140,7 +179,10 @@ final class ServedImage implements AutoCloseable {
     return "nbd://127.0.0.1:" + address.getPort() + "/";
   }
 
-  /** The {@code nbds://} URI of the TCP listener, with libnbd's certificates directory for the client. */
+  /**
+   * The {@code nbds://} URI of the TCP listener, with libnbd's certificates directory for the
+   * client.
+   */
   String tlsUri(Path clientCertificates) {
     return "nbds://127.0.0.1:" + address.getPort() + "/?tls-certificates=" + clientCertificates;
   }

@@ -12,8 +12,8 @@ import java.util.Map;
  * Parses everything a server wrote on one connection and checks that it is a well-formed reply
  * sequence: the greeting, option replies (or the EXPORT_NAME reply), then simple replies and
  * structured chunks whose data are exactly the image's bytes. Which cookies carry READ data comes
- * from the requests the client sent ({@link Requests}). Any malformation is an {@link AssertionError}
- * naming the byte offset. Test helper.
+ * from the requests the client sent ({@link Requests}). Any malformation is an {@link
+ * AssertionError} naming the byte offset. Test helper.
  */
 final class ServerOutput {
   record OptionReply(int option, int type, byte[] data) {}
@@ -22,7 +22,8 @@ final class ServerOutput {
    * One simple reply ({@code simple}, {@code type} -1) or structured chunk. {@code offset} is the
    * data's offset for READ data (simple or OFFSET_DATA), else -1; {@code data} the data or payload.
    */
-  record Reply(boolean simple, int flags, int type, long cookie, int error, long offset, byte[] data) {
+  record Reply(
+      boolean simple, int flags, int type, long cookie, int error, long offset, byte[] data) {
     boolean done() {
       return simple || (flags & Nbd.REPLY_FLAG_DONE) != 0;
     }
@@ -48,8 +49,13 @@ final class ServerOutput {
       ByteBuffer b = ByteBuffer.wrap(stream);
       for (int i = 0; i + 28 <= stream.length; i++) {
         if (b.getInt(i) == Nbd.REQUEST_MAGIC) {
-          rs.add(new Request(Short.toUnsignedInt(b.getShort(i + 4)), Short.toUnsignedInt(b.getShort(i + 6)),
-              b.getLong(i + 8), b.getLong(i + 16), Integer.toUnsignedLong(b.getInt(i + 24))));
+          rs.add(
+              new Request(
+                  Short.toUnsignedInt(b.getShort(i + 4)),
+                  Short.toUnsignedInt(b.getShort(i + 6)),
+                  b.getLong(i + 8),
+                  b.getLong(i + 16),
+                  Integer.toUnsignedLong(b.getInt(i + 24))));
         }
       }
       return rs;
@@ -57,8 +63,10 @@ final class ServerOutput {
   }
 
   final List<OptionReply> options = new ArrayList<>();
+
   /** The EXPORT_NAME reply's size, or -1 when transmission did not start that way. */
   long exportNameSize = -1;
+
   boolean structured;
   boolean transmission;
   final List<Reply> replies = new ArrayList<>();
@@ -91,7 +99,9 @@ final class ServerOutput {
     need(18, "greeting");
     check(b.getLong() == Nbd.NBDMAGIC, "greeting: NBDMAGIC");
     check(b.getLong() == Nbd.IHAVEOPT, "greeting: IHAVEOPT");
-    check(b.getShort() == (Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES), "greeting: handshake flags 3");
+    check(
+        b.getShort() == (Nbd.FLAG_FIXED_NEWSTYLE | Nbd.FLAG_NO_ZEROES),
+        "greeting: handshake flags 3");
     boolean sawExport = false; // an INFO_EXPORT since the last ACK
     while (b.hasRemaining() && !transmission) {
       int at = b.position();
@@ -108,7 +118,8 @@ final class ServerOutput {
         b.get(data);
         options.add(new OptionReply(option, type, data));
         checkOptionReply(at, option, type, data);
-        if (type == Nbd.REP_INFO && Short.toUnsignedInt(ByteBuffer.wrap(data).getShort()) == Nbd.INFO_EXPORT) {
+        if (type == Nbd.REP_INFO
+            && Short.toUnsignedInt(ByteBuffer.wrap(data).getShort()) == Nbd.INFO_EXPORT) {
           sawExport = true;
         }
         if (type == Nbd.REP_ACK) {
@@ -118,7 +129,9 @@ final class ServerOutput {
           } else if (option == NbdOption.STRUCTURED_REPLY.wire) {
             structured = true;
           } else if (option == NbdOption.ABORT.wire) {
-            check(!b.hasRemaining(), "bytes after the ABORT acknowledgement, at byte " + b.position());
+            check(
+                !b.hasRemaining(),
+                "bytes after the ABORT acknowledgement, at byte " + b.position());
           }
           sawExport = false;
         } else if (type < 0) {
@@ -132,7 +145,9 @@ final class ServerOutput {
         if (b.remaining() >= 124 && b.getInt(b.position()) == 0) { // no NO_ZEROES: 124 zero bytes
           byte[] zeroes = new byte[124];
           b.get(zeroes);
-          check(Arrays.equals(zeroes, new byte[124]), "export-name reply padding is not zero, at byte " + at);
+          check(
+              Arrays.equals(zeroes, new byte[124]),
+              "export-name reply padding is not zero, at byte " + at);
         }
         transmission = true;
       } else {
@@ -157,10 +172,16 @@ final class ServerOutput {
     ByteBuffer d = ByteBuffer.wrap(data);
     switch (type) {
       case Nbd.REP_ACK -> check(data.length == 0, "ACK with data, at byte " + at);
-      case Nbd.REP_SERVER -> check(option == NbdOption.LIST.wire && data.length >= 4
-          && Integer.toUnsignedLong(d.getInt()) <= data.length - 4, "bad NBD_REP_SERVER, at byte " + at);
+      case Nbd.REP_SERVER ->
+          check(
+              option == NbdOption.LIST.wire
+                  && data.length >= 4
+                  && Integer.toUnsignedLong(d.getInt()) <= data.length - 4,
+              "bad NBD_REP_SERVER, at byte " + at);
       case Nbd.REP_INFO -> {
-        check(option == NbdOption.INFO.wire || option == NbdOption.GO.wire, "INFO reply to option " + option + " at byte " + at);
+        check(
+            option == NbdOption.INFO.wire || option == NbdOption.GO.wire,
+            "INFO reply to option " + option + " at byte " + at);
         check(data.length >= 2, "INFO reply shorter than 2 bytes, at byte " + at);
         int info = Short.toUnsignedInt(d.getShort());
         if (info == Nbd.INFO_EXPORT) {
@@ -171,16 +192,26 @@ final class ServerOutput {
           check(data.length == 14, "INFO_BLOCK_SIZE length " + data.length + " at byte " + at);
         }
       }
-      case Nbd.REP_META_CONTEXT -> check((option == NbdOption.LIST_META_CONTEXT.wire || option == NbdOption.SET_META_CONTEXT.wire)
-          && data.length > 4, "bad NBD_REP_META_CONTEXT, at byte " + at);
-      default -> check(type < 0 && type <= Nbd.REP_ERR_UNSUP + 9, "option reply type 0x"
-          + Integer.toHexString(type) + " at byte " + at);
+      case Nbd.REP_META_CONTEXT ->
+          check(
+              (option == NbdOption.LIST_META_CONTEXT.wire
+                      || option == NbdOption.SET_META_CONTEXT.wire)
+                  && data.length > 4,
+              "bad NBD_REP_META_CONTEXT, at byte " + at);
+      default ->
+          check(
+              type < 0 && type <= Nbd.REP_ERR_UNSUP + 9,
+              "option reply type 0x" + Integer.toHexString(type) + " at byte " + at);
     }
   }
 
   private void checkTransmissionFlags(int flags, int at) {
-    check((flags & (Nbd.TF_HAS_FLAGS | Nbd.TF_READ_ONLY)) == (Nbd.TF_HAS_FLAGS | Nbd.TF_READ_ONLY),
-        "transmission flags 0x" + Integer.toHexString(flags) + " lack HAS_FLAGS|READ_ONLY, at byte " + at);
+    check(
+        (flags & (Nbd.TF_HAS_FLAGS | Nbd.TF_READ_ONLY)) == (Nbd.TF_HAS_FLAGS | Nbd.TF_READ_ONLY),
+        "transmission flags 0x"
+            + Integer.toHexString(flags)
+            + " lack HAS_FLAGS|READ_ONLY, at byte "
+            + at);
   }
 
   private void simpleReply(int at) {
@@ -193,21 +224,33 @@ final class ServerOutput {
     if (error == 0) {
       Request read = null;
       for (Request r : sent) {
-        if (r.type() == NbdCommand.READ.wire && r.length() <= b.remaining() && r.offset() >= 0
+        if (r.type() == NbdCommand.READ.wire
+            && r.length() <= b.remaining()
+            && r.offset() >= 0
             && r.offset() + r.length() <= image.length
-            && Arrays.equals(out, b.position(), b.position() + (int) r.length(),
-                image, (int) r.offset(), (int) (r.offset() + r.length()))) {
+            && Arrays.equals(
+                out,
+                b.position(),
+                b.position() + (int) r.length(),
+                image,
+                (int) r.offset(),
+                (int) (r.offset() + r.length()))) {
           read = r;
           break;
         }
       }
       if (read != null) {
-        check(!structured, "a simple reply with READ data after structured replies were negotiated, at byte " + at);
+        check(
+            !structured,
+            "a simple reply with READ data after structured replies were negotiated, at byte "
+                + at);
         offset = read.offset();
         data = new byte[(int) read.length()];
         b.get(data);
       } else if (sent.stream().allMatch(r -> r.type() == NbdCommand.READ.wire)) {
-        throw fail(at, "a successful READ reply whose data are not the image's bytes (cookie " + cookie + ")");
+        throw fail(
+            at,
+            "a successful READ reply whose data are not the image's bytes (cookie " + cookie + ")");
       }
     } else {
       checkError(error, at);
@@ -224,7 +267,9 @@ final class ServerOutput {
     long length = Integer.toUnsignedLong(b.getInt());
     need(length, "structured chunk payload");
     check(structured, "a structured chunk without structured replies negotiated, at byte " + at);
-    check((flags & ~Nbd.REPLY_FLAG_DONE) == 0, "reserved chunk flags 0x" + Integer.toHexString(flags) + " at byte " + at);
+    check(
+        (flags & ~Nbd.REPLY_FLAG_DONE) == 0,
+        "reserved chunk flags 0x" + Integer.toHexString(flags) + " at byte " + at);
     List<Request> sent = sent(cookie, at);
     byte[] payload = new byte[(int) length];
     b.get(payload);
@@ -232,30 +277,44 @@ final class ServerOutput {
     long offset = -1;
     int error = 0;
     switch (type) {
-      case Nbd.REPLY_TYPE_NONE -> check(length == 0 && (flags & Nbd.REPLY_FLAG_DONE) != 0,
-          "NONE chunk with data or without DONE, at byte " + at);
+      case Nbd.REPLY_TYPE_NONE ->
+          check(
+              length == 0 && (flags & Nbd.REPLY_FLAG_DONE) != 0,
+              "NONE chunk with data or without DONE, at byte " + at);
       case Nbd.REPLY_TYPE_OFFSET_DATA -> {
         check(length >= 9, "OFFSET_DATA shorter than 9 bytes, at byte " + at);
         offset = p.getLong();
         int n = (int) length - 8;
-        check(offset >= 0 && offset <= image.length - n, "OFFSET_DATA outside the image, at byte " + at);
+        check(
+            offset >= 0 && offset <= image.length - n,
+            "OFFSET_DATA outside the image, at byte " + at);
         long o = offset;
-        check(sent.stream().anyMatch(r -> r.type() == NbdCommand.READ.wire && o >= r.offset()
-            && o + n <= r.offset() + r.length()), "OFFSET_DATA outside every READ of cookie " + cookie + ", at byte " + at);
-        check(Arrays.equals(payload, 8, 8 + n, image, (int) offset, (int) offset + n),
+        check(
+            sent.stream()
+                .anyMatch(
+                    r ->
+                        r.type() == NbdCommand.READ.wire
+                            && o >= r.offset()
+                            && o + n <= r.offset() + r.length()),
+            "OFFSET_DATA outside every READ of cookie " + cookie + ", at byte " + at);
+        check(
+            Arrays.equals(payload, 8, 8 + n, image, (int) offset, (int) offset + n),
             "OFFSET_DATA bytes are not the image's at offset " + offset + ", at byte " + at);
         payload = Arrays.copyOfRange(payload, 8, 8 + n);
       }
-      case Nbd.REPLY_TYPE_BLOCK_STATUS -> check(length >= 12 && (length - 4) % 8 == 0,
-          "BLOCK_STATUS length " + length + " at byte " + at);
+      case Nbd.REPLY_TYPE_BLOCK_STATUS ->
+          check(
+              length >= 12 && (length - 4) % 8 == 0,
+              "BLOCK_STATUS length " + length + " at byte " + at);
       case Nbd.REPLY_TYPE_ERROR, Nbd.REPLY_TYPE_ERROR_OFFSET -> {
         int fixed = type == Nbd.REPLY_TYPE_ERROR ? 6 : 14;
         check(length >= fixed, "error chunk shorter than " + fixed + " bytes, at byte " + at);
         error = p.getInt();
         checkError(error, at);
         int msg = Short.toUnsignedInt(p.getShort());
-        check(msg == length - fixed && msg <= Nbd.MAX_STRING, "error message length " + msg + " in a chunk of "
-            + length + " bytes, at byte " + at);
+        check(
+            msg == length - fixed && msg <= Nbd.MAX_STRING,
+            "error message length " + msg + " in a chunk of " + length + " bytes, at byte " + at);
       }
       default -> throw fail(at, "structured chunk type " + type);
     }
@@ -266,8 +325,13 @@ final class ServerOutput {
   }
 
   private void checkError(int error, int at) {
-    check(error == NbdError.EPERM.wire || error == NbdError.EIO.wire || error == NbdError.ENOMEM.wire
-        || error == NbdError.EINVAL.wire || error == NbdError.EOVERFLOW.wire || error == NbdError.ESHUTDOWN.wire,
+    check(
+        error == NbdError.EPERM.wire
+            || error == NbdError.EIO.wire
+            || error == NbdError.ENOMEM.wire
+            || error == NbdError.EINVAL.wire
+            || error == NbdError.EOVERFLOW.wire
+            || error == NbdError.ESHUTDOWN.wire,
         "error value " + error + " at byte " + at);
   }
 
@@ -281,8 +345,16 @@ final class ServerOutput {
 
   private void complete(long cookie, List<Request> sent, int at) {
     int n = completions.merge(cookie, 1, Integer::sum);
-    check(n <= sent.size(), "cookie " + cookie + " answered " + n + " times for " + sent.size()
-        + " requests, at byte " + at);
+    check(
+        n <= sent.size(),
+        "cookie "
+            + cookie
+            + " answered "
+            + n
+            + " times for "
+            + sent.size()
+            + " requests, at byte "
+            + at);
   }
 
   private void need(long n, String what) {
@@ -300,8 +372,17 @@ final class ServerOutput {
   private AssertionError fail(int at, String what) {
     int from = Math.max(0, (at < 0 ? b.position() : at) - 32);
     int to = Math.min(out.length, from + 96);
-    return new AssertionError("server output malformed: " + what + (at >= 0 ? " (at byte " + at + ")" : "")
-        + "; output " + out.length + " bytes, [" + from + ", " + to + "): "
-        + HexFormat.of().formatHex(out, from, to));
+    return new AssertionError(
+        "server output malformed: "
+            + what
+            + (at >= 0 ? " (at byte " + at + ")" : "")
+            + "; output "
+            + out.length
+            + " bytes, ["
+            + from
+            + ", "
+            + to
+            + "): "
+            + HexFormat.of().formatHex(out, from, to));
   }
 }

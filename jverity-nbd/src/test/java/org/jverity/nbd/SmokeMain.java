@@ -8,7 +8,9 @@ import org.jverity.verify.ReaderOptions;
 final class SmokeMain {
   public static void main(String[] args) throws Exception {
     Path dir = Files.createTempDirectory("nbd-smoke");
-    try (ServedImage im = ServedImage.random(dir, Integer.parseInt(args[0]), ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true))) {
+    try (ServedImage im =
+        ServedImage.random(
+            dir, Integer.parseInt(args[0]), ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true))) {
       System.out.println(im.tcpUri());
       System.out.println(im.unixUri());
       System.out.println(im.data);

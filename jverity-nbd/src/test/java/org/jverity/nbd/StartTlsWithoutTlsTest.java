@@ -6,17 +6,16 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.net.Socket;
 import java.nio.file.Path;
-import org.jverity.verify.ReaderOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.verify.ReaderOptions;
 
 /**
  * A server without TLS answers {@code NBD_OPT_STARTTLS} with {@code NBD_REP_ERR_POLICY}, as nbdkit
  * does (the protocol's half of TLS; jverity-server's X509TlsClientsTest holds the certificates').
  */
 class StartTlsWithoutTlsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void startTlsWithoutTlsConfiguredGetsErrPolicy() throws Exception {

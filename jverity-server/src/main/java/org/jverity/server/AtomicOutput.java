@@ -2,6 +2,7 @@ package org.jverity.server;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
-import java.nio.file.AccessDeniedException;
 
 /**
  * An output file that appears only when the command succeeds: bytes go to a temporary file beside
@@ -22,8 +22,8 @@ import java.nio.file.AccessDeniedException;
  * existing file it takes that file's mode before its first byte. A rename gives the name a new
  * inode: other hard links to the old file keep the old content, as with {@code rsync}.
  *
- * <p>What is not a regular file (a block device, {@code /dev/null}, a pipe) cannot be replaced by
- * a rename, and is written in place, as before.
+ * <p>What is not a regular file (a block device, {@code /dev/null}, a pipe) cannot be replaced by a
+ * rename, and is written in place, as before.
  */
 public final class AtomicOutput implements AutoCloseable {
   private final Path target; // the file the caller named, links resolved
@@ -49,8 +49,13 @@ public final class AtomicOutput implements AutoCloseable {
       throw new ServerException(ServerException.Reason.IO, file + ": no such directory");
     }
     for (int attempt = 0; ; attempt++) {
-      Path tmp = dir.resolve("." + name + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16)
-          + ".jverity-tmp");
+      Path tmp =
+          dir.resolve(
+              "."
+                  + name
+                  + "."
+                  + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16)
+                  + ".jverity-tmp");
       try {
         FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
       } catch (FileAlreadyExistsException e) {
@@ -59,9 +64,13 @@ public final class AtomicOutput implements AutoCloseable {
         }
         throw e;
       } catch (IOException e) {
-        throw new ServerException(ServerException.Reason.IO, file + ": cannot create a temporary file in " + dir
-            + (e instanceof AccessDeniedException ? " (permission denied)" : "")
-            + "; the output is written there first, then renamed");
+        throw new ServerException(
+            ServerException.Reason.IO,
+            file
+                + ": cannot create a temporary file in "
+                + dir
+                + (e instanceof AccessDeniedException ? " (permission denied)" : "")
+                + "; the output is written there first, then renamed");
       }
       AtomicOutput out = new AtomicOutput(target, tmp);
       if (exists) {
@@ -93,7 +102,8 @@ public final class AtomicOutput implements AutoCloseable {
       c.force(true); // the data before the name: a crash after the rename leaves the whole file
     }
     try {
-      Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
     }

@@ -22,7 +22,10 @@ import java.util.concurrent.TimeoutException;
 public final class CaptiveRun implements AutoCloseable {
   static final int KILL_AFTER_SECONDS = 5;
 
-  /** The status last passed on, so that {@link Main} does not translate it (it is not jverity's code). */
+  /**
+   * The status last passed on, so that {@link Main} does not translate it (it is not jverity's
+   * code).
+   */
   private static volatile int passedOn = -1;
 
   private final Process process;
@@ -51,15 +54,18 @@ public final class CaptiveRun implements AutoCloseable {
     try {
       p = b.start();
     } catch (IOException e) {
-      throw new ServerException(ServerException.Reason.IO, "--run: cannot start /bin/sh: " + e.getMessage());
+      throw new ServerException(
+          ServerException.Reason.IO, "--run: cannot start /bin/sh: " + e.getMessage());
     }
     CaptiveRun run = new CaptiveRun(p);
-    p.onExit().thenRun(() -> {
-      run.exited = true;
-      if (!run.stopped) {
-        whenDone.run();
-      }
-    });
+    p.onExit()
+        .thenRun(
+            () -> {
+              run.exited = true;
+              if (!run.stopped) {
+                whenDone.run();
+              }
+            });
     return run;
   }
 
@@ -77,7 +83,9 @@ public final class CaptiveRun implements AutoCloseable {
     env.put("tls", tls == TlsMode.REQUIRE ? "2" : tls == TlsMode.ON ? "1" : null);
     int port = listening.socket() != null ? -1 : URI.create(uri).getPort();
     env.put("port", port < 0 ? "" : Integer.toString(port));
-    env.put("unixsocket", listening.socket() == null ? "" : listening.socket().toAbsolutePath().toString());
+    env.put(
+        "unixsocket",
+        listening.socket() == null ? "" : listening.socket().toAbsolutePath().toString());
     return env;
   }
 

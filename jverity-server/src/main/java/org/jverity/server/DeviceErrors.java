@@ -8,20 +8,22 @@ import java.util.concurrent.atomic.LongAdder;
 import org.jverity.io.BlockDevice;
 
 /**
- * Reads of one served export's data or hash file that failed, which clients see only as EIO: a
- * file truncated under the server (shorter now than when it was opened, and the read ended past
- * its new end), or any other I/O error. Each file's first failure of each kind is logged, one line
- * naming the export and the file (for a truncation, the size expected and found); every one is
- * counted, for {@code status} and the metrics ({@code jverity_nbd_device_errors_total}).
- * Thread-safe: reads fail on any request or hashing thread.
+ * Reads of one served export's data or hash file that failed, which clients see only as EIO: a file
+ * truncated under the server (shorter now than when it was opened, and the read ended past its new
+ * end), or any other I/O error. Each file's first failure of each kind is logged, one line naming
+ * the export and the file (for a truncation, the size expected and found); every one is counted,
+ * for {@code status} and the metrics ({@code jverity_nbd_device_errors_total}). Thread-safe: reads
+ * fail on any request or hashing thread.
  */
 public final class DeviceErrors {
   private final String export;
   private final ServerLog log;
   private final LongAdder truncated = new LongAdder();
   private final LongAdder other = new LongAdder();
+
   /** "data truncated", "hash io", ...: what was logged already (once each). */
   private final ConcurrentHashMap<String, String> logged = new ConcurrentHashMap<>();
+
   private volatile String truncation; // the first truncation, for status; null while none
 
   public DeviceErrors(String export, ServerLog log) {
@@ -39,15 +41,26 @@ public final class DeviceErrors {
     long now = sizeNow(d.file);
     if (now >= 0 && now < d.openedSize && end > now) {
       truncated.increment();
-      String what = d.role + " file " + d.file.toAbsolutePath() + ": " + d.openedSize + " bytes expected, "
-          + now + " found";
+      String what =
+          d.role
+              + " file "
+              + d.file.toAbsolutePath()
+              + ": "
+              + d.openedSize
+              + " bytes expected, "
+              + now
+              + " found";
       if (truncation == null) {
         truncation = what;
       }
-      once(d.role + " truncated", what + " (truncated while served: reads past byte " + now + " fail)");
+      once(
+          d.role + " truncated",
+          what + " (truncated while served: reads past byte " + now + " fail)");
     } else {
       other.increment();
-      once(d.role + " io", d.role + " file " + d.file.toAbsolutePath() + ": a read failed (I/O error)");
+      once(
+          d.role + " io",
+          d.role + " file " + d.file.toAbsolutePath() + ": a read failed (I/O error)");
     }
   }
 

@@ -18,13 +18,23 @@ import org.jverity.nbd.ServerLimits;
  * @param tls TLS, or {@link TlsConfig#OFF}
  * @param metrics the Prometheus endpoint, or {@link MetricsConfig#NONE}
  */
-public record Endpoint(String bind, int port, Path socket, boolean stdin, long cacheSize, ServerLimits limits,
-    Path runtimeDir, TlsConfig tls, MetricsConfig metrics) {
+public record Endpoint(
+    String bind,
+    int port,
+    Path socket,
+    boolean stdin,
+    long cacheSize,
+    ServerLimits limits,
+    Path runtimeDir,
+    TlsConfig tls,
+    MetricsConfig metrics) {
 
   /** Checks a limit given as an option or a config key: at least 1. */
   static int positive(String what, long value) {
     if (value < 1 || value > Integer.MAX_VALUE) {
-      throw new ServerException(ServerException.Reason.INVALID_VALUE, what + ": " + value + " (expected: 1 to " + Integer.MAX_VALUE + ")");
+      throw new ServerException(
+          ServerException.Reason.INVALID_VALUE,
+          what + ": " + value + " (expected: 1 to " + Integer.MAX_VALUE + ")");
     }
     return (int) value;
   }
@@ -33,7 +43,8 @@ public record Endpoint(String bind, int port, Path socket, boolean stdin, long c
    * The server limits for the values given (null: the default); a message names a value by its
    * config key (the command line spells it as its option).
    */
-  public static ServerLimits limits(Integer maxConnections, Integer maxInFlight, Duration idleTimeout) {
+  public static ServerLimits limits(
+      Integer maxConnections, Integer maxInFlight, Duration idleTimeout) {
     ServerLimits l = ServerLimits.DEFAULTS;
     if (maxConnections != null) {
       l = l.withMaxConnections(positive("max-connections", maxConnections));

@@ -58,7 +58,9 @@ public record ExportConfig(
     return signature == null ? RootCheck.NONE : signature.check();
   }
 
-  /** The export's input files, each with what it is ("export 'x''s data image"), in a stable order. */
+  /**
+   * The export's input files, each with what it is ("export 'x''s data image"), in a stable order.
+   */
   Map<Path, String> inputFiles() {
     String export = "export " + ServerLog.display(name) + "'s ";
     Map<Path, String> all = new LinkedHashMap<>();

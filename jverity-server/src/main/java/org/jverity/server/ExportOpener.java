@@ -7,13 +7,13 @@ import org.jverity.verify.BlockRepairer;
 /**
  * How the server opens an export's image and decides, before it listens, whether the image can
  * serve anything: the front end's, so that its refusals are phrased and coded as its other
- * commands' are (the command line's are {@code verify}'s lines and exit codes). The server does
- * the rest: readers, the corruption log, FEC corrections, serving.
+ * commands' are (the command line's are {@code verify}'s lines and exit codes). The server does the
+ * rest: readers, the corruption log, FEC corrections, serving.
  */
 public interface ExportOpener {
   /**
-   * The export's files opened, its root resolved and checked ({@link ExportConfig#rootCheck()}).
-   * A failure closes what it opened.
+   * The export's files opened, its root resolved and checked ({@link ExportConfig#rootCheck()}). A
+   * failure closes what it opened.
    */
   VerityImage open(ExportConfig export) throws IOException;
 
@@ -23,5 +23,6 @@ public interface ExportOpener {
    *
    * @param fec the export's FEC, or {@link BlockRepairer#NONE}
    */
-  void checkServable(ExportConfig export, VerityImage image, BlockRepairer fec, ServerLog log) throws IOException;
+  void checkServable(ExportConfig export, VerityImage image, BlockRepairer fec, ServerLog log)
+      throws IOException;
 }

@@ -12,11 +12,15 @@ import java.net.InetSocketAddress;
 public record MetricsConfig(String bind, Integer port) {
   public static final MetricsConfig NONE = new MetricsConfig("127.0.0.1", null);
 
-  /** Checks the port; the message names it by its config key (the command line spells it as its option). */
+  /**
+   * Checks the port; the message names it by its config key (the command line spells it as its
+   * option).
+   */
   public static MetricsConfig of(String bind, Integer port) {
     if (port != null && (port < 0 || port > 65535)) {
-      throw new ServerException(ServerException.Reason.INVALID_VALUE, "metrics-port: " + port
-          + " (expected: 0 to 65535)");
+      throw new ServerException(
+          ServerException.Reason.INVALID_VALUE,
+          "metrics-port: " + port + " (expected: 0 to 65535)");
     }
     return new MetricsConfig(bind == null ? "127.0.0.1" : bind, port);
   }
@@ -28,8 +32,9 @@ public record MetricsConfig(String bind, Integer port) {
     }
     InetSocketAddress a = new InetSocketAddress(bind, port);
     if (a.isUnresolved()) {
-      throw new ServerException(ServerException.Reason.INVALID_VALUE, "metrics-bind: " + bind
-          + " (expected: an IP address or a host name that resolves)");
+      throw new ServerException(
+          ServerException.Reason.INVALID_VALUE,
+          "metrics-bind: " + bind + " (expected: an IP address or a host name that resolves)");
     }
     return a;
   }

@@ -31,6 +31,7 @@ import org.jverity.verify.SourceStats;
  * Prometheus Java client's HTTP exporter ({@code GET /metrics}).
  *
  * <p>Metrics (base units; counters end in {@code _total}):
+ *
  * <ul>
  *   <li>{@code jverity_nbd_requests_total{export,command,result}}: requests answered; {@code
  *       command} is "read", "cache", "block_status", ..., "unknown"; {@code result} is "ok" or the
@@ -39,8 +40,9 @@ import org.jverity.verify.SourceStats;
  *       drained (writes)
  *   <li>{@code jverity_nbd_request_duration_seconds{export,command}}: histogram from reading a
  *       request to sending its last reply byte, buckets from 5 µs to 1 s
- *   <li>{@code jverity_nbd_connections_open}: connections open now (not {@code jverity_nbd_connections}: the
- *       client refuses a gauge named as the counter {@code jverity_nbd_connections_total} without its suffix)
+ *   <li>{@code jverity_nbd_connections_open}: connections open now (not {@code
+ *       jverity_nbd_connections}: the client refuses a gauge named as the counter {@code
+ *       jverity_nbd_connections_total} without its suffix)
  *   <li>{@code jverity_nbd_protocol_errors_total}: connections refused or closed for breaking the
  *       protocol or a limit
  *   <li>{@code jverity_nbd_corruptions_total{export,area}}: blocks that failed verification while
@@ -66,8 +68,10 @@ import org.jverity.verify.SourceStats;
 public final class NbdMetrics implements NbdEvents, AutoCloseable {
   /** Upper bounds of the latency buckets, seconds: 5 µs to 1 s, 1-2.5-5 steps. */
   static final double[] DURATION_BUCKETS = {
-      5e-6, 10e-6, 25e-6, 50e-6, 100e-6, 250e-6, 500e-6,
-      1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3, 500e-3, 1.0};
+    5e-6, 10e-6, 25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3,
+    100e-3, 250e-3, 500e-3, 1.0
+  };
+
   static final String OK = "ok";
 
   private final PrometheusRegistry registry = new PrometheusRegistry();
@@ -81,31 +85,64 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
   private final List<Export> exports = new CopyOnWriteArrayList<>();
   private final List<DeviceErrorCounts> deviceErrors = new CopyOnWriteArrayList<>();
   private volatile Supplier<CacheStats> cache; // null: no cache metrics
+
   /** export name → command → its data points. */
-  private final ConcurrentHashMap<String, ConcurrentHashMap<String, CommandPoints>> points = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, CommandPoints>> points =
+      new ConcurrentHashMap<>();
+
   private volatile HTTPServer http; // null until started
 
   public NbdMetrics() {
-    requests = Counter.builder().name("jverity_nbd_requests_total")
-        .help("NBD requests answered, by export, command and result (ok or the error sent)")
-        .labelNames("export", "command", "result").withoutExemplars().register(registry);
-    bytes = Counter.builder().name("jverity_nbd_bytes_total")
-        .help("NBD payload bytes sent (reads) or drained (writes), by export, command and result")
-        .labelNames("export", "command", "result").withoutExemplars().register(registry);
-    duration = Histogram.builder().name("jverity_nbd_request_duration_seconds")
-        .help("Time from reading an NBD request to sending its last reply byte")
-        .labelNames("export", "command").classicOnly().classicUpperBounds(DURATION_BUCKETS)
-        .withoutExemplars().register(registry);
-    connectionsOpen = Gauge.builder().name("jverity_nbd_connections_open").help("NBD connections open")
-        .withoutExemplars().register(registry);
-    connections = Counter.builder().name("jverity_nbd_connections_total").help("NBD connections accepted")
-        .withoutExemplars().register(registry);
-    protocolErrors = Counter.builder().name("jverity_nbd_protocol_errors_total")
-        .help("NBD connections refused or closed for breaking the protocol or a limit")
-        .withoutExemplars().register(registry);
-    corruptions = Counter.builder().name("jverity_nbd_corruptions_total")
-        .help("Blocks that failed verification while serving, by export and area (data or hash)")
-        .labelNames("export", "area").withoutExemplars().register(registry);
+    requests =
+        Counter.builder()
+            .name("jverity_nbd_requests_total")
+            .help("NBD requests answered, by export, command and result (ok or the error sent)")
+            .labelNames("export", "command", "result")
+            .withoutExemplars()
+            .register(registry);
+    bytes =
+        Counter.builder()
+            .name("jverity_nbd_bytes_total")
+            .help(
+                "NBD payload bytes sent (reads) or drained (writes), by export, command and result")
+            .labelNames("export", "command", "result")
+            .withoutExemplars()
+            .register(registry);
+    duration =
+        Histogram.builder()
+            .name("jverity_nbd_request_duration_seconds")
+            .help("Time from reading an NBD request to sending its last reply byte")
+            .labelNames("export", "command")
+            .classicOnly()
+            .classicUpperBounds(DURATION_BUCKETS)
+            .withoutExemplars()
+            .register(registry);
+    connectionsOpen =
+        Gauge.builder()
+            .name("jverity_nbd_connections_open")
+            .help("NBD connections open")
+            .withoutExemplars()
+            .register(registry);
+    connections =
+        Counter.builder()
+            .name("jverity_nbd_connections_total")
+            .help("NBD connections accepted")
+            .withoutExemplars()
+            .register(registry);
+    protocolErrors =
+        Counter.builder()
+            .name("jverity_nbd_protocol_errors_total")
+            .help("NBD connections refused or closed for breaking the protocol or a limit")
+            .withoutExemplars()
+            .register(registry);
+    corruptions =
+        Counter.builder()
+            .name("jverity_nbd_corruptions_total")
+            .help(
+                "Blocks that failed verification while serving, by export and area (data or hash)")
+            .labelNames("export", "area")
+            .withoutExemplars()
+            .register(registry);
     registerScraped();
   }
 
@@ -128,16 +165,17 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
    * from the start, at 0, so an alert on their increase needs no first error to exist.
    */
   public NbdMetrics registerDeviceErrors(String export, LongSupplier truncated, LongSupplier io) {
-    deviceErrors.add(new DeviceErrorCounts(Objects.requireNonNull(export, "export"), truncated, io));
+    deviceErrors.add(
+        new DeviceErrorCounts(Objects.requireNonNull(export, "export"), truncated, io));
     return this;
   }
 
   private record DeviceErrorCounts(String export, LongSupplier truncated, LongSupplier io) {}
 
   /**
-   * Reads the hash block cache's counters at every scrape, e.g. {@code cache::stats} or {@code
-   * () -> export.source().stats().cache()}: the one cache budget the server's exports share. Replaces an
-   * earlier one.
+   * Reads the hash block cache's counters at every scrape, e.g. {@code cache::stats} or {@code ()
+   * -> export.source().stats().cache()}: the one cache budget the server's exports share. Replaces
+   * an earlier one.
    */
   public NbdMetrics registerCache(Supplier<CacheStats> stats) {
     cache = Objects.requireNonNull(stats, "stats");
@@ -157,10 +195,15 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
    */
   public synchronized InetSocketAddress start(InetSocketAddress address) throws IOException {
     if (http != null) {
-      throw new IllegalStateException("metrics exporter: already started on port " + http.getPort());
+      throw new IllegalStateException(
+          "metrics exporter: already started on port " + http.getPort());
     }
-    HTTPServer s = HTTPServer.builder().inetAddress(address.getAddress()).port(address.getPort())
-        .registry(registry).buildAndStart();
+    HTTPServer s =
+        HTTPServer.builder()
+            .inetAddress(address.getAddress())
+            .port(address.getPort())
+            .registry(registry)
+            .buildAndStart();
     http = s;
     return new InetSocketAddress(address.getAddress(), s.getPort());
   }
@@ -231,8 +274,10 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
 
     ResultPoints result(String error) {
       ResultPoints r = errors.get(error);
-      return r != null ? r
-          : errors.computeIfAbsent(error, e -> new ResultPoints(export, command, e.toLowerCase(Locale.ROOT)));
+      return r != null
+          ? r
+          : errors.computeIfAbsent(
+              error, e -> new ResultPoints(export, command, e.toLowerCase(Locale.ROOT)));
     }
   }
 
@@ -248,57 +293,84 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
   }
 
   private void registerScraped() {
-    GaugeWithCallback.builder().name("jverity_nbd_export_size_bytes").help("Bytes of verified data served")
-        .labelNames("export").callback(cb -> exports.forEach(e -> cb.call(e.size(), e.name())))
+    GaugeWithCallback.builder()
+        .name("jverity_nbd_export_size_bytes")
+        .help("Bytes of verified data served")
+        .labelNames("export")
+        .callback(cb -> exports.forEach(e -> cb.call(e.size(), e.name())))
         .register(registry);
-    GaugeWithCallback.builder().name("jverity_nbd_export_verified")
+    GaugeWithCallback.builder()
+        .name("jverity_nbd_export_verified")
         .help("1 while no block of the export has failed verification (status V), 0 after (C)")
         .labelNames("export")
-        .callback(cb -> exports.forEach(e -> cb.call(e.source().stats().status() == 'V' ? 1 : 0, e.name())))
+        .callback(
+            cb ->
+                exports.forEach(e -> cb.call(e.source().stats().status() == 'V' ? 1 : 0, e.name())))
         .register(registry);
-    CounterWithCallback.builder().name("jverity_nbd_export_corruptions_total")
+    CounterWithCallback.builder()
+        .name("jverity_nbd_export_corruptions_total")
         .help("Corruptions the export's reader has seen since it opened (also when ignored)")
         .labelNames("export")
         .callback(cb -> exports.forEach(e -> cb.call(e.source().stats().corruptions(), e.name())))
         .register(registry);
-    CounterWithCallback.builder().name("jverity_nbd_export_fec_corrections_total")
-        .help("Blocks of the export that forward error correction corrected (verified against the tree)")
+    CounterWithCallback.builder()
+        .name("jverity_nbd_export_fec_corrections_total")
+        .help(
+            "Blocks of the export that forward error correction corrected (verified against the tree)")
         .labelNames("export")
         .callback(cb -> exports.forEach(e -> cb.call(e.source().stats().repaired(), e.name())))
         .register(registry);
-    CounterWithCallback.builder().name("jverity_nbd_verifications_total")
-        .help("Read requests verified inline on the connection's thread or through the hashing pool")
+    CounterWithCallback.builder()
+        .name("jverity_nbd_verifications_total")
+        .help(
+            "Read requests verified inline on the connection's thread or through the hashing pool")
         .labelNames("export", "path")
-        .callback(cb -> exports.forEach(e -> {
-          SourceStats s = e.source().stats();
-          cb.call(s.inlineReads(), e.name(), "inline");
-          cb.call(s.pooledReads(), e.name(), "pool");
-        }))
+        .callback(
+            cb ->
+                exports.forEach(
+                    e -> {
+                      SourceStats s = e.source().stats();
+                      cb.call(s.inlineReads(), e.name(), "inline");
+                      cb.call(s.pooledReads(), e.name(), "pool");
+                    }))
         .register(registry);
-    CounterWithCallback.builder().name("jverity_nbd_verification_fallbacks_total")
+    CounterWithCallback.builder()
+        .name("jverity_nbd_verification_fallbacks_total")
         .help("Inline verifications that met a cache miss and handed the rest to the pool")
         .labelNames("export")
         .callback(cb -> exports.forEach(e -> cb.call(e.source().stats().fallbacks(), e.name())))
         .register(registry);
 
-    CounterWithCallback.builder().name("jverity_nbd_device_errors_total")
-        .help("Reads of an export's data or hash file that failed (clients got EIO), by kind:"
-            + " truncated (the file shrank under the server) or io")
+    CounterWithCallback.builder()
+        .name("jverity_nbd_device_errors_total")
+        .help(
+            "Reads of an export's data or hash file that failed (clients got EIO), by kind:"
+                + " truncated (the file shrank under the server) or io")
         .labelNames("export", "kind")
-        .callback(cb -> deviceErrors.forEach(d -> {
-          cb.call(d.truncated().getAsLong(), d.export(), "truncated");
-          cb.call(d.io().getAsLong(), d.export(), "io");
-        }))
+        .callback(
+            cb ->
+                deviceErrors.forEach(
+                    d -> {
+                      cb.call(d.truncated().getAsLong(), d.export(), "truncated");
+                      cb.call(d.io().getAsLong(), d.export(), "io");
+                    }))
         .register(registry);
 
     cacheCounter("hits", "Hash block cache lookups that found their block", CacheStats::hits);
     cacheCounter("misses", "Hash block cache lookups that did not", CacheStats::misses);
     cacheCounter("loads", "Hash device reads made to fill the cache", CacheStats::loads);
-    cacheCounter("evictions", "Hash blocks dropped to stay within the budget", CacheStats::evictions);
-    GaugeWithCallback.builder().name("jverity_nbd_hash_cache_bytes").help("Bytes of hash blocks cached now")
-        .callback(cb -> withCache(c -> cb.call(c.cachedBytes()))).register(registry);
-    GaugeWithCallback.builder().name("jverity_nbd_hash_cache_capacity_bytes").help("The hash block cache's budget")
-        .callback(cb -> withCache(c -> cb.call(c.capacityBytes()))).register(registry);
+    cacheCounter(
+        "evictions", "Hash blocks dropped to stay within the budget", CacheStats::evictions);
+    GaugeWithCallback.builder()
+        .name("jverity_nbd_hash_cache_bytes")
+        .help("Bytes of hash blocks cached now")
+        .callback(cb -> withCache(c -> cb.call(c.cachedBytes())))
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("jverity_nbd_hash_cache_capacity_bytes")
+        .help("The hash block cache's budget")
+        .callback(cb -> withCache(c -> cb.call(c.capacityBytes())))
+        .register(registry);
   }
 
   private void withCache(Consumer<CacheStats> use) {
@@ -313,7 +385,10 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
   }
 
   private void cacheCounter(String what, String help, StatField field) {
-    CounterWithCallback.builder().name("jverity_nbd_hash_cache_" + what + "_total").help(help)
-        .callback(cb -> withCache(c -> cb.call(field.of(c)))).register(registry);
+    CounterWithCallback.builder()
+        .name("jverity_nbd_hash_cache_" + what + "_total")
+        .help(help)
+        .callback(cb -> withCache(c -> cb.call(field.of(c))))
+        .register(registry);
   }
 }

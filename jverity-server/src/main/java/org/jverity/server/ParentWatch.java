@@ -5,11 +5,11 @@ import java.time.Duration;
 /**
  * {@code --exit-with-parent}: stops the server when the process that started it exits, as nbdkit's
  * option does. nbdkit asks Linux for a signal (prctl PR_SET_PDEATHSIG); Java has no prctl, and that
- * signal comes when the parent's *thread* that forked exits, which a multithreaded parent (a JVM,
- * a Python test) does while it lives on. So this looks instead, every {@link #PERIOD}: an orphaned
- * process is given a new parent (init or a subreaper), so a parent id that changed means the
- * parent has exited. Reading /proc/self/stat twice a second costs nothing measurable. One virtual
- * thread; {@link #close()} stops it.
+ * signal comes when the parent's *thread* that forked exits, which a multithreaded parent (a JVM, a
+ * Python test) does while it lives on. So this looks instead, every {@link #PERIOD}: an orphaned
+ * process is given a new parent (init or a subreaper), so a parent id that changed means the parent
+ * has exited. Reading /proc/self/stat twice a second costs nothing measurable. One virtual thread;
+ * {@link #close()} stops it.
  */
 public final class ParentWatch implements AutoCloseable {
   static final Duration PERIOD = Duration.ofMillis(500);
@@ -23,17 +23,24 @@ public final class ParentWatch implements AutoCloseable {
   /** Watches this process's parent now; runs {@code stop} once, when it has exited. */
   public static ParentWatch start(ServerLog log, Runnable stop) {
     long parent = parentPid();
-    Thread t = Thread.ofVirtual().name("jverity-parent-watch").start(() -> {
-      try {
-        while (parentPid() == parent) {
-          Thread.sleep(PERIOD);
-        }
-      } catch (InterruptedException e) {
-        return; // closed: the server is stopping anyway
-      }
-      log.line("parent process " + parent + " exited: stopping the server (--exit-with-parent)");
-      stop.run();
-    });
+    Thread t =
+        Thread.ofVirtual()
+            .name("jverity-parent-watch")
+            .start(
+                () -> {
+                  try {
+                    while (parentPid() == parent) {
+                      Thread.sleep(PERIOD);
+                    }
+                  } catch (InterruptedException e) {
+                    return; // closed: the server is stopping anyway
+                  }
+                  log.line(
+                      "parent process "
+                          + parent
+                          + " exited: stopping the server (--exit-with-parent)");
+                  stop.run();
+                });
     return new ParentWatch(t);
   }
 

@@ -29,18 +29,33 @@ final class PeerCheck {
     }
   }
 
-  /** Refuses ({@link ServerException.Reason#IO}, access denied) a server at {@code socket} of another user. */
+  /**
+   * Refuses ({@link ServerException.Reason#IO}, access denied) a server at {@code socket} of
+   * another user.
+   */
   static void requireSameUser(SocketChannel c, Path socket) {
     UserPrincipal peer;
     try {
       peer = peer(c);
     } catch (IOException | UnsupportedOperationException e) {
-      throw new ServerException(ServerException.Reason.IO, "status socket " + socket + ": cannot tell which user serves it ("
-          + e.getMessage() + ")");
+      throw new ServerException(
+          ServerException.Reason.IO,
+          "status socket "
+              + socket
+              + ": cannot tell which user serves it ("
+              + e.getMessage()
+              + ")");
     }
     if (!peer.equals(CurrentUser.principal())) {
-      throw new ServerException(ServerException.Reason.IO, "status socket " + socket + ": served by user " + peer.getName()
-          + ", not " + CurrentUser.principal().getName() + " (expected: a server running as you; not trusted)");
+      throw new ServerException(
+          ServerException.Reason.IO,
+          "status socket "
+              + socket
+              + ": served by user "
+              + peer.getName()
+              + ", not "
+              + CurrentUser.principal().getName()
+              + " (expected: a server running as you; not trusted)");
     }
   }
 }

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import org.jverity.server.AtomicOutput;
 
 /**
  * {@code --pid-file FILE}: the server's process id and a newline, written once it listens (so a
@@ -23,9 +22,9 @@ public final class PidFile implements AutoCloseable {
   }
 
   /**
-   * Refuses ({@link ServerException.Reason#INVALID_VALUE}) a pid file that is one of {@code inputs} (the same
-   * file, through links: writing it would destroy that input), a directory, a device, or in no
-   * directory; before anything is opened.
+   * Refuses ({@link ServerException.Reason#INVALID_VALUE}) a pid file that is one of {@code inputs}
+   * (the same file, through links: writing it would destroy that input), a directory, a device, or
+   * in no directory; before anything is opened.
    *
    * @param inputs what each input file is, by path ("the data image of export root")
    */
@@ -48,8 +47,13 @@ public final class PidFile implements AutoCloseable {
   }
 
   private static ServerException refused(Path file, String what) {
-    return new ServerException(ServerException.Reason.INVALID_VALUE, "--pid-file " + file + ": " + what
-        + " (expected: a file of its own in an existing directory)");
+    return new ServerException(
+        ServerException.Reason.INVALID_VALUE,
+        "--pid-file "
+            + file
+            + ": "
+            + what
+            + " (expected: a file of its own in an existing directory)");
   }
 
   /** Writes this process's id to {@code file}. */
@@ -57,10 +61,12 @@ public final class PidFile implements AutoCloseable {
     String content = ProcessHandle.current().pid() + "\n";
     try (AtomicOutput o = AtomicOutput.to(file)) {
       Files.writeString(o.path(), content);
-      Files.setPosixFilePermissions(o.path(), PosixFilePermissions.fromString("rw-r--r--")); // whatever the umask
+      Files.setPosixFilePermissions(
+          o.path(), PosixFilePermissions.fromString("rw-r--r--")); // whatever the umask
       o.commit();
     } catch (IOException e) {
-      throw new ServerException(ServerException.Reason.IO, "--pid-file " + file + ": cannot write: " + e.getMessage());
+      throw new ServerException(
+          ServerException.Reason.IO, "--pid-file " + file + ": cannot write: " + e.getMessage());
     }
     return new PidFile(file, content);
   }

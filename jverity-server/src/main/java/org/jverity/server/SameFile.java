@@ -13,7 +13,10 @@ import org.jverity.io.BlockDevices;
 public final class SameFile {
   private SameFile() {}
 
-  /** Whether two paths name one file: same inode, or same block device, or (not yet created) same name. */
+  /**
+   * Whether two paths name one file: same inode, or same block device, or (not yet created) same
+   * name.
+   */
   public static boolean same(Path a, Path b) throws IOException {
     boolean ea = Files.exists(a);
     boolean eb = Files.exists(b);
@@ -28,7 +31,8 @@ public final class SameFile {
 
   /** Two device nodes of one block device (e.g. a copy made with mknod) are one device. */
   private static boolean sameBlockDevice(Path a, Path b) throws IOException {
-    return BlockDevices.isBlockDevice(a) && BlockDevices.isBlockDevice(b)
+    return BlockDevices.isBlockDevice(a)
+        && BlockDevices.isBlockDevice(b)
         && Objects.equals(Files.getAttribute(a, "unix:rdev"), Files.getAttribute(b, "unix:rdev"));
   }
 

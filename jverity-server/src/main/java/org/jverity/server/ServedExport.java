@@ -30,8 +30,10 @@ final class ServedExport implements AutoCloseable {
   final ExportConfig spec;
   final TrustedRoot trusted;
   final Export export;
+
   /** Reads of its data or hash file that failed (truncated under the server, I/O errors). */
   final DeviceErrors deviceErrors;
+
   /** The reader, its scheduler and every device they read, owned. */
   private final VerifiedImage verified;
 
@@ -44,44 +46,62 @@ final class ServedExport implements AutoCloseable {
   }
 
   /**
-   * Opens {@code spec}'s image through {@code opener} (files, parameters, root hash, its signature),
-   * lets the opener refuse an image that could serve nothing, and opens the verified reader.
-   * Corruption is logged on {@code log}; {@code failedClosed} is told once when RESTART or PANIC
-   * stops the reader.
+   * Opens {@code spec}'s image through {@code opener} (files, parameters, root hash, its
+   * signature), lets the opener refuse an image that could serve nothing, and opens the verified
+   * reader. Corruption is logged on {@code log}; {@code failedClosed} is told once when RESTART or
+   * PANIC stops the reader.
    */
-  static ServedExport open(ExportConfig spec, ExportOpener opener, HashBlockCache cache, ServerLog log,
-      BiConsumer<CorruptionMode, CorruptBlockException> failedClosed) throws IOException {
+  static ServedExport open(
+      ExportConfig spec,
+      ExportOpener opener,
+      HashBlockCache cache,
+      ServerLog log,
+      BiConsumer<CorruptionMode, CorruptBlockException> failedClosed)
+      throws IOException {
     int nameBytes = spec.name().getBytes(StandardCharsets.UTF_8).length;
     if (nameBytes > MAX_NAME_BYTES) {
-      throw new ServerException(ServerException.Reason.INVALID_VALUE, "export name: " + nameBytes
-          + " bytes (expected: at most " + MAX_NAME_BYTES + ", the NBD protocol's limit)");
+      throw new ServerException(
+          ServerException.Reason.INVALID_VALUE,
+          "export name: "
+              + nameBytes
+              + " bytes (expected: at most "
+              + MAX_NAME_BYTES
+              + ", the NBD protocol's limit)");
     }
     try (VerityImage image = opener.open(spec)) { // closes the devices unless handed to the reader
-      ReaderOptions options = ReaderOptions.DEFAULTS
-          .withMode(spec.mode())
-          .withIgnoreZeroBlocks(spec.ignoreZeroBlocks())
-          .withCheckAtMostOnce(spec.checkAtMostOnce())
-          .withListener(new CorruptionListener() {
-            @Override
-            public void corrupted(CorruptBlockException e) {
-              log.corrupted(spec.name(), e, spec.mode() == CorruptionMode.IGNORE);
-            }
+      ReaderOptions options =
+          ReaderOptions.DEFAULTS
+              .withMode(spec.mode())
+              .withIgnoreZeroBlocks(spec.ignoreZeroBlocks())
+              .withCheckAtMostOnce(spec.checkAtMostOnce())
+              .withListener(
+                  new CorruptionListener() {
+                    @Override
+                    public void corrupted(CorruptBlockException e) {
+                      log.corrupted(spec.name(), e, spec.mode() == CorruptionMode.IGNORE);
+                    }
 
-            @Override
-            public void failedClosed(CorruptionMode mode, CorruptBlockException cause) {
-              log.failedClosed(spec.name(), mode, cause);
-              failedClosed.accept(mode, cause);
-            }
-          });
+                    @Override
+                    public void failedClosed(CorruptionMode mode, CorruptBlockException cause) {
+                      log.failedClosed(spec.name(), mode, cause);
+                      failedClosed.accept(mode, cause);
+                    }
+                  });
       // What serves reads through these: a read that fails (a file truncated while served) is
-      // logged and counted. The checks before serving read the files as they are, and fail in one line.
+      // logged and counted. The checks before serving read the files as they are, and fail in one
+      // line.
       DeviceErrors errors = new DeviceErrors(spec.name(), log);
       BlockDevice servedData = errors.watch(image.data(), spec.data(), "data");
       BlockDevice servedHash = errors.watch(image.hash(), spec.hash(), "hash");
       BlockRepairer fec = image.fec(spec.fec(), servedData, servedHash);
       // every correction, as the server has always logged them
-      options = options.withRepairer(VerityImage.decorated(fec,
-          r -> CorrectionReporter.everyTime(r, (area, block) -> log.corrected(spec.name(), area, block))));
+      options =
+          options.withRepairer(
+              VerityImage.decorated(
+                  fec,
+                  r ->
+                      CorrectionReporter.everyTime(
+                          r, (area, block) -> log.corrected(spec.name(), area, block))));
       // before the server listens: an export that could serve nothing refuses the server
       opener.checkServable(spec, image, fec, log);
       VerifiedImage verified = image.reader(cache, options, servedData, servedHash);

@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToIntFunction;
-import org.jverity.nbd.Export;
 import org.jverity.nbd.NbdEvents;
 import org.jverity.nbd.NbdServer;
 import org.jverity.nbd.NbdTls;
@@ -30,18 +29,20 @@ import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
 
 /**
- * Runs an NBD server for {@code open} and {@code serve} until it is told to stop: opens the
- * exports over one hash block cache, claims their status sockets, listens (or serves stdin), prints
- * one URI per export on stdout, then waits. SIGINT and SIGTERM stop it cleanly (a shutdown hook:
- * requests in flight finish, sockets are removed) with exit code 0, and so do {@code jverity close}
- * of its last export and, under --exit-with-parent, the parent exiting; --run's command exiting
- * stops it with that command's status ({@link Service}). {@code close} of another export
- * withdraws just that one. A reader failing closed under --restart-on-corruption or
- * --panic-on-corruption stops it with {@link Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths are thread-safe.
+ * Runs an NBD server for {@code open} and {@code serve} until it is told to stop: opens the exports
+ * over one hash block cache, claims their status sockets, listens (or serves stdin), prints one URI
+ * per export on stdout, then waits. SIGINT and SIGTERM stop it cleanly (a shutdown hook: requests
+ * in flight finish, sockets are removed) with exit code 0, and so do {@code jverity close} of its
+ * last export and, under --exit-with-parent, the parent exiting; --run's command exiting stops it
+ * with that command's status ({@link Service}). {@code close} of another export withdraws just that
+ * one. A reader failing closed under --restart-on-corruption or --panic-on-corruption stops it with
+ * {@link Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths are
+ * thread-safe.
  */
 public final class Server {
   /** How long requests in flight may take to finish on a clean stop. */
   public static final Duration GRACE = Duration.ofSeconds(30);
+
   /** How long a panic waits for requests in flight: barely, they fail closed anyway. */
   static final Duration PANIC_GRACE = Duration.ofMillis(200);
 
@@ -56,8 +57,13 @@ public final class Server {
   private boolean jsonEvents;
   private final Service service;
   private final ExportOpener opener;
-  /** How an outcome ends the process from the shutdown hook, which cannot return it: the front end's exit codes. */
+
+  /**
+   * How an outcome ends the process from the shutdown hook, which cannot return it: the front end's
+   * exit codes.
+   */
   private final ToIntFunction<Outcome> exitStatus;
+
   private final Map<Path, String> inputs; // the command's input files besides the exports', by role
   private final AtomicInteger live = new AtomicInteger(); // exports not closed by jverity close
   private volatile NbdMetrics metrics;
@@ -69,8 +75,15 @@ public final class Server {
    *     signature), each with what it is: a pid file is never one of them
    * @param exitStatus the process's exit status for each outcome, used when a signal ends the run
    */
-  public Server(List<ExportConfig> specs, Endpoint listening, Service service, ExportOpener opener,
-      Map<Path, String> inputs, ToIntFunction<Outcome> exitStatus, PrintWriter out, PrintWriter err) {
+  public Server(
+      List<ExportConfig> specs,
+      Endpoint listening,
+      Service service,
+      ExportOpener opener,
+      Map<Path, String> inputs,
+      ToIntFunction<Outcome> exitStatus,
+      PrintWriter out,
+      PrintWriter err) {
     this.specs = List.copyOf(specs);
     this.listening = listening;
     this.service = service;
@@ -108,18 +121,27 @@ public final class Server {
       NbdMetrics metrics = metricsAt == null ? null : new NbdMetrics();
       this.metrics = metrics;
       NbdEvents events = metrics == null ? log : NbdEvents.all(log, metrics);
-      server = new NbdServer(served.stream().map(e -> e.export).toList(), listening.limits(), tls, events);
+      server =
+          new NbdServer(
+              served.stream().map(e -> e.export).toList(), listening.limits(), tls, events);
       if (metrics != null) {
         served.forEach(e -> metrics.register(e.export));
-        served.forEach(e -> metrics.registerDeviceErrors(e.spec.name(), e.deviceErrors::truncated, e.deviceErrors::other));
+        served.forEach(
+            e ->
+                metrics.registerDeviceErrors(
+                    e.spec.name(), e.deviceErrors::truncated, e.deviceErrors::other));
         metrics.registerCache(cache::stats); // the one cache every export shares
         InetSocketAddress m;
         try {
           m = metrics.start(metricsAt);
         } catch (IOException e) {
           metrics.close();
-          throw new ServerException(ServerException.Reason.IO, "--metrics-port " + listening.metrics().port() + ": cannot listen: "
-              + e.getMessage());
+          throw new ServerException(
+              ServerException.Reason.IO,
+              "--metrics-port "
+                  + listening.metrics().port()
+                  + ": cannot listen: "
+                  + e.getMessage());
         }
         opened.add(metrics);
         log.line("metrics: http://" + NbdUri.host(m) + ":" + m.getPort() + "/metrics");
@@ -130,9 +152,13 @@ public final class Server {
         for (int i = 0; i < served.size(); i++) {
           ServedExport e = served.get(i);
           int index = i;
-          opened.add(StatusSocket.open(RuntimeDir.socket(dir, e.spec.name()), e.spec.name(),
-              () -> StatusReport.text(e, uris.get(index), server.connections()),
-              () -> Json.line(StatusReport.json(e, uris.get(index), server.connections())), () -> withdraw(e)));
+          opened.add(
+              StatusSocket.open(
+                  RuntimeDir.socket(dir, e.spec.name()),
+                  e.spec.name(),
+                  () -> StatusReport.text(e, uris.get(index), server.connections()),
+                  () -> Json.line(StatusReport.json(e, uris.get(index), server.connections())),
+                  () -> withdraw(e)));
         }
       }
       opened.add(() -> server.shutdown(GRACE)); // closed before the exports
@@ -150,13 +176,19 @@ public final class Server {
       } else {
         if (service.run() == null) { // captive: the command's output is the output
           for (int i = 0; i < uris.size(); i++) {
-            out.print(jsonEvents ? ServingEvents.listening(served.get(i).spec.name(), uris.get(i)) : uris.get(i) + "\n");
+            out.print(
+                jsonEvents
+                    ? ServingEvents.listening(served.get(i).spec.name(), uris.get(i))
+                    : uris.get(i) + "\n");
           }
         }
         out.flush();
         if (service.run() != null) {
-          captive = CaptiveRun.start(service.run(), CaptiveRun.environment(uris.getFirst(), served.getFirst().spec.name(),
-              listening), () -> server.shutdown(GRACE));
+          captive =
+              CaptiveRun.start(
+                  service.run(),
+                  CaptiveRun.environment(uris.getFirst(), served.getFirst().spec.name(), listening),
+                  () -> server.shutdown(GRACE));
           opened.add(captive); // stopped first, when the server stops before it exits
         }
         server.awaitShutdown();
@@ -189,7 +221,9 @@ public final class Server {
     if (mode == null && run != null && run.finishedByItself()) {
       return Outcome.commandExited(run.status());
     }
-    return mode == null ? Outcome.STOPPED : mode == CorruptionMode.PANIC ? Outcome.PANIC : Outcome.RESTART;
+    return mode == null
+        ? Outcome.STOPPED
+        : mode == CorruptionMode.PANIC ? Outcome.PANIC : Outcome.RESTART;
   }
 
   /** Every input file, by what it is: the exports' and the command's. */
@@ -210,7 +244,10 @@ public final class Server {
    */
   private void withdraw(ServedExport e) {
     if (live.decrementAndGet() == 0) {
-      log.line("export " + ServerLog.display(e.spec.name()) + ": closed (jverity close), the last: stopping the server");
+      log.line(
+          "export "
+              + ServerLog.display(e.spec.name())
+              + ": closed (jverity close), the last: stopping the server");
       server.shutdown(GRACE);
       try {
         finished.await(GRACE.toSeconds() + 5, TimeUnit.SECONDS);
@@ -237,21 +274,32 @@ public final class Server {
       try {
         server.listenUnix(listening.socket());
       } catch (IOException e) {
-        throw new ServerException(ServerException.Reason.IO, "--socket " + listening.socket() + ": cannot listen: " + e.getMessage());
+        throw new ServerException(
+            ServerException.Reason.IO,
+            "--socket " + listening.socket() + ": cannot listen: " + e.getMessage());
       }
       return served.stream().map(e -> NbdUri.unix(listening.socket(), e.spec.name())).toList();
     }
     InetSocketAddress address = new InetSocketAddress(listening.bind(), listening.port());
     if (address.isUnresolved()) {
-      throw new ServerException(ServerException.Reason.INVALID_VALUE, "--bind: " + listening.bind()
-          + " (expected: an IP address or a host name that resolves)");
+      throw new ServerException(
+          ServerException.Reason.INVALID_VALUE,
+          "--bind: "
+              + listening.bind()
+              + " (expected: an IP address or a host name that resolves)");
     }
     InetSocketAddress bound;
     try {
       bound = server.listen(address);
     } catch (BindException e) {
-      throw new ServerException(ServerException.Reason.IO, "--bind " + listening.bind() + " --port " + listening.port()
-          + ": cannot listen: " + e.getMessage());
+      throw new ServerException(
+          ServerException.Reason.IO,
+          "--bind "
+              + listening.bind()
+              + " --port "
+              + listening.port()
+              + ": cannot listen: "
+              + e.getMessage());
     }
     boolean tls = listening.tls().on();
     return served.stream().map(e -> NbdUri.tcp(bound, e.spec.name(), tls)).toList();
@@ -262,7 +310,8 @@ public final class Server {
     PrintStream protocol = System.out;
     System.setOut(System.err); // a stray print must not corrupt the protocol stream
     try {
-      server.serve(new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out));
+      server.serve(
+          new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out));
     } finally {
       System.setOut(protocol);
     }
@@ -273,7 +322,9 @@ public final class Server {
     if (socket != null) {
       Path dir = socket.toAbsolutePath().getParent();
       if (dir == null || !Files.isDirectory(dir)) {
-        throw new ServerException(ServerException.Reason.INVALID_VALUE, "--socket: " + socket + " (expected: a path in an existing directory)");
+        throw new ServerException(
+            ServerException.Reason.INVALID_VALUE,
+            "--socket: " + socket + " (expected: a path in an existing directory)");
       }
     }
   }
@@ -283,7 +334,8 @@ public final class Server {
     if (failedClosed.compareAndSet(null, mode)) {
       NbdServer s = server;
       if (s != null) {
-        Thread.ofPlatform().name("jverity-fail-closed")
+        Thread.ofPlatform()
+            .name("jverity-fail-closed")
             .start(() -> s.shutdown(mode == CorruptionMode.PANIC ? PANIC_GRACE : GRACE));
       }
     }
@@ -305,6 +357,7 @@ public final class Server {
       Thread.currentThread().interrupt();
     }
     log.flush();
-    Runtime.getRuntime().halt(exitStatus.applyAsInt(outcome())); // the hook cannot return it to Main
+    Runtime.getRuntime()
+        .halt(exitStatus.applyAsInt(outcome())); // the hook cannot return it to Main
   }
 }

@@ -1,7 +1,9 @@
 package org.jverity.server;
 
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jverity.nbd.NbdEvents;
@@ -10,8 +12,6 @@ import org.jverity.tree.BlockRef;
 import org.jverity.tree.Corruption;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * The server's log on stderr: one line per connection, per refused client and per corruption
@@ -23,6 +23,7 @@ import java.util.Set;
 public final class ServerLog implements NbdEvents {
   private final PrintWriter err;
   private final Map<String, AtomicInteger> corruptionLines = new ConcurrentHashMap<>();
+
   /** Peers connected now: their protocol errors are said by their disconnection line. */
   private final Set<String> open = ConcurrentHashMap.newKeySet();
 
@@ -82,19 +83,29 @@ public final class ServerLog implements NbdEvents {
     if (n <= Corruption.MAX_REPORTED) {
       line("export " + display(export) + ": " + what(e) + (ignored ? " (ignored)" : ""));
     } else if (n == Corruption.MAX_REPORTED + 1) {
-      line("export " + display(export) + ": more corrupted blocks, not logged (jverity status counts them)");
+      line(
+          "export "
+              + display(export)
+              + ": more corrupted blocks, not logged (jverity status counts them)");
     }
   }
 
   /** FEC corrected a block of {@code export} (the correction verified against the tree). */
   public void corrected(String export, Area area, long block) {
-    line("export " + display(export) + ": " + new BlockRef(area, block, -1) + " corrected with FEC");
+    line(
+        "export " + display(export) + ": " + new BlockRef(area, block, -1) + " corrected with FEC");
   }
 
   /** The reader of {@code export} failed closed: the server stops. */
   public void failedClosed(String export, CorruptionMode mode, CorruptBlockException cause) {
-    line("export " + display(export) + ": " + what(cause) + ": "
-        + mode.name().toLowerCase(Locale.ROOT) + "_on_corruption, stopping the server");
+    line(
+        "export "
+            + display(export)
+            + ": "
+            + what(cause)
+            + ": "
+            + mode.name().toLowerCase(Locale.ROOT)
+            + "_on_corruption, stopping the server");
   }
 
   /** "data block 1234 is corrupted" or "hash block 12 (level 0) is corrupted". */

@@ -3,9 +3,9 @@ package org.jverity.server;
 import java.nio.file.Path;
 
 /**
- * How the server runs as a service, as nbdkit spells it: a pid file written once it listens
- * ({@link PidFile}), a captive command run against it ({@link CaptiveRun}), and stopping when the
- * parent process goes ({@link ParentWatch}). Immutable.
+ * How the server runs as a service, as nbdkit spells it: a pid file written once it listens ({@link
+ * PidFile}), a captive command run against it ({@link CaptiveRun}), and stopping when the parent
+ * process goes ({@link ParentWatch}). Immutable.
  *
  * @param pidFile where to write the process id; null for none
  * @param run the captive command ({@code sh -c}); null for none

@@ -5,12 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.jverity.image.ParamOverrides;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
+import org.jverity.image.ParamOverrides;
 import org.jverity.tree.Area;
-import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CacheStats;
+import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.SourceStats;
 import org.jverity.verify.VerifiedReader;
@@ -60,7 +60,8 @@ final class StatusReport {
     if (!served.spec.description().isEmpty()) {
       rows.add(row("description", served.spec.description()));
     }
-    rows.add(row("io class", served.spec.ioClass().name().toLowerCase(Locale.ROOT).replace('_', '-')));
+    rows.add(
+        row("io class", served.spec.ioClass().name().toLowerCase(Locale.ROOT).replace('_', '-')));
     rows.add(row("corruptions", Long.toString(stats.corruptions())));
     rows.add(row("repaired", Long.toString(stats.repaired())));
     rows.add(row("device errors", errors.truncated() + " truncated, " + errors.other() + " other"));
@@ -69,26 +70,46 @@ final class StatusReport {
     }
     rows.add(row("inline reads", Long.toString(stats.inlineReads())));
     rows.add(row("pooled reads", Long.toString(stats.pooledReads())));
-    rows.add(row("cache", cache.cachedBytes() + " of " + cache.capacityBytes() + " bytes, " + cache.hits()
-        + " hits, " + cache.misses() + " misses, " + cache.evictions() + " evictions"));
+    rows.add(
+        row(
+            "cache",
+            cache.cachedBytes()
+                + " of "
+                + cache.capacityBytes()
+                + " bytes, "
+                + cache.hits()
+                + " hits, "
+                + cache.misses()
+                + " misses, "
+                + cache.evictions()
+                + " evictions"));
     rows.add(row("connections", Integer.toString(connections)));
     StringBuilder out = new StringBuilder(ServerLog.display(served.spec.name()) + " is active.\n");
     for (String[] r : rows) {
       out.append(String.format(Locale.ROOT, "  %-15s%s%n", r[0] + ":", r[1]));
     }
-    corruptedBlocks(reader).forEach((e, times) -> out.append("  corrupted:     ").append(ServerLog.what(e))
-        .append(times > 1 ? " (" + times + " reads)" : "").append('\n'));
+    corruptedBlocks(reader)
+        .forEach(
+            (e, times) ->
+                out.append("  corrupted:     ")
+                    .append(ServerLog.what(e))
+                    .append(times > 1 ? " (" + times + " reads)" : "")
+                    .append('\n'));
     return out.toString();
   }
 
-  /** verified, corrupted or truncated (clients get EIO past the new end: worse than a bad block). */
+  /**
+   * verified, corrupted or truncated (clients get EIO past the new end: worse than a bad block).
+   */
   private static String state(ServedExport served, SourceStats stats) {
-    return served.deviceErrors.truncated() > 0 ? "truncated" : stats.status() == 'V' ? "verified" : "corrupted";
+    return served.deviceErrors.truncated() > 0
+        ? "truncated"
+        : stats.status() == 'V' ? "verified" : "corrupted";
   }
 
   /**
-   * Each corrupted block once, with the reads it failed: a block read again fails again, and
-   * counts again (as in dm-verity), but it is one corrupted block.
+   * Each corrupted block once, with the reads it failed: a block read again fails again, and counts
+   * again (as in dm-verity), but it is one corrupted block.
    */
   private static Map<CorruptBlockException, Integer> corruptedBlocks(VerifiedReader reader) {
     Map<String, CorruptBlockException> first = new LinkedHashMap<>();
@@ -100,8 +121,9 @@ final class StatusReport {
   }
 
   /**
-   * The facts of {@link #text}, as one JSON object for {@code status --json}: the same values, named
-   * as {@code format --json} and {@code verify --json} name them (sizes in bytes, not sectors).
+   * The facts of {@link #text}, as one JSON object for {@code status --json}: the same values,
+   * named as {@code format --json} and {@code verify --json} name them (sizes in bytes, not
+   * sectors).
    */
   static Map<String, Object> json(ServedExport served, String uri, int connections) {
     VerifiedReader reader = served.reader();
@@ -173,8 +195,10 @@ final class StatusReport {
   private static String flags(ExportConfig spec) {
     List<String> flags = new ArrayList<>();
     if (spec.mode() != CorruptionMode.EIO) {
-      flags.add(spec.mode() == CorruptionMode.IGNORE ? "ignore_corruption"
-          : spec.mode().name().toLowerCase(Locale.ROOT) + "_on_corruption");
+      flags.add(
+          spec.mode() == CorruptionMode.IGNORE
+              ? "ignore_corruption"
+              : spec.mode().name().toLowerCase(Locale.ROOT) + "_on_corruption");
     }
     if (spec.ignoreZeroBlocks()) {
       flags.add("ignore_zero_blocks");

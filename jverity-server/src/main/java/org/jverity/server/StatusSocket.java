@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -11,27 +12,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
-import java.nio.channels.Channels;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The status socket of one served export, {@code RUNTIME_DIR/NAME.ctl}: a Unix-domain socket on
  * which {@code jverity status NAME} sends one line, {@code status} (or {@code status json} for
  * {@code --json}), and reads the report until the server closes; {@code jverity close NAME} sends
- * {@code close}, reads {@code closing}, then {@code closed} once the export is withdrawn (or the end
- * of the stream, when it was the server's last and the server has exited). Only this server's own
- * user may close ({@link PeerCheck}). A socket file left by a server that died is replaced; one
+ * {@code close}, reads {@code closing}, then {@code closed} once the export is withdrawn (or the
+ * end of the stream, when it was the server's last and the server has exited). Only this server's
+ * own user may close ({@link PeerCheck}). A socket file left by a server that died is replaced; one
  * whose server still answers is refused, so two servers cannot claim one name. Thread-safe; one
  * virtual thread accepts, one per client answers.
  */
 public final class StatusSocket implements AutoCloseable {
   /** The request, and the longest one read. */
   public static final String REQUEST = "status\n";
+
   /** The request for the report as one JSON object ({@link StatusReport#json}). */
   public static final String JSON_REQUEST = "status json\n";
+
   /** The request to stop serving the export. */
   public static final String CLOSE = "close\n";
+
   /** The first line of the answer to {@link #CLOSE}, at once. */
   public static final String CLOSING = "closing\n";
 
@@ -50,16 +53,22 @@ public final class StatusSocket implements AutoCloseable {
   }
 
   /**
-   * Listens at {@code path}, answering each request with {@code report.get()}, or {@code json.get()};
-   * a {@code close} request runs {@code close} (null: not offered), which returns once the export is
-   * withdrawn; this socket is then closed too.
+   * Listens at {@code path}, answering each request with {@code report.get()}, or {@code
+   * json.get()}; a {@code close} request runs {@code close} (null: not offered), which returns once
+   * the export is withdrawn; this socket is then closed too.
    */
-  public static StatusSocket open(Path path, String name, Supplier<String> report, Supplier<String> json,
-      Runnable close) throws IOException {
+  public static StatusSocket open(
+      Path path, String name, Supplier<String> report, Supplier<String> json, Runnable close)
+      throws IOException {
     if (Files.exists(path)) {
       if (query(path, Duration.ofSeconds(2)) != null) {
-        throw new ServerException(ServerException.Reason.IO, "export " + ServerLog.display(name)
-            + ": already served by another jverity (status socket " + path + ")");
+        throw new ServerException(
+            ServerException.Reason.IO,
+            "export "
+                + ServerLog.display(name)
+                + ": already served by another jverity (status socket "
+                + path
+                + ")");
       }
       Files.deleteIfExists(path); // left by a server that died
     }
@@ -99,8 +108,13 @@ public final class StatusSocket implements AutoCloseable {
         answerClose(c);
         return;
       }
-      write(c, request.equals(REQUEST) ? report.get() : request.equals(JSON_REQUEST) ? json.get()
-          : "error: unknown request (expected: status, status json or close)\n");
+      write(
+          c,
+          request.equals(REQUEST)
+              ? report.get()
+              : request.equals(JSON_REQUEST)
+                  ? json.get()
+                  : "error: unknown request (expected: status, status json or close)\n");
     } catch (IOException | RuntimeException e) {
       // the client went away; nothing to tell it
     }
@@ -175,15 +189,21 @@ public final class StatusSocket implements AutoCloseable {
     try (c) {
       PeerCheck.requireSameUser(c, path);
       var result = new AtomicReference<String>();
-      Thread t = Thread.ofVirtual().name("jverity-status-query").start(() -> {
-        try {
-          write(c, request);
-          c.shutdownOutput();
-          result.set(new String(Channels.newInputStream(c).readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-          // the server went away before answering
-        }
-      });
+      Thread t =
+          Thread.ofVirtual()
+              .name("jverity-status-query")
+              .start(
+                  () -> {
+                    try {
+                      write(c, request);
+                      c.shutdownOutput();
+                      result.set(
+                          new String(
+                              Channels.newInputStream(c).readAllBytes(), StandardCharsets.UTF_8));
+                    } catch (IOException e) {
+                      // the server went away before answering
+                    }
+                  });
       try {
         if (!t.join(timeout)) {
           t.interrupt(); // closes the channel

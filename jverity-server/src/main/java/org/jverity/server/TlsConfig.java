@@ -6,7 +6,8 @@ import java.nio.file.Path;
 import org.jverity.nbd.NbdTls;
 
 /**
- * TLS of a server, from {@code open}'s options or {@code serve}'s {@code [generic]} keys. Immutable.
+ * TLS of a server, from {@code open}'s options or {@code serve}'s {@code [generic]} keys.
+ * Immutable.
  *
  * @param mode off, offered or required
  * @param certificates nbdkit's {@code --tls-certificates} directory; null for nbdkit's default
@@ -23,11 +24,13 @@ public record TlsConfig(TlsMode mode, Path certificates, boolean verifyPeer) {
   public static TlsConfig of(String tls, Path certificates, boolean verifyPeer) {
     TlsMode mode = TlsMode.parse(tls);
     if (mode == null) {
-      throw new ServerException(ServerException.Reason.INVALID_VALUE, "tls: " + tls
-          + " (expected: " + TlsMode.EXPECTED + ")");
+      throw new ServerException(
+          ServerException.Reason.INVALID_VALUE,
+          "tls: " + tls + " (expected: " + TlsMode.EXPECTED + ")");
     }
     if (mode == TlsMode.OFF && (certificates != null || verifyPeer)) {
-      throw new ServerException(ServerException.Reason.CONFLICT,
+      throw new ServerException(
+          ServerException.Reason.CONFLICT,
           "tls-certificates and tls-verify-peer need tls on or require");
     }
     return new TlsConfig(mode, certificates, verifyPeer);
@@ -37,7 +40,9 @@ public record TlsConfig(TlsMode mode, Path certificates, boolean verifyPeer) {
     return mode != TlsMode.OFF;
   }
 
-  /** The server's TLS, or null when off; a missing or bad certificate is one line, an invalid value. */
+  /**
+   * The server's TLS, or null when off; a missing or bad certificate is one line, an invalid value.
+   */
   public NbdTls open() {
     if (!on()) {
       return null;

@@ -13,13 +13,17 @@ import org.jverity.io.BlockDevice;
 final class WatchedDevice implements BlockDevice {
   private final BlockDevice device;
   final Path file;
+
   /** "data" or "hash": what the file is to the export. */
   final String role;
+
   /** Its size when it was opened: what a truncation is measured against. */
   final long openedSize;
+
   private final DeviceErrors errors;
 
-  WatchedDevice(BlockDevice device, Path file, String role, DeviceErrors errors) throws IOException {
+  WatchedDevice(BlockDevice device, Path file, String role, DeviceErrors errors)
+      throws IOException {
     this.device = device;
     this.file = file;
     this.role = role;

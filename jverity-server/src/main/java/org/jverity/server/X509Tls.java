@@ -13,6 +13,7 @@ import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -20,21 +21,20 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 import org.jverity.nbd.NbdTls;
 import org.jverity.sig.Pem;
-import java.util.Locale;
 
 /**
  * TLS with x509 certificates from a directory laid out as nbdkit's {@code --tls-certificates}
  * (nbdkit-tls(1)): {@value #SERVER_CERT} (the server's certificate, optionally followed by its
  * chain), {@value #SERVER_KEY} (its unencrypted private key: PKCS#8, PKCS#1 RSA or SEC1 EC, as
- * certtool and openssl write them) and, when client certificates are verified,
- * {@value #CA_CERT} (the certificates client certificates must chain to). TLS 1.3 and 1.2 only,
- * through the JDK's provider.
+ * certtool and openssl write them) and, when client certificates are verified, {@value #CA_CERT}
+ * (the certificates client certificates must chain to). TLS 1.3 and 1.2 only, through the JDK's
+ * provider.
  *
  * <p>TLS 1.2 only with {@code verifyPeer} and an RSA CA signing with PKCS#1 v1.5 (certtool's and
  * openssl's default): in TLS 1.3 the JDK's CertificateRequest lists the algorithms allowed for
- * certificates apart (signature_algorithms_cert, with rsa_pkcs1_*), but GnuTLS, which libnbd,
- * qemu and nbd-client use, chooses its client certificate from signature_algorithms, where TLS 1.3
- * has no rsa_pkcs1_*, and sends none. With an EC (or RSA-PSS) CA, TLS 1.3 is offered as well.
+ * certificates apart (signature_algorithms_cert, with rsa_pkcs1_*), but GnuTLS, which libnbd, qemu
+ * and nbd-client use, chooses its client certificate from signature_algorithms, where TLS 1.3 has
+ * no rsa_pkcs1_*, and sends none. With an EC (or RSA-PSS) CA, TLS 1.3 is offered as well.
  *
  * <p>Immutable and thread-safe: one {@link SSLContext} is built at load time and shared by every
  * connection.
@@ -53,7 +53,11 @@ public final class X509Tls implements NbdTls {
   private final X509Certificate certificate;
   private final List<String> protocols;
 
-  private X509Tls(Mode mode, boolean verifyPeer, SSLContext context, X509Certificate certificate,
+  private X509Tls(
+      Mode mode,
+      boolean verifyPeer,
+      SSLContext context,
+      X509Certificate certificate,
       List<String> protocols) {
     this.mode = mode;
     this.verifyPeer = verifyPeer;
@@ -82,7 +86,8 @@ public final class X509Tls implements NbdTls {
       KeyStore keys = KeyStore.getInstance("PKCS12");
       keys.load(null, null);
       keys.setKeyEntry("server", key, password, chain.toArray(new Certificate[0]));
-      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      KeyManagerFactory kmf =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
       kmf.init(keys, password);
 
       TrustManagerFactory tmf = null;
@@ -145,8 +150,14 @@ public final class X509Tls implements NbdTls {
 
   @Override
   public String toString() {
-    return "X509Tls[" + mode + (verifyPeer ? ", verify-peer" : "") + ", " + protocols + ", "
-        + certificate.getSubjectX500Principal().getName() + "]";
+    return "X509Tls["
+        + mode
+        + (verifyPeer ? ", verify-peer" : "")
+        + ", "
+        + protocols
+        + ", "
+        + certificate.getSubjectX500Principal().getName()
+        + "]";
   }
 
   /** Whether {@code ca} (self-signed: as it signs others) signs with RSA PKCS#1 v1.5. */
@@ -154,7 +165,9 @@ public final class X509Tls implements NbdTls {
     return ca.getSigAlgName().toUpperCase(Locale.ROOT).endsWith("WITHRSA");
   }
 
-  /** Every certificate of a PEM file, in order; at least one ({@link Pem}, a missing file named). */
+  /**
+   * Every certificate of a PEM file, in order; at least one ({@link Pem}, a missing file named).
+   */
   private static List<X509Certificate> readCertificates(Path file) throws IOException {
     try {
       return Pem.readCertificates(file);
@@ -163,7 +176,10 @@ public final class X509Tls implements NbdTls {
     }
   }
 
-  /** The first private key of a PEM file: PKCS#8, PKCS#1 RSA or SEC1 EC ({@link Pem}, a missing file named). */
+  /**
+   * The first private key of a PEM file: PKCS#8, PKCS#1 RSA or SEC1 EC ({@link Pem}, a missing file
+   * named).
+   */
   private static PrivateKey readPrivateKey(Path file) throws IOException {
     try {
       return Pem.readPrivateKey(file);
@@ -178,17 +194,26 @@ public final class X509Tls implements NbdTls {
   }
 
   /** Signs a challenge with the key and verifies it with the certificate's public key. */
-  private static void checkKeyMatches(PrivateKey key, PublicKey pub, Path keyFile, Path certFile) throws IOException {
+  private static void checkKeyMatches(PrivateKey key, PublicKey pub, Path keyFile, Path certFile)
+      throws IOException {
     if (!key.getAlgorithm().equals(pub.getAlgorithm())) {
-      throw new IOException(keyFile + ": a " + key.getAlgorithm() + " key, but " + certFile + " holds a "
-          + pub.getAlgorithm() + " key (expected: the certificate's key)");
+      throw new IOException(
+          keyFile
+              + ": a "
+              + key.getAlgorithm()
+              + " key, but "
+              + certFile
+              + " holds a "
+              + pub.getAlgorithm()
+              + " key (expected: the certificate's key)");
     }
-    String algorithm = switch (key.getAlgorithm()) {
-      case "RSA" -> "SHA256withRSA";
-      case "EC" -> "SHA256withECDSA";
-      case "Ed25519", "Ed448", "EdDSA" -> key.getAlgorithm();
-      default -> null; // others (RSASSA-PSS, ...) are left to the TLS handshake
-    };
+    String algorithm =
+        switch (key.getAlgorithm()) {
+          case "RSA" -> "SHA256withRSA";
+          case "EC" -> "SHA256withECDSA";
+          case "Ed25519", "Ed448", "EdDSA" -> key.getAlgorithm();
+          default -> null; // others (RSASSA-PSS, ...) are left to the TLS handshake
+        };
     if (algorithm == null) {
       return;
     }
@@ -204,8 +229,13 @@ public final class X509Tls implements NbdTls {
         throw new IOException(keyFile + ": the key does not match the certificate in " + certFile);
       }
     } catch (GeneralSecurityException e) {
-      throw new IOException(keyFile + ": the key does not match the certificate in " + certFile + ": "
-          + e.getMessage(), e);
+      throw new IOException(
+          keyFile
+              + ": the key does not match the certificate in "
+              + certFile
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 }

@@ -8,7 +8,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link AtomicOutput}: the named file changes only at commit, all at once; a device is written in place. */
+/**
+ * {@link AtomicOutput}: the named file changes only at commit, all at once; a device is written in
+ * place.
+ */
 class AtomicOutputTest {
   @TempDir Path dir;
 
@@ -35,7 +38,8 @@ class AtomicOutputTest {
       o.commit();
     }
     assertThat(Files.readString(file)).isEqualTo("new");
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r-----");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-r-----");
   }
 
   @Test

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.RandomAccessFile;
+import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -16,24 +16,26 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jverity.nbd.NbdEvents;
-import org.jverity.verify.ReaderOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.nbd.NbdEvents;
 import org.jverity.testkit.Tool;
 import org.jverity.testkit.ToolResult;
+import org.jverity.verify.ReaderOptions;
 
 /** Metrics scraped over HTTP while nbdcopy, nbdsh and a raw client use a served image. */
 class NbdMetricsTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
-  private static final Pattern LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? (\\S+)$");
-  private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+  private static final Pattern LINE =
+      Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? (\\S+)$");
+  private static final Pattern LABEL =
+      Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
-  void countsRequestsBytesLatencyConnectionsErrorsAndCorruptionsAndReadsExportsAtScrapeTime() throws Exception {
+  void countsRequestsBytesLatencyConnectionsErrorsAndCorruptionsAndReadsExportsAtScrapeTime()
+      throws Exception {
     Tool.of("nbdcopy").require();
     Tool.of("nbdsh").require();
     try (NbdMetrics metrics = new NbdMetrics();
@@ -45,31 +47,52 @@ class NbdMetricsTest {
       Tool.of("nbdcopy").in(dir).timeout(TIMEOUT).check(image.tcpUri(), "null:");
       String text = scrape(at);
       double connections = value(text, "jverity_nbd_connections_total"); // nbdcopy may open several
-      double reads = value(text, "jverity_nbd_requests_total", "export", "", "command", "read", "result", "ok");
+      double reads =
+          value(
+              text, "jverity_nbd_requests_total", "export", "", "command", "read", "result", "ok");
       assertThat(reads).isPositive();
-      assertThat(value(text, "jverity_nbd_bytes_total", "command", "read", "result", "ok")).isEqualTo(256 * 4096);
-      assertThat(value(text, "jverity_nbd_request_duration_seconds_count", "command", "read")).isEqualTo(reads);
-      assertThat(value(text, "jverity_nbd_request_duration_seconds_bucket", "command", "read", "le", "+Inf"))
+      assertThat(value(text, "jverity_nbd_bytes_total", "command", "read", "result", "ok"))
+          .isEqualTo(256 * 4096);
+      assertThat(value(text, "jverity_nbd_request_duration_seconds_count", "command", "read"))
           .isEqualTo(reads);
-      assertThat(text).contains("le=\"5.0E-6\"").contains("le=\"1.0\"").doesNotContain("le=\"2.5\"")
+      assertThat(
+              value(
+                  text,
+                  "jverity_nbd_request_duration_seconds_bucket",
+                  "command",
+                  "read",
+                  "le",
+                  "+Inf"))
+          .isEqualTo(reads);
+      assertThat(text)
+          .contains("le=\"5.0E-6\"")
+          .contains("le=\"1.0\"")
+          .doesNotContain("le=\"2.5\"")
           .contains("# TYPE jverity_nbd_request_duration_seconds histogram");
-      assertThat(value(text, "jverity_nbd_request_duration_seconds_sum", "command", "read")).isPositive();
+      assertThat(value(text, "jverity_nbd_request_duration_seconds_sum", "command", "read"))
+          .isPositive();
       assertThat(value(text, "jverity_nbd_connections_total")).isPositive();
       assertThat(value(text, "jverity_nbd_export_size_bytes", "export", "")).isEqualTo(256 * 4096);
       assertThat(value(text, "jverity_nbd_export_verified", "export", "")).isEqualTo(1);
       assertThat(value(text, "jverity_nbd_export_corruptions_total", "export", "")).isZero();
-      assertThat(value(text, "jverity_nbd_verifications_total", "path", "inline")
-          + value(text, "jverity_nbd_verifications_total", "path", "pool")).isPositive();
+      assertThat(
+              value(text, "jverity_nbd_verifications_total", "path", "inline")
+                  + value(text, "jverity_nbd_verifications_total", "path", "pool"))
+          .isPositive();
       assertThat(text).contains("jverity_nbd_verification_fallbacks_total{export=\"\"}");
       assertThat(value(text, "jverity_nbd_hash_cache_misses_total")).isPositive();
       assertThat(value(text, "jverity_nbd_hash_cache_loads_total")).isPositive();
-      assertThat(text).contains("jverity_nbd_hash_cache_hits_total ", "jverity_nbd_hash_cache_evictions_total ");
+      assertThat(text)
+          .contains(
+              "jverity_nbd_hash_cache_hits_total ", "jverity_nbd_hash_cache_evictions_total ");
       assertThat(value(text, "jverity_nbd_hash_cache_bytes")).isPositive();
       assertThat(value(text, "jverity_nbd_hash_cache_capacity_bytes")).isEqualTo(16 << 20);
 
       // a write gets EPERM: counted under its own result
-      Tool.of("nbdsh").in(dir).timeout(TIMEOUT).run("-u", image.tcpUri(), "-c", "h.set_strict_mode(0)",
-          "-c", "h.pwrite(b'x' * 512, 0)");
+      Tool.of("nbdsh")
+          .in(dir)
+          .timeout(TIMEOUT)
+          .run("-u", image.tcpUri(), "-c", "h.set_strict_mode(0)", "-c", "h.pwrite(b'x' * 512, 0)");
       // a handshake with unknown client flags is a protocol error
       try (Socket s = new Socket("127.0.0.1", image.address.getPort())) {
         DataInputStream in = new DataInputStream(s.getInputStream());
@@ -84,16 +107,23 @@ class NbdMetricsTest {
         f.seek(3 * 4096 + 7);
         f.write(b ^ 1);
       }
-      ToolResult r = Tool.of("nbdsh").in(dir).timeout(TIMEOUT).run("-u", image.tcpUri(),
-          "-c", "h.pread(4096, 3 * 4096)");
+      ToolResult r =
+          Tool.of("nbdsh")
+              .in(dir)
+              .timeout(TIMEOUT)
+              .run("-u", image.tcpUri(), "-c", "h.pread(4096, 3 * 4096)");
       assertThat(r.exit()).as("%s", r).isNotZero();
 
       text = awaitScrape(at, "jverity_nbd_connections_open 0");
-      assertThat(value(text, "jverity_nbd_requests_total", "command", "write", "result", "eperm")).isEqualTo(1);
-      assertThat(value(text, "jverity_nbd_bytes_total", "command", "write", "result", "eperm")).isEqualTo(512);
-      assertThat(value(text, "jverity_nbd_requests_total", "command", "read", "result", "eio")).isEqualTo(1);
+      assertThat(value(text, "jverity_nbd_requests_total", "command", "write", "result", "eperm"))
+          .isEqualTo(1);
+      assertThat(value(text, "jverity_nbd_bytes_total", "command", "write", "result", "eperm"))
+          .isEqualTo(512);
+      assertThat(value(text, "jverity_nbd_requests_total", "command", "read", "result", "eio"))
+          .isEqualTo(1);
       assertThat(value(text, "jverity_nbd_protocol_errors_total")).isEqualTo(1);
-      assertThat(value(text, "jverity_nbd_corruptions_total", "export", "", "area", "data")).isEqualTo(1);
+      assertThat(value(text, "jverity_nbd_corruptions_total", "export", "", "area", "data"))
+          .isEqualTo(1);
       assertThat(value(text, "jverity_nbd_export_corruptions_total", "export", "")).isEqualTo(1);
       assertThat(value(text, "jverity_nbd_export_verified", "export", "")).isZero();
       assertThat(value(text, "jverity_nbd_connections_total")).isEqualTo(connections + 3);
@@ -110,47 +140,92 @@ class NbdMetricsTest {
     metrics.request("a", "cache", 0, null, 2_000_000_000L); // 2 s: past every bound
     InetSocketAddress at = metrics.start(new InetSocketAddress("127.0.0.1", 0));
     String text = scrape(at);
-    assertThat(value(text, "jverity_nbd_requests_total", "export", "a", "command", "read", "result", "ok"))
+    assertThat(
+            value(
+                text,
+                "jverity_nbd_requests_total",
+                "export",
+                "a",
+                "command",
+                "read",
+                "result",
+                "ok"))
         .isEqualTo(1000);
-    assertThat(value(text, "jverity_nbd_bytes_total", "export", "a", "command", "read", "result", "ok"))
+    assertThat(
+            value(
+                text, "jverity_nbd_bytes_total", "export", "a", "command", "read", "result", "ok"))
         .isEqualTo(4096 * 1000);
-    assertThat(value(text, "jverity_nbd_requests_total", "export", "b", "result", "einval")).isEqualTo(1000);
-    assertThat(value(text, "jverity_nbd_request_duration_seconds_bucket", "export", "a", "command", "read",
-        "le", "1.0E-5")).isZero();
-    assertThat(value(text, "jverity_nbd_request_duration_seconds_bucket", "export", "a", "command", "read",
-        "le", "2.5E-5")).isEqualTo(1000);
-    assertThat(value(text, "jverity_nbd_request_duration_seconds_bucket", "export", "b", "le", "5.0E-6"))
+    assertThat(value(text, "jverity_nbd_requests_total", "export", "b", "result", "einval"))
         .isEqualTo(1000);
-    assertThat(value(text, "jverity_nbd_request_duration_seconds_bucket", "command", "cache", "le", "1.0"))
+    assertThat(
+            value(
+                text,
+                "jverity_nbd_request_duration_seconds_bucket",
+                "export",
+                "a",
+                "command",
+                "read",
+                "le",
+                "1.0E-5"))
         .isZero();
-    assertThat(value(text, "jverity_nbd_request_duration_seconds_sum", "export", "a", "command", "read"))
+    assertThat(
+            value(
+                text,
+                "jverity_nbd_request_duration_seconds_bucket",
+                "export",
+                "a",
+                "command",
+                "read",
+                "le",
+                "2.5E-5"))
+        .isEqualTo(1000);
+    assertThat(
+            value(
+                text, "jverity_nbd_request_duration_seconds_bucket", "export", "b", "le", "5.0E-6"))
+        .isEqualTo(1000);
+    assertThat(
+            value(
+                text,
+                "jverity_nbd_request_duration_seconds_bucket",
+                "command",
+                "cache",
+                "le",
+                "1.0"))
+        .isZero();
+    assertThat(
+            value(
+                text, "jverity_nbd_request_duration_seconds_sum", "export", "a", "command", "read"))
         .isCloseTo(0.02, org.assertj.core.data.Offset.offset(1e-9));
     metrics.close();
     metrics.close(); // idempotent
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> scrape(at)).isInstanceOf(java.io.IOException.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> scrape(at))
+        .isInstanceOf(java.io.IOException.class);
   }
 
   @Test
   void allTellsEveryListenerEvenWhenOneThrows() throws Exception {
-    NbdEvents throwing = new NbdEvents() {
-      @Override
-      public void request(String export, String command, long bytes, String error, long nanos) {
-        throw new IllegalStateException("a listener's bug");
-      }
+    NbdEvents throwing =
+        new NbdEvents() {
+          @Override
+          public void request(String export, String command, long bytes, String error, long nanos) {
+            throw new IllegalStateException("a listener's bug");
+          }
 
-      @Override
-      public void connected(String peer) {
-        throw new IllegalStateException("a listener's bug");
-      }
-    };
-    try (NbdMetrics a = new NbdMetrics(); NbdMetrics b = new NbdMetrics()) {
+          @Override
+          public void connected(String peer) {
+            throw new IllegalStateException("a listener's bug");
+          }
+        };
+    try (NbdMetrics a = new NbdMetrics();
+        NbdMetrics b = new NbdMetrics()) {
       NbdEvents all = NbdEvents.all(a, throwing, b);
       all.connected("peer");
       all.request("x", "read", 10, null, 1000);
       for (NbdMetrics m : new NbdMetrics[] {a, b}) {
         String text = scrape(m.start(new InetSocketAddress("127.0.0.1", 0)));
         assertThat(value(text, "jverity_nbd_connections_total")).isEqualTo(1);
-        assertThat(value(text, "jverity_nbd_requests_total", "export", "x", "command", "read")).isEqualTo(1);
+        assertThat(value(text, "jverity_nbd_requests_total", "export", "x", "command", "read"))
+            .isEqualTo(1);
       }
     }
   }
@@ -160,8 +235,9 @@ class NbdMetricsTest {
    * not read java.net.http.)
    */
   static String scrape(InetSocketAddress at) throws Exception {
-    HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + at.getPort() + "/metrics")
-        .toURL().openConnection();
+    HttpURLConnection c =
+        (HttpURLConnection)
+            URI.create("http://127.0.0.1:" + at.getPort() + "/metrics").toURL().openConnection();
     c.setConnectTimeout(2000);
     c.setReadTimeout((int) TIMEOUT.toMillis());
     try {
@@ -187,8 +263,8 @@ class NbdMetricsTest {
   }
 
   /**
-   * The sum of the samples of {@code name} whose labels include the given name, value pairs; 0
-   * when none is there... unless the metric itself is missing, which fails.
+   * The sum of the samples of {@code name} whose labels include the given name, value pairs; 0 when
+   * none is there... unless the metric itself is missing, which fails.
    */
   static double value(String text, String name, String... labels) {
     double sum = 0;

@@ -27,12 +27,16 @@ record Pki(Path server, Path client, Path clientWithoutCert) {
     Path server = Files.createDirectories(dir.resolve("pki"));
     Path client = Files.createDirectories(dir.resolve("client"));
     Path bare = Files.createDirectories(dir.resolve("client-nocert"));
-    Files.writeString(dir.resolve("ca.info"), """
+    Files.writeString(
+        dir.resolve("ca.info"),
+        """
         cn = Test CA
         ca
         cert_signing_key
         """);
-    Files.writeString(dir.resolve("server.info"), """
+    Files.writeString(
+        dir.resolve("server.info"),
+        """
         organization = Test
         cn = localhost
         dns_name = localhost
@@ -42,7 +46,9 @@ record Pki(Path server, Path client, Path clientWithoutCert) {
         encryption_key
         signing_key
         """);
-    Files.writeString(dir.resolve("client.info"), """
+    Files.writeString(
+        dir.resolve("client.info"),
+        """
         country = US
         state = New York
         locality = New York
@@ -52,7 +58,16 @@ record Pki(Path server, Path client, Path clientWithoutCert) {
         encryption_key
         signing_key
         """);
-    Tool.of("bash").in(dir).timeout(Duration.ofSeconds(60)).check("-e", "-c", "KEY_TYPE=" + keyType + "\n" + """
+    Tool.of("bash")
+        .in(dir)
+        .timeout(Duration.ofSeconds(60))
+        .check(
+            "-e",
+            "-c",
+            "KEY_TYPE="
+                + keyType
+                + "\n"
+                + """
         certtool --generate-privkey --key-type=$KEY_TYPE --outfile pki/ca-key.pem
         certtool --generate-self-signed --load-privkey pki/ca-key.pem --template ca.info \
           --outfile pki/ca-cert.pem

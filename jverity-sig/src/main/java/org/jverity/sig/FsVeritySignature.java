@@ -39,17 +39,28 @@ public final class FsVeritySignature {
   }
 
   /**
-   * The signed bytes: {@code "FSVerity" ‖ le16 algorithm number ‖ le16 digest size ‖ digest}
-   * (12 + digest size bytes).
+   * The signed bytes: {@code "FSVerity" ‖ le16 algorithm number ‖ le16 digest size ‖ digest} (12 +
+   * digest size bytes).
    */
   public static byte[] formattedDigest(byte[] fileDigest, HashAlgorithm alg) {
     int number = algorithmNumber(alg);
     if (fileDigest.length != alg.digestSize()) {
-      throw new IllegalArgumentException("file digest: " + fileDigest.length + " bytes (expected: "
-          + alg.digestSize() + " for " + alg + ")");
+      throw new IllegalArgumentException(
+          "file digest: "
+              + fileDigest.length
+              + " bytes (expected: "
+              + alg.digestSize()
+              + " for "
+              + alg
+              + ")");
     }
-    return ByteBuffer.allocate(MAGIC.length + 4 + fileDigest.length).order(ByteOrder.LITTLE_ENDIAN)
-        .put(MAGIC).putShort((short) number).putShort((short) fileDigest.length).put(fileDigest).array();
+    return ByteBuffer.allocate(MAGIC.length + 4 + fileDigest.length)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .put(MAGIC)
+        .putShort((short) number)
+        .putShort((short) fileDigest.length)
+        .put(fileDigest)
+        .array();
   }
 
   /**
@@ -62,7 +73,8 @@ public final class FsVeritySignature {
    * @return the DER PKCS#7 signature
    * @throws GeneralSecurityException when the key cannot sign, or is not the certificate's
    */
-  public static byte[] sign(byte[] fileDigest, HashAlgorithm alg, PrivateKey key, X509Certificate cert)
+  public static byte[] sign(
+      byte[] fileDigest, HashAlgorithm alg, PrivateKey key, X509Certificate cert)
       throws GeneralSecurityException {
     return Pkcs7.signDetached(formattedDigest(fileDigest, alg), alg, key, cert);
   }
@@ -75,8 +87,10 @@ public final class FsVeritySignature {
    * @return the trusted certificate that made the signature
    * @throws InvalidSignatureException when it does not, saying why in one line
    */
-  public static X509Certificate verify(byte[] signature, byte[] fileDigest, HashAlgorithm alg,
-      Collection<X509Certificate> trusted) throws InvalidSignatureException {
-    return Pkcs7.verifyDetached("fs-verity signature", signature, formattedDigest(fileDigest, alg), alg, trusted);
+  public static X509Certificate verify(
+      byte[] signature, byte[] fileDigest, HashAlgorithm alg, Collection<X509Certificate> trusted)
+      throws InvalidSignatureException {
+    return Pkcs7.verifyDetached(
+        "fs-verity signature", signature, formattedDigest(fileDigest, alg), alg, trusted);
   }
 }

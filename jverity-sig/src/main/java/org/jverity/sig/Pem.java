@@ -55,16 +55,20 @@ public final class Pem {
    */
   public static PrivateKey readPrivateKey(Path file) throws IOException {
     Object key = null;
-    try (Reader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII); PEMParser pem = new PEMParser(r)) {
+    try (Reader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
+        PEMParser pem = new PEMParser(r)) {
       for (Object o = pem.readObject(); o != null && key == null; o = pem.readObject()) {
-        if (o instanceof PEMKeyPair || o instanceof PrivateKeyInfo || o instanceof PEMEncryptedKeyPair
+        if (o instanceof PEMKeyPair
+            || o instanceof PrivateKeyInfo
+            || o instanceof PEMEncryptedKeyPair
             || o instanceof PKCS8EncryptedPrivateKeyInfo) {
           key = o;
         }
       }
     } catch (NoSuchFileException e) {
       throw e;
-    } catch (IOException | RuntimeException e) { // BouncyCastle reports some malformed input unchecked
+    } catch (IOException
+        | RuntimeException e) { // BouncyCastle reports some malformed input unchecked
       throw new IOException(file + ": not a PEM private key: " + e.getMessage(), e);
     }
     try {
@@ -72,9 +76,14 @@ public final class Pem {
       return switch (key) {
         case PEMKeyPair pair -> converter.getPrivateKey(pair.getPrivateKeyInfo());
         case PrivateKeyInfo info -> converter.getPrivateKey(info);
-        case null -> throw new IOException(file + ": no private key (expected: PEM 'BEGIN PRIVATE KEY', "
-            + "'BEGIN RSA PRIVATE KEY' or 'BEGIN EC PRIVATE KEY')");
-        default -> throw new IOException(file + ": the private key is encrypted (expected: an unencrypted key)");
+        case null ->
+            throw new IOException(
+                file
+                    + ": no private key (expected: PEM 'BEGIN PRIVATE KEY', "
+                    + "'BEGIN RSA PRIVATE KEY' or 'BEGIN EC PRIVATE KEY')");
+        default ->
+            throw new IOException(
+                file + ": the private key is encrypted (expected: an unencrypted key)");
       };
     } catch (PEMException e) {
       throw new IOException(file + ": unusable private key: " + e.getMessage(), e);

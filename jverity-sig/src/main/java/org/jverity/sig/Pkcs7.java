@@ -2,6 +2,7 @@ package org.jverity.sig;
 
 import java.io.IOException;
 import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
 import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.cert.CertificateEncodingException;
@@ -31,9 +32,8 @@ import org.bouncycastle.cms.CMSSignedData;
 import org.bouncycastle.cms.SignerInformation;
 import org.bouncycastle.cms.jcajce.JcaSimpleSignerInfoVerifierBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
-import org.jverity.hash.HashAlgorithm;
-import java.security.InvalidKeyException;
 import org.bouncycastle.util.encoders.Hex;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * Detached PKCS#7 SignedData as OpenSSL's {@code PKCS7_sign} writes it with {@code
@@ -51,17 +51,22 @@ final class Pkcs7 {
   private Pkcs7() {}
 
   /** Signs {@code content} with {@code key}, naming {@code cert} (issuer and serial) as signer. */
-  static byte[] signDetached(byte[] content, HashAlgorithm alg, PrivateKey key, X509Certificate cert)
+  static byte[] signDetached(
+      byte[] content, HashAlgorithm alg, PrivateKey key, X509Certificate cert)
       throws GeneralSecurityException {
     if (!key.getAlgorithm().equals(cert.getPublicKey().getAlgorithm())) {
-      throw new InvalidKeyException(article(key.getAlgorithm()) + " key, but the certificate holds "
-          + article(cert.getPublicKey().getAlgorithm()) + " key (expected: the certificate's key)");
+      throw new InvalidKeyException(
+          article(key.getAlgorithm())
+              + " key, but the certificate holds "
+              + article(cert.getPublicKey().getAlgorithm())
+              + " key (expected: the certificate's key)");
     }
     String hash = alg.jcaName().replace("-", ""); // SHA256
     AlgorithmIdentifier sigAlg;
     String jca;
     switch (key.getAlgorithm()) {
-      case "RSA" -> { // OpenSSL: rsaEncryption with NULL parameters; PKCS#1 v1.5 over the DigestInfo
+      case "RSA" -> { // OpenSSL: rsaEncryption with NULL parameters; PKCS#1 v1.5 over the
+        // DigestInfo
         sigAlg = new AlgorithmIdentifier(PKCSObjectIdentifiers.rsaEncryption, DERNull.INSTANCE);
         jca = hash + "withRSA";
       }
@@ -69,37 +74,51 @@ final class Pkcs7 {
         sigAlg = new AlgorithmIdentifier(ecdsaWith(alg));
         jca = hash + "withECDSA";
       }
-      default -> throw new InvalidKeyException(
-          "key algorithm: " + key.getAlgorithm() + " (expected: RSA or EC)");
+      default ->
+          throw new InvalidKeyException(
+              "key algorithm: " + key.getAlgorithm() + " (expected: RSA or EC)");
     }
     Signature s = Signature.getInstance(jca);
     s.initSign(key);
     s.update(content);
     byte[] signature = s.sign();
-    Signature check = Signature.getInstance(jca); // as OpenSSL's X509_check_private_key: the pair must match
+    Signature check =
+        Signature.getInstance(jca); // as OpenSSL's X509_check_private_key: the pair must match
     check.initVerify(cert.getPublicKey());
     check.update(content);
     if (!check.verify(signature)) {
-      throw new InvalidKeyException("the private key is not the certificate's ("
-          + cert.getSubjectX500Principal().getName() + ")");
+      throw new InvalidKeyException(
+          "the private key is not the certificate's ("
+              + cert.getSubjectX500Principal().getName()
+              + ")");
     }
 
     AlgorithmIdentifier digestAlg = new AlgorithmIdentifier(digestOid(alg), DERNull.INSTANCE);
     IssuerAndSerialNumber signer;
     try {
-      signer = new IssuerAndSerialNumber(new X509CertificateHolder(cert.getEncoded()).toASN1Structure());
+      signer =
+          new IssuerAndSerialNumber(new X509CertificateHolder(cert.getEncoded()).toASN1Structure());
     } catch (IOException e) {
       throw new CertificateEncodingException("certificate: " + e.getMessage(), e);
     }
-    DERSequence signerInfo = new DERSequence(new ASN1Encodable[] {
-        new ASN1Integer(1), signer, digestAlg, sigAlg, new DEROctetString(signature)});
-    DERSequence signedData = new DERSequence(new ASN1Encodable[] {
-        new ASN1Integer(1),
-        new DERSet(digestAlg),
-        new DERSequence(PKCSObjectIdentifiers.data),
-        new DERSet(signerInfo)});
-    DERSequence contentInfo = new DERSequence(new ASN1Encodable[] {
-        PKCSObjectIdentifiers.signedData, new DERTaggedObject(true, 0, signedData)});
+    DERSequence signerInfo =
+        new DERSequence(
+            new ASN1Encodable[] {
+              new ASN1Integer(1), signer, digestAlg, sigAlg, new DEROctetString(signature)
+            });
+    DERSequence signedData =
+        new DERSequence(
+            new ASN1Encodable[] {
+              new ASN1Integer(1),
+              new DERSet(digestAlg),
+              new DERSequence(PKCSObjectIdentifiers.data),
+              new DERSet(signerInfo)
+            });
+    DERSequence contentInfo =
+        new DERSequence(
+            new ASN1Encodable[] {
+              PKCSObjectIdentifiers.signedData, new DERTaggedObject(true, 0, signedData)
+            });
     try {
       return contentInfo.getEncoded(ASN1Encoding.DER);
     } catch (IOException e) {
@@ -115,29 +134,48 @@ final class Pkcs7 {
    *
    * @return the trusted certificate that made the signature
    */
-  static X509Certificate verifyDetached(String what, byte[] signature, byte[] content, HashAlgorithm requiredAlg,
-      Collection<X509Certificate> trusted) throws InvalidSignatureException {
+  static X509Certificate verifyDetached(
+      String what,
+      byte[] signature,
+      byte[] content,
+      HashAlgorithm requiredAlg,
+      Collection<X509Certificate> trusted)
+      throws InvalidSignatureException {
     CMSSignedData cms;
     try {
       cms = new CMSSignedData(new CMSProcessableByteArray(content), signature);
-    } catch (CMSException | RuntimeException e) { // BouncyCastle reports some malformed DER unchecked
-      throw new InvalidSignatureException(InvalidSignatureException.Reason.MALFORMED,
-          what + ": not a DER PKCS#7 signature (" + malformed(signature) + ")", e);
+    } catch (CMSException
+        | RuntimeException e) { // BouncyCastle reports some malformed DER unchecked
+      throw new InvalidSignatureException(
+          InvalidSignatureException.Reason.MALFORMED,
+          what + ": not a DER PKCS#7 signature (" + malformed(signature) + ")",
+          e);
     }
-    if (cms.getSignedContent() == null || !cms.getSignedContentTypeOID().equals(PKCSObjectIdentifiers.data.getId())) {
-      throw new InvalidSignatureException(InvalidSignatureException.Reason.MALFORMED,
-          what + ": not a detached PKCS#7 signature of data (content type " + cms.getSignedContentTypeOID() + ")");
+    if (cms.getSignedContent() == null
+        || !cms.getSignedContentTypeOID().equals(PKCSObjectIdentifiers.data.getId())) {
+      throw new InvalidSignatureException(
+          InvalidSignatureException.Reason.MALFORMED,
+          what
+              + ": not a detached PKCS#7 signature of data (content type "
+              + cms.getSignedContentTypeOID()
+              + ")");
     }
     Collection<SignerInformation> signers = cms.getSignerInfos().getSigners();
     if (signers.size() != 1) {
-      throw new InvalidSignatureException(InvalidSignatureException.Reason.MALFORMED,
+      throw new InvalidSignatureException(
+          InvalidSignatureException.Reason.MALFORMED,
           what + ": " + signers.size() + " signers (expected: 1)");
     }
     SignerInformation signer = signers.iterator().next();
     if (requiredAlg != null && !signer.getDigestAlgOID().equals(digestOid(requiredAlg).getId())) {
-      throw new InvalidSignatureException(InvalidSignatureException.Reason.WRONG_DIGEST_ALGORITHM,
-          what + ": signed with digest algorithm " + digestName(signer.getDigestAlgOID())
-              + " (expected: " + requiredAlg + ")");
+      throw new InvalidSignatureException(
+          InvalidSignatureException.Reason.WRONG_DIGEST_ALGORITHM,
+          what
+              + ": signed with digest algorithm "
+              + digestName(signer.getDigestAlgOID())
+              + " (expected: "
+              + requiredAlg
+              + ")");
     }
     X509Certificate match = null;
     for (X509Certificate c : trusted) {
@@ -151,18 +189,22 @@ final class Pkcs7 {
       }
     }
     if (match == null) {
-      throw new InvalidSignatureException(InvalidSignatureException.Reason.UNTRUSTED_SIGNER,
+      throw new InvalidSignatureException(
+          InvalidSignatureException.Reason.UNTRUSTED_SIGNER,
           what + ": signed by " + describe(signer) + ", which no trusted certificate is");
     }
     boolean ok;
     try {
       ok = signer.verify(new JcaSimpleSignerInfoVerifierBuilder().build(match));
     } catch (CMSException | OperatorCreationException | RuntimeException e) {
-      throw new InvalidSignatureException(InvalidSignatureException.Reason.BAD_SIGNATURE,
-          what + ": signature does not verify (" + oneLine(e) + ")", e);
+      throw new InvalidSignatureException(
+          InvalidSignatureException.Reason.BAD_SIGNATURE,
+          what + ": signature does not verify (" + oneLine(e) + ")",
+          e);
     }
     if (!ok) {
-      throw new InvalidSignatureException(InvalidSignatureException.Reason.BAD_SIGNATURE,
+      throw new InvalidSignatureException(
+          InvalidSignatureException.Reason.BAD_SIGNATURE,
           what + ": signature does not verify with " + match.getSubjectX500Principal().getName());
     }
     return match;
@@ -171,7 +213,10 @@ final class Pkcs7 {
   private static String describe(SignerInformation s) {
     var sid = s.getSID();
     if (sid.getIssuer() != null) {
-      return "issuer '" + sid.getIssuer() + "' serial " + sid.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+      return "issuer '"
+          + sid.getIssuer()
+          + "' serial "
+          + sid.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
     }
     return "key identifier " + Hex.toHexString(sid.getSubjectKeyIdentifier());
   }
@@ -185,12 +230,15 @@ final class Pkcs7 {
       return "the file is empty";
     }
     if ((signature[0] & 0xff) != 0x30) {
-      return String.format("it does not start with a DER SEQUENCE: byte 0 is 0x%02x, not 0x30", signature[0] & 0xff);
+      return String.format(
+          "it does not start with a DER SEQUENCE: byte 0 is 0x%02x, not 0x30", signature[0] & 0xff);
     }
     return "its DER encoding is truncated or malformed";
   }
 
-  /** {@code name} with its indefinite article, as an acronym is read: "an EC", "an RSA", "a DSA". */
+  /**
+   * {@code name} with its indefinite article, as an acronym is read: "an EC", "an RSA", "a DSA".
+   */
   static String article(String name) {
     boolean vowelSound = !name.isEmpty() && "AEFHILMNORSXaeiou".indexOf(name.charAt(0)) >= 0;
     return (vowelSound ? "an " : "a ") + name;
@@ -206,15 +254,30 @@ final class Pkcs7 {
   }
 
   /** A digest PKCS#7 signatures here may use, with its OIDs. */
-  private record SignatureDigest(HashAlgorithm algorithm, ASN1ObjectIdentifier oid, ASN1ObjectIdentifier ecdsaWith) {}
+  private record SignatureDigest(
+      HashAlgorithm algorithm, ASN1ObjectIdentifier oid, ASN1ObjectIdentifier ecdsaWith) {}
 
   /** The SHA-1 and SHA-2 digests: what the kernel's PKCS#7 parser and {@code fsverity sign} use. */
-  private static final List<SignatureDigest> DIGESTS = List.of(
-      new SignatureDigest(HashAlgorithm.SHA1, OIWObjectIdentifiers.idSHA1, X9ObjectIdentifiers.ecdsa_with_SHA1),
-      new SignatureDigest(HashAlgorithm.SHA224, NISTObjectIdentifiers.id_sha224, X9ObjectIdentifiers.ecdsa_with_SHA224),
-      new SignatureDigest(HashAlgorithm.SHA256, NISTObjectIdentifiers.id_sha256, X9ObjectIdentifiers.ecdsa_with_SHA256),
-      new SignatureDigest(HashAlgorithm.SHA384, NISTObjectIdentifiers.id_sha384, X9ObjectIdentifiers.ecdsa_with_SHA384),
-      new SignatureDigest(HashAlgorithm.SHA512, NISTObjectIdentifiers.id_sha512, X9ObjectIdentifiers.ecdsa_with_SHA512));
+  private static final List<SignatureDigest> DIGESTS =
+      List.of(
+          new SignatureDigest(
+              HashAlgorithm.SHA1, OIWObjectIdentifiers.idSHA1, X9ObjectIdentifiers.ecdsa_with_SHA1),
+          new SignatureDigest(
+              HashAlgorithm.SHA224,
+              NISTObjectIdentifiers.id_sha224,
+              X9ObjectIdentifiers.ecdsa_with_SHA224),
+          new SignatureDigest(
+              HashAlgorithm.SHA256,
+              NISTObjectIdentifiers.id_sha256,
+              X9ObjectIdentifiers.ecdsa_with_SHA256),
+          new SignatureDigest(
+              HashAlgorithm.SHA384,
+              NISTObjectIdentifiers.id_sha384,
+              X9ObjectIdentifiers.ecdsa_with_SHA384),
+          new SignatureDigest(
+              HashAlgorithm.SHA512,
+              NISTObjectIdentifiers.id_sha512,
+              X9ObjectIdentifiers.ecdsa_with_SHA512));
 
   static ASN1ObjectIdentifier digestOid(HashAlgorithm alg) {
     return signatureDigest(alg).oid();
@@ -240,6 +303,8 @@ final class Pkcs7 {
       }
     }
     throw new IllegalArgumentException(
-        "signature digest algorithm: " + alg + " (expected: sha1, sha224, sha256, sha384 or sha512)");
+        "signature digest algorithm: "
+            + alg
+            + " (expected: sha1, sha224, sha256, sha384 or sha512)");
   }
 }

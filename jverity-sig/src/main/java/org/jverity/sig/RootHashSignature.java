@@ -26,7 +26,8 @@ public final class RootHashSignature {
   public static byte[] signedBytes(String rootHex) {
     String hex = rootHex.toLowerCase(Locale.ROOT);
     if (hex.isEmpty() || hex.length() % 2 != 0 || !HexFormat.isHexDigit(hex.charAt(0))) {
-      throw new IllegalArgumentException("root hash: '" + rootHex + "' (expected: hex digits, an even number)");
+      throw new IllegalArgumentException(
+          "root hash: '" + rootHex + "' (expected: hex digits, an even number)");
     }
     HexFormat.of().parseHex(hex); // rejects any other character
     return hex.getBytes(StandardCharsets.US_ASCII);
@@ -38,7 +39,8 @@ public final class RootHashSignature {
    * @param rootHex the root hash in hex (written lower-case, as cryptsetup passes it to the kernel)
    * @throws GeneralSecurityException when the key cannot sign, or is not the certificate's
    */
-  public static byte[] sign(String rootHex, PrivateKey key, X509Certificate cert) throws GeneralSecurityException {
+  public static byte[] sign(String rootHex, PrivateKey key, X509Certificate cert)
+      throws GeneralSecurityException {
     return Pkcs7.signDetached(signedBytes(rootHex), DIGEST, key, cert);
   }
 
@@ -49,8 +51,10 @@ public final class RootHashSignature {
    * @return the trusted certificate that made the signature
    * @throws InvalidSignatureException when it does not, saying why in one line
    */
-  public static X509Certificate verify(byte[] signature, String rootHex, Collection<X509Certificate> trusted)
+  public static X509Certificate verify(
+      byte[] signature, String rootHex, Collection<X509Certificate> trusted)
       throws InvalidSignatureException {
-    return Pkcs7.verifyDetached("root hash signature", signature, signedBytes(rootHex), null, trusted);
+    return Pkcs7.verifyDetached(
+        "root hash signature", signature, signedBytes(rootHex), null, trusted);
   }
 }

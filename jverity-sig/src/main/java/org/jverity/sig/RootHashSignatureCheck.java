@@ -35,7 +35,8 @@ public final class RootHashSignatureCheck implements RootCheck {
   }
 
   /**
-   * @throws InvalidSignatureException when it is not a trusted certificate's signature of {@code rootHash}
+   * @throws InvalidSignatureException when it is not a trusted certificate's signature of {@code
+   *     rootHash}
    */
   @Override
   public void check(byte[] rootHash) throws IOException, InvalidSignatureException {

@@ -31,10 +31,13 @@ public final class SignedFileDigest {
    * {@code signature} is found to sign it with the key of one of the {@code trusted} certificates
    * (and the tree's hash as digest algorithm, as {@code fsverity sign} makes it).
    *
-   * @param claimed what a file and its tree give ({@link VerifiedFile#describe}), untrusted until now
-   * @throws InvalidSignatureException when the signature does not sign that digest, saying why in one line
+   * @param claimed what a file and its tree give ({@link VerifiedFile#describe}), untrusted until
+   *     now
+   * @throws InvalidSignatureException when the signature does not sign that digest, saying why in
+   *     one line
    */
-  public static String check(byte[] signature, FsVerityDescriptor claimed, Collection<X509Certificate> trusted)
+  public static String check(
+      byte[] signature, FsVerityDescriptor claimed, Collection<X509Certificate> trusted)
       throws InvalidSignatureException {
     FsVeritySignature.verify(signature, claimed.digest(), claimed.params().algorithm(), trusted);
     return claimed.formattedDigest();
@@ -52,8 +55,14 @@ public final class SignedFileDigest {
    *     give (another file, a damaged top tree block, an untrusted or forged signature); nothing
    *     was read then
    */
-  public static VerifiedFile open(Path file, Path merkleTree, byte[] signature, Collection<X509Certificate> trusted,
-      HashAlgorithm alg, VerifiedFile.Parameters params, ReaderOptions options)
+  public static VerifiedFile open(
+      Path file,
+      Path merkleTree,
+      byte[] signature,
+      Collection<X509Certificate> trusted,
+      HashAlgorithm alg,
+      VerifiedFile.Parameters params,
+      ReaderOptions options)
       throws IOException, InvalidSignatureException {
     String digest = check(signature, VerifiedFile.describe(file, merkleTree, alg, params), trusted);
     return VerifiedFile.open(file, merkleTree, digest, params, options);

@@ -18,12 +18,14 @@ class PemTest {
   void readsPkcs8Pkcs1AndSec1Keys() throws Exception {
     Openssl.rsa(dir, "a", 2048);
     Openssl.in(dir).check("rsa", "-in", "a.key", "-traditional", "-out", "a-pkcs1.key");
-    assertThat(Files.readString(dir.resolve("a-pkcs1.key"))).startsWith("-----BEGIN RSA PRIVATE KEY-----");
+    assertThat(Files.readString(dir.resolve("a-pkcs1.key")))
+        .startsWith("-----BEGIN RSA PRIVATE KEY-----");
     Openssl.ec(dir, "e");
     assertThat(Files.readString(dir.resolve("e.key"))).contains("BEGIN EC PRIVATE KEY");
     Openssl.in(dir).check("pkcs8", "-topk8", "-nocrypt", "-in", "e.key", "-out", "e-pkcs8.key");
     assertThat(Pem.readPrivateKey(dir.resolve("a.key")).getAlgorithm()).isEqualTo("RSA");
-    assertThat(Pem.readPrivateKey(dir.resolve("a-pkcs1.key"))).isEqualTo(Pem.readPrivateKey(dir.resolve("a.key")));
+    assertThat(Pem.readPrivateKey(dir.resolve("a-pkcs1.key")))
+        .isEqualTo(Pem.readPrivateKey(dir.resolve("a.key")));
     assertThat(Pem.readPrivateKey(dir.resolve("e.key")).getAlgorithm()).isEqualTo("EC");
     assertThat(Pem.readPrivateKey(dir.resolve("e-pkcs8.key")).getAlgorithm()).isEqualTo("EC");
   }
@@ -32,20 +34,28 @@ class PemTest {
   void readsEveryCertificateOfAFile() throws Exception {
     Openssl.rsa(dir, "a", 2048);
     Openssl.ec(dir, "e");
-    Files.writeString(dir.resolve("both.pem"), Files.readString(dir.resolve("a.crt")) + Files.readString(dir.resolve("e.crt")));
+    Files.writeString(
+        dir.resolve("both.pem"),
+        Files.readString(dir.resolve("a.crt")) + Files.readString(dir.resolve("e.crt")));
     assertThat(Pem.readCertificates(dir.resolve("both.pem")))
-        .extracting(c -> c.getSubjectX500Principal().getName()).containsExactly("CN=a", "CN=e");
+        .extracting(c -> c.getSubjectX500Principal().getName())
+        .containsExactly("CN=a", "CN=e");
   }
 
   @Test
   void refusesWhatIsNotAKeyOrACertificate() throws Exception {
     Openssl.rsa(dir, "a", 2048);
-    Openssl.in(dir).check("pkcs8", "-topk8", "-in", "a.key", "-passout", "pass:x", "-out", "enc.key");
-    assertThatThrownBy(() -> Pem.readPrivateKey(dir.resolve("enc.key"))).isInstanceOf(IOException.class)
-        .hasMessageEndingWith("enc.key: the private key is encrypted (expected: an unencrypted key)");
-    assertThatThrownBy(() -> Pem.readPrivateKey(dir.resolve("a.crt"))).isInstanceOf(IOException.class)
+    Openssl.in(dir)
+        .check("pkcs8", "-topk8", "-in", "a.key", "-passout", "pass:x", "-out", "enc.key");
+    assertThatThrownBy(() -> Pem.readPrivateKey(dir.resolve("enc.key")))
+        .isInstanceOf(IOException.class)
+        .hasMessageEndingWith(
+            "enc.key: the private key is encrypted (expected: an unencrypted key)");
+    assertThatThrownBy(() -> Pem.readPrivateKey(dir.resolve("a.crt")))
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("no private key");
-    assertThatThrownBy(() -> Pem.readCertificates(dir.resolve("a.key"))).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> Pem.readCertificates(dir.resolve("a.key")))
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("a.key: ");
   }
 }

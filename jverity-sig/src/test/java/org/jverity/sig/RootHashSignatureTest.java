@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import org.jverity.sig.InvalidSignatureException.Reason;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.sig.InvalidSignatureException.Reason;
 import org.jverity.testkit.Openssl;
 
 /** {@link RootHashSignature} against the documented {@code openssl smime} recipe. */
@@ -34,15 +34,31 @@ class RootHashSignatureTest {
   }
 
   static byte[] opensslSmime() throws Exception {
-    Openssl.in(dir).check("smime", "-sign", "-nocerts", "-noattr", "-binary", "-in", "roothash.txt",
-        "-inkey", "signer.key", "-signer", "signer.crt", "-outform", "der", "-out", "roothash.p7s");
+    Openssl.in(dir)
+        .check(
+            "smime",
+            "-sign",
+            "-nocerts",
+            "-noattr",
+            "-binary",
+            "-in",
+            "roothash.txt",
+            "-inkey",
+            "signer.key",
+            "-signer",
+            "signer.crt",
+            "-outform",
+            "der",
+            "-out",
+            "roothash.p7s");
     return Files.readAllBytes(dir.resolve("roothash.p7s"));
   }
 
   @Test
   void signIsTheDocumentedOpensslRecipeByteForByte() throws Exception {
     assertThat(RootHashSignature.sign(ROOT, key, cert)).isEqualTo(opensslSmime());
-    assertThat(RootHashSignature.sign(ROOT.toUpperCase(), key, cert)).isEqualTo(opensslSmime()); // signed lower-case
+    assertThat(RootHashSignature.sign(ROOT.toUpperCase(), key, cert))
+        .isEqualTo(opensslSmime()); // signed lower-case
   }
 
   @Test
@@ -51,20 +67,31 @@ class RootHashSignatureTest {
     assertThat(RootHashSignature.verify(sig, ROOT, List.of(cert))).isEqualTo(cert);
     String otherRoot = "0" + ROOT.substring(1);
     assertThatThrownBy(() -> RootHashSignature.verify(sig, otherRoot, List.of(cert)))
-        .isInstanceOfSatisfying(InvalidSignatureException.class, e -> assertThat(e.reason()).isEqualTo(Reason.BAD_SIGNATURE));
+        .isInstanceOfSatisfying(
+            InvalidSignatureException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.BAD_SIGNATURE));
     assertThatThrownBy(() -> RootHashSignature.verify(sig, ROOT, List.of(other)))
-        .isInstanceOfSatisfying(InvalidSignatureException.class, e -> assertThat(e.reason()).isEqualTo(Reason.UNTRUSTED_SIGNER));
+        .isInstanceOfSatisfying(
+            InvalidSignatureException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.UNTRUSTED_SIGNER));
     byte[] forged = sig.clone();
     forged[forged.length - 5] ^= 0x40;
     assertThatThrownBy(() -> RootHashSignature.verify(forged, ROOT, List.of(cert)))
-        .isInstanceOfSatisfying(InvalidSignatureException.class, e -> assertThat(e.reason()).isEqualTo(Reason.BAD_SIGNATURE));
-    assertThatThrownBy(() -> RootHashSignature.verify(java.util.Arrays.copyOf(sig, 100), ROOT, List.of(cert)))
-        .isInstanceOfSatisfying(InvalidSignatureException.class, e -> assertThat(e.reason()).isEqualTo(Reason.MALFORMED));
+        .isInstanceOfSatisfying(
+            InvalidSignatureException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.BAD_SIGNATURE));
+    assertThatThrownBy(
+            () -> RootHashSignature.verify(java.util.Arrays.copyOf(sig, 100), ROOT, List.of(cert)))
+        .isInstanceOfSatisfying(
+            InvalidSignatureException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.MALFORMED));
   }
 
   @Test
   void aRootHashThatIsNotHexIsAnArgumentError() {
-    assertThatThrownBy(() -> RootHashSignature.signedBytes("xyz")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> RootHashSignature.signedBytes("abc")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> RootHashSignature.signedBytes("xyz"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> RootHashSignature.signedBytes("abc"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

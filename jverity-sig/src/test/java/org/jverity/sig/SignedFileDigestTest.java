@@ -8,18 +8,18 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.jverity.format.HashNames;
 import org.jverity.fsverity.FsVerityDescriptor;
 import org.jverity.fsverity.VerifiedFile;
 import org.jverity.hash.HashAlgorithm;
 import org.jverity.sig.InvalidSignatureException.Reason;
-import org.jverity.verify.CorruptBlockException;
-import org.jverity.verify.ReaderOptions;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.jverity.testkit.Fsverity;
 import org.jverity.testkit.Openssl;
+import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.ReaderOptions;
 
 /**
  * {@link SignedFileDigest} with files, trees and signatures made by fsverity-utils ({@code fsverity
@@ -47,15 +47,32 @@ class SignedFileDigestTest {
     byte[] bytes = new byte[size];
     new Random(size + name.hashCode()).nextBytes(bytes);
     Path file = Files.write(dir.resolve(name), bytes);
-    Fsverity.tool().in(dir).check("digest", name, "--hash-alg=" + alg, "--out-merkle-tree=" + name + ".merkle");
-    Fsverity.tool().in(dir).check("sign", name, name + ".sig", "--hash-alg=" + alg, "--key=signer.key",
-        "--cert=signer.crt");
-    return new Signed(file, dir.resolve(name + ".merkle"), Files.readAllBytes(dir.resolve(name + ".sig")), bytes);
+    Fsverity.tool()
+        .in(dir)
+        .check("digest", name, "--hash-alg=" + alg, "--out-merkle-tree=" + name + ".merkle");
+    Fsverity.tool()
+        .in(dir)
+        .check(
+            "sign",
+            name,
+            name + ".sig",
+            "--hash-alg=" + alg,
+            "--key=signer.key",
+            "--cert=signer.crt");
+    return new Signed(
+        file, dir.resolve(name + ".merkle"), Files.readAllBytes(dir.resolve(name + ".sig")), bytes);
   }
 
-  static VerifiedFile open(Signed s, byte[] signature, List<X509Certificate> trusted, HashAlgorithm alg)
+  static VerifiedFile open(
+      Signed s, byte[] signature, List<X509Certificate> trusted, HashAlgorithm alg)
       throws Exception {
-    return SignedFileDigest.open(s.file(), s.tree(), signature, trusted, alg, VerifiedFile.Parameters.DEFAULTS,
+    return SignedFileDigest.open(
+        s.file(),
+        s.tree(),
+        signature,
+        trusted,
+        alg,
+        VerifiedFile.Parameters.DEFAULTS,
         ReaderOptions.DEFAULTS);
   }
 
@@ -73,8 +90,9 @@ class SignedFileDigestTest {
   @Test
   void checkReturnsTheDigestOpenTakes() throws Exception {
     Signed s = make("check", 5000, "sha256");
-    FsVerityDescriptor claimed = VerifiedFile.describe(s.file(), s.tree(), HashAlgorithm.SHA256,
-        VerifiedFile.Parameters.DEFAULTS);
+    FsVerityDescriptor claimed =
+        VerifiedFile.describe(
+            s.file(), s.tree(), HashAlgorithm.SHA256, VerifiedFile.Parameters.DEFAULTS);
     String digest = SignedFileDigest.check(s.signature(), claimed, signer);
     assertThat(digest).isEqualTo(claimed.formattedDigest());
     String printed = Fsverity.tool().in(dir).check("digest", "check").out().strip();
@@ -87,17 +105,25 @@ class SignedFileDigestTest {
     Signed another = make("another", 100_000, "sha256");
     byte[] forged = s.signature().clone();
     forged[forged.length - 3] ^= 1;
-    assertRefused(() -> open(s, s.signature(), other, HashAlgorithm.SHA256), Reason.UNTRUSTED_SIGNER);
+    assertRefused(
+        () -> open(s, s.signature(), other, HashAlgorithm.SHA256), Reason.UNTRUSTED_SIGNER);
     assertRefused(() -> open(s, forged, signer, HashAlgorithm.SHA256), Reason.BAD_SIGNATURE);
-    assertRefused(() -> open(s, another.signature(), signer, HashAlgorithm.SHA256), Reason.BAD_SIGNATURE);
-    assertRefused(() -> open(s, s.signature(), signer, HashAlgorithm.SHA512), Reason.WRONG_DIGEST_ALGORITHM);
-    Files.write(s.tree(), new byte[4096], java.nio.file.StandardOpenOption.WRITE); // the top (and only) tree block
+    assertRefused(
+        () -> open(s, another.signature(), signer, HashAlgorithm.SHA256), Reason.BAD_SIGNATURE);
+    assertRefused(
+        () -> open(s, s.signature(), signer, HashAlgorithm.SHA512), Reason.WRONG_DIGEST_ALGORITHM);
+    Files.write(
+        s.tree(),
+        new byte[4096],
+        java.nio.file.StandardOpenOption.WRITE); // the top (and only) tree block
     assertRefused(() -> open(s, s.signature(), signer, HashAlgorithm.SHA256), Reason.BAD_SIGNATURE);
   }
 
-  private static void assertRefused(org.assertj.core.api.ThrowableAssert.ThrowingCallable open, Reason reason) {
-    assertThatThrownBy(open).isInstanceOfSatisfying(InvalidSignatureException.class,
-        e -> assertThat(e.reason()).isEqualTo(reason));
+  private static void assertRefused(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable open, Reason reason) {
+    assertThatThrownBy(open)
+        .isInstanceOfSatisfying(
+            InvalidSignatureException.class, e -> assertThat(e.reason()).isEqualTo(reason));
   }
 
   @Test
@@ -108,8 +134,9 @@ class SignedFileDigestTest {
     Files.write(s.file(), bytes);
     try (VerifiedFile f = open(s, s.signature(), signer, HashAlgorithm.SHA256)) {
       assertThat(f.read(0, 17 * 4096)).isEqualTo(java.util.Arrays.copyOf(s.bytes(), 17 * 4096));
-      assertThatThrownBy(() -> f.read(0, bytes.length)).isInstanceOfSatisfying(CorruptBlockException.class,
-          e -> assertThat(e.dataBlock()).isEqualTo(17));
+      assertThatThrownBy(() -> f.read(0, bytes.length))
+          .isInstanceOfSatisfying(
+              CorruptBlockException.class, e -> assertThat(e.dataBlock()).isEqualTo(17));
     }
   }
 }

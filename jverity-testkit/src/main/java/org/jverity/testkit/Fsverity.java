@@ -27,12 +27,21 @@ public final class Fsverity {
    */
   public record Digest(Path tree, Path descriptor, String digest) {}
 
-  /** Digests {@code file} with {@code alg}, {@code blockSize} and {@code saltHex} (empty: no salt). */
+  /**
+   * Digests {@code file} with {@code alg}, {@code blockSize} and {@code saltHex} (empty: no salt).
+   */
   public static Digest digest(Path file, String alg, int blockSize, String saltHex) {
     Path tree = file.resolveSibling(file.getFileName() + ".merkle");
     Path desc = file.resolveSibling(file.getFileName() + ".desc");
-    List<String> args = new ArrayList<>(List.of("digest", file.toString(), "--hash-alg=" + alg,
-        "--block-size=" + blockSize, "--out-merkle-tree=" + tree, "--out-descriptor=" + desc));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "digest",
+                file.toString(),
+                "--hash-alg=" + alg,
+                "--block-size=" + blockSize,
+                "--out-merkle-tree=" + tree,
+                "--out-descriptor=" + desc));
     if (!saltHex.isEmpty()) {
       args.add("--salt=" + saltHex);
     }

@@ -33,7 +33,9 @@ public final class NbdClients {
     CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> text(p.getErrorStream()));
     try {
       String digest = sha256(p.getInputStream());
-      assertThat(p.waitFor(Tool.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).as("nbdcopy %s finished", uri).isTrue();
+      assertThat(p.waitFor(Tool.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))
+          .as("nbdcopy %s finished", uri)
+          .isTrue();
       assertThat(p.exitValue()).as("nbdcopy %s: %s", uri, err.join()).isZero();
       return digest;
     } catch (IOException e) {

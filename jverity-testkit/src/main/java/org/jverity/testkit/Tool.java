@@ -25,15 +25,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real tool run as a child process, the one way tests start one. It is looked up on PATH, then in
  * {@code /usr/bin}, {@code /usr/sbin}, {@code /bin} and {@code /sbin} (veritysetup lives in sbin,
- * which a user's PATH may lack). Missing, it fails the test naming the Debian package from
- * {@code bin/tools.tsv}: tests never skip a missing oracle, and {@code bin/test} installs them.
+ * which a user's PATH may lack). Missing, it fails the test naming the Debian package from {@code
+ * bin/tools.tsv}: tests never skip a missing oracle, and {@code bin/test} installs them.
  *
  * <p>Both output streams are drained at once, so a child that fills its stderr pipe cannot hang the
  * test while stdout is read, and every run is bounded by a timeout. Children get the system
  * directories ahead of the inherited PATH, so that {@code nbdsh} ({@code python3 -mnbd}) finds the
  * system Python that has the {@code nbd} module, not a pyenv one without it.
  *
- * <p>Immutable: {@link #in}, {@link #timeout}, {@link #input} and {@link #env} return changed copies.
+ * <p>Immutable: {@link #in}, {@link #timeout}, {@link #input} and {@link #env} return changed
+ * copies.
  */
 public final class Tool {
   /** How long a run may take unless {@link #timeout} says otherwise; the test images are small. */
@@ -41,7 +42,9 @@ public final class Tool {
 
   private static final List<String> SYSTEM_DIRS = List.of("/usr/bin", "/usr/sbin", "/bin", "/sbin");
   private static final String CHILD_PATH =
-      String.join(File.pathSeparator, SYSTEM_DIRS) + File.pathSeparator + System.getenv().getOrDefault("PATH", "");
+      String.join(File.pathSeparator, SYSTEM_DIRS)
+          + File.pathSeparator
+          + System.getenv().getOrDefault("PATH", "");
 
   private final String name;
   private final Path dir;
@@ -114,8 +117,9 @@ public final class Tool {
         return candidate;
       }
     }
-    return fail("%s is not installed (searched %s): install the Debian package %s"
-        + " (apt-get install %s; bin/test does this when run as root)",
+    return fail(
+        "%s is not installed (searched %s): install the Debian package %s"
+            + " (apt-get install %s; bin/test does this when run as root)",
         name, String.join(", ", dirs), debianPackage(), debianPackage());
   }
 
@@ -171,7 +175,8 @@ public final class Tool {
    * going to {@code log} (a file: nothing to drain); the caller waits for it or stops it.
    */
   public Process background(Path log, String... args) {
-    return start(builder(command(List.of(args))).redirectErrorStream(true).redirectOutput(log.toFile()));
+    return start(
+        builder(command(List.of(args))).redirectErrorStream(true).redirectOutput(log.toFile()));
   }
 
   /**
@@ -211,22 +216,28 @@ public final class Tool {
   }
 
   private static ToolResult result(
-      List<String> command, int exit, CompletableFuture<byte[]> out, CompletableFuture<byte[]> err) {
-    return new ToolResult(command, exit, out.join(), new String(err.join(), StandardCharsets.UTF_8));
+      List<String> command,
+      int exit,
+      CompletableFuture<byte[]> out,
+      CompletableFuture<byte[]> err) {
+    return new ToolResult(
+        command, exit, out.join(), new String(err.join(), StandardCharsets.UTF_8));
   }
 
   /** Reads {@code in} to its end on a virtual thread; a child that died keeps what it wrote. */
   private static CompletableFuture<byte[]> drain(InputStream in) {
     CompletableFuture<byte[]> result = new CompletableFuture<>();
-    Thread.ofVirtual().start(() -> {
-      ByteArrayOutputStream buf = new ByteArrayOutputStream();
-      try (in) {
-        in.transferTo(buf);
-      } catch (IOException e) {
-        // the child died or was killed: keep what was read
-      }
-      result.complete(buf.toByteArray());
-    });
+    Thread.ofVirtual()
+        .start(
+            () -> {
+              ByteArrayOutputStream buf = new ByteArrayOutputStream();
+              try (in) {
+                in.transferTo(buf);
+              } catch (IOException e) {
+                // the child died or was killed: keep what was read
+              }
+              result.complete(buf.toByteArray());
+            });
     return result;
   }
 }

@@ -37,7 +37,15 @@ public record ToolResult(List<String> command, int exit, byte[] stdout, String s
   public String toString() {
     String out = out();
     boolean text = out.chars().allMatch(c -> c >= 0x20 || c == '\n' || c == '\t' || c == '\r');
-    out = !text ? stdout.length + " bytes" : out.length() > 4000 ? out.substring(0, 4000) + "…" : out;
-    return "$ " + String.join(" ", command) + "\nexit " + exit + "\nstdout: " + out + "\nstderr: " + stderr;
+    out =
+        !text ? stdout.length + " bytes" : out.length() > 4000 ? out.substring(0, 4000) + "…" : out;
+    return "$ "
+        + String.join(" ", command)
+        + "\nexit "
+        + exit
+        + "\nstdout: "
+        + out
+        + "\nstderr: "
+        + stderr;
   }
 }

@@ -23,7 +23,8 @@ final class ToolTable {
   static String debianPackage(String tool) {
     String p = PACKAGES.get(tool);
     if (p == null) {
-      throw new IllegalArgumentException(tool + " is not in bin/tools.tsv: add it with its Debian package");
+      throw new IllegalArgumentException(
+          tool + " is not in bin/tools.tsv: add it with its Debian package");
     }
     return p;
   }
@@ -32,7 +33,8 @@ final class ToolTable {
     Map<String, String> table = new LinkedHashMap<>();
     try (InputStream in = ToolTable.class.getResourceAsStream("tools.tsv")) {
       if (in == null) {
-        throw new IllegalStateException("tools.tsv is not on the class path (jverity-testkit packages bin/tools.tsv)");
+        throw new IllegalStateException(
+            "tools.tsv is not on the class path (jverity-testkit packages bin/tools.tsv)");
       }
       BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
       for (String line; (line = r.readLine()) != null; ) {

@@ -26,8 +26,10 @@ class ToolTest {
 
   @Test
   void aChildPastItsTimeoutIsKilledAndFailsTheTest() {
-    assertThatThrownBy(() -> BASH.timeout(Duration.ofMillis(300)).run("-c", "echo started; sleep 30"))
-        .isInstanceOf(AssertionError.class).hasMessageContaining("timed out after PT0.3S")
+    assertThatThrownBy(
+            () -> BASH.timeout(Duration.ofMillis(300)).run("-c", "echo started; sleep 30"))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("timed out after PT0.3S")
         .hasMessageContaining("stdout: started");
   }
 
@@ -35,15 +37,21 @@ class ToolTest {
   void theExitStatusIsKeptAndOkFailsShowingBothStreams() {
     ToolResult r = BASH.run("-c", "echo to-out; echo to-err >&2; exit 3");
     assertThat(r.exit()).isEqualTo(3);
-    assertThatThrownBy(r::ok).isInstanceOf(AssertionError.class)
-        .hasMessageContaining("exit 3").hasMessageContaining("to-out").hasMessageContaining("to-err");
+    assertThatThrownBy(r::ok)
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("exit 3")
+        .hasMessageContaining("to-out")
+        .hasMessageContaining("to-err");
   }
 
   @Test
   void inputDirectoryAndEnvironmentReachTheChild(@TempDir Path dir) throws Exception {
     Files.writeString(dir.resolve("here"), "x");
-    ToolResult r = BASH.in(dir).env("KIT_TEST", "42").input("from stdin".getBytes(StandardCharsets.UTF_8))
-        .check("-c", "cat; echo; echo $KIT_TEST; ls");
+    ToolResult r =
+        BASH.in(dir)
+            .env("KIT_TEST", "42")
+            .input("from stdin".getBytes(StandardCharsets.UTF_8))
+            .check("-c", "cat; echo; echo $KIT_TEST; ls");
     assertThat(r.out()).isEqualTo("from stdin\n42\nhere\n");
   }
 
@@ -69,8 +77,11 @@ class ToolTest {
   void aMissingToolFailsTheTestNamingItsPackage(@TempDir Path empty) {
     assertThatThrownBy(() -> Tool.of("veritysetup").findIn(List.of(empty.toString())))
         .isInstanceOf(AssertionError.class)
-        .hasMessage("veritysetup is not installed (searched " + empty + "): install the Debian package"
-            + " cryptsetup-bin (apt-get install cryptsetup-bin; bin/test does this when run as root)");
+        .hasMessage(
+            "veritysetup is not installed (searched "
+                + empty
+                + "): install the Debian package"
+                + " cryptsetup-bin (apt-get install cryptsetup-bin; bin/test does this when run as root)");
   }
 
   @Test

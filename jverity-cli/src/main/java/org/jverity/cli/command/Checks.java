@@ -1,8 +1,8 @@
 package org.jverity.cli.command;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.IOException;
 
 /** Early, one-line checks of the files a command is given. */
 public final class Checks {
@@ -18,7 +18,8 @@ public final class Checks {
   /** A hash block cache holds at least one byte's worth (it rounds up to whole blocks). */
   public static void requireCacheSize(long bytes) {
     if (bytes < 1) {
-      throw new CliException(ExitCode.INVALID_PARAMETER, "--cache-size: " + bytes + " (expected: at least 1 byte)");
+      throw new CliException(
+          ExitCode.INVALID_PARAMETER, "--cache-size: " + bytes + " (expected: at least 1 byte)");
     }
   }
 
@@ -35,16 +36,18 @@ public final class Checks {
       throw new CliException(ExitCode.IO_ERROR, p + ": the " + what + " is a directory");
     }
     int type = (Integer) Files.getAttribute(p, "unix:mode") & 0170000;
-    String kind = switch (type) {
-      case 0060000 -> null; // a block device
-      case 0020000 -> "a character device";
-      case 0010000 -> "a pipe";
-      case 0140000 -> "a socket";
-      default -> "not a regular file";
-    };
+    String kind =
+        switch (type) {
+          case 0060000 -> null; // a block device
+          case 0020000 -> "a character device";
+          case 0010000 -> "a pipe";
+          case 0140000 -> "a socket";
+          default -> "not a regular file";
+        };
     if (kind != null) {
-      throw new CliException(ExitCode.IO_ERROR, p + ": the " + what + " is " + kind
-          + " (expected: a regular file or a block device)");
+      throw new CliException(
+          ExitCode.IO_ERROR,
+          p + ": the " + what + " is " + kind + " (expected: a regular file or a block device)");
     }
   }
 

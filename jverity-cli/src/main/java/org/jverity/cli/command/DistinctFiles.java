@@ -8,12 +8,12 @@ import java.util.List;
 import org.jverity.server.SameFile;
 
 /**
- * Refuses, before anything is opened for writing, an output that is the same file as an input or
- * as another output: {@code read d.img d.hash ROOT -o d.img} would otherwise truncate the data it
- * is reading, and {@code sign FILE FILE} the file it signs. "The same file" is the same device and
+ * Refuses, before anything is opened for writing, an output that is the same file as an input or as
+ * another output: {@code read d.img d.hash ROOT -o d.img} would otherwise truncate the data it is
+ * reading, and {@code sign FILE FILE} the file it signs. "The same file" is the same device and
  * inode, so a symbolic link, a hard link or a path spelt another way is caught; two device nodes of
- * one block device are caught by their device number. An output that does not exist yet can only
- * be the same as another output, by its resolved name.
+ * one block device are caught by their device number. An output that does not exist yet can only be
+ * the same as another output, by its resolved name.
  *
  * <p>Layouts where one file legitimately holds two areas (hash or FEC after the data, with offsets)
  * are the geometry's to check, not this class's: it is given only the files that must differ.
@@ -24,6 +24,7 @@ public final class DistinctFiles {
 
   /** File descriptor 1, as Linux names it: the file the standard output was opened on. */
   private static final Path STDOUT = Path.of("/proc/self/fd/1");
+
   private static final String STDOUT_NAME = "standard output";
 
   private final List<Role> inputs = new ArrayList<>();
@@ -90,12 +91,15 @@ public final class DistinctFiles {
   }
 
   private static CliException refused(Role out, Role other, String why) {
-    String named = out.path().toString().equals(other.path().toString()) ? "" : " (" + other.path() + ")";
+    String named =
+        out.path().toString().equals(other.path().toString()) ? "" : " (" + other.path() + ")";
     if (out.path() == STDOUT) {
-      return new CliException(ExitCode.INVALID_PARAMETER,
+      return new CliException(
+          ExitCode.INVALID_PARAMETER,
           STDOUT_NAME + " " + why + named + "; send it to another file or give --output");
     }
-    return new CliException(ExitCode.INVALID_PARAMETER,
+    return new CliException(
+        ExitCode.INVALID_PARAMETER,
         out.path() + ": " + out.name() + " " + why + named + "; give another file");
   }
 

@@ -4,46 +4,65 @@ import org.jverity.cli.syntax.BadValue;
 import org.jverity.server.Outcome;
 import org.jverity.server.ServerException;
 
-/** jverity's exit codes: one per kind of failure, so scripts can branch without parsing messages. */
+/**
+ * jverity's exit codes: one per kind of failure, so scripts can branch without parsing messages.
+ */
 public final class ExitCode {
   private ExitCode() {}
 
   public static final int OK = 0;
+
   /** Something unexpected inside jverity (a bug): the message says what. */
   public static final int INTERNAL = 1;
+
   /** Command line not understood: unknown command or option, missing argument. */
   public static final int USAGE = 2;
+
   /**
    * A parameter dm-verity cannot accept (block size, salt, offsets, root hash or identity syntax),
    * or an option value jverity cannot use (a size such as --length 1X, an empty file name).
    */
   public static final int INVALID_PARAMETER = 3;
+
   /** A file is missing, unreadable or failed to read or write. */
   public static final int IO_ERROR = 4;
+
   /** The hash device has no valid superblock where one was expected. */
   public static final int BAD_SUPERBLOCK = 5;
+
   /** The superblock contradicts an option or the image identity given on the command line. */
   public static final int SUPERBLOCK_MISMATCH = 6;
+
   /** The tree does not hash to the root hash given (the tree itself is consistent). */
   public static final int ROOT_HASH_MISMATCH = 7;
+
   /** Data or hash blocks are corrupted. */
   public static final int CORRUPTION = 8;
+
   /** The data or hash device is shorter than the parameters need. */
   public static final int DEVICE_TOO_SMALL = 9;
+
   /** No block matches at all: the salt, algorithm, format or block sizes are not the tree's. */
   public static final int WRONG_PARAMETERS = 10;
+
   /**
    * {@code open}/{@code serve} with {@code --restart-on-corruption}: a block did not verify, the
    * server answered ESHUTDOWN from then on and stopped, so that a supervisor restarts it.
    */
   public static final int RESTART = 11;
+
   /**
    * {@code open}/{@code serve} with {@code --panic-on-corruption}: a block did not verify and the
    * server stopped at once (dm-verity would panic the kernel).
    */
   public static final int PANIC = 12;
-  /** {@code status}, {@code close}: no running {@code open} or {@code serve} serves an export of that name. */
+
+  /**
+   * {@code status}, {@code close}: no running {@code open} or {@code serve} serves an export of
+   * that name.
+   */
   public static final int INACTIVE = 13;
+
   /**
    * A signature does not establish trust: {@code verify-sig} or {@code cat --signature} (fs-verity
    * file signature) or {@code --root-hash-signature} (dm-verity: {@code verify}, {@code read},
@@ -51,6 +70,7 @@ public final class ExitCode {
    * with another digest algorithm, or does not verify (forged, or over another digest).
    */
   public static final int SIGNATURE_INVALID = 14;
+
   /**
    * A hash algorithm jverity cannot compute, named by {@code --hash} or by the superblock ({@code
    * dump} still shows such a superblock, and exits 0).
@@ -88,7 +108,10 @@ public final class ExitCode {
     };
   }
 
-  /** The exit code of what the server refused or could not do: the one place its reasons become codes. */
+  /**
+   * The exit code of what the server refused or could not do: the one place its reasons become
+   * codes.
+   */
   public static int of(ServerException.Reason reason) {
     return switch (reason) {
       case CONFLICT -> USAGE;
@@ -107,7 +130,10 @@ public final class ExitCode {
     };
   }
 
-  /** The exit code of a refused value: {@link #USAGE} if not understood, else {@link #INVALID_PARAMETER}. */
+  /**
+   * The exit code of a refused value: {@link #USAGE} if not understood, else {@link
+   * #INVALID_PARAMETER}.
+   */
   public static int of(BadValue refused) {
     return refused.kind() == BadValue.Kind.USAGE ? USAGE : INVALID_PARAMETER;
   }

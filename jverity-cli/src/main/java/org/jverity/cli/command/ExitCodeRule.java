@@ -29,10 +29,16 @@ public enum ExitCodeRule {
   public static final String DETAILED_OPTION = "--detailed-exit-codes";
   public static final String VERITYSETUP_OPTION = "--veritysetup-exit-codes";
 
-  /** veritysetup's verbs, named as veritysetup names them (a verb jverity lacks maps its usage error). */
-  public static final Set<String> VERITYSETUP_VERBS = Set.of("format", "verify", "dump", "open", "close", "status");
+  /**
+   * veritysetup's verbs, named as veritysetup names them (a verb jverity lacks maps its usage
+   * error).
+   */
+  public static final Set<String> VERITYSETUP_VERBS =
+      Set.of("format", "verify", "dump", "open", "close", "status");
 
-  /** The rule {@code options} (the command line's options, before any "--") and {@code env} ask for. */
+  /**
+   * The rule {@code options} (the command line's options, before any "--") and {@code env} ask for.
+   */
   public static ExitCodeRule of(Map<String, String> env, List<String> options) {
     if (options.contains(DETAILED_OPTION)) {
       return DETAILED;
@@ -47,7 +53,9 @@ public enum ExitCodeRule {
     return VeritysetupExitCodes.ENV_VALUE.equals(asked) ? VERITYSETUP : BY_VERB;
   }
 
-  /** Whether {@code verb} (null when the command line names none) exits with veritysetup's codes. */
+  /**
+   * Whether {@code verb} (null when the command line names none) exits with veritysetup's codes.
+   */
   boolean veritysetupCodes(String verb) {
     return switch (this) {
       case DETAILED -> false;
@@ -64,7 +72,9 @@ public enum ExitCodeRule {
     // veritysetup open never returns 11 or 12 (the kernel restarts or panics, not veritysetup), so
     // passing them through changes no ported script's meaning, and a supervisor restarting a
     // server stopped by --restart-on-corruption needs them. Asked for explicitly, every code maps.
-    if (this == BY_VERB && "open".equals(verb) && (code == ExitCode.RESTART || code == ExitCode.PANIC)) {
+    if (this == BY_VERB
+        && "open".equals(verb)
+        && (code == ExitCode.RESTART || code == ExitCode.PANIC)) {
       return code;
     }
     return VeritysetupExitCodes.of(code);
@@ -76,13 +86,18 @@ public enum ExitCodeRule {
    */
   public static String helpFor(String verb) {
     if (!BY_VERB.veritysetupCodes(verb)) {
-      StringBuilder b = new StringBuilder("Exit codes (jverity's; --veritysetup-exit-codes for veritysetup's):");
+      StringBuilder b =
+          new StringBuilder("Exit codes (jverity's; --veritysetup-exit-codes for veritysetup's):");
       for (int code : codes()) {
-        b.append(code == ExitCode.OK ? " " : "; ").append(code).append(' ').append(ExitCode.meaning(code));
+        b.append(code == ExitCode.OK ? " " : "; ")
+            .append(code)
+            .append(' ')
+            .append(ExitCode.meaning(code));
       }
       return b.append('.').toString();
     }
-    StringBuilder b = new StringBuilder("Exit codes (veritysetup's; --detailed-exit-codes for jverity's):");
+    StringBuilder b =
+        new StringBuilder("Exit codes (veritysetup's; --detailed-exit-codes for jverity's):");
     Map<Integer, StringBuilder> byCode = new TreeMap<>();
     for (int code : codes()) {
       int shown = BY_VERB.exitCode(verb, code);
@@ -104,7 +119,8 @@ public enum ExitCodeRule {
   /** Every code {@link ExitCode} defines, in order: those from 0 with a meaning, then 141. */
   private static int[] codes() {
     return IntStream.concat(
-        IntStream.iterate(ExitCode.OK, c -> !ExitCode.meaning(c).equals("unknown"), c -> c + 1),
-        IntStream.of(ExitCode.OUTPUT_CLOSED)).toArray();
+            IntStream.iterate(ExitCode.OK, c -> !ExitCode.meaning(c).equals("unknown"), c -> c + 1),
+            IntStream.of(ExitCode.OUTPUT_CLOSED))
+        .toArray();
   }
 }

@@ -10,19 +10,20 @@ import org.jverity.server.Json;
  *
  * @param out standard output (results)
  * @param err standard error (messages, progress)
- * @param given the options the command line gave, by their longest name ({@code "--port"}), to
- *     tell a default from the same value given
+ * @param given the options the command line gave, by their longest name ({@code "--port"}), to tell
+ *     a default from the same value given
  * @param debug whether {@code --debug} asks for diagnostic lines on stderr (each starts with "# ")
  * @param json where a {@code --json} result goes; null when the command line has no {@code --json}
  */
-public record Io(PrintWriter out, PrintWriter err, Set<String> given, boolean debug, JsonOutput json) {
+public record Io(
+    PrintWriter out, PrintWriter err, Set<String> given, boolean debug, JsonOutput json) {
   public Io {
     given = Set.copyOf(given);
   }
 
   /**
-   * A command's {@code --json} result: printed on stdout once the exit code is known, with
-   * {@code "ok"} and {@code "exitCode"} ({@link JsonOutput}).
+   * A command's {@code --json} result: printed on stdout once the exit code is known, with {@code
+   * "ok"} and {@code "exitCode"} ({@link JsonOutput}).
    */
   public void result(Map<String, Object> fields) {
     if (json != null) {

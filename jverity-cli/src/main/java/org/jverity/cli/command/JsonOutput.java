@@ -9,14 +9,14 @@ import org.jverity.server.Json;
 
 /**
  * {@code --json}'s promise, kept in one place: a command that reports under {@code --json} ends
- * with one JSON object on stdout, {@code "ok"} and {@code "exitCode"} first, whatever happened.
- * The command hands over its result ({@link Io#result}); once the exit code is final (after any
- * mapping to veritysetup's codes), {@link #finish} prints it with those two fields, and
- * {@code "error"} when it failed. A command that failed with no result (a usage error, a missing
- * file, a server that stopped) gets {@code {"ok":false,"exitCode":N,"error":"..."}} on one line:
- * the error is the last {@code jverity: } line it wrote on stderr, without the prefix (stderr still
- * has it). Asked for when {@code --json} is among the options, looked for before parsing so that
- * a command line that does not parse gets its object too. One per command line.
+ * with one JSON object on stdout, {@code "ok"} and {@code "exitCode"} first, whatever happened. The
+ * command hands over its result ({@link Io#result}); once the exit code is final (after any mapping
+ * to veritysetup's codes), {@link #finish} prints it with those two fields, and {@code "error"}
+ * when it failed. A command that failed with no result (a usage error, a missing file, a server
+ * that stopped) gets {@code {"ok":false,"exitCode":N,"error":"..."}} on one line: the error is the
+ * last {@code jverity: } line it wrote on stderr, without the prefix (stderr still has it). Asked
+ * for when {@code --json} is among the options, looked for before parsing so that a command line
+ * that does not parse gets its object too. One per command line.
  */
 public final class JsonOutput {
   private static final String PREFIX = "jverity: ";
@@ -52,12 +52,17 @@ public final class JsonOutput {
     return err;
   }
 
-  /** Holds the command's result, printed by {@link #finish}; an "ok" or "exitCode" in it is replaced. */
+  /**
+   * Holds the command's result, printed by {@link #finish}; an "ok" or "exitCode" in it is
+   * replaced.
+   */
   void result(Map<String, Object> fields) {
     result = fields;
   }
 
-  /** Prints the result (or the failure) for the exit code the process ends with; returns that code. */
+  /**
+   * Prints the result (or the failure) for the exit code the process ends with; returns that code.
+   */
   public int finish(int exitCode) {
     err.flush();
     Map<String, Object> m = new LinkedHashMap<>();
@@ -80,7 +85,9 @@ public final class JsonOutput {
     if (!line.isEmpty()) {
       endLine();
     }
-    return lastError != null ? lastError : firstLine != null ? firstLine : ExitCode.meaning(exitCode);
+    return lastError != null
+        ? lastError
+        : firstLine != null ? firstLine : ExitCode.meaning(exitCode);
   }
 
   private synchronized void take(char c) {

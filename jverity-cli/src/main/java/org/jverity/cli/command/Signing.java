@@ -38,7 +38,10 @@ public record Signing(PrivateKey key, X509Certificate cert) {
     public byte[] sign(Signing s) throws GeneralSecurityException;
   }
 
-  /** Runs {@code signer}; a key it cannot use (not the certificate's, unsupported) is a parameter error. */
+  /**
+   * Runs {@code signer}; a key it cannot use (not the certificate's, unsupported) is a parameter
+   * error.
+   */
   public byte[] sign(Signer signer) {
     try {
       return signer.sign(this);

@@ -8,10 +8,10 @@ package org.jverity.cli.command;
  * <p>veritysetup exits with {@code translate_errno(r)} (cryptsetup's src/utils_tools.c): 0 success;
  * 1 for -EINVAL and anything unlisted; 2 for -EPERM; 3 for -ENOMEM; 4 for -ENODEV/-ENOTBLK; 5 for
  * -EEXIST/-EBUSY. Its verification (lib/verity/verity_hash.c) returns -EPERM when a data or hash
- * block does not match ("Verification failed at position N", exit 2) and -EFAULT when only the
- * root hash does not ("Verification of root hash failed", exit 1). A device it cannot open,
- * missing or not permitted, is "does not exist or access denied", exit 4. Checked against
- * veritysetup 2.6.1 in CommandLineHabitsTest.
+ * block does not match ("Verification failed at position N", exit 2) and -EFAULT when only the root
+ * hash does not ("Verification of root hash failed", exit 1). A device it cannot open, missing or
+ * not permitted, is "does not exist or access denied", exit 4. Checked against veritysetup 2.6.1 in
+ * CommandLineHabitsTest.
  */
 public final class VeritysetupExitCodes {
   private VeritysetupExitCodes() {}
@@ -36,5 +36,4 @@ public final class VeritysetupExitCodes {
       default -> 1;
     };
   }
-
 }

@@ -21,7 +21,8 @@ final class SelfCommand {
    */
   static final String MAIN_CLASS = "org.jverity.cli.Main";
 
-  private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./:=,+@%-]+"); // needs no quotes in sh
+  private static final Pattern PLAIN =
+      Pattern.compile("[A-Za-z0-9_./:=,+@%-]+"); // needs no quotes in sh
 
   private SelfCommand() {}
 
@@ -30,7 +31,8 @@ final class SelfCommand {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Path code = codeLocation();
     if (code != null && Files.isRegularFile(code) && code.toString().endsWith(".jar")) {
-      Path target = code.toAbsolutePath().getParent(); // <root>/jverity-cli/target in the source tree
+      Path target =
+          code.toAbsolutePath().getParent(); // <root>/jverity-cli/target in the source tree
       if (target.endsWith(Path.of("jverity-cli", "target"))) {
         Path script = target.getParent().getParent().resolve("bin").resolve("jverity");
         if (Files.isExecutable(script)) {
@@ -39,8 +41,12 @@ final class SelfCommand {
       }
       return List.of(java.toString(), "-jar", code.toString());
     }
-    return List.of(java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp",
-        System.getProperty("java.class.path"), MAIN_CLASS);
+    return List.of(
+        java.toString(),
+        "--enable-native-access=ALL-UNNAMED",
+        "-cp",
+        System.getProperty("java.class.path"),
+        MAIN_CLASS);
   }
 
   /** {@link #launcher()} followed by {@code args}. */

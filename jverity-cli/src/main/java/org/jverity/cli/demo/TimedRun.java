@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * One whole process run by {@code demo}, timed from start to exit, as a shell's {@code time}
- * would: JVM start-up and everything else included.
+ * One whole process run by {@code demo}, timed from start to exit, as a shell's {@code time} would:
+ * JVM start-up and everything else included.
  *
  * @param command the words run
  * @param exitCode its exit code
@@ -21,7 +21,10 @@ record TimedRun(List<String> command, int exitCode, String stdout, String stderr
     command = List.copyOf(command);
   }
 
-  /** Runs {@code command} to its end; stderr goes through a file in {@code dir}, so neither pipe can fill. */
+  /**
+   * Runs {@code command} to its end; stderr goes through a file in {@code dir}, so neither pipe can
+   * fill.
+   */
   static TimedRun of(List<String> command, Path dir) throws IOException, InterruptedException {
     Path err = Files.createTempFile(dir, "stderr", ".txt");
     try {
@@ -42,8 +45,14 @@ record TimedRun(List<String> command, int exitCode, String stdout, String stderr
   /** Throws unless the process exited with {@code expected}. */
   TimedRun expect(int expected) throws IOException {
     if (exitCode != expected) {
-      throw new IOException(SelfCommand.shellLine(command) + ": exit " + exitCode + " (expected: " + expected + "): "
-          + (stderr + stdout).strip());
+      throw new IOException(
+          SelfCommand.shellLine(command)
+              + ": exit "
+              + exitCode
+              + " (expected: "
+              + expected
+              + "): "
+              + (stderr + stdout).strip());
     }
     return this;
   }

@@ -10,6 +10,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.DistinctFiles;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.command.Signing;
+import org.jverity.cli.command.Stdout;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.Syntax;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
 import org.jverity.fsverity.FileDigestMismatchException;
@@ -17,31 +27,20 @@ import org.jverity.fsverity.FsVerityDigest;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.VerifiedFile;
 import org.jverity.hash.HashAlgorithm;
+import org.jverity.server.AtomicOutput;
 import org.jverity.sig.InvalidSignatureException;
 import org.jverity.sig.SignedFileDigest;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
-import org.jverity.server.AtomicOutput;
-import org.jverity.cli.syntax.ByteSize;
-import org.jverity.cli.command.Checks;
-import org.jverity.cli.command.CliException;
-import org.jverity.cli.command.Command;
-import org.jverity.cli.command.DistinctFiles;
-import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
-import org.jverity.cli.command.Io;
-import org.jverity.cli.command.Signing;
-import org.jverity.cli.command.Stdout;
-import org.jverity.cli.syntax.Syntax;
 
 /**
  * {@code cat}: an fs-verity file, verified through its Merkle tree against its file digest, given
  * ({@code --digest}) or vouched for by a built-in signature ({@code --signature} and {@code
  * --trusted-cert}). Exit codes: 7 when file and tree do not give the digest, 14 when the signature
  * does not sign the digest they give (nothing is written either way), 8 at the first corrupted
- * block (every byte before it is written to stdout; {@code --output} is left as it was), 9 when
- * the tree is too short.
+ * block (every byte before it is written to stdout; {@code --output} is left as it was), 9 when the
+ * tree is too short.
  */
 public final class CatCommand implements Command {
   private static final int PIECE = 1 << 20; // bytes read and written at a time
@@ -55,36 +54,70 @@ public final class CatCommand implements Command {
   Path output;
   boolean json;
 
-  public static final Syntax<CatCommand> SYNTAX = Syntax.command("cat",
-      "Write FILE to stdout (or --output), every block verified through its fs-verity Merkle tree"
-        + " (fsverity digest --out-merkle-tree) against the file digest, given with --digest or signed"
-        + " (--signature, as fsverity sign writes it, by a --trusted-cert); stops at the first block that does"
-        + " not verify, naming it. On stdout the verified bytes before that block are written; --output FILE"
-        + " is written only when every block verified (through a temporary file beside it, renamed over it):"
-        + " a cat that fails leaves FILE as it was, or absent.",
-      CatCommand::new)
-      .parameter("FILE", "The file.", (c, v) -> c.file = FileName.parse(v))
-      .requiredOption("--merkle-tree", "TREE", "Its Merkle tree, as fsverity digest --out-merkle-tree writes it.", (c, v) -> c.tree = FileName.parse(v))
-      .option("--digest", "ALG:HEX", "The expected fs-verity file digest, e.g. sha256:3d24... (HEX alone means --hash-alg's).", (c, v) -> c.digest = v)
-      .option("--signature", "SIG", "Instead of --digest: a signature of the file digest (DER PKCS#7, fsverity sign); needs --trusted-cert.", (c, v) -> c.signature = FileName.parse(v))
-      .option("--trusted-cert", "PEM", "Certificate(s) trusted to sign file digests (PEM; repeatable).", (c, v) -> c.trusted = Syntax.append(c.trusted, FileName.parse(v)))
-      .include(FsVerityOptions.SYNTAX, c -> c.options)
-      .option("-o, --output", "FILE", "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).", (c, v) -> c.output = FileName.parse(v))
-      .flag("--json", "With -o: print a JSON summary on stdout (bytes written, the verified digest)."
-          + " Needs -o: stdout carries the data otherwise.", c -> c.json = true);
+  public static final Syntax<CatCommand> SYNTAX =
+      Syntax.command(
+              "cat",
+              "Write FILE to stdout (or --output), every block verified through its fs-verity Merkle tree"
+                  + " (fsverity digest --out-merkle-tree) against the file digest, given with --digest or signed"
+                  + " (--signature, as fsverity sign writes it, by a --trusted-cert); stops at the first block that does"
+                  + " not verify, naming it. On stdout the verified bytes before that block are written; --output FILE"
+                  + " is written only when every block verified (through a temporary file beside it, renamed over it):"
+                  + " a cat that fails leaves FILE as it was, or absent.",
+              CatCommand::new)
+          .parameter("FILE", "The file.", (c, v) -> c.file = FileName.parse(v))
+          .requiredOption(
+              "--merkle-tree",
+              "TREE",
+              "Its Merkle tree, as fsverity digest --out-merkle-tree writes it.",
+              (c, v) -> c.tree = FileName.parse(v))
+          .option(
+              "--digest",
+              "ALG:HEX",
+              "The expected fs-verity file digest, e.g. sha256:3d24... (HEX alone means --hash-alg's).",
+              (c, v) -> c.digest = v)
+          .option(
+              "--signature",
+              "SIG",
+              "Instead of --digest: a signature of the file digest (DER PKCS#7, fsverity sign); needs --trusted-cert.",
+              (c, v) -> c.signature = FileName.parse(v))
+          .option(
+              "--trusted-cert",
+              "PEM",
+              "Certificate(s) trusted to sign file digests (PEM; repeatable).",
+              (c, v) -> c.trusted = Syntax.append(c.trusted, FileName.parse(v)))
+          .include(FsVerityOptions.SYNTAX, c -> c.options)
+          .option(
+              "-o, --output",
+              "FILE",
+              "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).",
+              (c, v) -> c.output = FileName.parse(v))
+          .flag(
+              "--json",
+              "With -o: print a JSON summary on stdout (bytes written, the verified digest)."
+                  + " Needs -o: stdout carries the data otherwise.",
+              c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException, InvalidSignatureException {
     checkGiven();
     if (json && output == null) {
-      throw new CliException(ExitCode.USAGE, "--json needs -o FILE: without it stdout carries the data");
+      throw new CliException(
+          ExitCode.USAGE, "--json needs -o FILE: without it stdout carries the data");
     }
-    FsVerityParams checked = options.params(digestAlgorithm()); // refuses what fsverity digest refuses
-    VerifiedFile.Parameters params = new VerifiedFile.Parameters(checked.blockSize(), checked.salt());
-    new DistinctFiles().input("file", file).input("--merkle-tree file", tree).input("--signature file", signature)
-        .inputs("--trusted-cert file", trusted).outputOrStdout("--output", output).check();
+    FsVerityParams checked =
+        options.params(digestAlgorithm()); // refuses what fsverity digest refuses
+    VerifiedFile.Parameters params =
+        new VerifiedFile.Parameters(checked.blockSize(), checked.salt());
+    new DistinctFiles()
+        .input("file", file)
+        .input("--merkle-tree file", tree)
+        .input("--signature file", signature)
+        .inputs("--trusted-cert file", trusted)
+        .outputOrStdout("--output", output)
+        .check();
     // --output appears only once every block verified: a failed cat leaves it as it was.
-    try (VerifiedFile f = openVerified(params); AtomicOutput target = output == null ? null : AtomicOutput.to(output)) {
+    try (VerifiedFile f = openVerified(params);
+        AtomicOutput target = output == null ? null : AtomicOutput.to(output)) {
       try (OutputStream out = open(target)) {
         copy(f, out);
       }
@@ -116,25 +149,32 @@ public final class CatCommand implements Command {
   /** Exactly one of --digest and --signature; --trusted-cert with --signature only. */
   private void checkGiven() {
     if ((digest == null) == (signature == null)) {
-      throw new CliException(ExitCode.USAGE, digest == null
-          ? "cat needs --digest, or --signature with --trusted-cert" : "give --digest or --signature, not both");
+      throw new CliException(
+          ExitCode.USAGE,
+          digest == null
+              ? "cat needs --digest, or --signature with --trusted-cert"
+              : "give --digest or --signature, not both");
     }
     if ((signature == null) != (trusted == null)) {
-      throw new CliException(ExitCode.USAGE, signature == null
-          ? "--trusted-cert needs --signature" : "--signature needs --trusted-cert");
+      throw new CliException(
+          ExitCode.USAGE,
+          signature == null
+              ? "--trusted-cert needs --signature"
+              : "--signature needs --trusted-cert");
     }
   }
 
   /** The file opened with the given digest, or with the one the signature signs (checked first). */
-  private VerifiedFile openVerified(VerifiedFile.Parameters params) throws IOException, InvalidSignatureException {
+  private VerifiedFile openVerified(VerifiedFile.Parameters params)
+      throws IOException, InvalidSignatureException {
     if (digest != null) {
       return VerifiedFile.open(file, tree, expectedDigest(), params, ReaderOptions.DEFAULTS);
     }
     Checks.requireFile(signature, "signature");
     List<X509Certificate> certs = Signing.certificates(trusted);
     HashAlgorithm alg = options.algorithm != null ? options.algorithm : HashAlgorithm.SHA256;
-    return SignedFileDigest.open(file, tree, Files.readAllBytes(signature), certs, alg, params,
-        ReaderOptions.DEFAULTS);
+    return SignedFileDigest.open(
+        file, tree, Files.readAllBytes(signature), certs, alg, params, ReaderOptions.DEFAULTS);
   }
 
   /**
@@ -149,7 +189,10 @@ public final class CatCommand implements Command {
     return named.equals("sha512") ? HashAlgorithm.SHA512 : HashAlgorithm.SHA256;
   }
 
-  /** {@code --digest} with its algorithm, which must agree with {@code --hash-alg} when both say one. */
+  /**
+   * {@code --digest} with its algorithm, which must agree with {@code --hash-alg} when both say
+   * one.
+   */
   private String expectedDigest() {
     String given = options.algorithm == null ? null : options.algorithm.kernelName();
     int colon = digest.indexOf(':');
@@ -158,14 +201,15 @@ public final class CatCommand implements Command {
     }
     String named = digest.substring(0, colon).toLowerCase(Locale.ROOT);
     if (given != null && !given.equals(named)) {
-      throw new VerityParameterException("--hash-alg: " + given + " (expected: " + named + ", as --digest says)");
+      throw new VerityParameterException(
+          "--hash-alg: " + given + " (expected: " + named + ", as --digest says)");
     }
     return digest;
   }
 
   private static OutputStream open(AtomicOutput target) throws IOException {
-    return new BufferedOutputStream(target == null
-        ? Stdout.stream() : Files.newOutputStream(target.path()), PIECE);
+    return new BufferedOutputStream(
+        target == null ? Stdout.stream() : Files.newOutputStream(target.path()), PIECE);
   }
 
   /**
@@ -184,7 +228,10 @@ public final class CatCommand implements Command {
         f.read(pos, buf, 0, n, IoClass.BEST_EFFORT); // hashed on every core
       } catch (CorruptBlockException e) {
         if (e.dataBlock() >= 0) {
-          out.write(buf, 0, (int) (Math.max(pos, e.dataBlock() * bs) - pos)); // the verified bytes before it
+          out.write(
+              buf,
+              0,
+              (int) (Math.max(pos, e.dataBlock() * bs) - pos)); // the verified bytes before it
         }
         out.flush();
         throw e;

@@ -2,7 +2,9 @@ package org.jverity.cli.fsverity;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -14,26 +16,22 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import org.jverity.fsverity.FsVerityDescriptor;
-import org.jverity.fsverity.FsVerityParams;
-import org.jverity.fsverity.FsVerityTreeBuilder;
-import org.jverity.hash.HashAlgorithm;
-import org.jverity.io.BlockDevice;
-import org.jverity.io.BlockDevices;
-import org.jverity.io.FileDevice;
-import org.jverity.server.AtomicOutput;
-import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.DistinctFiles;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
+import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
-import java.nio.ByteBuffer;
-import java.nio.file.LinkOption;
+import org.jverity.fsverity.FsVerityDescriptor;
+import org.jverity.fsverity.FsVerityParams;
+import org.jverity.fsverity.FsVerityTreeBuilder;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.BlockDevices;
+import org.jverity.io.FileDevice;
+import org.jverity.server.AtomicOutput;
 
 /**
  * {@code fsverity digest}: prints each file's fs-verity digest, optionally writing its Merkle tree
@@ -56,18 +54,47 @@ public final class DigestCommand implements Command {
   boolean json;
   private final List<Object> digests = new ArrayList<>(); // --json: one object per file, in order
 
-  public static final Syntax<DigestCommand> SYNTAX = Syntax.command("digest",
-      "Print the fs-verity digest of each FILE, as fsverity digest does.",
-      DigestCommand::new)
-      .parameters("FILE", "Files (with --recursive, directories too).", (c, v) -> c.files = Syntax.append(c.files, FileName.parse(v)))
-      .include(FsVerityOptions.SYNTAX, c -> c.options)
-      .option("--out-merkle-tree", "FILE", "Write the Merkle tree to FILE (given several FILEs, each written over the last from offset 0, as fsverity does).", (c, v) -> c.outTree = FileName.parse(v))
-      .option("--out-descriptor", "FILE", "Write the 256-byte fs-verity descriptor to FILE (given several FILEs, one after another).", (c, v) -> c.outDescriptor = FileName.parse(v))
-      .flag("--compact", "Print the digest alone, without algorithm and file name.", c -> c.compact = true)
-      .flag("--for-builtin-sig", "Print the fsverity_formatted_digest a built-in signature signs, in hex.", c -> c.forBuiltinSig = true)
-      .flag("-r, --recursive", "Digest every regular file under each directory FILE, in sorted order.", c -> c.recursive = true)
-      .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v))
-      .flag("--json", "Print one JSON object: \"files\", each file's digest, root hash and parameters.", c -> c.json = true);
+  public static final Syntax<DigestCommand> SYNTAX =
+      Syntax.command(
+              "digest",
+              "Print the fs-verity digest of each FILE, as fsverity digest does.",
+              DigestCommand::new)
+          .parameters(
+              "FILE",
+              "Files (with --recursive, directories too).",
+              (c, v) -> c.files = Syntax.append(c.files, FileName.parse(v)))
+          .include(FsVerityOptions.SYNTAX, c -> c.options)
+          .option(
+              "--out-merkle-tree",
+              "FILE",
+              "Write the Merkle tree to FILE (given several FILEs, each written over the last from offset 0, as fsverity does).",
+              (c, v) -> c.outTree = FileName.parse(v))
+          .option(
+              "--out-descriptor",
+              "FILE",
+              "Write the 256-byte fs-verity descriptor to FILE (given several FILEs, one after another).",
+              (c, v) -> c.outDescriptor = FileName.parse(v))
+          .flag(
+              "--compact",
+              "Print the digest alone, without algorithm and file name.",
+              c -> c.compact = true)
+          .flag(
+              "--for-builtin-sig",
+              "Print the fsverity_formatted_digest a built-in signature signs, in hex.",
+              c -> c.forBuiltinSig = true)
+          .flag(
+              "-r, --recursive",
+              "Digest every regular file under each directory FILE, in sorted order.",
+              c -> c.recursive = true)
+          .option(
+              "--threads",
+              "N",
+              "Hashing threads (default: one per core).",
+              (c, v) -> c.threads = WholeNumber.parseInt(v))
+          .flag(
+              "--json",
+              "Print one JSON object: \"files\", each file's digest, root hash and parameters.",
+              c -> c.json = true);
 
   @Override
   public int run(Io io) throws Exception {
@@ -81,21 +108,28 @@ public final class DigestCommand implements Command {
 
     PrintWriter out = io.out();
     if (sidecars) {
-      new DistinctFiles().inputs("file", all).output("--out-merkle-tree", outTree)
-          .output("--out-descriptor", outDescriptor).check();
-      // As fsverity 1.5: the descriptors one after another; each tree written at offset 0 over the last.
+      new DistinctFiles()
+          .inputs("file", all)
+          .output("--out-merkle-tree", outTree)
+          .output("--out-descriptor", outDescriptor)
+          .check();
+      // As fsverity 1.5: the descriptors one after another; each tree written at offset 0 over the
+      // last.
       sequentially(builder, all, out);
       return result(io);
     }
     List<Future<FsVerityDescriptor>> small = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(n, Thread.ofPlatform().daemon().name("jverity-digest-", 1).factory());
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            n, Thread.ofPlatform().daemon().name("jverity-digest-", 1).factory());
     try {
       for (Path p : all) {
         requireRegular(p);
         small.add(Files.size(p) <= SMALL_FILE ? pool.submit(() -> digest(single, p, false)) : null);
       }
       for (int i = 0; i < all.size(); i++) {
-        FsVerityDescriptor d = small.get(i) != null ? await(small.get(i)) : digest(builder, all.get(i), true);
+        FsVerityDescriptor d =
+            small.get(i) != null ? await(small.get(i)) : digest(builder, all.get(i), true);
         say(out, d, all.get(i));
       }
     } finally {
@@ -138,7 +172,8 @@ public final class DigestCommand implements Command {
     return ExitCode.OK;
   }
 
-  private FsVerityDescriptor digest(FsVerityTreeBuilder b, Path file, boolean big) throws IOException {
+  private FsVerityDescriptor digest(FsVerityTreeBuilder b, Path file, boolean big)
+      throws IOException {
     try (BlockDevice in = open(file, big)) {
       return b.digest(in);
     }
@@ -153,16 +188,21 @@ public final class DigestCommand implements Command {
   }
 
   /** Each file on every core in turn, writing its tree at 0 and appending its descriptor. */
-  private void sequentially(FsVerityTreeBuilder b, List<Path> all, PrintWriter out) throws IOException {
+  private void sequentially(FsVerityTreeBuilder b, List<Path> all, PrintWriter out)
+      throws IOException {
     for (Path p : all) {
       requireRegular(p);
     }
     // Each output starts empty (fsverity replaces the file: an older, longer tree must not survive
-    // at its end) and replaces the file only once every digest is done: a failure leaves it as it was.
+    // at its end) and replaces the file only once every digest is done: a failure leaves it as it
+    // was.
     try (AtomicOutput treeFile = outTree == null ? null : AtomicOutput.to(outTree);
-        AtomicOutput descriptorFile = outDescriptor == null ? null : AtomicOutput.to(outDescriptor)) {
-      try (FileDevice tree = treeFile == null ? null : FileDevice.openChannel(treeFile.path(), true);
-          FileDevice descriptors = descriptorFile == null ? null : FileDevice.openChannel(descriptorFile.path(), true)) {
+        AtomicOutput descriptorFile =
+            outDescriptor == null ? null : AtomicOutput.to(outDescriptor)) {
+      try (FileDevice tree =
+              treeFile == null ? null : FileDevice.openChannel(treeFile.path(), true);
+          FileDevice descriptors =
+              descriptorFile == null ? null : FileDevice.openChannel(descriptorFile.path(), true)) {
         writeSidecars(b, all, out, tree, descriptors);
       }
       if (treeFile != null) {
@@ -175,8 +215,13 @@ public final class DigestCommand implements Command {
   }
 
   /** Digests each file in turn into the open outputs. */
-  private void writeSidecars(FsVerityTreeBuilder b, List<Path> all, PrintWriter out, FileDevice tree,
-      FileDevice descriptors) throws IOException {
+  private void writeSidecars(
+      FsVerityTreeBuilder b,
+      List<Path> all,
+      PrintWriter out,
+      FileDevice tree,
+      FileDevice descriptors)
+      throws IOException {
     long descriptorEnd = 0;
     for (Path p : all) {
       FsVerityDescriptor d;
@@ -194,13 +239,17 @@ public final class DigestCommand implements Command {
     }
   }
 
-  /** The files to hash: the arguments, each directory replaced by its regular files (--recursive). */
+  /**
+   * The files to hash: the arguments, each directory replaced by its regular files (--recursive).
+   */
   private List<Path> expand() throws IOException {
     List<Path> all = new ArrayList<>();
     for (Path f : files) {
       if (recursive && Files.isDirectory(f)) {
         try (Stream<Path> walk = Files.walk(f)) {
-          walk.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).sorted().forEach(all::add);
+          walk.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+              .sorted()
+              .forEach(all::add);
         }
       } else {
         all.add(f);
@@ -214,7 +263,8 @@ public final class DigestCommand implements Command {
       throw new CliException(ExitCode.IO_ERROR, p + ": no such file");
     }
     if (Files.isDirectory(p)) {
-      throw new CliException(ExitCode.IO_ERROR, p + ": is a directory" + (recursive ? "" : " (use --recursive)"));
+      throw new CliException(
+          ExitCode.IO_ERROR, p + ": is a directory" + (recursive ? "" : " (use --recursive)"));
     }
     if (!Files.isReadable(p)) {
       throw new CliException(ExitCode.IO_ERROR, p + ": permission denied");

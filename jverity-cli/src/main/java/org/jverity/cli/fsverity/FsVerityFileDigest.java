@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.FsVerityTreeBuilder;
-import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.FileDevice;
 
 /**

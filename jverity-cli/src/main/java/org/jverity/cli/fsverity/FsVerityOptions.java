@@ -3,27 +3,41 @@ package org.jverity.cli.fsverity;
 import java.util.HexFormat;
 import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Syntax;
-import org.jverity.hash.HashAlgorithm;
 import org.jverity.fsverity.FsVerityParams;
+import org.jverity.hash.HashAlgorithm;
 
 /**
  * The fs-verity tree parameters of {@code digest}, {@code cat}, {@code sign} and {@code
- * verify-sig}, named and spelled as fsverity-utils' options: the values are parsed here, and
- * {@link FsVerityParams} refuses those no fs-verity tree can have (so the four commands accept the
- * same block sizes and salts as {@code fsverity digest}).
+ * verify-sig}, named and spelled as fsverity-utils' options: the values are parsed here, and {@link
+ * FsVerityParams} refuses those no fs-verity tree can have (so the four commands accept the same
+ * block sizes and salts as {@code fsverity digest}).
  */
 final class FsVerityOptions {
   /** Null until {@code --hash-alg} is given: SHA-256, or for {@code cat} the digest's. */
   HashAlgorithm algorithm;
+
   int blockSize = FsVerityParams.DEFAULT_BLOCK_SIZE;
   byte[] salt = new byte[0];
 
-  static final Syntax<FsVerityOptions> SYNTAX = Syntax.<FsVerityOptions>group()
-      .option("--hash-alg", "ALG", "sha256 (default) or sha512.", (c, v) -> c.algorithm = AlgorithmName.parse(v))
-      .option("--block-size", "N", "Merkle tree block size in bytes, a power of two (default "
-          + FsVerityParams.DEFAULT_BLOCK_SIZE + ").", (c, v) -> c.blockSize = BlockSize.parse(v))
-      .option("--salt", "HEX", "Salt, up to " + FsVerityParams.MAX_SALT_SIZE + " bytes in hex (default: none).",
-          (c, v) -> c.salt = SaltHex.parse(v));
+  static final Syntax<FsVerityOptions> SYNTAX =
+      Syntax.<FsVerityOptions>group()
+          .option(
+              "--hash-alg",
+              "ALG",
+              "sha256 (default) or sha512.",
+              (c, v) -> c.algorithm = AlgorithmName.parse(v))
+          .option(
+              "--block-size",
+              "N",
+              "Merkle tree block size in bytes, a power of two (default "
+                  + FsVerityParams.DEFAULT_BLOCK_SIZE
+                  + ").",
+              (c, v) -> c.blockSize = BlockSize.parse(v))
+          .option(
+              "--salt",
+              "HEX",
+              "Salt, up to " + FsVerityParams.MAX_SALT_SIZE + " bytes in hex (default: none).",
+              (c, v) -> c.salt = SaltHex.parse(v));
 
   /** The parameters with {@code --hash-alg}'s algorithm, SHA-256 when not given. */
   FsVerityParams params() {
@@ -50,8 +64,8 @@ final class FsVerityOptions {
 
   /**
    * --block-size: a decimal number of bytes, a power of two, as fsverity-utils' {@code
-   * parse_block_size_option} ("Must be power of 2"); the range, which depends on the algorithm,
-   * is {@link FsVerityParams}'s.
+   * parse_block_size_option} ("Must be power of 2"); the range, which depends on the algorithm, is
+   * {@link FsVerityParams}'s.
    */
   static final class BlockSize {
     private BlockSize() {}
@@ -70,8 +84,8 @@ final class FsVerityOptions {
   }
 
   /**
-   * --salt: hex, empty for none, as fsverity-utils' {@code parse_salt_option} (which refuses
-   * {@code -}); at most the descriptor's {@code salt[32]}.
+   * --salt: hex, empty for none, as fsverity-utils' {@code parse_salt_option} (which refuses {@code
+   * -}); at most the descriptor's {@code salt[32]}.
    */
   static final class SaltHex {
     private SaltHex() {}

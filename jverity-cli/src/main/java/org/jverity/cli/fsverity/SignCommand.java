@@ -5,20 +5,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.jverity.format.Hex;
-import org.jverity.hash.HashAlgorithm;
-import org.jverity.fsverity.FsVerityDigest;
-import org.jverity.fsverity.FsVerityParams;
-import org.jverity.sig.FsVeritySignature;
-import org.jverity.server.AtomicOutput;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.DistinctFiles;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.command.Signing;
+import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.format.Hex;
+import org.jverity.fsverity.FsVerityDigest;
+import org.jverity.fsverity.FsVerityParams;
+import org.jverity.hash.HashAlgorithm;
+import org.jverity.server.AtomicOutput;
+import org.jverity.sig.FsVeritySignature;
 
 public final class SignCommand implements Command {
   Path file;
@@ -28,22 +28,39 @@ public final class SignCommand implements Command {
   boolean json;
   final FsVerityOptions options = new FsVerityOptions();
 
-  public static final Syntax<SignCommand> SYNTAX = Syntax.command("sign",
-      "Sign the fs-verity digest of FILE into OUT_SIG (DER PKCS#7), as fsverity sign does:"
-        + " byte-identical for RSA keys.",
-      SignCommand::new)
-      .parameter("FILE", "File to sign.", (c, v) -> c.file = FileName.parse(v))
-      .parameter("OUT_SIG", "Signature file to write.", (c, v) -> c.out = FileName.parse(v))
-      .requiredOption("--key", "KEY.pem", "Private key (PEM: RSA or EC, PKCS#8, PKCS#1 or SEC1).", (c, v) -> c.key = FileName.parse(v))
-      .requiredOption("--cert", "CERT.pem", "The key's X.509 certificate (PEM).", (c, v) -> c.cert = FileName.parse(v))
-      .include(FsVerityOptions.SYNTAX, c -> c.options)
-      .flag("--json", "Print the result as JSON on stdout: file, signature, hash algorithm and digest.", c -> c.json = true);
+  public static final Syntax<SignCommand> SYNTAX =
+      Syntax.command(
+              "sign",
+              "Sign the fs-verity digest of FILE into OUT_SIG (DER PKCS#7), as fsverity sign does:"
+                  + " byte-identical for RSA keys.",
+              SignCommand::new)
+          .parameter("FILE", "File to sign.", (c, v) -> c.file = FileName.parse(v))
+          .parameter("OUT_SIG", "Signature file to write.", (c, v) -> c.out = FileName.parse(v))
+          .requiredOption(
+              "--key",
+              "KEY.pem",
+              "Private key (PEM: RSA or EC, PKCS#8, PKCS#1 or SEC1).",
+              (c, v) -> c.key = FileName.parse(v))
+          .requiredOption(
+              "--cert",
+              "CERT.pem",
+              "The key's X.509 certificate (PEM).",
+              (c, v) -> c.cert = FileName.parse(v))
+          .include(FsVerityOptions.SYNTAX, c -> c.options)
+          .flag(
+              "--json",
+              "Print the result as JSON on stdout: file, signature, hash algorithm and digest.",
+              c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException {
     Checks.requireFile(file, "input");
-    new DistinctFiles().input("file", file).input("--key file", key).input("--cert file", cert)
-        .output("OUT_SIG", out).check();
+    new DistinctFiles()
+        .input("file", file)
+        .input("--key file", key)
+        .input("--cert file", cert)
+        .output("OUT_SIG", out)
+        .check();
     FsVerityParams params = options.params();
     HashAlgorithm alg = params.algorithm();
     Signing signing = Signing.load(key, cert);

@@ -7,19 +7,19 @@ import java.security.cert.X509Certificate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jverity.format.Hex;
-import org.jverity.hash.HashAlgorithm;
-import org.jverity.fsverity.FsVerityDigest;
-import org.jverity.fsverity.FsVerityParams;
-import org.jverity.sig.FsVeritySignature;
-import org.jverity.sig.InvalidSignatureException;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.command.Signing;
+import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.format.Hex;
+import org.jverity.fsverity.FsVerityDigest;
+import org.jverity.fsverity.FsVerityParams;
+import org.jverity.hash.HashAlgorithm;
+import org.jverity.sig.FsVeritySignature;
+import org.jverity.sig.InvalidSignatureException;
 
 public final class VerifySigCommand implements Command {
   Path file;
@@ -28,16 +28,25 @@ public final class VerifySigCommand implements Command {
   boolean json;
   final FsVerityOptions options = new FsVerityOptions();
 
-  public static final Syntax<VerifySigCommand> SYNTAX = Syntax.command("verify-sig",
-      "Check that SIG (DER PKCS#7, as fsverity sign writes it) signs the fs-verity digest of FILE"
-        + " with the key of a trusted certificate. Exit 0 when it does, 14 when it does not.",
-      VerifySigCommand::new)
-      .parameter("FILE", "Signed file.", (c, v) -> c.file = FileName.parse(v))
-      .parameter("SIG", "Signature file.", (c, v) -> c.sig = FileName.parse(v))
-      .requiredOption("--cert, --trusted-cert", "CERT.pem", "Trusted certificate(s) (PEM; repeatable, several per file"
-          + " allowed), as every other command's --trusted-cert (--cert is the same option).", (c, v) -> c.certs = Syntax.append(c.certs, FileName.parse(v)))
-      .include(FsVerityOptions.SYNTAX, c -> c.options)
-      .flag("--json", "Print the result as JSON on stdout: file, signature, hash algorithm, digest and signer.", c -> c.json = true);
+  public static final Syntax<VerifySigCommand> SYNTAX =
+      Syntax.command(
+              "verify-sig",
+              "Check that SIG (DER PKCS#7, as fsverity sign writes it) signs the fs-verity digest of FILE"
+                  + " with the key of a trusted certificate. Exit 0 when it does, 14 when it does not.",
+              VerifySigCommand::new)
+          .parameter("FILE", "Signed file.", (c, v) -> c.file = FileName.parse(v))
+          .parameter("SIG", "Signature file.", (c, v) -> c.sig = FileName.parse(v))
+          .requiredOption(
+              "--cert, --trusted-cert",
+              "CERT.pem",
+              "Trusted certificate(s) (PEM; repeatable, several per file"
+                  + " allowed), as every other command's --trusted-cert (--cert is the same option).",
+              (c, v) -> c.certs = Syntax.append(c.certs, FileName.parse(v)))
+          .include(FsVerityOptions.SYNTAX, c -> c.options)
+          .flag(
+              "--json",
+              "Print the result as JSON on stdout: file, signature, hash algorithm, digest and signer.",
+              c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException, InvalidSignatureException {
@@ -59,7 +68,15 @@ public final class VerifySigCommand implements Command {
       m.put("signer", signer);
       io.result(m);
     } else {
-      io.out().println("Verified file '" + file + "' (" + new FsVerityDigest(alg, digest) + "), signed by '" + signer + "'");
+      io.out()
+          .println(
+              "Verified file '"
+                  + file
+                  + "' ("
+                  + new FsVerityDigest(alg, digest)
+                  + "), signed by '"
+                  + signer
+                  + "'");
     }
     return ExitCode.OK;
   }

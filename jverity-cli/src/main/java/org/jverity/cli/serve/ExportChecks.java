@@ -31,8 +31,10 @@ final class ExportChecks implements ExportOpener {
 
   /** The signature options as an export holds them (files and check); null when none are given. */
   static ExportConfig.Signature signature(RootHashSignatureOptions o) {
-    return o == null || !o.given() ? null
-        : new ExportConfig.Signature(o.signature, o.trusted == null ? List.of() : o.trusted, o.rootCheck());
+    return o == null || !o.given()
+        ? null
+        : new ExportConfig.Signature(
+            o.signature, o.trusted == null ? List.of() : o.trusted, o.rootCheck());
   }
 
   @Override
@@ -41,11 +43,18 @@ final class ExportChecks implements ExportOpener {
     Checks.requireFile(export.hash(), "hash");
     VerityImage image;
     try {
-      image = Trust.open(DeviceSource.LOCAL, export.data(), export.hash(), export.overrides(), export.rootText(),
-          export.rootCheck());
+      image =
+          Trust.open(
+              DeviceSource.LOCAL,
+              export.data(),
+              export.hash(),
+              export.overrides(),
+              export.rootText(),
+              export.rootCheck());
     } catch (GeneralSecurityException e) {
-      throw new CliException(ExitCode.SIGNATURE_INVALID, "export " + ServerLog.display(export.name()) + ": "
-          + e.getMessage());
+      throw new CliException(
+          ExitCode.SIGNATURE_INVALID,
+          "export " + ServerLog.display(export.name()) + ": " + e.getMessage());
     }
     if (export.fec() != null) {
       try {
@@ -59,9 +68,14 @@ final class ExportChecks implements ExportOpener {
   }
 
   @Override
-  public void checkServable(ExportConfig export, VerityImage image, BlockRepairer fec, ServerLog log)
-      throws IOException {
-    StartupCheck.check(export.name(), image, fec, export.ignoreZeroBlocks(), export.mode() == CorruptionMode.IGNORE,
+  public void checkServable(
+      ExportConfig export, VerityImage image, BlockRepairer fec, ServerLog log) throws IOException {
+    StartupCheck.check(
+        export.name(),
+        image,
+        fec,
+        export.ignoreZeroBlocks(),
+        export.mode() == CorruptionMode.IGNORE,
         log);
   }
 }

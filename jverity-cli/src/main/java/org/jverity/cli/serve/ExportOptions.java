@@ -23,25 +23,38 @@ final class ExportOptions {
   final FecOptions fec = new FecOptions();
 
   /** How the image is checked: the tree, its signature, what a corrupted block does. */
-  static final Syntax<ExportOptions> CHECKS = Syntax.<ExportOptions>group()
-      .include(VerityOptions.CHECK, e -> e.tree)
-      .include(RootHashSignatureOptions.SYNTAX, e -> e.signature)
-      .include(CorruptionOptions.SYNTAX, e -> e.corruption);
+  static final Syntax<ExportOptions> CHECKS =
+      Syntax.<ExportOptions>group()
+          .include(VerityOptions.CHECK, e -> e.tree)
+          .include(RootHashSignatureOptions.SYNTAX, e -> e.signature)
+          .include(CorruptionOptions.SYNTAX, e -> e.corruption);
 
   /** How clients see it. */
-  static final Syntax<ExportOptions> SERVED = Syntax.<ExportOptions>group()
-      .option("--description", "TEXT", "Description shown to clients (nbdinfo).", (e, v) -> e.description = v)
-      .option("--io-class", "CLASS", "I/O class of the export's reads: none, real-time, best-effort (default) or idle.", (e, v) -> e.ioClass = IoClassName.parse(v));
+  static final Syntax<ExportOptions> SERVED =
+      Syntax.<ExportOptions>group()
+          .option(
+              "--description",
+              "TEXT",
+              "Description shown to clients (nbdinfo).",
+              (e, v) -> e.description = v)
+          .option(
+              "--io-class",
+              "CLASS",
+              "I/O class of the export's reads: none, real-time, best-effort (default) or idle.",
+              (e, v) -> e.ioClass = IoClassName.parse(v));
 
   /** Where its Reed-Solomon parity is. */
-  static final Syntax<ExportOptions> FEC = Syntax.<ExportOptions>group()
-      .include(FecOptions.SYNTAX, e -> e.fec);
+  static final Syntax<ExportOptions> FEC =
+      Syntax.<ExportOptions>group().include(FecOptions.SYNTAX, e -> e.fec);
 
-  /** All of them, as a {@code serve} export section takes them, in the order its help lists them. */
-  static final Syntax<ExportOptions> KEYS = Syntax.<ExportOptions>group()
-      .include(RootHashSignatureOptions.SYNTAX, e -> e.signature)
-      .include(SERVED, e -> e)
-      .include(VerityOptions.CHECK, e -> e.tree)
-      .include(CorruptionOptions.SYNTAX, e -> e.corruption)
-      .include(FEC, e -> e);
+  /**
+   * All of them, as a {@code serve} export section takes them, in the order its help lists them.
+   */
+  static final Syntax<ExportOptions> KEYS =
+      Syntax.<ExportOptions>group()
+          .include(RootHashSignatureOptions.SYNTAX, e -> e.signature)
+          .include(SERVED, e -> e)
+          .include(VerityOptions.CHECK, e -> e.tree)
+          .include(CorruptionOptions.SYNTAX, e -> e.corruption)
+          .include(FEC, e -> e);
 }

@@ -8,14 +8,13 @@ import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 
 /**
- * A parsed INI file, the format of nbd-server's config: {@code [section]} headers, then
- * {@code key = value} lines; blank lines and lines starting with {@code #} or {@code ;} are
- * ignored. Keys and section names are case-sensitive; a value keeps inner spaces, loses the spaces
- * around it and one pair of surrounding double quotes ({@code description = " x "}). No inline
- * comments, no continuation lines: a {@code #} inside a value is part of it. A UTF-8 byte order
- * mark at the start is skipped. A key outside a
- * section, a line that is neither, a repeated section or a repeated key is refused, naming the file
- * and line. Immutable.
+ * A parsed INI file, the format of nbd-server's config: {@code [section]} headers, then {@code key
+ * = value} lines; blank lines and lines starting with {@code #} or {@code ;} are ignored. Keys and
+ * section names are case-sensitive; a value keeps inner spaces, loses the spaces around it and one
+ * pair of surrounding double quotes ({@code description = " x "}). No inline comments, no
+ * continuation lines: a {@code #} inside a value is part of it. A UTF-8 byte order mark at the
+ * start is skipped. A key outside a section, a line that is neither, a repeated section or a
+ * repeated key is refused, naming the file and line. Immutable.
  */
 final class IniFile {
   /**
@@ -88,7 +87,8 @@ final class IniFile {
       }
       int eq = line.indexOf('=');
       if (eq < 1) {
-        throw error(file, n, "line: " + line + " (expected: key = value, [section], or a # comment)");
+        throw error(
+            file, n, "line: " + line + " (expected: key = value, [section], or a # comment)");
       }
       String key = line.substring(0, eq).strip();
       if (current == null) {
@@ -97,7 +97,10 @@ final class IniFile {
       String value = unquote(line.substring(eq + 1).strip());
       Entry before = current.entries().putIfAbsent(key, new Entry(key, value, n));
       if (before != null) {
-        throw error(file, n, key + ": repeated in [" + current.name() + "] (first on line " + before.line() + ")");
+        throw error(
+            file,
+            n,
+            key + ": repeated in [" + current.name() + "] (first on line " + before.line() + ")");
       }
     }
     return new IniFile(file, sections);
@@ -105,7 +108,8 @@ final class IniFile {
 
   private static String unquote(String value) {
     return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
-        ? value.substring(1, value.length() - 1) : value;
+        ? value.substring(1, value.length() - 1)
+        : value;
   }
 
   private static CliException error(String file, int line, String message) {

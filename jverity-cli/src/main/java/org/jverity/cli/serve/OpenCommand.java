@@ -10,17 +10,17 @@ import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
-import org.jverity.server.Endpoint;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.verity.RootHashes;
+import org.jverity.server.Endpoint;
+import org.jverity.server.ExportConfig;
 import org.jverity.server.MetricsConfig;
+import org.jverity.server.Server;
 import org.jverity.server.ServerException;
 import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
-import org.jverity.cli.syntax.Syntax;
-import org.jverity.server.ExportConfig;
-import org.jverity.server.Server;
 
 /**
  * {@code jverity open DATA NAME HASH ROOT_HASH}: veritysetup open's arguments, but instead of a
@@ -33,76 +33,136 @@ public final class OpenCommand implements Command {
   Path hash;
   String rootHash;
   Path rootHashFile;
+
   /** Per export: what a {@code serve} export section takes as keys. */
   final ExportOptions export = new ExportOptions();
+
   /** Server-wide: what {@code serve}'s {@code [generic]} section takes as keys. */
   final EndpointOptions server = new EndpointOptions();
+
   /** Command line only, as the parameters and {@code --root-hash-file} are. */
   boolean stdin;
+
   boolean json;
   final ServiceOptions service = new ServiceOptions();
 
-  public static final Syntax<OpenCommand> SYNTAX = Syntax.command("open",
-      "Serve DATA over NBD as export NAME, every byte verified against HASH and ROOT_HASH"
-        + " (veritysetup open's arguments). Prints the URI (nbd://... or nbd+unix://...) on stdout, then"
-        + " serves until SIGINT, SIGTERM or jverity close NAME (exit 0). Logs connections and corrupted blocks on stderr."
-        + " Refuses to start, with verify's diagnosis and exit code, when the image could serve nothing (a wrong"
-        + " root hash, wrong parameters, another image's hash file or a damaged top hash block); damaged blocks"
-        + " elsewhere do not stop it.",
-      OpenCommand::new)
-      .parameter("DATA", "Data image.", (c, v) -> c.data = FileName.parse(v))
-      .parameter("NAME", "Export name clients ask for (\"\" for the default export).", (c, v) -> c.name = v)
-      .parameter("HASH", "Hash device (may be DATA with --hash-offset).", (c, v) -> c.hash = FileName.parse(v))
-      .optionalParameter("ROOT_HASH", "Root hash in hex, or the image identity (verity1:...) that format prints (or use --root-hash-file).", (c, v) -> c.rootHash = v)
-      .option("--root-hash-file", "FILE", "Read the root hash (hex) or identity from FILE.", (c, v) -> c.rootHashFile = FileName.parse(v))
-      .include(ExportOptions.CHECKS, c -> c.export)
-      .include(EndpointOptions.LISTEN, c -> c.server)
-      .flag("--stdin", "Serve one connection on stdin/stdout, as nbdkit -s (for nbdfuse --command, inetd); prints no URI.", c -> c.stdin = true)
-      .include(EndpointOptions.CACHE, c -> c.server)
-      .include(ExportOptions.SERVED, c -> c.export)
-      .include(EndpointOptions.LIMITS, c -> c.server)
-      .include(ExportOptions.FEC, c -> c.export)
-      .include(EndpointOptions.TLS_AND_METRICS, c -> c.server)
-      .flag("--json", "Print the URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a line;"
-          + " a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.", c -> c.json = true)
-      .include(ServiceOptions.SYNTAX, c -> c.service);
+  public static final Syntax<OpenCommand> SYNTAX =
+      Syntax.command(
+              "open",
+              "Serve DATA over NBD as export NAME, every byte verified against HASH and ROOT_HASH"
+                  + " (veritysetup open's arguments). Prints the URI (nbd://... or nbd+unix://...) on stdout, then"
+                  + " serves until SIGINT, SIGTERM or jverity close NAME (exit 0). Logs connections and corrupted blocks on stderr."
+                  + " Refuses to start, with verify's diagnosis and exit code, when the image could serve nothing (a wrong"
+                  + " root hash, wrong parameters, another image's hash file or a damaged top hash block); damaged blocks"
+                  + " elsewhere do not stop it.",
+              OpenCommand::new)
+          .parameter("DATA", "Data image.", (c, v) -> c.data = FileName.parse(v))
+          .parameter(
+              "NAME",
+              "Export name clients ask for (\"\" for the default export).",
+              (c, v) -> c.name = v)
+          .parameter(
+              "HASH",
+              "Hash device (may be DATA with --hash-offset).",
+              (c, v) -> c.hash = FileName.parse(v))
+          .optionalParameter(
+              "ROOT_HASH",
+              "Root hash in hex, or the image identity (verity1:...) that format prints (or use --root-hash-file).",
+              (c, v) -> c.rootHash = v)
+          .option(
+              "--root-hash-file",
+              "FILE",
+              "Read the root hash (hex) or identity from FILE.",
+              (c, v) -> c.rootHashFile = FileName.parse(v))
+          .include(ExportOptions.CHECKS, c -> c.export)
+          .include(EndpointOptions.LISTEN, c -> c.server)
+          .flag(
+              "--stdin",
+              "Serve one connection on stdin/stdout, as nbdkit -s (for nbdfuse --command, inetd); prints no URI.",
+              c -> c.stdin = true)
+          .include(EndpointOptions.CACHE, c -> c.server)
+          .include(ExportOptions.SERVED, c -> c.export)
+          .include(EndpointOptions.LIMITS, c -> c.server)
+          .include(ExportOptions.FEC, c -> c.export)
+          .include(EndpointOptions.TLS_AND_METRICS, c -> c.server)
+          .flag(
+              "--json",
+              "Print the URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a line;"
+                  + " a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.",
+              c -> c.json = true)
+          .include(ServiceOptions.SYNTAX, c -> c.service);
 
   @Override
   public int run(Io io) throws IOException {
     EndpointOptions e = server;
     Checks.requireCacheSize(e.cacheSize);
     export.signature.checkGiven();
-    if (stdin && (e.socket != null || io.given().contains("--port") || io.given().contains("--bind"))) {
-      throw new CliException(ExitCode.USAGE, "--stdin serves stdin: give no --socket, --port or --bind");
+    if (stdin
+        && (e.socket != null || io.given().contains("--port") || io.given().contains("--bind"))) {
+      throw new CliException(
+          ExitCode.USAGE, "--stdin serves stdin: give no --socket, --port or --bind");
     }
     if (stdin && json) {
-      throw new CliException(ExitCode.USAGE, "--stdin gives stdout to the NBD protocol: give no --json");
+      throw new CliException(
+          ExitCode.USAGE, "--stdin gives stdout to the NBD protocol: give no --json");
     }
     if (e.socket != null && (io.given().contains("--port") || io.given().contains("--bind"))) {
-      throw new CliException(ExitCode.USAGE, "--socket listens on a Unix socket: give no --port or --bind");
+      throw new CliException(
+          ExitCode.USAGE, "--socket listens on a Unix socket: give no --port or --bind");
     }
     TlsConfig tlsConfig = asOptions(() -> TlsConfig.of(e.tls, e.tlsCertificates, e.tlsVerifyPeer));
     MetricsConfig metrics = asOptions(() -> MetricsConfig.of(e.metricsBind, e.metricsPort));
     if (tlsConfig.mode() == TlsMode.REQUIRE && (e.socket != null || stdin)) {
-      throw new CliException(ExitCode.USAGE, "--tls=require works over TCP only: no client could start TLS over "
-          + (stdin ? "--stdin" : "--socket"));
+      throw new CliException(
+          ExitCode.USAGE,
+          "--tls=require works over TCP only: no client could start TLS over "
+              + (stdin ? "--stdin" : "--socket"));
     }
-    Endpoint listening = new Endpoint(e.bind, e.port, e.socket, stdin, e.cacheSize,
-        asOptions(() -> Endpoint.limits(e.maxConnections, e.maxInFlight, e.idleTimeout)), e.runtimeDir, tlsConfig,
-        metrics);
+    Endpoint listening =
+        new Endpoint(
+            e.bind,
+            e.port,
+            e.socket,
+            stdin,
+            e.cacheSize,
+            asOptions(() -> Endpoint.limits(e.maxConnections, e.maxInFlight, e.idleTimeout)),
+            e.runtimeDir,
+            tlsConfig,
+            metrics);
     String rootText = RootHashes.text("open", rootHash, rootHashFile);
     ExportOptions x = export;
     x.fec.check(); // before listening: a FEC file that cannot serve, or FEC options without one
-    ExportConfig spec = new ExportConfig(name, x.description, data, hash, rootText, x.tree.overrides(),
-        ExportChecks.signature(x.signature), x.corruption.mode(), x.corruption.ignoreZeroBlocks,
-        x.corruption.checkAtMostOnce, x.ioClass, x.fec.given() ? x.fec.source() : null);
+    ExportConfig spec =
+        new ExportConfig(
+            name,
+            x.description,
+            data,
+            hash,
+            rootText,
+            x.tree.overrides(),
+            ExportChecks.signature(x.signature),
+            x.corruption.mode(),
+            x.corruption.ignoreZeroBlocks,
+            x.corruption.checkAtMostOnce,
+            x.ioClass,
+            x.fec.given() ? x.fec.source() : null);
     Map<Path, String> inputs = new LinkedHashMap<>();
     if (rootHashFile != null) {
       inputs.put(rootHashFile, "the root hash file");
     }
     service.check(listening);
-    return ExitCode.of(new Server(List.of(spec), listening, service.toService(), ExportChecks.INSTANCE, inputs,
-        ExitCode::of, io.out(), io.err()).withJsonEvents(json).run());
+    return ExitCode.of(
+        new Server(
+                List.of(spec),
+                listening,
+                service.toService(),
+                ExportChecks.INSTANCE,
+                inputs,
+                ExitCode::of,
+                io.out(),
+                io.err())
+            .withJsonEvents(json)
+            .run());
   }
 
   /** Runs a server check, whose message names config keys, naming options instead. */

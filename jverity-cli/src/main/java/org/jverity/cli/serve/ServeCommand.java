@@ -9,10 +9,10 @@ import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.command.Io;
-import org.jverity.server.RuntimeDir;
+import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.server.RuntimeDir;
 import org.jverity.server.Server;
 
 /**
@@ -29,41 +29,70 @@ public final class ServeCommand implements Command {
   boolean json;
   final ServiceOptions service = new ServiceOptions();
 
-  public static final Syntax<ServeCommand> SYNTAX = Syntax.command("serve",
-      "Serve the exports of CONFIG over NBD, every byte verified. CONFIG is an INI file as"
-        + " nbd-server's: a [generic] section with the keys " + String.join(", ", ServeConfig.GENERIC_KEYS)
-        + "; and one [NAME] section per export with the keys " + String.join(", ", ServeConfig.EXPORT_KEYS)
-        + " (root-hash or root-hash-file; the tree options as open's without dashes, hash-algorithm for --hash;"
-        + " flags as key = true). Prints one URI per export on stdout, then serves until SIGINT, SIGTERM or"
-        + " jverity close of its last export (exit 0). An export that could serve nothing (wrong root hash,"
-        + " wrong parameters, another image's hash file) refuses the server before it listens, naming it,"
-        + " with verify's diagnosis and exit code.",
-      ServeCommand::new)
-      .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
-      .option("--runtime-dir", "DIR", "Where status sockets go (default: the config's runtime-dir, "
-          + RuntimeDir.DEFAULTS + ").", (c, v) -> c.runtimeDir = FileName.parse(v))
-      .flag("--json", "Print each URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a"
-          + " line; a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.", c -> c.json = true)
-      .include(ServiceOptions.SYNTAX, c -> c.service);
+  public static final Syntax<ServeCommand> SYNTAX =
+      Syntax.command(
+              "serve",
+              "Serve the exports of CONFIG over NBD, every byte verified. CONFIG is an INI file as"
+                  + " nbd-server's: a [generic] section with the keys "
+                  + String.join(", ", ServeConfig.GENERIC_KEYS)
+                  + "; and one [NAME] section per export with the keys "
+                  + String.join(", ", ServeConfig.EXPORT_KEYS)
+                  + " (root-hash or root-hash-file; the tree options as open's without dashes, hash-algorithm for --hash;"
+                  + " flags as key = true). Prints one URI per export on stdout, then serves until SIGINT, SIGTERM or"
+                  + " jverity close of its last export (exit 0). An export that could serve nothing (wrong root hash,"
+                  + " wrong parameters, another image's hash file) refuses the server before it listens, naming it,"
+                  + " with verify's diagnosis and exit code.",
+              ServeCommand::new)
+          .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
+          .option(
+              "--runtime-dir",
+              "DIR",
+              "Where status sockets go (default: the config's runtime-dir, "
+                  + RuntimeDir.DEFAULTS
+                  + ").",
+              (c, v) -> c.runtimeDir = FileName.parse(v))
+          .flag(
+              "--json",
+              "Print each URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a"
+                  + " line; a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.",
+              c -> c.json = true)
+          .include(ServiceOptions.SYNTAX, c -> c.service);
 
   @Override
   public int run(Io io) throws IOException {
     Checks.requireFile(config, "config");
     if (Files.size(config) > MAX_CONFIG_BYTES) {
-      throw new CliException(ExitCode.INVALID_PARAMETER, config + ": " + Files.size(config)
-          + " bytes (expected: a config file, at most " + MAX_CONFIG_BYTES + ")");
+      throw new CliException(
+          ExitCode.INVALID_PARAMETER,
+          config
+              + ": "
+              + Files.size(config)
+              + " bytes (expected: a config file, at most "
+              + MAX_CONFIG_BYTES
+              + ")");
     }
     String text;
     try {
       text = Files.readString(config);
     } catch (MalformedInputException e) {
-      throw new CliException(ExitCode.INVALID_PARAMETER, config + ": not UTF-8 text (expected: a config file)");
+      throw new CliException(
+          ExitCode.INVALID_PARAMETER, config + ": not UTF-8 text (expected: a config file)");
     }
     IniFile ini = IniFile.parse(config.toString(), text);
     Path base = config.toAbsolutePath().getParent();
     ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
     service.check(c.listening());
-    return ExitCode.of(new Server(c.exports(), c.listening(), service.toService(), ExportChecks.INSTANCE,
-        Map.of(config, "the config file"), ExitCode::of, io.out(), io.err()).withJsonEvents(json).run());
+    return ExitCode.of(
+        new Server(
+                c.exports(),
+                c.listening(),
+                service.toService(),
+                ExportChecks.INSTANCE,
+                Map.of(config, "the config file"),
+                ExitCode::of,
+                io.out(),
+                io.err())
+            .withJsonEvents(json)
+            .run());
   }
 }

@@ -7,33 +7,33 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.jverity.verify.HashBlockCache;
-import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.server.Endpoint;
+import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Port;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.verity.RootHashes;
+import org.jverity.server.Endpoint;
+import org.jverity.server.ExportConfig;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.ServerException;
 import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
-import org.jverity.server.ExportConfig;
+import org.jverity.verify.HashBlockCache;
 
 /**
  * {@code serve}'s config file, nbd-server's layout: a {@code [generic]} section for the server
  * (bind, port, socket, cache-size, max-connections, idle-timeout, max-in-flight, runtime-dir), then
- * one section per export named by it, with {@code data}, {@code hash}, {@code root-hash} or
- * {@code root-hash-file} (hex or an identity), {@code root-hash-signature} with {@code
- * trusted-cert} (one PEM file, which may hold several certificates: an INI key is given once),
- * {@code description}, {@code io-class}, the tree options as {@code open} spells them without the
- * dashes ({@code hash-algorithm} for {@code --hash}) and dm-verity's flags as {@code key = true}.
- * The keys are {@code open}'s options: both read through the same declarations ({@link
- * EndpointOptions}, {@link ExportOptions}), so an option added to {@code open} is a key here too.
- * Relative paths are relative to the config file's directory. Every refusal names file:line and the
- * key, exit 3. Immutable once read.
+ * one section per export named by it, with {@code data}, {@code hash}, {@code root-hash} or {@code
+ * root-hash-file} (hex or an identity), {@code root-hash-signature} with {@code trusted-cert} (one
+ * PEM file, which may hold several certificates: an INI key is given once), {@code description},
+ * {@code io-class}, the tree options as {@code open} spells them without the dashes ({@code
+ * hash-algorithm} for {@code --hash}) and dm-verity's flags as {@code key = true}. The keys are
+ * {@code open}'s options: both read through the same declarations ({@link EndpointOptions}, {@link
+ * ExportOptions}), so an option added to {@code open} is a key here too. Relative paths are
+ * relative to the config file's directory. Every refusal names file:line and the key, exit 3.
+ * Immutable once read.
  *
  * @param listening the server's settings
  * @param exports the exports, in file order
@@ -41,16 +41,22 @@ import org.jverity.server.ExportConfig;
 public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
   static final String GENERIC = "generic";
 
-  /** The keys an export's section has that are {@code open}'s arguments, not its options: read here. */
-  private static final List<String> IMAGE_KEYS = List.of("data", "hash", "root-hash", "root-hash-file");
+  /**
+   * The keys an export's section has that are {@code open}'s arguments, not its options: read here.
+   */
+  private static final List<String> IMAGE_KEYS =
+      List.of("data", "hash", "root-hash", "root-hash-file");
 
   /** The keys of [generic], in the order help lists them. */
   public static final List<String> GENERIC_KEYS = EndpointOptions.KEYS.keys();
-  /** The keys of an export's section, in the order help lists them. */
-  public static final List<String> EXPORT_KEYS = Stream.concat(IMAGE_KEYS.stream(),
-      ExportOptions.KEYS.keys().stream()).toList();
 
-  /** Reads the config; {@code runtimeDir} (from the command line, may be null) wins over the file's. */
+  /** The keys of an export's section, in the order help lists them. */
+  public static final List<String> EXPORT_KEYS =
+      Stream.concat(IMAGE_KEYS.stream(), ExportOptions.KEYS.keys().stream()).toList();
+
+  /**
+   * Reads the config; {@code runtimeDir} (from the command line, may be null) wins over the file's.
+   */
   static ServeConfig read(IniFile ini, Path baseDir, Path runtimeDir) throws IOException {
     Endpoint listening = null;
     List<ExportConfig> exports = new ArrayList<>();
@@ -62,12 +68,22 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
       }
     }
     if (exports.isEmpty()) {
-      throw new CliException(ExitCode.INVALID_PARAMETER, ini.file()
-          + ": no export (expected: at least one [name] section besides [generic])");
+      throw new CliException(
+          ExitCode.INVALID_PARAMETER,
+          ini.file() + ": no export (expected: at least one [name] section besides [generic])");
     }
     if (listening == null) {
-      listening = new Endpoint("127.0.0.1", Port.NBD, null, false, HashBlockCache.DEFAULT_CAPACITY_BYTES,
-          Endpoint.limits(null, null, null), runtimeDir, TlsConfig.OFF, MetricsConfig.NONE);
+      listening =
+          new Endpoint(
+              "127.0.0.1",
+              Port.NBD,
+              null,
+              false,
+              HashBlockCache.DEFAULT_CAPACITY_BYTES,
+              Endpoint.limits(null, null, null),
+              runtimeDir,
+              TlsConfig.OFF,
+              MetricsConfig.NONE);
     }
     return new ServeConfig(listening, List.copyOf(exports));
   }
@@ -77,18 +93,30 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     if (e.socket != null && (k.has("bind") || k.has("port"))) {
       throw k.error("socket", "a Unix socket instead of TCP (expected: no bind or port with it)");
     }
-    k.at(EndpointOptions.KEYS, "cache-size", () -> {
-      Checks.requireCacheSize(e.cacheSize);
-      return null;
-    });
-    var limits = k.at(EndpointOptions.KEYS, null, () -> Endpoint.limits(e.maxConnections, e.maxInFlight,
-        e.idleTimeout));
+    k.at(
+        EndpointOptions.KEYS,
+        "cache-size",
+        () -> {
+          Checks.requireCacheSize(e.cacheSize);
+          return null;
+        });
+    var limits =
+        k.at(
+            EndpointOptions.KEYS,
+            null,
+            () -> Endpoint.limits(e.maxConnections, e.maxInFlight, e.idleTimeout));
     Path dir = runtimeDir != null ? runtimeDir : e.runtimeDir;
-    TlsConfig tls = k.at(EndpointOptions.KEYS, "tls", () -> TlsConfig.of(e.tls, e.tlsCertificates,
-        e.tlsVerifyPeer));
-    MetricsConfig metrics = k.at(EndpointOptions.KEYS, null, () -> MetricsConfig.of(e.metricsBind, e.metricsPort));
+    TlsConfig tls =
+        k.at(
+            EndpointOptions.KEYS,
+            "tls",
+            () -> TlsConfig.of(e.tls, e.tlsCertificates, e.tlsVerifyPeer));
+    MetricsConfig metrics =
+        k.at(EndpointOptions.KEYS, null, () -> MetricsConfig.of(e.metricsBind, e.metricsPort));
     if (tls.mode() == TlsMode.REQUIRE && e.socket != null) {
-      throw k.error("tls", "require (expected: off or on with a Unix socket: no client could start TLS there)");
+      throw k.error(
+          "tls",
+          "require (expected: off or on with a Unix socket: no client could start TLS there)");
     }
     return new Endpoint(e.bind, e.port, e.socket, false, e.cacheSize, limits, dir, tls, metrics);
   }
@@ -98,11 +126,16 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     Path data = k.existing(k.requiredPath("data", "the data image's path"), "data", "data");
     Path hash = k.existing(k.requiredPath("hash", "the hash device's path"), "hash", "hash");
     if (k.has("root-hash") == k.has("root-hash-file")) {
-      throw k.sectionError("root-hash or root-hash-file: " + (k.has("root-hash") ? "both" : "neither")
-          + " given (expected: exactly one)");
+      throw k.sectionError(
+          "root-hash or root-hash-file: "
+              + (k.has("root-hash") ? "both" : "neither")
+              + " given (expected: exactly one)");
     }
-    String rootText = k.has("root-hash") ? k.text("root-hash") : RootHashes.text("serve", null,
-        k.existing(k.path("root-hash-file"), "root-hash-file", "root hash"));
+    String rootText =
+        k.has("root-hash")
+            ? k.text("root-hash")
+            : RootHashes.text(
+                "serve", null, k.existing(k.path("root-hash-file"), "root-hash-file", "root hash"));
     // the signature is checked when the export opens, before the server listens
     if (k.has("root-hash-signature") && k.has("trusted-cert")) {
       k.existing(o.signature.signature, "root-hash-signature", "root hash signature");
@@ -116,11 +149,23 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     if (o.fec.given()) {
       k.existing(o.fec.device, "fec-device", "FEC");
     } else if (k.has("fec-offset") || k.has("fec-roots")) {
-      throw k.error(k.has("fec-offset") ? "fec-offset" : "fec-roots", "given without fec-device (expected: fec-device too)");
+      throw k.error(
+          k.has("fec-offset") ? "fec-offset" : "fec-roots",
+          "given without fec-device (expected: fec-device too)");
     }
-    return new ExportConfig(k.section.name(), o.description, data, hash, rootText, o.tree.overrides(),
-        ExportChecks.signature(o.signature), mode, o.corruption.ignoreZeroBlocks,
-        o.corruption.checkAtMostOnce, o.ioClass, o.fec.given() ? o.fec.source() : null);
+    return new ExportConfig(
+        k.section.name(),
+        o.description,
+        data,
+        hash,
+        rootText,
+        o.tree.overrides(),
+        ExportChecks.signature(o.signature),
+        mode,
+        o.corruption.ignoreZeroBlocks,
+        o.corruption.checkAtMostOnce,
+        o.ioClass,
+        o.fec.given() ? o.fec.source() : null);
   }
 
   /** The keys of one section, read with their line numbers at hand for messages. */
@@ -142,9 +187,17 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
           throw new CliException(ExitCode.INVALID_PARAMETER, ini.at(e.line()) + bad.getMessage());
         }
         if (!known) {
-          List<String> sorted = Stream.concat(own.stream(), syntax.keys().stream()).sorted().toList();
-          throw new CliException(ExitCode.INVALID_PARAMETER, ini.at(e.line()) + e.key() + ": unknown key in ["
-              + section.name() + "] (expected: one of " + String.join(", ", sorted) + ")");
+          List<String> sorted =
+              Stream.concat(own.stream(), syntax.keys().stream()).sorted().toList();
+          throw new CliException(
+              ExitCode.INVALID_PARAMETER,
+              ini.at(e.line())
+                  + e.key()
+                  + ": unknown key in ["
+                  + section.name()
+                  + "] (expected: one of "
+                  + String.join(", ", sorted)
+                  + ")");
         }
       }
       return target;
@@ -182,8 +235,15 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
       try {
         Checks.requireFile(file, what);
       } catch (CliException e) {
-        throw new CliException(e.exitCode(), ini.at(section.entries().get(key).line()) + "[" + section.name() + "] "
-            + key + ": " + e.getMessage());
+        throw new CliException(
+            e.exitCode(),
+            ini.at(section.entries().get(key).line())
+                + "["
+                + section.name()
+                + "] "
+                + key
+                + ": "
+                + e.getMessage());
       }
       return file;
     }
@@ -205,18 +265,23 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
       } catch (CliException | ServerException e) {
         String message = syntax.spelt(e.getMessage(), false);
         int colon = message.indexOf(": ");
-        IniFile.Entry entry = section.entries().get(key != null ? key : colon < 0 ? "" : message.substring(0, colon));
+        IniFile.Entry entry =
+            section.entries().get(key != null ? key : colon < 0 ? "" : message.substring(0, colon));
         int line = entry == null ? section.line() : entry.line();
         throw new CliException(ExitCode.INVALID_PARAMETER, ini.at(line) + message);
       }
     }
 
     CliException error(String key, String message) {
-      return new CliException(ExitCode.INVALID_PARAMETER, ini.at(section.entries().get(key).line()) + key + ": " + message);
+      return new CliException(
+          ExitCode.INVALID_PARAMETER,
+          ini.at(section.entries().get(key).line()) + key + ": " + message);
     }
 
     CliException sectionError(String message) {
-      return new CliException(ExitCode.INVALID_PARAMETER, ini.at(section.line()) + "[" + section.name() + "]: " + message);
+      return new CliException(
+          ExitCode.INVALID_PARAMETER,
+          ini.at(section.line()) + "[" + section.name() + "]: " + message);
     }
   }
 }

@@ -3,6 +3,7 @@ package org.jverity.cli.serve;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import org.jverity.server.RuntimeDir;
 import org.jverity.server.ServerException;
 import org.jverity.server.ServerLog;
 import org.jverity.server.StatusSocket;
-import java.nio.file.LinkOption;
 
 /**
  * {@code jverity status} without a name: every export whose status socket is in the runtime
@@ -67,20 +67,30 @@ final class StatusListing {
             Files.deleteIfExists(socket); // its server died
           }
         } else {
-          exports.add(object(name, reply.answered() ? rows(reply.text()) : Map.of("status", "not answering")));
+          exports.add(
+              object(
+                  name, reply.answered() ? rows(reply.text()) : Map.of("status", "not answering")));
         }
       }
     }
     PrintWriter out = io.out();
     if (json) {
-      io.result(new LinkedHashMap<>(Map.of("exports", exports))); // with ok and exitCode, as every --json
+      io.result(
+          new LinkedHashMap<>(Map.of("exports", exports))); // with ok and exitCode, as every --json
     } else {
       int width = exports.stream().mapToInt(e -> display(e).length()).max().orElse(0);
-      int stateWidth = exports.stream().mapToInt(e -> e.get("status").toString().length()).max().orElse(0);
+      int stateWidth =
+          exports.stream().mapToInt(e -> e.get("status").toString().length()).max().orElse(0);
       for (Map<String, Object> e : exports) {
         Object uri = e.get("uri");
-        out.println(String.format(Locale.ROOT, "%-" + width + "s  %-" + stateWidth + "s  %s", display(e),
-            e.get("status"), uri == null ? "-" : uri).stripTrailing());
+        out.println(
+            String.format(
+                    Locale.ROOT,
+                    "%-" + width + "s  %-" + stateWidth + "s  %s",
+                    display(e),
+                    e.get("status"),
+                    uri == null ? "-" : uri)
+                .stripTrailing());
       }
     }
     out.flush();
@@ -89,7 +99,8 @@ final class StatusListing {
 
   private static boolean isSocket(Path file) {
     try {
-      return ((Integer) Files.getAttribute(file, "unix:mode", LinkOption.NOFOLLOW_LINKS) & S_IFMT) == S_IFSOCK;
+      return ((Integer) Files.getAttribute(file, "unix:mode", LinkOption.NOFOLLOW_LINKS) & S_IFMT)
+          == S_IFSOCK;
     } catch (IOException | UnsupportedOperationException e) {
       return false; // not known to be one: left alone
     }
@@ -115,7 +126,7 @@ final class StatusListing {
     return o;
   }
 
-  /** The {@code "  label: value"} rows of a status report, by label (the first of each). */
+  /** The {@code " label: value"} rows of a status report, by label (the first of each). */
   static Map<String, String> rows(String report) {
     Map<String, String> rows = new LinkedHashMap<>();
     for (String line : report.split("\n")) {

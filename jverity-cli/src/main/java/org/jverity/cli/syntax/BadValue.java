@@ -25,8 +25,10 @@ public final class BadValue extends IllegalArgumentException {
   }
 
   private BadValue(String expected, Kind kind, String name, String value) {
-    super(name == null ? "expected: " + expected
-        : name + ": " + (value.isEmpty() ? "\"\"" : value) + " (expected: " + expected + ")");
+    super(
+        name == null
+            ? "expected: " + expected
+            : name + ": " + (value.isEmpty() ? "\"\"" : value) + " (expected: " + expected + ")");
     this.expected = expected;
     this.kind = kind;
     this.name = name;

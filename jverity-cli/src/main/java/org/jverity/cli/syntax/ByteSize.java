@@ -19,12 +19,15 @@ public final class ByteSize {
     if (!m.matches()) {
       throw new BadValue(EXPECTED);
     }
-    int shift = m.group(2) == null ? 0 : switch (Character.toUpperCase(m.group(2).charAt(0))) {
-      case 'K' -> 10;
-      case 'M' -> 20;
-      case 'G' -> 30;
-      default -> 40; // T
-    };
+    int shift =
+        m.group(2) == null
+            ? 0
+            : switch (Character.toUpperCase(m.group(2).charAt(0))) {
+              case 'K' -> 10;
+              case 'M' -> 20;
+              case 'G' -> 30;
+              default -> 40; // T
+            };
     try {
       return Math.multiplyExact(Long.parseLong(m.group(1)), 1L << shift);
     } catch (NumberFormatException | ArithmeticException e) { // past Long.MAX_VALUE

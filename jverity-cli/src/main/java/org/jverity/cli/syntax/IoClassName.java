@@ -4,8 +4,8 @@ import java.util.Locale;
 import org.jverity.verify.IoClass;
 
 /**
- * An I/O class by its ionice name: {@code none}, {@code real-time}, {@code best-effort} or
- * {@code idle} (underscores and case do not matter). Stateless.
+ * An I/O class by its ionice name: {@code none}, {@code real-time}, {@code best-effort} or {@code
+ * idle} (underscores and case do not matter). Stateless.
  */
 public final class IoClassName {
   public static final String EXPECTED = "none, real-time, best-effort or idle";

@@ -1,6 +1,5 @@
 package org.jverity.cli.syntax;
 
-
 /** A TCP port on the command line or in a config file: 0 (any free port) to 65535. Stateless. */
 public final class Port {
   public static final String EXPECTED = "a port from 0 (any free port) to 65535";

@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The command-line syntax of one command (or of a group of options several commands share): its
@@ -23,9 +23,9 @@ import java.util.function.Supplier;
  * start-up (see README, "Start-up").
  *
  * <p>Parsing follows popt, as veritysetup does: options and parameters in any order, {@code
- * --name=VALUE} or {@code --name VALUE}, {@code -x VALUE} or {@code -xVALUE}, clustered short
- * flags ({@code -rv}), {@code --} ends the options, and a repeated option means the last one
- * (a repeatable option's setter adds instead). Immutable once built; thread-safe.
+ * --name=VALUE} or {@code --name VALUE}, {@code -x VALUE} or {@code -xVALUE}, clustered short flags
+ * ({@code -rv}), {@code --} ends the options, and a repeated option means the last one (a
+ * repeatable option's setter adds instead). Immutable once built; thread-safe.
  *
  * @param <T> what the parsed values are stored in
  */
@@ -41,7 +41,12 @@ public final class Syntax<T> {
    * @param file stores a file name already made a path, for a value that names a file (a config
    *     file resolves it against its own directory); null for other values
    */
-  public record Option<T>(List<String> names, String label, String help, boolean required, BiConsumer<T, String> set,
+  public record Option<T>(
+      List<String> names,
+      String label,
+      String help,
+      boolean required,
+      BiConsumer<T, String> set,
       BiConsumer<T, Path> file) {
     public boolean takesValue() {
       return label != null;
@@ -65,7 +70,12 @@ public final class Syntax<T> {
     }
 
     <U> Option<U> on(Function<U, T> part) {
-      return new Option<>(names, label, help, required, (u, v) -> set.accept(part.apply(u), v),
+      return new Option<>(
+          names,
+          label,
+          help,
+          required,
+          (u, v) -> set.accept(part.apply(u), v),
           file == null ? null : (u, p) -> file.accept(part.apply(u), p));
     }
   }
@@ -85,7 +95,8 @@ public final class Syntax<T> {
    * @param many whether more than one may follow (then it is the last parameter)
    * @param set stores one value in the target; may throw {@link BadValue}
    */
-  public record Parameter<T>(String label, String help, int min, boolean many, BiConsumer<T, String> set) {
+  public record Parameter<T>(
+      String label, String help, int min, boolean many, BiConsumer<T, String> set) {
     <U> Parameter<U> on(Function<U, T> part) {
       return new Parameter<>(label, help, min, many, (u, v) -> set.accept(part.apply(u), v));
     }
@@ -124,15 +135,18 @@ public final class Syntax<T> {
   }
 
   /**
-   * An option whose value names a file ({@link FileName}): relative to the working directory on
-   * the command line, to the file's own directory in a config file ({@link #setKey}).
+   * An option whose value names a file ({@link FileName}): relative to the working directory on the
+   * command line, to the file's own directory in a config file ({@link #setKey}).
    */
   public Syntax<T> file(String names, String label, String help, BiConsumer<T, Path> set) {
-    return add(new Option<>(split(names), label, help, false, (t, v) -> set.accept(t, FileName.parse(v)), set));
+    return add(
+        new Option<>(
+            split(names), label, help, false, (t, v) -> set.accept(t, FileName.parse(v)), set));
   }
 
   /** An option the command line must give. */
-  public Syntax<T> requiredOption(String names, String label, String help, BiConsumer<T, String> set) {
+  public Syntax<T> requiredOption(
+      String names, String label, String help, BiConsumer<T, String> set) {
     return add(new Option<>(split(names), label, help, true, set, null));
   }
 
@@ -151,7 +165,9 @@ public final class Syntax<T> {
     return add(new Parameter<>(label, help, 1, true, set));
   }
 
-  /** Adds a group's options, storing their values in the part of {@code T} that {@code part} picks. */
+  /**
+   * Adds a group's options, storing their values in the part of {@code T} that {@code part} picks.
+   */
   public <G> Syntax<T> include(Syntax<G> group, Function<T, G> part) {
     group.options.forEach(o -> add(o.on(part)));
     group.parameters.forEach(p -> add(p.on(part)));
@@ -170,7 +186,8 @@ public final class Syntax<T> {
 
   private Syntax<T> add(Parameter<T> p) {
     if (!parameters.isEmpty() && parameters.getLast().many()) {
-      throw new IllegalStateException(name + ": " + p.label() + " after " + parameters.getLast().label() + "...");
+      throw new IllegalStateException(
+          name + ": " + p.label() + " after " + parameters.getLast().label() + "...");
     }
     parameters.add(p);
     return this;
@@ -243,7 +260,10 @@ public final class Syntax<T> {
     return false;
   }
 
-  /** A flag's value in a config file: true/yes/on/1 or false/no/off/0, as nbd-server and systemd accept. */
+  /**
+   * A flag's value in a config file: true/yes/on/1 or false/no/off/0, as nbd-server and systemd
+   * accept.
+   */
   public static boolean truth(String text) {
     return switch (text.toLowerCase(Locale.ROOT)) {
       case "true", "yes", "on", "1" -> true;
@@ -255,8 +275,8 @@ public final class Syntax<T> {
   /**
    * A check's message with the names in its subject (the text before the first ": ", which names
    * what is refused; the value given follows it) spelt as options ({@code --tls}) or as keys
-   * ({@code tls}): a check of several values is written once, and each front end names them as
-   * they were given to it.
+   * ({@code tls}): a check of several values is written once, and each front end names them as they
+   * were given to it.
    */
   public String spelt(String message, boolean asOptions) {
     int colon = message.indexOf(": ");
@@ -269,13 +289,19 @@ public final class Syntax<T> {
     }
     keys.sort(Comparator.comparingInt(String::length).reversed());
     for (String key : keys) {
-      Pattern p = Pattern.compile("(?<![\\w-])" + (asOptions ? "" : "--") + Pattern.quote(key) + "(?![\\w-])");
-      subject = p.matcher(subject).replaceAll(Matcher.quoteReplacement(asOptions ? "--" + key : key));
+      Pattern p =
+          Pattern.compile(
+              "(?<![\\w-])" + (asOptions ? "" : "--") + Pattern.quote(key) + "(?![\\w-])");
+      subject =
+          p.matcher(subject).replaceAll(Matcher.quoteReplacement(asOptions ? "--" + key : key));
     }
     return colon < 0 ? subject : subject + message.substring(colon);
   }
 
-  /** A parsed command line: the target holding the values, and the options given (by {@link Option#name}). */
+  /**
+   * A parsed command line: the target holding the values, and the options given (by {@link
+   * Option#name}).
+   */
   public record Parsed<T>(T target, Set<String> given) {}
 
   /**
@@ -300,7 +326,8 @@ public final class Syntax<T> {
         Bound<?> o = known(eq < 0 ? a : a.substring(0, eq), a, shared, sharedTarget, target);
         if (!o.option().takesValue()) {
           if (eq >= 0) {
-            throw new UsageException("option '" + o.option().name() + "' takes no value: '" + a + "'");
+            throw new UsageException(
+                "option '" + o.option().name() + "' takes no value: '" + a + "'");
           }
           o.store("", given);
         } else if (eq >= 0) {
@@ -366,8 +393,16 @@ public final class Syntax<T> {
     int p = 0;
     for (int i = 0; i < values.size(); i++) {
       if (p >= parameters.size()) {
-        throw new UsageException("unexpected argument" + (values.size() - i > 1 ? "s" : "") + " '"
-            + String.join("', '", values.subList(i, values.size())) + "' (" + name + " takes " + takes() + ")");
+        throw new UsageException(
+            "unexpected argument"
+                + (values.size() - i > 1 ? "s" : "")
+                + " '"
+                + String.join("', '", values.subList(i, values.size()))
+                + "' ("
+                + name
+                + " takes "
+                + takes()
+                + ")");
       }
       Parameter<T> param = parameters.get(p);
       try {
@@ -388,8 +423,11 @@ public final class Syntax<T> {
       }
     }
     if (!missing.isEmpty()) {
-      throw new UsageException("missing required parameter" + (missing.size() > 1 ? "s" : "") + " "
-          + String.join(", ", missing));
+      throw new UsageException(
+          "missing required parameter"
+              + (missing.size() > 1 ? "s" : "")
+              + " "
+              + String.join(", ", missing));
     }
   }
 

@@ -5,9 +5,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A duration on the command line or in a config file: whole seconds, or a whole number with
- * {@code ms}, {@code s}, {@code m} or {@code h}, so {@code 90}, {@code 90s} and {@code 1500ms}
- * all work; {@code 0} means no limit. Stateless.
+ * A duration on the command line or in a config file: whole seconds, or a whole number with {@code
+ * ms}, {@code s}, {@code m} or {@code h}, so {@code 90}, {@code 90s} and {@code 1500ms} all work;
+ * {@code 0} means no limit. Stateless.
  */
 public final class TimeSpan {
   public static final String EXPECTED = "seconds, or a number with ms, s, m or h (0: no limit)";

@@ -8,10 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jverity.tree.ProgressListener;
 
 /**
- * A one-line progress bar on stderr, redrawn a few times a second, shown only on a terminal so
- * that piped or logged output stays clean. It fits the terminal's width ({@link TerminalColumns}),
- * shows the rate of the last second ({@link RateWindow}) and, once {@link #finish() finished},
- * stays on screen at 100%. Thread-safe: workers only add to a counter.
+ * A one-line progress bar on stderr, redrawn a few times a second, shown only on a terminal so that
+ * piped or logged output stays clean. It fits the terminal's width ({@link TerminalColumns}), shows
+ * the rate of the last second ({@link RateWindow}) and, once {@link #finish() finished}, stays on
+ * screen at 100%. Thread-safe: workers only add to a counter.
  */
 public final class ProgressBar implements ProgressListener, AutoCloseable {
   private static final long REDRAW_MS = 200;
@@ -35,8 +35,10 @@ public final class ProgressBar implements ProgressListener, AutoCloseable {
     this.total = Math.max(1, total);
     this.err = err;
     this.terminal = terminal;
-    this.painter = terminal == null ? null
-        : Thread.ofPlatform().daemon().name("jverity-progress").start(this::paintLoop);
+    this.painter =
+        terminal == null
+            ? null
+            : Thread.ofPlatform().daemon().name("jverity-progress").start(this::paintLoop);
   }
 
   /** A bar that draws only when stderr is a terminal (not piped or logged). */
@@ -101,7 +103,8 @@ public final class ProgressBar implements ProgressListener, AutoCloseable {
     long d = Math.min(done.get(), total);
     rate.add(System.nanoTime(), d);
     // \r: back to the start of the line; ESC[K: erase what a longer frame left after the cursor.
-    err.print("\r" + ProgressLine.render(label, d, total, rate.bytesPerSecond(), columns) + "\033[K");
+    err.print(
+        "\r" + ProgressLine.render(label, d, total, rate.bytesPerSecond(), columns) + "\033[K");
     err.flush();
     painted = true;
   }

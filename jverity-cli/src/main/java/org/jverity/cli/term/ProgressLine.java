@@ -7,6 +7,7 @@ package org.jverity.cli.term;
 final class ProgressLine {
   /** Cells of the bar at most: a wide terminal gets a readable line, not a long one. */
   static final int MAX_BAR = 50;
+
   /** Fewer cells than this say nothing the percentage does not: the bar is left out. */
   static final int MIN_BAR = 10;
 
@@ -23,8 +24,9 @@ final class ProgressLine {
    */
   static String render(String label, long done, long total, double bytesPerSecond, int columns) {
     long d = Math.clamp(done, 0, Math.max(0, total));
-    String text = "%3d%%  %s / %s".formatted(percent(d, total), Units.bytes(d), Units.bytes(total))
-        + (bytesPerSecond >= 0 ? "  %.0f MB/s".formatted(bytesPerSecond / 1e6) : "");
+    String text =
+        "%3d%%  %s / %s".formatted(percent(d, total), Units.bytes(d), Units.bytes(total))
+            + (bytesPerSecond >= 0 ? "  %.0f MB/s".formatted(bytesPerSecond / 1e6) : "");
     int room = columns - 1;
     int cells = Math.min(MAX_BAR, room - label.length() - " [] ".length() - text.length());
     String line;

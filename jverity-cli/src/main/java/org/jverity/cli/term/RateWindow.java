@@ -11,17 +11,22 @@ import java.util.ArrayDeque;
 final class RateWindow {
   /** Long enough to smooth a few redraws (200 ms apart), short enough to follow a change. */
   static final long WINDOW_NANOS = 1_000_000_000L;
+
   /** A rate over less time than this is mostly noise: none is given. */
   static final long MIN_SPAN_NANOS = 100_000_000L;
 
-  private final ArrayDeque<long[]> samples = new ArrayDeque<>(); // {nanos, bytes done}, oldest first
+  private final ArrayDeque<long[]> samples =
+      new ArrayDeque<>(); // {nanos, bytes done}, oldest first
 
   /** Starts counting at {@code startNanos} with nothing done. */
   RateWindow(long startNanos) {
     samples.add(new long[] {startNanos, 0});
   }
 
-  /** Records that {@code bytesDone} bytes (in all, not since the last call) were done at {@code nanos}. */
+  /**
+   * Records that {@code bytesDone} bytes (in all, not since the last call) were done at {@code
+   * nanos}.
+   */
   void add(long nanos, long bytesDone) {
     samples.add(new long[] {nanos, bytesDone});
     // Keep one sample at or before the window's start, so the window is always covered in full.

@@ -18,7 +18,8 @@ final class TerminalColumns {
 
   /**
    * @param columnsVariable the value of {@code $COLUMNS}, or null
-   * @param terminal the terminal device to ask {@code stty} about (e.g. {@code /dev/pts/3}), or null
+   * @param terminal the terminal device to ask {@code stty} about (e.g. {@code /dev/pts/3}), or
+   *     null
    */
   static int of(String columnsVariable, Path terminal) {
     int n = parseColumns(columnsVariable);
@@ -46,7 +47,9 @@ final class TerminalColumns {
     }
   }
 
-  /** The columns from {@code stty size} output ("ROWS COLUMNS"), or 0 when it says nothing usable. */
+  /**
+   * The columns from {@code stty size} output ("ROWS COLUMNS"), or 0 when it says nothing usable.
+   */
   static int parseStty(String output) {
     if (output == null) {
       return 0;
@@ -58,10 +61,11 @@ final class TerminalColumns {
   /** What {@code stty size} prints with its stdin on {@code terminal}, or null when it fails. */
   private static String stty(Path terminal) {
     try {
-      Process p = new ProcessBuilder("stty", "size")
-          .redirectInput(terminal.toFile())
-          .redirectError(ProcessBuilder.Redirect.DISCARD)
-          .start();
+      Process p =
+          new ProcessBuilder("stty", "size")
+              .redirectInput(terminal.toFile())
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
       if (!p.waitFor(1, TimeUnit.SECONDS) || p.exitValue() != 0) {
         p.destroy();

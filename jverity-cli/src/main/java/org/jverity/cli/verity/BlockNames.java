@@ -23,14 +23,18 @@ public final class BlockNames {
     return of(c.area(), c.block(), c.level(), c.kind() == Corruption.Kind.SPARE_NOT_ZERO, p);
   }
 
-  /** A noun phrase for the block {@code e} names (without its file), to complete with "is corrupted". */
+  /**
+   * A noun phrase for the block {@code e} names (without its file), to complete with "is
+   * corrupted".
+   */
   static String of(CorruptBlockException e, VerityParams p) {
     return of(e.area(), e.block(), e.level(), false, p);
   }
 
   /** A noun phrase for a block known only by number (a hash block's level is looked up). */
   static String of(Area area, long block, VerityParams p) {
-    return of(area, block, area == Area.DATA ? -1 : MerkleLayout.dmVerity(p).levelOf(block), false, p);
+    return of(
+        area, block, area == Area.DATA ? -1 : MerkleLayout.dmVerity(p).levelOf(block), false, p);
   }
 
   /** Where the block starts in its file (data or hash), in bytes. */

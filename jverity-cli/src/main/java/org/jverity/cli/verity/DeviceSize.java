@@ -6,9 +6,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The size of a data or hash device in bytes, for regular files and block devices alike.
- * {@code Files.size} reads the inode and says 0 for {@code /dev/loop0}; an open channel asks the
- * device.
+ * The size of a data or hash device in bytes, for regular files and block devices alike. {@code
+ * Files.size} reads the inode and says 0 for {@code /dev/loop0}; an open channel asks the device.
  */
 final class DeviceSize {
   private DeviceSize() {}

@@ -2,35 +2,41 @@ package org.jverity.cli.verity;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParams;
 import org.jverity.format.VeritySuperblock;
 import org.jverity.image.Superblocks;
 import org.jverity.io.FileDevice;
-import org.jverity.cli.command.Checks;
-import org.jverity.cli.command.Command;
-import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
-import org.jverity.cli.command.Io;
-import org.jverity.cli.syntax.Syntax;
-import org.jverity.cli.syntax.WholeNumber;
 
 public final class DumpCommand implements Command {
   Path hash;
   Long hashOffset;
   boolean json;
 
-  public static final Syntax<DumpCommand> SYNTAX = Syntax.command("dump",
-      "Show the superblock of HASH, as veritysetup dump does.",
-      DumpCommand::new)
-      .parameter("HASH", "Hash device (with the superblock).", (c, v) -> c.hash = FileName.parse(v))
-      .option("--hash-offset", "BYTES", "Byte offset of the superblock on HASH.", (c, v) -> c.hashOffset = WholeNumber.parseLong(v))
-      .flag("--json", "Print the header and layout as JSON.", c -> c.json = true);
+  public static final Syntax<DumpCommand> SYNTAX =
+      Syntax.command(
+              "dump", "Show the superblock of HASH, as veritysetup dump does.", DumpCommand::new)
+          .parameter(
+              "HASH", "Hash device (with the superblock).", (c, v) -> c.hash = FileName.parse(v))
+          .option(
+              "--hash-offset",
+              "BYTES",
+              "Byte offset of the superblock on HASH.",
+              (c, v) -> c.hashOffset = WholeNumber.parseLong(v))
+          .flag("--json", "Print the header and layout as JSON.", c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException {
     Checks.requireFile(hash, "hash");
-    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
+    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts
+    // them.
     long offset = hashOffset == null ? 0 : hashOffset;
     try (FileDevice dev = FileDevice.openChannel(hash, false)) {
       VerityParams p;

@@ -3,22 +3,22 @@ package org.jverity.cli.verity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.jverity.fec.FecLayout;
-import org.jverity.image.DeviceSource;
-import org.jverity.image.FecParity;
-import org.jverity.image.FecSource;
-import org.jverity.fec.FecRepairer;
-import org.jverity.fec.ReedSolomon;
-import org.jverity.format.VerityParameterException;
-import org.jverity.format.VerityParams;
-import org.jverity.io.BlockDevice;
-import org.jverity.io.BlockDevices;
+import java.util.List;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
-import java.util.List;
+import org.jverity.fec.FecLayout;
+import org.jverity.fec.FecRepairer;
+import org.jverity.fec.ReedSolomon;
+import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
+import org.jverity.image.DeviceSource;
+import org.jverity.image.FecParity;
+import org.jverity.image.FecSource;
+import org.jverity.io.BlockDevice;
+import org.jverity.io.BlockDevices;
 
 /**
  * veritysetup's FEC options for the commands that read an image ({@code read}, {@code verify},
@@ -28,20 +28,39 @@ public final class FecOptions {
   public Path device;
   public long offset;
   public int roots = ReedSolomon.DEFAULT_ROOTS;
+
   /** Whether --fec-offset or --fec-roots was given: without --fec-device they would be ignored. */
   private String tuning;
 
-  public static final Syntax<FecOptions> SYNTAX = Syntax.<FecOptions>group()
-      .file("--fec-device", "FILE", "Reed-Solomon parity (as veritysetup --fec-device).", (c, p) -> c.device = p)
-      .option("--fec-offset", "BYTES", "Where the parity starts on the FEC device (default 0).", (c, v) -> {
-        c.offset = WholeNumber.parseLong(v);
-        c.tuning = "--fec-offset";
-      })
-      .option("--fec-roots", "N", "Parity bytes per codeword, " + ReedSolomon.MIN_ROOTS + " to " + ReedSolomon.MAX_ROOTS
-          + " (default " + ReedSolomon.DEFAULT_ROOTS + ").", (c, v) -> {
-        c.roots = WholeNumber.parseInt(v);
-        c.tuning = "--fec-roots";
-      });
+  public static final Syntax<FecOptions> SYNTAX =
+      Syntax.<FecOptions>group()
+          .file(
+              "--fec-device",
+              "FILE",
+              "Reed-Solomon parity (as veritysetup --fec-device).",
+              (c, p) -> c.device = p)
+          .option(
+              "--fec-offset",
+              "BYTES",
+              "Where the parity starts on the FEC device (default 0).",
+              (c, v) -> {
+                c.offset = WholeNumber.parseLong(v);
+                c.tuning = "--fec-offset";
+              })
+          .option(
+              "--fec-roots",
+              "N",
+              "Parity bytes per codeword, "
+                  + ReedSolomon.MIN_ROOTS
+                  + " to "
+                  + ReedSolomon.MAX_ROOTS
+                  + " (default "
+                  + ReedSolomon.DEFAULT_ROOTS
+                  + ").",
+              (c, v) -> {
+                c.roots = WholeNumber.parseInt(v);
+                c.tuning = "--fec-roots";
+              });
 
   public boolean given() {
     return device != null;
@@ -65,17 +84,25 @@ public final class FecOptions {
     check(device, offset);
   }
 
-  /** That {@code device} can be a FEC device and {@code offset} a FEC offset, as veritysetup refuses them. */
+  /**
+   * That {@code device} can be a FEC device and {@code offset} a FEC offset, as veritysetup refuses
+   * them.
+   */
   public static void check(Path device, long offset) throws IOException {
     Checks.requireFile(device, "FEC");
     if (!Files.isRegularFile(device) && !BlockDevices.isBlockDevice(device)) {
-      throw new CliException(ExitCode.IO_ERROR, device + ": FEC file is not a regular file or a block device");
+      throw new CliException(
+          ExitCode.IO_ERROR, device + ": FEC file is not a regular file or a block device");
     }
     if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
-      throw new VerityParameterException("--fec-offset: " + offset + " (expected: a non-negative multiple of " + VerityParams.SECTOR_SIZE + ")");
+      throw new VerityParameterException(
+          "--fec-offset: "
+              + offset
+              + " (expected: a non-negative multiple of "
+              + VerityParams.SECTOR_SIZE
+              + ")");
     }
   }
-
 
   /**
    * A FEC corrector for the image: the parity device opened read-only (the hash device itself when
@@ -83,8 +110,13 @@ public final class FecOptions {
    *
    * @param closer receives the FEC device to close after use (when it is not the hash device)
    */
-  public FecRepairer repairer(VerityParams params, BlockDevice data, BlockDevice hash, Path hashPath,
-      List<AutoCloseable> closer) throws IOException {
+  public FecRepairer repairer(
+      VerityParams params,
+      BlockDevice data,
+      BlockDevice hash,
+      Path hashPath,
+      List<AutoCloseable> closer)
+      throws IOException {
     check();
     FecParity parity = source().open(DeviceSource.LOCAL, params, data, hash, hashPath.toString());
     closer.add(parity);

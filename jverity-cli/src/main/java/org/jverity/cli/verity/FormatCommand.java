@@ -3,11 +3,22 @@ package org.jverity.cli.verity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.jverity.format.Hex;
-import org.jverity.format.ImageIdentity;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.DistinctFiles;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.command.Signing;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.WholeNumber;
+import org.jverity.cli.term.ProgressBar;
 import org.jverity.fec.FecEncoder;
 import org.jverity.fec.FecLayout;
 import org.jverity.fec.ReedSolomon;
+import org.jverity.format.Hex;
+import org.jverity.format.ImageIdentity;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
@@ -15,17 +26,6 @@ import org.jverity.io.WritableDevice;
 import org.jverity.sig.RootHashSignature;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeBuilder;
-import org.jverity.cli.command.Checks;
-import org.jverity.cli.command.CliException;
-import org.jverity.cli.command.Command;
-import org.jverity.cli.command.DistinctFiles;
-import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
-import org.jverity.cli.command.Io;
-import org.jverity.cli.term.ProgressBar;
-import org.jverity.cli.command.Signing;
-import org.jverity.cli.syntax.Syntax;
-import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.tree.TreeRoot;
 
 public final class FormatCommand implements Command {
@@ -44,25 +44,77 @@ public final class FormatCommand implements Command {
   Long fecOffset;
   Integer fecRoots;
 
-  public static final Syntax<FormatCommand> SYNTAX = Syntax.command("format",
-      "Calculate and store the hash tree of DATA on HASH, as veritysetup format does.",
-      FormatCommand::new)
-      .parameter("DATA", "Data image.", (c, v) -> c.data = FileName.parse(v))
-      .parameter("HASH", "Hash device (created if missing; may be DATA with --hash-offset).", (c, v) -> c.hash = FileName.parse(v))
-      .include(VerityOptions.FORMAT, c -> c.options)
-      .option("--root-hash-file", "FILE", "Also write the root hash (hex, no newline) to FILE.", (c, v) -> c.rootHashFile = FileName.parse(v))
-      .option("--root-hash-signature-out", "FILE", "Also write a detached PKCS#7 signature (DER) of the root hash to FILE, as veritysetup open"
-          + " --root-hash-signature takes it; needs --key and --cert.", (c, v) -> c.rootHashSignatureOut = FileName.parse(v))
-      .option("--key", "KEY.pem", "Private key signing the root hash (PEM: RSA or EC).", (c, v) -> c.key = FileName.parse(v))
-      .option("--cert", "CERT.pem", "The key's X.509 certificate (PEM).", (c, v) -> c.cert = FileName.parse(v))
-      .option("--seed", "STRING", "Derive salt and UUID from this secret seed (reproducible builds).", (c, v) -> c.seed = v)
-      .option("--seed-label", "NAME", "Label mixed with --seed (default: the data file's name).", (c, v) -> c.seedLabel = v)
-      .flag("--json", "Print the header and layout as JSON.", c -> c.json = true)
-      .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v))
-      .option("--fec-device", "FILE", "Also write Reed-Solomon parity (FEC) to FILE (created if missing; may be HASH or DATA with --fec-offset).", (c, v) -> c.fecDevice = FileName.parse(v))
-      .option("--fec-offset", "BYTES", "Byte offset of the parity on the FEC device; a multiple of " + VerityParams.SECTOR_SIZE + " (default 0).", (c, v) -> c.fecOffset = WholeNumber.parseLong(v))
-      .option("--fec-roots", "N", "Parity bytes per 255-byte codeword, " + ReedSolomon.MIN_ROOTS + " to "
-          + ReedSolomon.MAX_ROOTS + " (default " + ReedSolomon.DEFAULT_ROOTS + ").", (c, v) -> c.fecRoots = WholeNumber.parseInt(v));
+  public static final Syntax<FormatCommand> SYNTAX =
+      Syntax.command(
+              "format",
+              "Calculate and store the hash tree of DATA on HASH, as veritysetup format does.",
+              FormatCommand::new)
+          .parameter("DATA", "Data image.", (c, v) -> c.data = FileName.parse(v))
+          .parameter(
+              "HASH",
+              "Hash device (created if missing; may be DATA with --hash-offset).",
+              (c, v) -> c.hash = FileName.parse(v))
+          .include(VerityOptions.FORMAT, c -> c.options)
+          .option(
+              "--root-hash-file",
+              "FILE",
+              "Also write the root hash (hex, no newline) to FILE.",
+              (c, v) -> c.rootHashFile = FileName.parse(v))
+          .option(
+              "--root-hash-signature-out",
+              "FILE",
+              "Also write a detached PKCS#7 signature (DER) of the root hash to FILE, as veritysetup open"
+                  + " --root-hash-signature takes it; needs --key and --cert.",
+              (c, v) -> c.rootHashSignatureOut = FileName.parse(v))
+          .option(
+              "--key",
+              "KEY.pem",
+              "Private key signing the root hash (PEM: RSA or EC).",
+              (c, v) -> c.key = FileName.parse(v))
+          .option(
+              "--cert",
+              "CERT.pem",
+              "The key's X.509 certificate (PEM).",
+              (c, v) -> c.cert = FileName.parse(v))
+          .option(
+              "--seed",
+              "STRING",
+              "Derive salt and UUID from this secret seed (reproducible builds).",
+              (c, v) -> c.seed = v)
+          .option(
+              "--seed-label",
+              "NAME",
+              "Label mixed with --seed (default: the data file's name).",
+              (c, v) -> c.seedLabel = v)
+          .flag("--json", "Print the header and layout as JSON.", c -> c.json = true)
+          .option(
+              "--threads",
+              "N",
+              "Hashing threads (default: one per core).",
+              (c, v) -> c.threads = WholeNumber.parseInt(v))
+          .option(
+              "--fec-device",
+              "FILE",
+              "Also write Reed-Solomon parity (FEC) to FILE (created if missing; may be HASH or DATA with --fec-offset).",
+              (c, v) -> c.fecDevice = FileName.parse(v))
+          .option(
+              "--fec-offset",
+              "BYTES",
+              "Byte offset of the parity on the FEC device; a multiple of "
+                  + VerityParams.SECTOR_SIZE
+                  + " (default 0).",
+              (c, v) -> c.fecOffset = WholeNumber.parseLong(v))
+          .option(
+              "--fec-roots",
+              "N",
+              "Parity bytes per 255-byte codeword, "
+                  + ReedSolomon.MIN_ROOTS
+                  + " to "
+                  + ReedSolomon.MAX_ROOTS
+                  + " (default "
+                  + ReedSolomon.DEFAULT_ROOTS
+                  + ").",
+              (c, v) -> c.fecRoots = WholeNumber.parseInt(v));
 
   @Override
   public int run(Io io) throws IOException {
@@ -75,7 +127,8 @@ public final class FormatCommand implements Command {
     }
     distinctOutputs().check();
     Signing signing = signing();
-    VerityParams p = ParamsResolver.forFormat(options, data, ParamsResolver.seedBytes(seed), seedLabel);
+    VerityParams p =
+        ParamsResolver.forFormat(options, data, ParamsResolver.seedBytes(seed), seedLabel);
     TreeBuilder builder = TreeBuilder.of(p);
     if (threads != null) {
       builder = builder.withThreads(threads);
@@ -88,15 +141,18 @@ public final class FormatCommand implements Command {
     if (fecDevice != null) {
       // The final layout depends on the hash device's size once written; this one checks the
       // parameters and the overlaps before any file is created.
-      FecLayout early = FecLayout.of(p, roots(), fecOffset(), fecOnHash, builder.layout().hashDeviceSize());
+      FecLayout early =
+          FecLayout.of(p, roots(), fecOffset(), fecOnHash, builder.layout().hashDeviceSize());
       checkFecOverlaps(p, builder.layout(), early, fecOnHash, fecOnData);
     }
     long dataSize = DeviceSize.of(data); // Files.size says 0 for a block device
     // Checked before the hash file is created, so a refused format leaves nothing behind.
-    TreeRoot.requireSize(p.dataSize(), TreeRoot.dataBlocks(builder.layout()), data.toString(), dataSize);
+    TreeRoot.requireSize(
+        p.dataSize(), TreeRoot.dataBlocks(builder.layout()), data.toString(), dataSize);
     byte[] root;
     FecLayout fec = null;
-    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
+    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts
+    // them.
     try (FileDevice dataDev = FileDevice.openChannel(data, false);
         FileDevice hashDev = FileDevice.openChannel(PrivateFile.create(hash), true)) {
       try (ProgressBar bar = ProgressBar.start("format", builder.workBytes(), System.err)) {
@@ -109,7 +165,8 @@ public final class FormatCommand implements Command {
         if (threads != null) {
           encoder = encoder.withThreads(threads);
         }
-        try (FileDevice own = fecOnHash ? null : FileDevice.openChannel(PrivateFile.create(fecDevice), true);
+        try (FileDevice own =
+                fecOnHash ? null : FileDevice.openChannel(PrivateFile.create(fecDevice), true);
             ProgressBar bar = ProgressBar.start("fec", encoder.workBytes(), System.err)) {
           WritableDevice out = fecOnHash ? hashDev : own;
           encoder.withProgress(bar).encode(dataDev, hashDev, out);
@@ -122,17 +179,24 @@ public final class FormatCommand implements Command {
     }
     if (signing != null) {
       String rootHex = Hex.format(root);
-      Files.write(PrivateFile.create(rootHashSignatureOut), signing.sign(s -> RootHashSignature.sign(rootHex, s.key(), s.cert())));
+      Files.write(
+          PrivateFile.create(rootHashSignatureOut),
+          signing.sign(s -> RootHashSignature.sign(rootHex, s.key(), s.cert())));
     }
-    Header.Fec fecInfo = fec == null ? null
-        : new Header.Fec(fecDevice.toString(), fec, fecOnHash);
+    Header.Fec fecInfo = fec == null ? null : new Header.Fec(fecDevice.toString(), fec, fecOnHash);
     if (json) {
       io.result(Header.json(data.toString(), hash.toString(), p, root, fecInfo));
       return ExitCode.OK;
     }
-    io.out().print(Header.text(hash.toString(), p, root, fecInfo,
-        options.hash != null ? options.hash : p.hashAlgorithm().kernelName())
-        + Header.identityLine(ImageIdentity.of(p, root)));
+    io.out()
+        .print(
+            Header.text(
+                    hash.toString(),
+                    p,
+                    root,
+                    fecInfo,
+                    options.hash != null ? options.hash : p.hashAlgorithm().kernelName())
+                + Header.identityLine(ImageIdentity.of(p, root)));
     return ExitCode.OK;
   }
 
@@ -140,7 +204,9 @@ public final class FormatCommand implements Command {
   private Signing signing() throws IOException {
     if (rootHashSignatureOut == null) {
       if (key != null || cert != null) {
-        throw new CliException(ExitCode.USAGE, (key != null ? "--key" : "--cert") + " needs --root-hash-signature-out");
+        throw new CliException(
+            ExitCode.USAGE,
+            (key != null ? "--key" : "--cert") + " needs --root-hash-signature-out");
       }
       return null;
     }
@@ -148,7 +214,10 @@ public final class FormatCommand implements Command {
       throw new CliException(ExitCode.USAGE, "--root-hash-signature-out needs --key and --cert");
     }
     Signing s = Signing.load(key, cert);
-    s.sign(k -> RootHashSignature.sign("00", k.key(), k.cert())); // a key the certificate does not hold fails now
+    s.sign(
+        k ->
+            RootHashSignature.sign(
+                "00", k.key(), k.cert())); // a key the certificate does not hold fails now
     return s;
   }
 
@@ -160,11 +229,14 @@ public final class FormatCommand implements Command {
     return fecOffset == null ? 0 : fecOffset;
   }
 
-  /** The FEC options alone: given only with --fec-device, roots in range, a sector-aligned offset. */
+  /**
+   * The FEC options alone: given only with --fec-device, roots in range, a sector-aligned offset.
+   */
   private void checkFecOptions() {
     if (fecDevice == null) {
       if (fecOffset != null || fecRoots != null) {
-        throw new CliException(ExitCode.USAGE,
+        throw new CliException(
+            ExitCode.USAGE,
             (fecOffset != null ? "--fec-offset" : "--fec-roots") + " needs --fec-device");
       }
       return;
@@ -177,12 +249,23 @@ public final class FormatCommand implements Command {
     }
     int roots = roots();
     if (roots < ReedSolomon.MIN_ROOTS || roots > ReedSolomon.MAX_ROOTS) {
-      throw new VerityParameterException("--fec-roots: " + roots + " (expected: "
-          + ReedSolomon.MIN_ROOTS + " to " + ReedSolomon.MAX_ROOTS + ")");
+      throw new VerityParameterException(
+          "--fec-roots: "
+              + roots
+              + " (expected: "
+              + ReedSolomon.MIN_ROOTS
+              + " to "
+              + ReedSolomon.MAX_ROOTS
+              + ")");
     }
     long off = fecOffset();
     if (off < 0 || off % VerityParams.SECTOR_SIZE != 0) {
-      throw new VerityParameterException("--fec-offset: " + off + " (expected: a non-negative multiple of " + VerityParams.SECTOR_SIZE + ")");
+      throw new VerityParameterException(
+          "--fec-offset: "
+              + off
+              + " (expected: a non-negative multiple of "
+              + VerityParams.SECTOR_SIZE
+              + ")");
     }
   }
 
@@ -192,19 +275,31 @@ public final class FormatCommand implements Command {
    * overlap and silently overwrites the tree or the superblock). {@code repair} checks the same
    * before it writes.
    */
-  static void checkFecOverlaps(VerityParams p, MerkleLayout layout, FecLayout fec,
-      boolean onHash, boolean onData) {
+  static void checkFecOverlaps(
+      VerityParams p, MerkleLayout layout, FecLayout fec, boolean onHash, boolean onData) {
     long start = fec.fecOffset();
     if (onData && start < p.dataSize()) {
-      throw new VerityParameterException("--fec-offset: " + start + " (the FEC area overlaps the data,"
-          + " which ends at byte " + p.dataSize() + ")");
+      throw new VerityParameterException(
+          "--fec-offset: "
+              + start
+              + " (the FEC area overlaps the data,"
+              + " which ends at byte "
+              + p.dataSize()
+              + ")");
     }
     if (onHash) {
       long areaStart = layout.hashAreaStart();
       long areaEnd = layout.hashDeviceSize();
       if (start + fec.paritySize() > areaStart && start < areaEnd) {
-        throw new VerityParameterException("--fec-offset: " + start + " (the FEC area overlaps the hash"
-            + " area, bytes " + areaStart + " to " + areaEnd + ")");
+        throw new VerityParameterException(
+            "--fec-offset: "
+                + start
+                + " (the FEC area overlaps the hash"
+                + " area, bytes "
+                + areaStart
+                + " to "
+                + areaEnd
+                + ")");
       }
     }
   }
@@ -215,7 +310,11 @@ public final class FormatCommand implements Command {
    * geometry's overlap checks decide instead.
    */
   private DistinctFiles distinctOutputs() throws IOException {
-    DistinctFiles d = new DistinctFiles().input("data file", data).input("--key file", key).input("--cert file", cert);
+    DistinctFiles d =
+        new DistinctFiles()
+            .input("data file", data)
+            .input("--key file", key)
+            .input("--cert file", cert);
     boolean hashOnData = sameFile(hash, data);
     if (!hashOnData) {
       d.output("HASH", hash);
@@ -223,7 +322,8 @@ public final class FormatCommand implements Command {
     if (fecDevice != null && !sameFile(fecDevice, hash) && !sameFile(fecDevice, data)) {
       d.output("--fec-device", fecDevice);
     }
-    return d.output("--root-hash-file", rootHashFile).output("--root-hash-signature-out", rootHashSignatureOut);
+    return d.output("--root-hash-file", rootHashFile)
+        .output("--root-hash-signature-out", rootHashSignatureOut);
   }
 
   /** Whether two paths name one file; paths of files not yet created compare by name. */

@@ -12,15 +12,15 @@ import org.jverity.format.VeritySuperblock;
 import org.jverity.tree.MerkleLayout;
 
 /**
- * The "VERITY header information" block veritysetup prints for format and dump, line for line,
- * and the same facts (plus the layout) as JSON for build scripts.
+ * The "VERITY header information" block veritysetup prints for format and dump, line for line, and
+ * the same facts (plus the layout) as JSON for build scripts.
  */
 final class Header {
   private Header() {}
 
   /**
-   * veritysetup's text: tab after each label, "Root hash" only when known, "Hash device size"
-   * only when the hash area starts at offset 0 (as veritysetup 2.6 does).
+   * veritysetup's text: tab after each label, "Root hash" only when known, "Hash device size" only
+   * when the hash area starts at offset 0 (as veritysetup 2.6 does).
    */
   static String text(String hashDevice, VerityParams p, byte[] rootHash) {
     return text(hashDevice, p, rootHash, null);
@@ -36,10 +36,10 @@ final class Header {
   record Fec(String device, FecLayout layout, boolean onHashDevice) {}
 
   /**
-   * As {@link #text(String, VerityParams, byte[])}, with veritysetup's FEC lines when {@code fec} is
-   * not null: roots and parity blocks after the algorithm; the hash device size counts the parity
-   * when it shares the hash device (veritysetup assumes it follows the tree); "FEC device size"
-   * only for a FEC device of its own with the parity at offset 0.
+   * As {@link #text(String, VerityParams, byte[])}, with veritysetup's FEC lines when {@code fec}
+   * is not null: roots and parity blocks after the algorithm; the hash device size counts the
+   * parity when it shares the hash device (veritysetup assumes it follows the tree); "FEC device
+   * size" only for a FEC device of its own with the parity at offset 0.
    */
   static String text(String hashDevice, VerityParams p, byte[] rootHash, Fec fec) {
     return text(hashDevice, p, rootHash, fec, p.hashAlgorithm().kernelName());
@@ -50,7 +50,8 @@ final class Header {
    * spelled it: veritysetup's format prints {@code --hash} as given ({@code SHA256}), though the
    * superblock, and so dump, has it in lower case.
    */
-  static String text(String hashDevice, VerityParams p, byte[] rootHash, Fec fec, String algorithm) {
+  static String text(
+      String hashDevice, VerityParams p, byte[] rootHash, Fec fec, String algorithm) {
     MerkleLayout g = MerkleLayout.dmVerity(p);
     StringBuilder s = new StringBuilder();
     s.append("VERITY header information for ").append(hashDevice).append('\n');
@@ -88,14 +89,30 @@ final class Header {
    * only the algorithm knows, and are left out.
    */
   static String text(String hashDevice, VeritySuperblock sb) {
-    return "VERITY header information for " + hashDevice + "\n"
-        + "UUID:            \t" + sb.uuid() + "\n"
-        + "Hash type:       \t" + sb.hashFormat().code() + "\n"
-        + "Data blocks:     \t" + sb.dataBlocks() + "\n"
-        + "Data block size: \t" + sb.dataBlockSize() + "\n"
-        + "Hash block size: \t" + sb.hashBlockSize() + "\n"
-        + "Hash algorithm:  \t" + sb.algorithm() + "\n"
-        + "Salt:            \t" + ParamsResolver.saltText(sb.salt()) + "\n";
+    return "VERITY header information for "
+        + hashDevice
+        + "\n"
+        + "UUID:            \t"
+        + sb.uuid()
+        + "\n"
+        + "Hash type:       \t"
+        + sb.hashFormat().code()
+        + "\n"
+        + "Data blocks:     \t"
+        + sb.dataBlocks()
+        + "\n"
+        + "Data block size: \t"
+        + sb.dataBlockSize()
+        + "\n"
+        + "Hash block size: \t"
+        + sb.hashBlockSize()
+        + "\n"
+        + "Hash algorithm:  \t"
+        + sb.algorithm()
+        + "\n"
+        + "Salt:            \t"
+        + ParamsResolver.saltText(sb.salt())
+        + "\n";
   }
 
   /** The JSON of {@link #text(String, VeritySuperblock)}: the stored fields, no layout. */
@@ -125,12 +142,17 @@ final class Header {
   }
 
   /** Everything a build script needs, so it does no arithmetic of its own. Offsets in bytes. */
-  static Map<String, Object> json(String dataDevice, String hashDevice, VerityParams p, byte[] rootHash) {
+  static Map<String, Object> json(
+      String dataDevice, String hashDevice, VerityParams p, byte[] rootHash) {
     return json(dataDevice, hashDevice, p, rootHash, null);
   }
 
-  /** As {@link #json(String, String, VerityParams, byte[])}, with a "fec" object when {@code fec} is not null. */
-  static Map<String, Object> json(String dataDevice, String hashDevice, VerityParams p, byte[] rootHash, Fec fec) {
+  /**
+   * As {@link #json(String, String, VerityParams, byte[])}, with a "fec" object when {@code fec} is
+   * not null.
+   */
+  static Map<String, Object> json(
+      String dataDevice, String hashDevice, VerityParams p, byte[] rootHash, Fec fec) {
     MerkleLayout g = MerkleLayout.dmVerity(p);
     Map<String, Object> m = new LinkedHashMap<>();
     if (dataDevice != null) {

@@ -13,13 +13,23 @@ final class ImageArguments {
   String rootHash;
   Path rootHashFile;
 
-  static final Syntax<ImageArguments> SYNTAX = Syntax.<ImageArguments>group()
-      .parameter("DATA", "Data image.", (a, v) -> a.data = FileName.parse(v))
-      .parameter("HASH", "Hash device (may be DATA with --hash-offset).", (a, v) -> a.hash = FileName.parse(v))
-      .optionalParameter("ROOT_HASH", "Root hash in hex, or the image identity (verity1:...) that format prints"
-          + " (or use --root-hash-file).", (a, v) -> a.rootHash = v)
-      .option("--root-hash-file", "FILE", "Read the root hash (hex) or identity from FILE.",
-          (a, v) -> a.rootHashFile = FileName.parse(v));
+  static final Syntax<ImageArguments> SYNTAX =
+      Syntax.<ImageArguments>group()
+          .parameter("DATA", "Data image.", (a, v) -> a.data = FileName.parse(v))
+          .parameter(
+              "HASH",
+              "Hash device (may be DATA with --hash-offset).",
+              (a, v) -> a.hash = FileName.parse(v))
+          .optionalParameter(
+              "ROOT_HASH",
+              "Root hash in hex, or the image identity (verity1:...) that format prints"
+                  + " (or use --root-hash-file).",
+              (a, v) -> a.rootHash = v)
+          .option(
+              "--root-hash-file",
+              "FILE",
+              "Read the root hash (hex) or identity from FILE.",
+              (a, v) -> a.rootHashFile = FileName.parse(v));
 
   /** Checks that the files exist and returns the root hash text (not yet parsed). */
   String check(String command) throws IOException {

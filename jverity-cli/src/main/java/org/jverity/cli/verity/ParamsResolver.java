@@ -18,8 +18,12 @@ public final class ParamsResolver {
 
   private ParamsResolver() {}
 
-  /** Parameters for {@code format}: options, else defaults; salt and UUID from the seed or at random. */
-  static VerityParams forFormat(VerityOptions o, Path data, byte[] seed, String seedLabel) throws IOException {
+  /**
+   * Parameters for {@code format}: options, else defaults; salt and UUID from the seed or at
+   * random.
+   */
+  static VerityParams forFormat(VerityOptions o, Path data, byte[] seed, String seedLabel)
+      throws IOException {
     VerityParams.Builder b = base(o);
     int dbs = b.dataBlockSize();
     b.dataBlocks(o.dataBlocks != null ? o.dataBlocks : wholeBlocks(data, dbs));
@@ -45,22 +49,34 @@ public final class ParamsResolver {
     return b.build();
   }
 
-  /** Options common to format and check, with veritysetup's defaults; no data blocks or salt yet. */
+  /**
+   * Options common to format and check, with veritysetup's defaults; no data blocks or salt yet.
+   */
   private static VerityParams.Builder base(VerityOptions o) {
     return TrustedRoot.base(o.overrides());
   }
 
-  /** The number of whole data blocks in {@code data} (a file or block device); refuses a partial last block. */
+  /**
+   * The number of whole data blocks in {@code data} (a file or block device); refuses a partial
+   * last block.
+   */
   static long wholeBlocks(Path data, int dataBlockSize) throws IOException {
     long size = DeviceSize.of(data);
     if (size == 0) {
       throw new VerityParameterException(data + ": empty data file (nothing to protect)");
     }
     if (size % dataBlockSize != 0) {
-      // veritysetup silently leaves the tail unprotected; we refuse rather than leave bytes unverified.
-      throw new VerityParameterException(data + ": size " + size + " is not a multiple of the data block size "
-          + dataBlockSize + " (pad the image, or pass --data-blocks=" + size / dataBlockSize
-          + " to protect only the whole blocks)");
+      // veritysetup silently leaves the tail unprotected; we refuse rather than leave bytes
+      // unverified.
+      throw new VerityParameterException(
+          data
+              + ": size "
+              + size
+              + " is not a multiple of the data block size "
+              + dataBlockSize
+              + " (pad the image, or pass --data-blocks="
+              + size / dataBlockSize
+              + " to protect only the whole blocks)");
     }
     return size / dataBlockSize;
   }
@@ -77,10 +93,13 @@ public final class ParamsResolver {
     return ParamOverrides.parseUuid(s);
   }
 
-  /** The seed's bytes: the string as UTF-8; an empty seed would derive the same salt for everyone. */
+  /**
+   * The seed's bytes: the string as UTF-8; an empty seed would derive the same salt for everyone.
+   */
   static byte[] seedBytes(String seed) {
     if (seed != null && seed.isEmpty()) {
-      throw new VerityParameterException("--seed: \"\" (expected: a secret, at least one character)");
+      throw new VerityParameterException(
+          "--seed: \"\" (expected: a secret, at least one character)");
     }
     return seed == null ? null : seed.getBytes(StandardCharsets.UTF_8);
   }

@@ -17,7 +17,8 @@ final class PrivateFile {
   /** Creates {@code path} with mode 0600 unless it exists; returns it. */
   static Path create(Path path) throws IOException {
     try {
-      Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      Files.createFile(
+          path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     } catch (FileAlreadyExistsException e) {
       // written over in place, mode kept (veritysetup opens an existing file without changing it)
     } catch (UnsupportedOperationException e) {

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.HashSet;
 import java.util.Set;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.ExitCode;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.image.VerityImage;
@@ -13,8 +15,6 @@ import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
-import org.jverity.cli.command.CliException;
-import org.jverity.cli.command.ExitCode;
 
 /**
  * What {@code read} says when a block does not verify. A read meets the first failure on its way
@@ -22,9 +22,10 @@ import org.jverity.cli.command.ExitCode;
  *
  * <ul>
  *   <li>the top hash block against the root hash: a wrong root hash, or wrong parameters, is said
- *       so, with verify's exit code, rather than "hash block 1 is corrupted" ({@link RootMismatch});
- *   <li>a data block against a sample of the others: a hash file made for other data is said in
- *       one line with the counts ({@link DataMismatch});
+ *       so, with verify's exit code, rather than "hash block 1 is corrupted" ({@link
+ *       RootMismatch});
+ *   <li>a data block against a sample of the others: a hash file made for other data is said in one
+ *       line with the counts ({@link DataMismatch});
  *   <li>otherwise the block is named by number and position ({@link BlockNames}).
  * </ul>
  *
@@ -65,7 +66,7 @@ public final class ReadDiagnosis {
         case WRONG_PARAMETERS -> {
           return new CliException(ExitCode.WRONG_PARAMETERS, WRONG_PARAMETERS);
         }
-        case TOP_BLOCK_CORRUPT -> { } // named below, as any corrupted block
+        case TOP_BLOCK_CORRUPT -> {} // named below, as any corrupted block
       }
     }
     if (e.area() == Area.DATA && topLevel < 0) {
@@ -81,9 +82,9 @@ public final class ReadDiagnosis {
   }
 
   /**
-   * Under {@code --ignore-corruption}: one line per corrupted block, each block once (a hash
-   * block is met again by every read below it), the first {@link Corruption.MAX_REPORTED} of them
-   * (the kernel's cap too); a wrong root hash or a hash file made for other data in one line.
+   * Under {@code --ignore-corruption}: one line per corrupted block, each block once (a hash block
+   * is met again by every read below it), the first {@link Corruption.MAX_REPORTED} of them (the
+   * kernel's cap too); a wrong root hash or a hash file made for other data in one line.
    */
   CorruptionListener ignoring(PrintWriter err) {
     return new CorruptionListener() {
@@ -122,7 +123,9 @@ public final class ReadDiagnosis {
       RootMismatch m = RootMismatch.examine(params, data, hash, Math.max(0, e.dataBlock()));
       if (m.verdict() != RootMismatch.Verdict.TOP_BLOCK_CORRUPT) {
         rootExplained = true;
-        return m.verdict() == RootMismatch.Verdict.WRONG_ROOT_HASH ? wrongRoot(m) : WRONG_PARAMETERS;
+        return m.verdict() == RootMismatch.Verdict.WRONG_ROOT_HASH
+            ? wrongRoot(m)
+            : WRONG_PARAMETERS;
       }
     }
     if (e.area() == Area.DATA) {
@@ -151,15 +154,20 @@ public final class ReadDiagnosis {
   }
 
   private String wrongRoot(RootMismatch m) {
-    return "wrong root hash: the tree on " + hash.description() + " hashes to " + Hex.format(m.treeRoot())
+    return "wrong root hash: the tree on "
+        + hash.description()
+        + " hashes to "
+        + Hex.format(m.treeRoot())
         + " (its top block agrees with the blocks below it)";
   }
 
-  private static final String WRONG_PARAMETERS = "root hash does not match, and no block under the top"
-      + " matches its hash either: wrong salt, hash algorithm, format or block size?";
+  private static final String WRONG_PARAMETERS =
+      "root hash does not match, and no block under the top"
+          + " matches its hash either: wrong salt, hash algorithm, format or block size?";
 
-  private static final String ONE_BLOCK = "root hash does not match data block 0 (position 0), the only"
-      + " block: a wrong root hash, salt or hash algorithm cannot be told from a damaged block";
+  private static final String ONE_BLOCK =
+      "root hash does not match data block 0 (position 0), the only"
+          + " block: a wrong root hash, salt or hash algorithm cannot be told from a damaged block";
 
   private String name(CorruptBlockException e) {
     return source(e) + ": " + BlockNames.of(e, params);

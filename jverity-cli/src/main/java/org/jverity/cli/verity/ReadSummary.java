@@ -1,16 +1,16 @@
 package org.jverity.cli.verity;
 
-import org.jverity.image.TrustedRoot;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jverity.format.Hex;
+import org.jverity.image.TrustedRoot;
 import org.jverity.verify.VerifiedReader;
 
 /**
- * {@code read -o FILE --json}'s object: what was written where, from which verified image, and
- * what the reader met on the way (the counts {@code status} shows for a served export, under the
- * same names). Stateless.
+ * {@code read -o FILE --json}'s object: what was written where, from which verified image, and what
+ * the reader met on the way (the counts {@code status} shows for a served export, under the same
+ * names). Stateless.
  */
 final class ReadSummary {
   private ReadSummary() {}
@@ -20,7 +20,8 @@ final class ReadSummary {
    * @param offset the first data byte written
    * @param length bytes written
    */
-  static Map<String, Object> of(Path output, long offset, long length, TrustedRoot trusted, VerifiedReader reader) {
+  static Map<String, Object> of(
+      Path output, long offset, long length, TrustedRoot trusted, VerifiedReader reader) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("output", output.toString());
     m.put("offset", offset);

@@ -1,6 +1,5 @@
 package org.jverity.cli.verity;
 
-import org.jverity.image.TrustedRoot;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -8,11 +7,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.DistinctFiles;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.term.ProgressBar;
 import org.jverity.fec.FecLayout;
 import org.jverity.fec.FecRecovery;
 import org.jverity.fec.FecRepairer;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
+import org.jverity.image.TrustedRoot;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.Area;
 import org.jverity.tree.BlockRef;
@@ -20,13 +27,6 @@ import org.jverity.tree.CheckReport;
 import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeChecker;
-import org.jverity.cli.command.CliException;
-import org.jverity.cli.command.Command;
-import org.jverity.cli.command.DistinctFiles;
-import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.command.Io;
-import org.jverity.cli.term.ProgressBar;
-import org.jverity.cli.syntax.Syntax;
 
 public final class RepairCommand implements Command {
   final ImageArguments image = new ImageArguments();
@@ -35,21 +35,27 @@ public final class RepairCommand implements Command {
   boolean dryRun;
   boolean json;
 
-  public static final Syntax<RepairCommand> SYNTAX = Syntax.command("repair",
-      "Correct, in place, the blocks of DATA and HASH that fail verification, with the"
-        + " Reed-Solomon parity on --fec-device: only corrections that verify against the tree and"
-        + " ROOT_HASH are written. --dry-run lists them and writes nothing.",
-      RepairCommand::new)
-      .include(ImageArguments.SYNTAX, c -> c.image)
-      .include(VerityOptions.CHECK, c -> c.options)
-      .include(FecOptions.SYNTAX, c -> c.fec)
-      .flag("--dry-run", "List what would be written; write nothing.", c -> c.dryRun = true)
-      .flag("--json", "Print the result as JSON on stdout: the blocks repaired (or that would be), the count of those that cannot be.", c -> c.json = true);
+  public static final Syntax<RepairCommand> SYNTAX =
+      Syntax.command(
+              "repair",
+              "Correct, in place, the blocks of DATA and HASH that fail verification, with the"
+                  + " Reed-Solomon parity on --fec-device: only corrections that verify against the tree and"
+                  + " ROOT_HASH are written. --dry-run lists them and writes nothing.",
+              RepairCommand::new)
+          .include(ImageArguments.SYNTAX, c -> c.image)
+          .include(VerityOptions.CHECK, c -> c.options)
+          .include(FecOptions.SYNTAX, c -> c.fec)
+          .flag("--dry-run", "List what would be written; write nothing.", c -> c.dryRun = true)
+          .flag(
+              "--json",
+              "Print the result as JSON on stdout: the blocks repaired (or that would be), the count of those that cannot be.",
+              c -> c.json = true);
 
   @Override
   public int run(Io io) throws IOException {
     if (!fec.given()) {
-      throw new CliException(ExitCode.USAGE, "repair needs --fec-device (the parity to correct with)");
+      throw new CliException(
+          ExitCode.USAGE, "repair needs --fec-device (the parity to correct with)");
     }
     String rootText = image.check("repair");
     fec.check();
@@ -64,7 +70,8 @@ public final class RepairCommand implements Command {
       byte[] root = trusted.rootHash();
       TreeChecker checker = TreeChecker.of(p);
       checkRoles(p, checker.layout(), hashDev.size()); // before anything is written
-      FecRepairer repairer = fec.repairer(p, dataDev, hashDev, image.hash, fecDevices); // sized before the check
+      FecRepairer repairer =
+          fec.repairer(p, dataDev, hashDev, image.hash, fecDevices); // sized before the check
       CheckReport before;
       try (ProgressBar bar = ProgressBar.start("check", checker.workBytes(), System.err)) {
         before = checker.withProgress(bar).check(dataDev, hashDev, root);
@@ -79,17 +86,23 @@ public final class RepairCommand implements Command {
         return ExitCode.OK;
       }
       if (before.nothingMatches()) {
-        throw new CliException(ExitCode.WRONG_PARAMETERS, "no block matches its hash"
-            + " (wrong salt, hash algorithm, format or block size?): nothing to repair with");
+        throw new CliException(
+            ExitCode.WRONG_PARAMETERS,
+            "no block matches its hash"
+                + " (wrong salt, hash algorithm, format or block size?): nothing to repair with");
       }
       if (!VerifyCommand.fecMayHelp(before, p)) { // said before FEC is tried, as verify says it
         DataMismatch mismatch = VerifyCommand.dataMismatch(before, p);
         if (mismatch.foreign()) {
-          throw new CliException(ExitCode.CORRUPTION, mismatch.describe() + ": nothing to repair with");
+          throw new CliException(
+              ExitCode.CORRUPTION, mismatch.describe() + ": nothing to repair with");
         }
-        throw new CliException(ExitCode.ROOT_HASH_MISMATCH, "wrong root hash: the tree hashes to "
-            + Hex.format(before.computedRoot()) + " (its top block agrees with the blocks below it):"
-            + " no correction can make it match, nothing repaired");
+        throw new CliException(
+            ExitCode.ROOT_HASH_MISMATCH,
+            "wrong root hash: the tree hashes to "
+                + Hex.format(before.computedRoot())
+                + " (its top block agrees with the blocks below it):"
+                + " no correction can make it match, nothing repaired");
       }
       FecRecovery recovery = new FecRecovery(p, repairer);
       for (Corruption c : before.corruptions()) {
@@ -117,21 +130,32 @@ public final class RepairCommand implements Command {
         err.println("jverity: " + e.ref() + " is corrupted" + " (FEC cannot correct it)");
       }
       if (!r.complete()) {
-        err.println("jverity: " + r.uncorrectableCount() + " data block" + (r.uncorrectableCount() == 1 ? "" : "s")
-            + " cannot be repaired" + (dryRun ? "" : "; " + r.fixes().size() + " blocks were repaired"));
+        err.println(
+            "jverity: "
+                + r.uncorrectableCount()
+                + " data block"
+                + (r.uncorrectableCount() == 1 ? "" : "s")
+                + " cannot be repaired"
+                + (dryRun ? "" : "; " + r.fixes().size() + " blocks were repaired"));
         return ExitCode.CORRUPTION;
       }
       if (!dryRun) {
         CheckReport after = checker.check(dataDev, hashDev, root);
         if (!after.ok()) {
-          err.println("jverity: the image still does not verify after repair (" + after.corruptionCount()
-              + " corrupted blocks: damage FEC does not cover, such as spare bytes of hash blocks)");
+          err.println(
+              "jverity: the image still does not verify after repair ("
+                  + after.corruptionCount()
+                  + " corrupted blocks: damage FEC does not cover, such as spare bytes of hash blocks)");
           return ExitCode.CORRUPTION;
         }
       }
       if (!json) {
-        out.println((dryRun ? "Would repair " : "Repaired ") + r.fixes().size() + " block"
-            + (r.fixes().size() == 1 ? "" : "s") + ".");
+        out.println(
+            (dryRun ? "Would repair " : "Repaired ")
+                + r.fixes().size()
+                + " block"
+                + (r.fixes().size() == 1 ? "" : "s")
+                + ".");
       }
       return ExitCode.OK;
     } finally {
@@ -139,8 +163,11 @@ public final class RepairCommand implements Command {
     }
   }
 
-  /** --json: the blocks repaired (written unless dry run), named as verify --json names corruptions. */
-  private Map<String, Object> toJson(List<FecRecovery.Fix> fixes, long uncorrectable, VerityParams p) {
+  /**
+   * --json: the blocks repaired (written unless dry run), named as verify --json names corruptions.
+   */
+  private Map<String, Object> toJson(
+      List<FecRecovery.Fix> fixes, long uncorrectable, VerityParams p) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("dryRun", dryRun);
     m.put("repairedBlocks", fixes.size());
@@ -173,8 +200,8 @@ public final class RepairCommand implements Command {
     boolean onHash = DistinctFiles.same(fec.device, image.hash);
     boolean onData = DistinctFiles.same(fec.device, image.data);
     if (onHash || onData) {
-      FormatCommand.checkFecOverlaps(p, layout, FecLayout.of(p, fec.roots, fec.offset, onHash, hashSize),
-          onHash, onData);
+      FormatCommand.checkFecOverlaps(
+          p, layout, FecLayout.of(p, fec.roots, fec.offset, onHash, hashSize), onHash, onData);
     }
   }
 

@@ -10,10 +10,10 @@ import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeRoot;
 
 /**
- * Why the top hash block does not hash to the root hash given. {@code verify} checks the whole
- * tree and tells the cases apart ({@code TreeChecker}); {@code read} stops at its first failure
- * and can afford only a few blocks: the top block's children and one data block's path. They are
- * read again here and trusted for nothing but this verdict.
+ * Why the top hash block does not hash to the root hash given. {@code verify} checks the whole tree
+ * and tells the cases apart ({@code TreeChecker}); {@code read} stops at its first failure and can
+ * afford only a few blocks: the top block's children and one data block's path. They are read again
+ * here and trusted for nothing but this verdict.
  *
  * @param verdict what those blocks show
  * @param treeRoot what the top hash block hashes to
@@ -28,8 +28,8 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
 
   enum Verdict {
     /**
-     * The top block agrees with every child compared: the tree is intact and the root hash given
-     * is not its own (verify: "the tree matches the data: wrong root hash?").
+     * The top block agrees with every child compared: the tree is intact and the root hash given is
+     * not its own (verify: "the tree matches the data: wrong root hash?").
      */
     WRONG_ROOT_HASH,
     /**
@@ -54,8 +54,8 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
    * Examines a tree of at least one level: the top block's children, and the path of data block
    * {@code dataBlock} below them.
    *
-   * @throws IllegalArgumentException if the tree has no hash levels (one data block: its digest
-   *     is the root hash, and nothing else tells a wrong root hash from a damaged block)
+   * @throws IllegalArgumentException if the tree has no hash levels (one data block: its digest is
+   *     the root hash, and nothing else tells a wrong root hash from a damaged block)
    */
   static RootMismatch examine(VerityParams p, BlockDevice data, BlockDevice hash, long dataBlock)
       throws IOException {
@@ -83,13 +83,19 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
       byte[] block = input(layout, data, hash, i, layout.indexOnPath(i, dataBlock));
       lowerMatch = matches(hasher, block, hashBlock(layout, hash, at.hashBlock()), at);
     }
-    Verdict v = matching == compared ? Verdict.WRONG_ROOT_HASH
-        : matching > 0 || lowerMatch ? Verdict.TOP_BLOCK_CORRUPT : Verdict.WRONG_PARAMETERS;
+    Verdict v =
+        matching == compared
+            ? Verdict.WRONG_ROOT_HASH
+            : matching > 0 || lowerMatch ? Verdict.TOP_BLOCK_CORRUPT : Verdict.WRONG_PARAMETERS;
     return new RootMismatch(v, TreeRoot.digest(layout, hasher, data, hash));
   }
 
-  /** Input block {@code index} of {@code level}: a data block for level 0, else a hash block of the level below. */
-  private static byte[] input(MerkleLayout layout, BlockDevice data, BlockDevice hash, int level, long index)
+  /**
+   * Input block {@code index} of {@code level}: a data block for level 0, else a hash block of the
+   * level below.
+   */
+  private static byte[] input(
+      MerkleLayout layout, BlockDevice data, BlockDevice hash, int level, long index)
       throws IOException {
     if (level > 0) {
       return hashBlock(layout, hash, layout.levelStart(level - 1) + index);
@@ -99,7 +105,8 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
     return b;
   }
 
-  private static byte[] hashBlock(MerkleLayout layout, BlockDevice hash, long block) throws IOException {
+  private static byte[] hashBlock(MerkleLayout layout, BlockDevice hash, long block)
+      throws IOException {
     byte[] b = new byte[layout.hashBlockSize()];
     hash.readFully(block * b.length, b, 0, b.length);
     return b;
@@ -107,6 +114,7 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
 
   private static boolean matches(BlockHasher hasher, byte[] block, byte[] parent, HashLocation at) {
     byte[] digest = hasher.hash(block, 0, block.length);
-    return Arrays.equals(digest, 0, digest.length, parent, at.offset(), at.offset() + digest.length);
+    return Arrays.equals(
+        digest, 0, digest.length, parent, at.offset(), at.offset() + digest.length);
   }
 }

@@ -25,22 +25,24 @@ public final class Trust {
    * Local files through FileChannel, opened at once (no native binding to pay): for one-shot
    * commands that read each block once, which nothing interrupts.
    */
-  public static final DeviceSource ONE_SHOT = new DeviceSource() {
-    @Override
-    public BlockDevice open(String location) throws IOException {
-      return FileDevice.openChannel(Path.of(location), false);
-    }
+  public static final DeviceSource ONE_SHOT =
+      new DeviceSource() {
+        @Override
+        public BlockDevice open(String location) throws IOException {
+          return FileDevice.openChannel(Path.of(location), false);
+        }
 
-    @Override
-    public boolean same(String a, String b) throws IOException {
-      return DeviceSource.LOCAL.same(a, b);
-    }
-  };
+        @Override
+        public boolean same(String a, String b) throws IOException {
+          return DeviceSource.LOCAL.same(a, b);
+        }
+      };
 
   private Trust() {}
 
   /** The trusted root of the image, its conflicts phrased. */
-  public static TrustedRoot resolve(VerityOptions o, Path data, BlockDevice hash, String rootText) throws IOException {
+  public static TrustedRoot resolve(VerityOptions o, Path data, BlockDevice hash, String rootText)
+      throws IOException {
     try {
       return TrustedRoot.resolve(o.overrides(), hash, rootText, dataBlocks(data));
     } catch (ConflictingOverridesException e) {
@@ -49,45 +51,66 @@ public final class Trust {
   }
 
   /** The image's local files opened, its root resolved and checked, its conflicts phrased. */
-  public static VerityImage open(Path data, Path hash, VerityOptions o, String rootText, RootCheck check)
+  public static VerityImage open(
+      Path data, Path hash, VerityOptions o, String rootText, RootCheck check)
       throws IOException, GeneralSecurityException {
     return open(DeviceSource.LOCAL, data, hash, o, rootText, check);
   }
 
   /** As {@link #open(Path, Path, VerityOptions, String, RootCheck)}, through {@code source}. */
-  public static VerityImage open(DeviceSource source, Path data, Path hash, VerityOptions o, String rootText,
-      RootCheck check) throws IOException, GeneralSecurityException {
+  public static VerityImage open(
+      DeviceSource source, Path data, Path hash, VerityOptions o, String rootText, RootCheck check)
+      throws IOException, GeneralSecurityException {
     return open(source, data, hash, o.overrides(), rootText, check);
   }
 
-  /** As {@link #open(DeviceSource, Path, Path, VerityOptions, String, RootCheck)}, the options as overrides. */
-  public static VerityImage open(DeviceSource source, Path data, Path hash, ParamOverrides overrides,
-      String rootText, RootCheck check) throws IOException, GeneralSecurityException {
+  /**
+   * As {@link #open(DeviceSource, Path, Path, VerityOptions, String, RootCheck)}, the options as
+   * overrides.
+   */
+  public static VerityImage open(
+      DeviceSource source,
+      Path data,
+      Path hash,
+      ParamOverrides overrides,
+      String rootText,
+      RootCheck check)
+      throws IOException, GeneralSecurityException {
     try {
-      return VerityImage.open(source, data.toString(), hash.toString(), overrides, rootText,
-          dataBlocks(data), check);
+      return VerityImage.open(
+          source, data.toString(), hash.toString(), overrides, rootText, dataBlocks(data), check);
     } catch (ConflictingOverridesException e) {
       throw phrased(e);
     }
   }
 
-  /** Without a superblock or --data-blocks: the data file's whole blocks (none without a data file). */
+  /**
+   * Without a superblock or --data-blocks: the data file's whole blocks (none without a data file).
+   */
   static TrustedRoot.DataBlocks dataBlocks(Path data) {
     return size -> {
       if (data == null) {
-        throw new CliException(ExitCode.INVALID_PARAMETER, "--data-blocks is needed without a superblock");
+        throw new CliException(
+            ExitCode.INVALID_PARAMETER, "--data-blocks is needed without a superblock");
       }
       return ParamsResolver.wholeBlocks(data, size);
     };
   }
 
-  /** The conflicts as the options name them: against the superblock exit 5, against an identity exit 3. */
+  /**
+   * The conflicts as the options name them: against the superblock exit 5, against an identity exit
+   * 3.
+   */
   public static CliException phrased(ConflictingOverridesException e) {
     String has = String.join(", ", e.conflicts().stream().map(Trust::phrase).toList());
     return switch (e.against()) {
-      case SUPERBLOCK -> new CliException(ExitCode.SUPERBLOCK_MISMATCH,
-          e.device() + ": superblock does not match the options: it has " + has);
-      case IDENTITY -> new CliException(ExitCode.INVALID_PARAMETER, "the options contradict the identity: it has " + has);
+      case SUPERBLOCK ->
+          new CliException(
+              ExitCode.SUPERBLOCK_MISMATCH,
+              e.device() + ": superblock does not match the options: it has " + has);
+      case IDENTITY ->
+          new CliException(
+              ExitCode.INVALID_PARAMETER, "the options contradict the identity: it has " + has);
     };
   }
 

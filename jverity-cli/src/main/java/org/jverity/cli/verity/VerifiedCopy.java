@@ -39,12 +39,14 @@ final class VerifiedCopy implements AutoCloseable {
   private final WritableByteChannel out;
   private final ProgressListener progress;
   private final ExecutorService writer =
-      Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("jverity-writer").factory());
+      Executors.newSingleThreadExecutor(
+          Thread.ofPlatform().daemon().name("jverity-writer").factory());
   // Two buffers: the main thread verifies into one while the writer writes the other.
   private final byte[][] buffers = {new byte[PIECE], new byte[PIECE]};
   private Future<?> pending; // the write in flight, or null
 
-  VerifiedCopy(VerificationScheduler scheduler, WritableByteChannel out, ProgressListener progress) {
+  VerifiedCopy(
+      VerificationScheduler scheduler, WritableByteChannel out, ProgressListener progress) {
     this.scheduler = scheduler;
     this.out = out;
     this.progress = progress;
@@ -62,7 +64,10 @@ final class VerifiedCopy implements AutoCloseable {
         scheduler.read(pos, buf, 0, n, IoClass.BEST_EFFORT); // hashed on every core
       } catch (CorruptBlockException e) {
         if (e.dataBlock() >= 0) {
-          int good = (int) (Math.max(pos, e.dataBlock() * bs) - pos); // verified bytes before the failed block
+          int good =
+              (int)
+                  (Math.max(pos, e.dataBlock() * bs)
+                      - pos); // verified bytes before the failed block
           write(buf, good);
         }
         drain();
@@ -77,17 +82,19 @@ final class VerifiedCopy implements AutoCloseable {
   /** Queues a write of {@code buf[0, n)} after the one in flight has completed. */
   private void write(byte[] buf, int n) throws IOException {
     drain();
-    pending = writer.submit(() -> {
-      ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
-      try {
-        while (b.hasRemaining()) {
-          out.write(b);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      progress.advanced(n);
-    });
+    pending =
+        writer.submit(
+            () -> {
+              ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
+              try {
+                while (b.hasRemaining()) {
+                  out.write(b);
+                }
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+              progress.advanced(n);
+            });
   }
 
   /** Waits for the write in flight, throwing its failure. */

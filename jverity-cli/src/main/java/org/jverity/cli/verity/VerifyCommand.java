@@ -1,32 +1,32 @@
 package org.jverity.cli.verity;
 
-import org.jverity.image.TrustedRoot;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jverity.fec.FecRecovery;
-import org.jverity.tree.Area;
-import org.jverity.tree.MerkleLayout;
-import org.jverity.format.Hex;
-import org.jverity.format.VerityParams;
-import org.jverity.fec.FecRepairer;
-import org.jverity.image.VerityImage;
-import org.jverity.io.BlockDevice;
-import org.jverity.tree.CheckReport;
-import org.jverity.tree.Corruption;
-import org.jverity.tree.TreeChecker;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.term.ProgressBar;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
-import java.io.PrintWriter;
+import org.jverity.cli.term.ProgressBar;
+import org.jverity.fec.FecRecovery;
+import org.jverity.fec.FecRepairer;
+import org.jverity.format.Hex;
+import org.jverity.format.VerityParams;
+import org.jverity.image.TrustedRoot;
+import org.jverity.image.VerityImage;
+import org.jverity.io.BlockDevice;
+import org.jverity.tree.Area;
+import org.jverity.tree.CheckReport;
+import org.jverity.tree.Corruption;
+import org.jverity.tree.MerkleLayout;
+import org.jverity.tree.TreeChecker;
 
 public final class VerifyCommand implements Command {
   final ImageArguments image = new ImageArguments();
@@ -36,16 +36,24 @@ public final class VerifyCommand implements Command {
   boolean json;
   Integer threads;
 
-  public static final Syntax<VerifyCommand> SYNTAX = Syntax.command("verify",
-      "Verify DATA against the hash tree on HASH and ROOT_HASH, as veritysetup verify does,"
-        + " listing every corrupted block (the first " + Corruption.MAX_REPORTED + ", then a count).",
-      VerifyCommand::new)
-      .include(ImageArguments.SYNTAX, c -> c.image)
-      .include(VerityOptions.CHECK, c -> c.options)
-      .include(FecOptions.SYNTAX, c -> c.fec)
-      .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
-      .flag("--json", "Print the result as JSON on stdout.", c -> c.json = true)
-      .option("--threads", "N", "Hashing threads (default: one per core).", (c, v) -> c.threads = WholeNumber.parseInt(v));
+  public static final Syntax<VerifyCommand> SYNTAX =
+      Syntax.command(
+              "verify",
+              "Verify DATA against the hash tree on HASH and ROOT_HASH, as veritysetup verify does,"
+                  + " listing every corrupted block (the first "
+                  + Corruption.MAX_REPORTED
+                  + ", then a count).",
+              VerifyCommand::new)
+          .include(ImageArguments.SYNTAX, c -> c.image)
+          .include(VerityOptions.CHECK, c -> c.options)
+          .include(FecOptions.SYNTAX, c -> c.fec)
+          .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
+          .flag("--json", "Print the result as JSON on stdout.", c -> c.json = true)
+          .option(
+              "--threads",
+              "N",
+              "Hashing threads (default: one per core).",
+              (c, v) -> c.threads = WholeNumber.parseInt(v));
 
   @Override
   public int run(Io io) throws IOException, GeneralSecurityException {
@@ -59,10 +67,14 @@ public final class VerifyCommand implements Command {
     TrustedRoot trusted;
     VerityParams p;
     TreeChecker checker;
-    FecRepairer repairer = null; // with --fec-device: opened before the check, so a FEC file that could not serve is refused
-    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts them.
+    FecRepairer repairer =
+        null; // with --fec-device: opened before the check, so a FEC file that could not serve is
+    // refused
+    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts
+    // them.
     // The root is checked before any hashing: an unsigned root is refused outright.
-    try (VerityImage opened = Trust.open(Trust.ONE_SHOT, data, hash, options, rootText, signature.rootCheck())) {
+    try (VerityImage opened =
+        Trust.open(Trust.ONE_SHOT, data, hash, options, rootText, signature.rootCheck())) {
       BlockDevice dataDev = opened.data();
       BlockDevice hashDev = opened.hash();
       trusted = opened.trusted();
@@ -75,7 +87,9 @@ public final class VerifyCommand implements Command {
       if (Files.isSameFile(data, hash)) {
         checker.layout().checkNoOverlapWithData();
       }
-      if (fec.given()) { // as read and open: a FEC file that cannot serve is refused even if the image verifies
+      if (fec
+          .given()) { // as read and open: a FEC file that cannot serve is refused even if the image
+        // verifies
         repairer = opened.fecRepairer(fec.source(), dataDev, hashDev); // the image closes it
       }
       try (ProgressBar bar = ProgressBar.start("verify", checker.workBytes(), System.err)) {
@@ -103,8 +117,14 @@ public final class VerifyCommand implements Command {
    * --fec-device does; success when FEC corrects everything (in memory: nothing is written; see
    * {@code repair}).
    */
-  private int withFec(Io io, CheckReport report, TrustedRoot trusted, BlockDevice dataDev, BlockDevice hashDev,
-      FecRepairer repairer) throws IOException {
+  private int withFec(
+      Io io,
+      CheckReport report,
+      TrustedRoot trusted,
+      BlockDevice dataDev,
+      BlockDevice hashDev,
+      FecRepairer repairer)
+      throws IOException {
     VerityParams p = trusted.params();
     byte[] root = trusted.rootHash();
     var err = io.err();
@@ -114,29 +134,42 @@ public final class VerifyCommand implements Command {
     }
     FecRecovery.Result r = recovery.run(dataDev, hashDev, root, Corruption.MAX_REPORTED);
     for (FecRecovery.Fix f : r.fixes()) {
-      err.println("jverity: " + BlockNames.of(f.area(), f.block(), p) + " is corrupted (correctable with FEC)");
+      err.println(
+          "jverity: "
+              + BlockNames.of(f.area(), f.block(), p)
+              + " is corrupted (correctable with FEC)");
     }
     for (var e : r.uncorrectable()) {
       err.println("jverity: " + BlockNames.of(e, p) + " is corrupted (FEC cannot correct it)");
     }
     if (r.uncorrectableCount() > r.uncorrectable().size()) {
-      err.println("jverity: ... and " + (r.uncorrectableCount() - r.uncorrectable().size())
-          + " more data blocks FEC cannot correct");
+      err.println(
+          "jverity: ... and "
+              + (r.uncorrectableCount() - r.uncorrectable().size())
+              + " more data blocks FEC cannot correct");
     }
     // veritysetup's line, in its meaning: Reed-Solomon symbols (bytes) corrected; blocks in ours.
     err.println("Found " + r.correctedBytes() + " repairable errors with FEC device.");
-    err.println("jverity: " + r.fixes().size() + (r.fixes().size() == 1 ? " block is" : " blocks are")
-        + " correctable with FEC");
+    err.println(
+        "jverity: "
+            + r.fixes().size()
+            + (r.fixes().size() == 1 ? " block is" : " blocks are")
+            + " correctable with FEC");
     if (json) {
-      Map<String, Object> m = toJson(report, r.complete() ? ExitCode.OK : ExitCode.CORRUPTION, trusted);
+      Map<String, Object> m =
+          toJson(report, r.complete() ? ExitCode.OK : ExitCode.CORRUPTION, trusted);
       m.put("fecCorrectableBlocks", r.fixes().size());
       m.put("fecCorrectedBytes", r.correctedBytes());
       m.put("fecUncorrectableDataBlocks", r.uncorrectableCount());
       io.result(m);
     }
     if (!r.complete()) {
-      err.println("Verification failed: " + r.uncorrectableCount() + " data block"
-          + (r.uncorrectableCount() == 1 ? "" : "s") + " cannot be corrected with FEC.");
+      err.println(
+          "Verification failed: "
+              + r.uncorrectableCount()
+              + " data block"
+              + (r.uncorrectableCount() == 1 ? "" : "s")
+              + " cannot be corrected with FEC.");
       err.flush();
       return ExitCode.CORRUPTION;
     }
@@ -145,18 +178,19 @@ public final class VerifyCommand implements Command {
   }
 
   /**
-   * Whether FEC can make the image verify, decided before any FEC attempt. Not when nothing
-   * matches (other parameters), the hash file is another image's, or the root hash is wrong: the
-   * tree agrees with its top block and the top block does not hash to the root hash, so no
-   * correction below it can help (trying would fail on every block, slowly). The diagnosis is then
-   * the one verify gives without FEC.
+   * Whether FEC can make the image verify, decided before any FEC attempt. Not when nothing matches
+   * (other parameters), the hash file is another image's, or the root hash is wrong: the tree
+   * agrees with its top block and the top block does not hash to the root hash, so no correction
+   * below it can help (trying would fail on every block, slowly). The diagnosis is then the one
+   * verify gives without FEC.
    */
   static boolean fecMayHelp(CheckReport r, VerityParams p) {
     if (r.ok() || r.nothingMatches() || dataMismatch(r, p).foreign()) {
       return false;
     }
     int top = MerkleLayout.dmVerity(p).levels() - 1;
-    return r.rootMatches() || r.corruptions().stream().anyMatch(c -> c.area() == Area.HASH && c.level() == top);
+    return r.rootMatches()
+        || r.corruptions().stream().anyMatch(c -> c.area() == Area.HASH && c.level() == top);
   }
 
   static int exitCode(CheckReport r) {
@@ -174,16 +208,22 @@ public final class VerifyCommand implements Command {
 
   private static void describe(CheckReport r, VerityParams p, PrintWriter err) {
     if (r.nothingMatches()) {
-      err.println("jverity: verification failed: no block matches its hash"
-          + " (wrong salt, hash algorithm, format or block size?)");
+      err.println(
+          "jverity: verification failed: no block matches its hash"
+              + " (wrong salt, hash algorithm, format or block size?)");
       return;
     }
     DataMismatch mismatch = dataMismatch(r, p);
     if (mismatch.foreign()) {
       // One line: a list of hundreds of "corrupted" blocks would hide what is wrong.
-      err.println("jverity: " + mismatch.describe() + (r.rootMatches() ? ""
-          : "; the tree does not hash to the root hash given either (it hashes to "
-              + Hex.format(r.computedRoot()) + ")"));
+      err.println(
+          "jverity: "
+              + mismatch.describe()
+              + (r.rootMatches()
+                  ? ""
+                  : "; the tree does not hash to the root hash given either (it hashes to "
+                      + Hex.format(r.computedRoot())
+                      + ")"));
       return;
     }
     for (Corruption c : r.corruptions()) {
@@ -194,24 +234,34 @@ public final class VerifyCommand implements Command {
       err.println("jverity: ... and " + more + " more corrupted blocks");
     }
     if (r.uncheckedDataBlocks() > 0) {
-      err.println("jverity: " + r.uncheckedDataBlocks()
-          + " data blocks could not be checked: their hash blocks are corrupted");
+      err.println(
+          "jverity: "
+              + r.uncheckedDataBlocks()
+              + " data blocks could not be checked: their hash blocks are corrupted");
     }
     if (!r.rootMatches()) {
-      err.println("jverity: verification of root hash failed: the tree hashes to " + Hex.format(r.computedRoot())
-          + (r.corruptionCount() == 0 ? " (the tree matches the data: wrong root hash?)" : ""));
+      err.println(
+          "jverity: verification of root hash failed: the tree hashes to "
+              + Hex.format(r.computedRoot())
+              + (r.corruptionCount() == 0 ? " (the tree matches the data: wrong root hash?)" : ""));
     } else {
       long data = r.corruptions().stream().filter(c -> c.area() == Area.DATA).count();
-      err.println("jverity: verification failed: " + r.corruptionCount() + " corrupted block"
-          + (r.corruptionCount() == 1 ? "" : "s")
-          + (r.corruptionCount() == r.corruptions().size()
-              ? " (" + data + " data, " + (r.corruptionCount() - data) + " hash)" : "") + ".");
+      err.println(
+          "jverity: verification failed: "
+              + r.corruptionCount()
+              + " corrupted block"
+              + (r.corruptionCount() == 1 ? "" : "s")
+              + (r.corruptionCount() == r.corruptions().size()
+                  ? " (" + data + " data, " + (r.corruptionCount() - data) + " hash)"
+                  : "")
+              + ".");
     }
   }
 
   /** Data blocks that mismatch a tree that verified, among those that could be checked. */
   static DataMismatch dataMismatch(CheckReport r, VerityParams p) {
-    return new DataMismatch(r.dataCorruptionCount(), p.dataBlocks() - r.uncheckedDataBlocks(), false);
+    return new DataMismatch(
+        r.dataCorruptionCount(), p.dataBlocks() - r.uncheckedDataBlocks(), false);
   }
 
   private static Map<String, Object> toJson(CheckReport r, int code, TrustedRoot trusted) {
@@ -228,17 +278,21 @@ public final class VerifyCommand implements Command {
     m.put("foreignHashFile", dataMismatch(r, trusted.params()).foreign());
     m.put("uncheckedDataBlocks", r.uncheckedDataBlocks());
     m.put("parametersMatch", !r.nothingMatches());
-    List<Object> list = r.corruptions().stream().map(c -> {
-      Map<String, Object> e = new LinkedHashMap<>();
-      e.put("area", c.area().toString());
-      e.put("block", c.block());
-      e.put("position", BlockNames.position(c.area(), c.block(), trusted.params()));
-      if (c.level() >= 0) {
-        e.put("level", c.level());
-      }
-      e.put("kind", c.kind() == Corruption.Kind.DIGEST_MISMATCH ? "digest" : "spare");
-      return (Object) e;
-    }).toList();
+    List<Object> list =
+        r.corruptions().stream()
+            .map(
+                c -> {
+                  Map<String, Object> e = new LinkedHashMap<>();
+                  e.put("area", c.area().toString());
+                  e.put("block", c.block());
+                  e.put("position", BlockNames.position(c.area(), c.block(), trusted.params()));
+                  if (c.level() >= 0) {
+                    e.put("level", c.level());
+                  }
+                  e.put("kind", c.kind() == Corruption.Kind.DIGEST_MISMATCH ? "digest" : "spare");
+                  return (Object) e;
+                })
+            .toList();
     m.put("corruptions", list);
     return m;
   }

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 class IniFileTest {
   @Test
   void readsSectionsKeysAndValuesWithTheirLines() {
-    IniFile ini = IniFile.parse("x.conf", """
+    IniFile ini =
+        IniFile.parse(
+            "x.conf",
+            """
         # a comment
         ; another
         [generic]
@@ -18,11 +21,14 @@ class IniFileTest {
         description = "  spaced # not a comment "
         data=/images/root.img
         """);
-    assertThat(ini.sections()).extracting(IniFile.Section::name).containsExactly("generic", "root fs");
+    assertThat(ini.sections())
+        .extracting(IniFile.Section::name)
+        .containsExactly("generic", "root fs");
     IniFile.Section export = ini.sections().get(1);
     assertThat(export.line()).isEqualTo(6);
     assertThat(export.entries().get("description").value()).isEqualTo("  spaced # not a comment ");
-    assertThat(export.entries().get("data")).isEqualTo(new IniFile.Entry("data", "/images/root.img", 8));
+    assertThat(export.entries().get("data"))
+        .isEqualTo(new IniFile.Entry("data", "/images/root.img", 8));
     assertThat(ini.sections().get(0).entries().get("port").value()).isEqualTo("10809");
   }
 
@@ -37,7 +43,8 @@ class IniFileTest {
     IniFile ini = IniFile.parse("x.conf", "\ufeff[generic]\nport = 1\n");
     assertThat(ini.sections().get(0).name()).isEqualTo("generic");
     assertThat(ini.sections().get(0).line()).isEqualTo(1);
-    assertThatThrownBy(() -> IniFile.parse("x.conf", "[a]\n\ufeff[b]\n")).hasMessageStartingWith("x.conf:2: line:");
+    assertThatThrownBy(() -> IniFile.parse("x.conf", "[a]\n\ufeff[b]\n"))
+        .hasMessageStartingWith("x.conf:2: line:");
   }
 
   @Test

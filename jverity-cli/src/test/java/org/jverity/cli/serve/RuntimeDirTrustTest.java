@@ -19,14 +19,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.BadInputTest;
-import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.Jverity;
 import org.jverity.cli.Clients;
+import org.jverity.cli.Jverity;
 import org.jverity.cli.ServerProcess;
 import org.jverity.cli.TestImage;
 import org.jverity.cli.ToolRun;
-import org.jverity.testkit.Tool;
+import org.jverity.cli.command.ExitCode;
 import org.jverity.server.StatusSocket;
+import org.jverity.testkit.Tool;
 
 /**
  * The runtime directory and its status sockets are trusted only when they are ours: a directory
@@ -44,10 +44,13 @@ class RuntimeDirTrustTest {
   @BeforeAll
   static void root() {
     if (!"root".equals(System.getProperty("user.name"))) {
-      fail("these tests act as another user (uid " + NOBODY + "): run them as root (bin/test does)");
+      fail(
+          "these tests act as another user (uid " + NOBODY + "): run them as root (bin/test does)");
     }
-    if (!Files.isExecutable(Path.of("/usr/bin/setpriv")) || !Files.isExecutable(Path.of("/usr/bin/python3"))) {
-      fail("setpriv (util-linux) and /usr/bin/python3 are needed to run a listener as another user");
+    if (!Files.isExecutable(Path.of("/usr/bin/setpriv"))
+        || !Files.isExecutable(Path.of("/usr/bin/python3"))) {
+      fail(
+          "setpriv (util-linux) and /usr/bin/python3 are needed to run a listener as another user");
     }
   }
 
@@ -76,17 +79,31 @@ class RuntimeDirTrustTest {
   void aRuntimeDirWritableByOthersIsRefusedByEveryCommand() throws Exception {
     Path run = Files.createDirectory(dir.resolve("run"));
     Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwxrwxrwx"));
-    String expected = "jverity: runtime directory " + run + ": mode 0777, writable by group and others";
+    String expected =
+        "jverity: runtime directory " + run + ": mode 0777, writable by group and others";
     assertRefused(Jverity.run("status", "disk", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("status", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("close", "disk", "--runtime-dir", run.toString()), expected);
     TestImage image = TestImage.create(dir, "disk", 8);
-    assertRefused(Jverity.run("open", image.data().toString(), "disk", image.hash().toString(), image.root(),
-        "--port", "0", "--runtime-dir", run.toString()), expected);
+    assertRefused(
+        Jverity.run(
+            "open",
+            image.data().toString(),
+            "disk",
+            image.hash().toString(),
+            image.root(),
+            "--port",
+            "0",
+            "--runtime-dir",
+            run.toString()),
+        expected);
     Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwx---rwx"));
-    assertRefused(Jverity.run("status", "--runtime-dir", run.toString()), "mode 0707, writable by others");
+    assertRefused(
+        Jverity.run("status", "--runtime-dir", run.toString()), "mode 0707, writable by others");
     Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwxr-xr-x"));
-    assertThat(Jverity.run("status", "--runtime-dir", run.toString()).exitCode()).as("0755 is fine").isZero();
+    assertThat(Jverity.run("status", "--runtime-dir", run.toString()).exitCode())
+        .as("0755 is fine")
+        .isZero();
   }
 
   @Test
@@ -100,12 +117,17 @@ class RuntimeDirTrustTest {
     assertRefused(Jverity.run("status", "--runtime-dir", run.toString()), expected);
   }
 
-  /** Runs a status socket as nobody in {@code shared}, answering every request with a forged report. */
+  /**
+   * Runs a status socket as nobody in {@code shared}, answering every request with a forged report.
+   */
   private Path foreignStatusSocket() throws Exception {
     shared = Files.createTempDirectory(Path.of("/tmp"), "jverity-peer");
     Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxr-xr-x"));
     Files.setAttribute(shared, "unix:uid", NOBODY);
-    Path script = Files.writeString(shared.resolve("listen.py"), """
+    Path script =
+        Files.writeString(
+            shared.resolve("listen.py"),
+            """
         import os, socket, sys
         s = socket.socket(socket.AF_UNIX)
         s.bind(sys.argv[1])
@@ -121,14 +143,28 @@ class RuntimeDirTrustTest {
             c.close()
         """);
     Path socket = shared.resolve("disk.ctl");
-    listener = new ProcessBuilder("/usr/bin/setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups",
-        "/usr/bin/python3", script.toString(), socket.toString()).redirectErrorStream(true).start();
+    listener =
+        new ProcessBuilder(
+                "/usr/bin/setpriv",
+                "--reuid=" + NOBODY,
+                "--regid=" + NOBODY,
+                "--clear-groups",
+                "/usr/bin/python3",
+                script.toString(),
+                socket.toString())
+            .redirectErrorStream(true)
+            .start();
     Path ready = Path.of(socket + ".ready");
     for (int i = 0; i < 200 && !Files.exists(ready); i++) {
       Thread.sleep(50);
     }
-    assertThat(ready).as("the listener runs as nobody: %s", listener.isAlive() ? "" : new String(
-        listener.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).exists();
+    assertThat(ready)
+        .as(
+            "the listener runs as nobody: %s",
+            listener.isAlive()
+                ? ""
+                : new String(listener.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+        .exists();
     return socket;
   }
 
@@ -138,7 +174,8 @@ class RuntimeDirTrustTest {
     Path run = Files.createDirectory(dir.resolve("run"));
     Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwx------"));
     Files.move(socket, run.resolve("disk.ctl")); // as if another user had put it there
-    String expected = "status socket " + run.resolve("disk.ctl") + ": served by user nobody, not root";
+    String expected =
+        "status socket " + run.resolve("disk.ctl") + ": served by user nobody, not root";
     assertRefused(Jverity.run("status", "disk", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("close", "disk", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("status", "--runtime-dir", run.toString()), expected);
@@ -149,34 +186,57 @@ class RuntimeDirTrustTest {
   void aServerTakesCloseOnlyFromItsOwnUser() throws Exception {
     Tool.of("nbdinfo").require();
     TestImage image = TestImage.create(dir, "disk", 16);
-    try (ServerProcess server = ServerProcess.start(dir, "open", image.data().toString(), "disk",
-        image.hash().toString(), image.root(), "--port", "0")) {
+    try (ServerProcess server =
+        ServerProcess.start(
+            dir,
+            "open",
+            image.data().toString(),
+            "disk",
+            image.hash().toString(),
+            image.root(),
+            "--port",
+            "0")) {
       String uri = server.line();
-      // Another user reaching the status socket (a hard link where it can, writable as sockets must be).
+      // Another user reaching the status socket (a hard link where it can, writable as sockets must
+      // be).
       shared = Files.createTempDirectory(Path.of("/tmp"), "jverity-peer");
       Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxr-xr-x"));
       Path link = Files.createLink(shared.resolve("disk.ctl"), dir.resolve("run/disk.ctl"));
       Files.setPosixFilePermissions(link, PosixFilePermissions.fromString("rwxrwxrwx"));
-      Process other = new ProcessBuilder("/usr/bin/setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY,
-          "--clear-groups", "/usr/bin/python3", "-c", """
+      Process other =
+          new ProcessBuilder(
+                  "/usr/bin/setpriv",
+                  "--reuid=" + NOBODY,
+                  "--regid=" + NOBODY,
+                  "--clear-groups",
+                  "/usr/bin/python3",
+                  "-c",
+                  """
               import socket, sys
               s = socket.socket(socket.AF_UNIX)
               s.connect(sys.argv[1])
               s.sendall(b"close\\n")
               s.shutdown(socket.SHUT_WR)
               print(s.makefile().read(), end="")
-              """, link.toString()).redirectErrorStream(true).start();
+              """,
+                  link.toString())
+              .redirectErrorStream(true)
+              .start();
       String answer = new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(other.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(answer).isEqualTo("error: refused: only the user this server runs as may close its exports\n");
-      assertThat(Clients.run("nbdinfo", "--size", uri).stdout().strip()).as("still served")
+      assertThat(answer)
+          .isEqualTo("error: refused: only the user this server runs as may close its exports\n");
+      assertThat(Clients.run("nbdinfo", "--size", uri).stdout().strip())
+          .as("still served")
           .isEqualTo(Integer.toString(16 * 4096));
       // Its own user may.
-      try (SocketChannel c = SocketChannel.open(UnixDomainSocketAddress.of(dir.resolve("run/disk.ctl")))) {
+      try (SocketChannel c =
+          SocketChannel.open(UnixDomainSocketAddress.of(dir.resolve("run/disk.ctl")))) {
         c.write(ByteBuffer.wrap(StatusSocket.CLOSE.getBytes(StandardCharsets.UTF_8)));
         ByteBuffer in = ByteBuffer.allocate(64);
         c.read(in);
-        assertThat(new String(in.array(), 0, in.position(), StandardCharsets.UTF_8)).startsWith("closing\n");
+        assertThat(new String(in.array(), 0, in.position(), StandardCharsets.UTF_8))
+            .startsWith("closing\n");
       }
       assertThat(server.waitFor()).isZero();
     }

@@ -16,9 +16,9 @@ import org.jverity.cli.command.CliException;
 import org.jverity.cli.syntax.Syntax;
 
 /**
- * {@code serve}'s config says what {@code open}'s options say: every long option of {@code open}
- * is a key of a serve config section (its name without the dashes), so an option added to {@code
- * open} and forgotten in the config fails here, and {@code serve --help} names it.
+ * {@code serve}'s config says what {@code open}'s options say: every long option of {@code open} is
+ * a key of a serve config section (its name without the dashes), so an option added to {@code open}
+ * and forgotten in the config fails here, and {@code serve --help} names it.
  */
 class ServeKeysTest {
   /**
@@ -26,7 +26,8 @@ class ServeKeysTest {
    * connection on stdin (a client starts that process, no config), and the service options, which
    * {@code serve} takes on its own command line.
    */
-  static final Set<String> NOT_KEYS = Set.of("json", "stdin", "pid-file", "run", "exit-with-parent");
+  static final Set<String> NOT_KEYS =
+      Set.of("json", "stdin", "pid-file", "run", "exit-with-parent");
 
   /** Options whose key is spelt otherwise: {@code --hash} would read as the hash device. */
   static final Map<String, String> ALIASES = Syntax.KEY_ALIASES;
@@ -58,7 +59,9 @@ class ServeKeysTest {
   @Test
   void everyLongOptionOfOpenIsAKeyOfAServeSection() throws Exception {
     List<String> keys = keysOfOpen();
-    assertThat(keys).contains("hash-algorithm", "tls", "fec-roots", "root-hash-signature", "max-in-flight", "uuid");
+    assertThat(keys)
+        .contains(
+            "hash-algorithm", "tls", "fec-roots", "root-hash-signature", "max-in-flight", "uuid");
     List<String> missing = new ArrayList<>();
     for (String key : keys) {
       if (!accepted(key)) {
@@ -70,7 +73,8 @@ class ServeKeysTest {
 
   @Test
   void theExclusionsAreOptionsOfOpen() {
-    List<String> names = OpenCommand.SYNTAX.options().stream().map(o -> o.name().substring(2)).toList();
+    List<String> names =
+        OpenCommand.SYNTAX.options().stream().map(o -> o.name().substring(2)).toList();
     assertThat(names).containsAll(NOT_KEYS).containsAll(ALIASES.keySet());
   }
 

@@ -11,9 +11,9 @@ import org.jverity.cli.JsonCheck;
 import org.jverity.server.Json;
 
 /**
- * {@link Json}: what it writes, indented or on one line, Python's json module reads back to the same
- * values, and so does {@link Json#parse}, which refuses what is not strictly JSON (status --json
- * trusts it with what a serving process says).
+ * {@link Json}: what it writes, indented or on one line, Python's json module reads back to the
+ * same values, and so does {@link Json#parse}, which refuses what is not strictly JSON (status
+ * --json trusts it with what a serving process says).
  */
 class JsonTest {
   @Test
@@ -40,12 +40,32 @@ class JsonTest {
 
   @Test
   void parseRefusesWhatIsNotStrictlyJson() {
-    for (String bad : List.of("", "{", "{\"a\":1,}", "[1,]", "[1] x", "{\"a\":1,\"a\":2}", "01", "1.", "-",
-        "NaN", "'a'", "\"\u0001\"", "\"\\x\"", "{a:1}", "[1 2]", "tru", "\"\\u12\"")) {
-      assertThatThrownBy(() -> Json.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+    for (String bad :
+        List.of(
+            "",
+            "{",
+            "{\"a\":1,}",
+            "[1,]",
+            "[1] x",
+            "{\"a\":1,\"a\":2}",
+            "01",
+            "1.",
+            "-",
+            "NaN",
+            "'a'",
+            "\"\u0001\"",
+            "\"\\x\"",
+            "{a:1}",
+            "[1 2]",
+            "tru",
+            "\"\\u12\"")) {
+      assertThatThrownBy(() -> Json.parse(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("not JSON: ");
     }
     assertThat(Json.parse(" [1.5e3, -0, \"\\u00e9\\/\"] ")).isEqualTo(List.of(1500.0, 0L, "é/"));
-    assertThatThrownBy(() -> Json.parse("[".repeat(100) + "]".repeat(100))).hasMessageContaining("nested too deep");
+    assertThatThrownBy(() -> Json.parse("[".repeat(100) + "]".repeat(100)))
+        .hasMessageContaining("nested too deep");
   }
 }

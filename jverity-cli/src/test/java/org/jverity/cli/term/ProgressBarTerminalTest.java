@@ -48,13 +48,20 @@ class ProgressBarTerminalTest {
     root = r.headerField("Root hash").strip();
   }
 
-  /** Runs jverity on a terminal of the given $COLUMNS (null: unset); returns what the terminal got. */
+  /**
+   * Runs jverity on a terminal of the given $COLUMNS (null: unset); returns what the terminal got.
+   */
   static String onTerminal(String columns, String... args) throws Exception {
     List<String> java = ServerProcess.javaCommand();
     java.addAll(Arrays.asList(args));
-    String command = java.stream().map(a -> "'" + a.replace("'", "'\\''") + "'").collect(Collectors.joining(" "));
-    ProcessBuilder b = Jverity.detailed(new ProcessBuilder("script", "-qec", command, "/dev/null"))
-        .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE);
+    String command =
+        java.stream()
+            .map(a -> "'" + a.replace("'", "'\\''") + "'")
+            .collect(Collectors.joining(" "));
+    ProcessBuilder b =
+        Jverity.detailed(new ProcessBuilder("script", "-qec", command, "/dev/null"))
+            .redirectErrorStream(true)
+            .redirectInput(ProcessBuilder.Redirect.PIPE);
     b.environment().remove("COLUMNS");
     b.environment().remove("JVERITY_NO_PROGRESS");
     if (columns != null) {
@@ -64,7 +71,8 @@ class ProgressBarTerminalTest {
     try {
       p = b.start();
     } catch (IOException e) {
-      throw new AssertionError("needs util-linux script (apt-get install bsdutils): " + e.getMessage(), e);
+      throw new AssertionError(
+          "needs util-linux script (apt-get install bsdutils): " + e.getMessage(), e);
     }
     p.getOutputStream().close();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -94,17 +102,27 @@ class ProgressBarTerminalTest {
     }
     String terminal = onTerminal(columns, args.toArray(String[]::new));
     List<String> frames = frames(terminal);
-    int width = columns == null ? TerminalColumns.DEFAULT : Integer.parseInt(columns); // script's pty says 0 0
+    int width =
+        columns == null
+            ? TerminalColumns.DEFAULT
+            : Integer.parseInt(columns); // script's pty says 0 0
     assertThat(frames).as("terminal got: %s", terminal).hasSizeGreaterThanOrEqualTo(2);
     // verify's total also counts the tree's own levels it hashes (0.5 MiB here)
     String total = command.equals("read") ? "64.0 MiB" : "64.5 MiB";
-    Pattern frame = Pattern.compile(Pattern.quote(command) + " \\[[#.]+\\] +\\d+%  [\\d.]+ [KMG]?i?B / "
-        + Pattern.quote(total) + "(  \\d+ MB/s)?");
+    Pattern frame =
+        Pattern.compile(
+            Pattern.quote(command)
+                + " \\[[#.]+\\] +\\d+%  [\\d.]+ [KMG]?i?B / "
+                + Pattern.quote(total)
+                + "(  \\d+ MB/s)?");
     for (String f : frames) {
       assertThat(f).as("terminal got: %s", terminal).matches(frame);
       assertThat(f.length()).as("frame %s", f).isLessThan(width);
     }
-    assertThat(frames.getLast()).contains("] 100%  " + total + " / " + total).doesNotContain(".]").contains("MB/s");
+    assertThat(frames.getLast())
+        .contains("] 100%  " + total + " / " + total)
+        .doesNotContain(".]")
+        .contains("MB/s");
     assertThat(terminal).as("the last frame stays, on a line of its own").endsWith("\r\n");
   }
 

@@ -16,7 +16,8 @@ class ProgressLineTest {
   void neverReachesTheLastColumn(int columns) {
     for (long done : new long[] {0, 1, GIB / 3, GIB - 1, GIB}) {
       String line = ProgressLine.render("verify", done, GIB, 987.6e6, columns);
-      assertThat(line.length()).as("%d columns, %d done: %s", columns, done, line)
+      assertThat(line.length())
+          .as("%d columns, %d done: %s", columns, done, line)
           .isLessThanOrEqualTo(Math.max(0, columns - 1));
     }
   }
@@ -25,7 +26,8 @@ class ProgressLineTest {
   void eightyColumnsShowBarPercentSizesAndRate() {
     String line = ProgressLine.render("verify", GIB / 2, GIB, 850e6, 80);
     assertThat(line).startsWith("verify [").contains("]  50%  512.0 MiB / 1.0 GiB  850 MB/s");
-    assertThat(line).hasSize(79); // the bar takes what the text leaves, up to the last column but one
+    assertThat(line)
+        .hasSize(79); // the bar takes what the text leaves, up to the last column but one
     int cells = line.indexOf(']') - line.indexOf('[') - 1;
     assertThat(line.substring(line.indexOf('[') + 1, line.indexOf(']')))
         .isEqualTo("#".repeat(cells / 2) + ".".repeat(cells - cells / 2));
@@ -46,19 +48,30 @@ class ProgressLineTest {
   @Test
   void fullBarAnd100PercentOnlyWhenAllIsDone() {
     assertThat(ProgressLine.render("read", GIB, GIB, 1e9, 80))
-        .contains("100%").doesNotContain(".]").contains("1.0 GiB / 1.0 GiB");
+        .contains("100%")
+        .doesNotContain(".]")
+        .contains("1.0 GiB / 1.0 GiB");
     assertThat(ProgressLine.render("read", GIB - 1, GIB, 1e9, 80)).contains(" 99%").contains(".]");
   }
 
   @ParameterizedTest(name = "{0} of {1}: {2}%")
-  @CsvSource({"0, 100, 0", "1, 100, 1", "99, 100, 99", "100, 100, 100", "150, 100, 100",
-      "9223372036854775806, 9223372036854775807, 99", "0, 0, 100"})
+  @CsvSource({
+    "0, 100, 0",
+    "1, 100, 1",
+    "99, 100, 99",
+    "100, 100, 100",
+    "150, 100, 100",
+    "9223372036854775806, 9223372036854775807, 99",
+    "0, 0, 100"
+  })
   void percentRoundsDown(long done, long total, int percent) {
     assertThat(ProgressLine.percent(done, total)).isEqualTo(percent);
   }
 
   @Test
   void anUnknownRateIsLeftOut() {
-    assertThat(ProgressLine.render("read", 0, GIB, -1, 80)).doesNotContain("MB/s").endsWith("0 B / 1.0 GiB");
+    assertThat(ProgressLine.render("read", 0, GIB, -1, 80))
+        .doesNotContain("MB/s")
+        .endsWith("0 B / 1.0 GiB");
   }
 }

@@ -47,7 +47,8 @@ class RateWindowTest {
     for (long t = 2200; t <= 2400; t += 200) {
       w.add(t * MS, 2_000_000_000L); // nothing more
     }
-    assertThat(w.bytesPerSecond()).isCloseTo(0.6e9, within(1.0)); // 600 ms of work in the last second
+    assertThat(w.bytesPerSecond())
+        .isCloseTo(0.6e9, within(1.0)); // 600 ms of work in the last second
     for (long t = 2600; t <= 3000; t += 200) {
       w.add(t * MS, 2_000_000_000L);
     }

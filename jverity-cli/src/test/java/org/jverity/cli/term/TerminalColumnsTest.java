@@ -26,7 +26,9 @@ class TerminalColumnsTest {
   }
 
   @ParameterizedTest(name = "stty says \"{0}\": {1}")
-  @CsvSource(delimiter = '|', value = {"24 80|80", "50 211|211", "0 0|0", "|0", "garbage|0", "24|0"})
+  @CsvSource(
+      delimiter = '|',
+      value = {"24 80|80", "50 211|211", "0 0|0", "|0", "garbage|0", "24|0"})
   void sttyOutputIsRowsThenColumns(String output, int columns) {
     assertThat(TerminalColumns.parseStty(output)).isEqualTo(columns);
   }

@@ -23,7 +23,10 @@ class DataMismatchTest {
   }
 
   @ParameterizedTest(name = "sampled {0}")
-  @CsvSource({"false, 1022 of 1024 data blocks mismatch", "true, 1022 of 1024 data blocks sampled mismatch"})
+  @CsvSource({
+    "false, 1022 of 1024 data blocks mismatch",
+    "true, 1022 of 1024 data blocks sampled mismatch"
+  })
   void theLineSaysWhetherItCountsASample(boolean sampled, String counts) {
     assertThat(new DataMismatch(1022, 1024, sampled).describe())
         .startsWith("hash file does not belong to this data: " + counts);
