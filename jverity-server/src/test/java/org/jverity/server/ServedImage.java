@@ -7,9 +7,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.UUID;
+import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
-import org.jverity.io.BlockDevice;
-import org.jverity.io.BlockDevices;
+import org.jverity.image.VerifiedImage;
+import org.jverity.image.VerityImage;
 import org.jverity.io.FileDevice;
 import org.jverity.nbd.Export;
 import org.jverity.nbd.NbdEvents;
@@ -18,104 +20,42 @@ import org.jverity.nbd.NbdTls;
 import org.jverity.nbd.ServerLimits;
 import org.jverity.tree.TreeBuilder;
 import org.jverity.verify.HashBlockCache;
-import org.jverity.verify.HashingPool;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
-import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.VerifiedReader;
 
 /**
- * A test fixture: an image and its hash tree in a directory, served by an {@link NbdServer} on a
- * free TCP port of 127.0.0.1 and on a Unix socket. Closing stops the server and deletes nothing
- * (the directory is the test's).
+ * A test fixture for what the daemon adds to the protocol (TLS, metrics): pseudo-random data and
+ * its hash tree in a directory, opened through the core's opener and served on a free TCP port of
+ * 127.0.0.1. jverity-nbd's tests have a fuller one (tampering, limits, Unix sockets), in a package
+ * these tests cannot share. Closing stops the server and deletes nothing (the directory is the
+ * test's).
  */
 final class ServedImage implements AutoCloseable {
-  final Path dir;
   final Path data;
-  final Path hash;
-  final byte[] root;
-  final VerityParams params;
+  final Export export;
   final NbdServer server;
   final InetSocketAddress address;
-  final Path socket;
-  final Export export;
-  private final BlockDevice dataDevice;
-  private final BlockDevice hashDevice;
-  private final VerifiedReader reader;
-  private final VerificationScheduler scheduler;
+  private final VerifiedImage image;
 
-  private ServedImage(
-      Path dir,
-      Path data,
-      Path hash,
-      byte[] root,
-      VerityParams params,
-      ReaderOptions options,
-      ServerLimits limits,
-      NbdTls tls,
-      NbdEvents events)
+  private ServedImage(Path data, VerifiedImage image, NbdTls tls, NbdEvents events)
       throws IOException {
-    this.dir = dir;
     this.data = data;
-    this.hash = hash;
-    this.root = root;
-    this.params = params;
-    this.dataDevice = BlockDevices.openRead(data);
-    this.hashDevice = BlockDevices.openRead(hash);
-    this.reader =
-        VerifiedReader.open(
-            params, dataDevice, hashDevice, root, new HashBlockCache(16 << 20), options);
-    this.scheduler = new VerificationScheduler(reader, HashingPool.shared());
-    this.export = new Export("", "test image", scheduler, IoClass.BEST_EFFORT);
-    this.server = new NbdServer(List.of(export), limits, tls, events);
+    this.image = image;
+    this.export = new Export("", "test image", image.scheduler(), IoClass.BEST_EFFORT);
+    this.server = new NbdServer(List.of(export), ServerLimits.DEFAULTS, tls, events);
     this.address = server.listen(new InetSocketAddress("127.0.0.1", 0));
-    this.socket = dir.resolve("nbd.sock");
-    server.listenUnix(socket);
-  }
-
-  /**
-   * Changes the data file after its hash tree is built and before it is served: corruption on disk
-   * that the tree does not know about.
-   */
-  interface Tamper {
-    Tamper NONE = data -> {};
-
-    void apply(Path data) throws IOException;
   }
 
   /** {@code blocks} pseudo-random 4 KiB blocks (every 16th zero), formatted and served. */
-  static ServedImage random(Path dir, int blocks, ReaderOptions options) throws IOException {
-    return random(dir, blocks, options, NbdEvents.NONE);
-  }
-
-  /** As {@link #random(Path, int, ReaderOptions)}, telling {@code events} what the server sees. */
-  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events)
-      throws IOException {
-    return random(dir, blocks, options, null, events, Tamper.NONE);
+  static ServedImage random(Path dir, int blocks) throws IOException {
+    return random(dir, blocks, null, NbdEvents.NONE);
   }
 
   /**
-   * As {@link #random(Path, int, ReaderOptions, NbdEvents)}, with {@code tamper} run after
-   * formatting.
+   * As {@link #random(Path, int)}, served with {@code tls} (null: none), telling {@code events}.
    */
-  static ServedImage random(
-      Path dir, int blocks, ReaderOptions options, NbdEvents events, Tamper tamper)
-      throws IOException {
-    return random(dir, blocks, options, null, events, tamper);
-  }
-
-  /**
-   * As {@link #random(Path, int, ReaderOptions, NbdEvents)}, served with {@code tls} (null: none).
-   */
-  static ServedImage random(
-      Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events)
-      throws IOException {
-    return random(dir, blocks, options, tls, events, Tamper.NONE);
-  }
-
-  static ServedImage random(
-      Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events, Tamper tamper)
-      throws IOException {
+  static ServedImage random(Path dir, int blocks, NbdTls tls, NbdEvents events) throws IOException {
     byte[] bytes = new byte[blocks * 4096];
     SplittableRandom rnd = new SplittableRandom(blocks);
     for (int b = 0; b < blocks; b++) {
@@ -129,83 +69,42 @@ final class ServedImage implements AutoCloseable {
       }
     }
     Path data = Files.write(dir.resolve("data.img"), bytes);
-    return format(dir, data, options, ServerLimits.DEFAULTS, tls, events, tamper);
-  }
-
-  static ServedImage format(
-      Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events)
-      throws IOException {
-    return format(dir, data, options, limits, events, Tamper.NONE);
-  }
-
-  static ServedImage format(
-      Path dir,
-      Path data,
-      ReaderOptions options,
-      ServerLimits limits,
-      NbdEvents events,
-      Tamper tamper)
-      throws IOException {
-    return format(dir, data, options, limits, null, events, tamper);
-  }
-
-  /**
-   * Builds the tree over {@code data} as it is, lets {@code tamper} change the data, then serves it
-   * with {@code tls} (null: none).
-   */
-  static ServedImage format(
-      Path dir,
-      Path data,
-      ReaderOptions options,
-      ServerLimits limits,
-      NbdTls tls,
-      NbdEvents events,
-      Tamper tamper)
-      throws IOException {
-    byte[] salt = new byte[32];
-    java.util.Arrays.fill(salt, (byte) 0x5a);
+    Path hash = dir.resolve("data.hash");
     VerityParams p =
         VerityParams.builder()
-            .dataBlocks(Files.size(data) / 4096)
-            .salt(salt)
-            .superblock(false)
-            .build();
-    Path hash = dir.resolve("data.hash");
+            .dataBlocks(blocks)
+            .uuid(new UUID(0, blocks))
+            .build(); // with a superblock
     byte[] root;
     try (FileDevice d = FileDevice.openChannel(data, false);
         FileDevice h = FileDevice.openChannel(hash, true)) {
       root = TreeBuilder.of(p).build(d, h);
     }
-    tamper.apply(data);
-    return new ServedImage(dir, data, hash, root, p, options, limits, tls, events);
+    try (VerityImage image = VerityImage.open(data.toString(), hash.toString(), Hex.format(root))) {
+      return new ServedImage(
+          data,
+          image.reader(new HashBlockCache(16 << 20), ReaderOptions.DEFAULTS),
+          tls,
+          events); // the reader owns the devices
+    }
   }
 
   String tcpUri() {
     return "nbd://127.0.0.1:" + address.getPort() + "/";
   }
 
-  /**
-   * The {@code nbds://} URI of the TCP listener, with libnbd's certificates directory for the
-   * client.
-   */
+  /** The {@code nbds://} URI, with libnbd's certificates directory for the client. */
   String tlsUri(Path clientCertificates) {
     return "nbds://127.0.0.1:" + address.getPort() + "/?tls-certificates=" + clientCertificates;
   }
 
-  String unixUri() {
-    return "nbd+unix:///?socket=" + socket;
-  }
-
   VerifiedReader reader() {
-    return reader;
+    return image.reader();
   }
 
   @Override
   public void close() throws IOException {
     server.shutdown(Duration.ofSeconds(10));
-    scheduler.close();
-    reader.close();
-    dataDevice.close();
-    hashDevice.close();
+    image.close();
   }
 }
