@@ -1,11 +1,10 @@
 package org.jverity.image;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Objects;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
+import org.jverity.io.SameFile;
 
 /** {@link DeviceSource#LOCAL}: locations are paths of files or block devices. */
 final class LocalFiles implements DeviceSource {
@@ -14,21 +13,9 @@ final class LocalFiles implements DeviceSource {
     return BlockDevices.openRead(Path.of(location));
   }
 
-  /**
-   * One file under two names, or two device nodes of one block device (e.g. a copy made with
-   * mknod).
-   */
+  /** {@link SameFile}'s rule: one file under two names, or two nodes of one block device. */
   @Override
   public boolean same(String a, String b) throws IOException {
-    Path pa = Path.of(a);
-    Path pb = Path.of(b);
-    if (!Files.exists(pa) || !Files.exists(pb)) {
-      return pa.toAbsolutePath().normalize().equals(pb.toAbsolutePath().normalize());
-    }
-    return Files.isSameFile(pa, pb)
-        || BlockDevices.isBlockDevice(pa)
-            && BlockDevices.isBlockDevice(pb)
-            && Objects.equals(
-                Files.getAttribute(pa, "unix:rdev"), Files.getAttribute(pb, "unix:rdev"));
+    return SameFile.same(Path.of(a), Path.of(b));
   }
 }

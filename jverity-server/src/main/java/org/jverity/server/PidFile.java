@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
+import org.jverity.io.SameFile;
 
 /**
  * {@code --pid-file FILE}: the server's process id and a newline, written once it listens (so a

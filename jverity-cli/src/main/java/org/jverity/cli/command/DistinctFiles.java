@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.jverity.server.SameFile;
+import org.jverity.io.SameFile;
 
 /**
  * Refuses, before anything is opened for writing, an output that is the same file as an input or as

@@ -1,14 +1,13 @@
-package org.jverity.server;
+package org.jverity.io;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import org.jverity.io.BlockDevices;
 
 /**
- * Whether two paths name one file: what a pid file must not be (an input it would overwrite), and
- * what the command line's outputs must not be.
+ * Whether two paths name one file: an output that must not be an input (a pid file, the command
+ * line's outputs), a FEC device that is the hash device. The one place the rule is said.
  */
 public final class SameFile {
   private SameFile() {}
