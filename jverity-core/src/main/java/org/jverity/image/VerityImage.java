@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jverity.fec.FecRepairer;
 import org.jverity.io.BlockDevice;
+import org.jverity.tree.MerkleLayout;
 import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.ReaderOptions;
@@ -90,11 +91,28 @@ public final class VerityImage implements AutoCloseable {
               rootText,
               dataBlocks != null ? dataBlocks : TrustedRoot.DataBlocks.of(dataDev));
       check.check(trusted.rootHash()); // before any block is read
+      prefetchUpperLevels(hashDev, trusted);
       return new VerityImage(source, hash, dataDev, hashDev, trusted);
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
       Closing.quietly(hashDev);
       Closing.quietly(dataDev);
       throw e;
+    }
+  }
+
+  /**
+   * Asks the hash device for every level above level 0 in one range: they sit first in the tree,
+   * are small (1/128 of level 0 each step up for SHA-256 in 4 KiB blocks) and are on every read's
+   * path, so a remote hash device fetches them in one round trip at open, not one per level.
+   */
+  private static void prefetchUpperLevels(BlockDevice hash, TrustedRoot trusted) {
+    if (trusted.params() == null) {
+      return;
+    }
+    MerkleLayout layout = MerkleLayout.dmVerity(trusted.params());
+    if (layout.levels() > 1) {
+      long upperEnd = layout.levelStart(0) * layout.hashBlockSize();
+      hash.prefetch(layout.treeOffset(), upperEnd - layout.treeOffset());
     }
   }
 

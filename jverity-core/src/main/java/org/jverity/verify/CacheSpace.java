@@ -133,7 +133,7 @@ final class CacheSpace {
   /** Reads a fresh copy of a block from {@code device}, bypassing (and not touching) the cache. */
   byte[] read(long index, BlockDevice device) throws IOException {
     byte[] bytes = new byte[blockSize];
-    device.readFully(Math.multiplyExact(index, (long) blockSize), bytes, 0, blockSize);
+    device.reread(Math.multiplyExact(index, (long) blockSize), bytes, 0, blockSize);
     cache.loads.increment();
     return bytes;
   }

@@ -253,6 +253,9 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     policy.checkOpen();
     long end = offset + length;
     long verifiedTo = offset; // dst holds verified bytes for [offset, verifiedTo)
+    if (!inline && length > 0) {
+      announce(offset, end);
+    }
     HashWork w = work.take();
     try {
       byte[] edge =
@@ -299,6 +302,29 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
       if (verifiedTo < end) { // nothing unverified stays where the caller can see it
         Arrays.fill(dst, (int) (dstOffset + verifiedTo - offset), dstOffset + length, (byte) 0);
       }
+    }
+  }
+
+  /**
+   * Tells the devices what this read will need before it waits for any of it: the data past the
+   * first run, and the hash blocks its paths lack (below the lowest level that is cached), so a
+   * device with a slow origin fetches a data block and its hash blocks in parallel, not one round
+   * trip after another. Local devices ignore the hints; the cache is only looked at.
+   */
+  private void announce(long offset, long end) {
+    if (end - offset > RUN_BYTES) {
+      data.prefetch(offset, end - offset);
+    }
+    long first = offset / blockSize;
+    long last = (end - 1) / blockSize;
+    int hashBlockSize = layout.hashBlockSize();
+    for (int i = 0; i < layout.levels(); i++) {
+      long a = layout.hashBlockOnPath(i, first);
+      long b = layout.hashBlockOnPath(i, last);
+      if (space.containsOrLoading(a) && space.containsOrLoading(b)) {
+        return; // this level is cached, and so is every level above it that a walk needs
+      }
+      hash.prefetch(a * hashBlockSize, (b - a + 1) * hashBlockSize);
     }
   }
 
@@ -366,7 +392,9 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   private void dataMismatch(long block, byte[] buf, int off, byte[] want, int at, HashWork w)
       throws IOException {
     byte[] fresh = new byte[blockSize];
-    readDataBlock(block, fresh);
+    long start = block * blockSize;
+    int n = (int) Math.min(blockSize, size - start);
+    data.reread(start, fresh, 0, n); // past the device's own cache: a remote origin, again
     w.hasher.hash(fresh, 0, blockSize, w.digest, 0);
     if (matches(w.digest, want, at)) {
       System.arraycopy(fresh, 0, buf, off, blockSize); // the first read was torn, not the data

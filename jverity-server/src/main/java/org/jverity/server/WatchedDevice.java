@@ -63,6 +63,22 @@ final class WatchedDevice implements BlockDevice {
   }
 
   @Override
+  public void reread(long offset, ByteBuffer dst) throws IOException {
+    int length = dst.remaining();
+    try {
+      device.reread(offset, dst);
+    } catch (IOException e) {
+      errors.failed(this, offset + length);
+      throw e;
+    }
+  }
+
+  @Override
+  public void prefetch(long offset, long length) {
+    device.prefetch(offset, length);
+  }
+
+  @Override
   public void close() throws IOException {
     device.close();
   }

@@ -1,0 +1,36 @@
+package org.jverity.remote;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * One object at a remote origin (an HTTP(S) URL or an S3 key), pinned at open to the {@link
+ * ObjectIdentity} it had then: every fetch asks for that version only (S3's and HTTP's {@code
+ * If-Match}), so an object replaced under a running server is an {@link ObjectChangedException},
+ * never a mix of two versions. Nothing it returns is trusted: the verified reader checks it.
+ *
+ * <p>Thread-safe; fetches may run concurrently (the origin bounds how many are in flight).
+ */
+public interface Origin extends Closeable {
+  /** Names the object in messages: its URL without credentials or signed query parameters. */
+  String description();
+
+  /** What was pinned at open: location, ETag or version, size. */
+  ObjectIdentity identity();
+
+  /**
+   * Fills {@code dst} from its position to its limit with the object's bytes at {@code offset}, in
+   * one range request (retried on transient faults within the origin's bounds).
+   *
+   * @throws ObjectChangedException when the object is no longer the one pinned
+   * @throws OriginException when the origin failed or answered wrongly (one line: origin, range,
+   *     status)
+   */
+  void fetch(long offset, ByteBuffer dst) throws IOException;
+
+  /**
+   * The counters of this origin's requests (shared by every origin of one {@link RemoteSource}).
+   */
+  RemoteStats stats();
+}
