@@ -9,4 +9,5 @@ module org.jverity.remote {
   requires java.net.http;
 
   exports org.jverity.remote;
+  exports org.jverity.remote.http;
 }
