@@ -23,9 +23,10 @@ import java.util.concurrent.TimeUnit;
  * and {@code localhost}), for the remote-device tests: real range requests, ETags, {@code If-Match}
  * and keep-alive, never a mock. Besides {@code /} it serves the same files through fault locations
  * (see {@link Faults}): {@code /slow/}, {@code /flaky/}, {@code /trunc/}, {@code /corrupt/}, {@code
- * /norange/}, {@code /badrange/}, {@code /redirect/} and {@code /nohead/}. Its access log says what
- * the origin was asked ({@link #accessLog()}), so tests count requests and bytes where they were
- * served.
+ * /norange/}, {@code /badrange/}, {@code /longbody/}, {@code /redirect/}, {@code /nohead/}, {@code
+ * /slowdown/} (S3's 503 SlowDown to every GET) and {@code /expired/} (S3's 400 ExpiredToken to a
+ * GET without {@code x-token: fresh}). Its access log says what the origin was asked ({@link
+ * #accessLog()}), so tests count requests and bytes where they were served.
  *
  * <p>A fault hits the first of every {@code every} requests of its location (1: every request), so
  * tests are deterministic: a random fault rate would make a test of retries flaky.
@@ -93,9 +94,17 @@ public final class Nginx implements AutoCloseable {
    * @param range the {@code Range} header, or null
    * @param method {@code GET}, {@code HEAD}
    * @param uri the path asked for (query excluded)
+   * @param protocol {@code HTTP/1.1}, {@code HTTP/2.0}
    */
   public record Access(
-      double end, int status, long bytes, double seconds, String range, String method, String uri) {
+      double end,
+      int status,
+      long bytes,
+      double seconds,
+      String range,
+      String method,
+      String uri,
+      String protocol) {
     /** When the request began, seconds since the epoch. */
     public double start() {
       return end - seconds;
@@ -103,10 +112,11 @@ public final class Nginx implements AutoCloseable {
 
     static Access parse(String line) {
       // $msec $status $body_bytes_sent $request_time "$http_range" $request_method $uri
+      // $server_protocol
       int q1 = line.indexOf('"');
       int q2 = line.indexOf('"', q1 + 1);
       String[] head = line.substring(0, q1).trim().split(" ");
-      String[] tail = line.substring(q2 + 1).trim().split(" ", 2);
+      String[] tail = line.substring(q2 + 1).trim().split(" ");
       String range = line.substring(q1 + 1, q2);
       return new Access(
           Double.parseDouble(head[0]),
@@ -115,7 +125,8 @@ public final class Nginx implements AutoCloseable {
           Double.parseDouble(head[3]),
           range.equals("-") ? null : range,
           tail[0],
-          tail[1]);
+          tail[1],
+          tail[2]);
     }
   }
 

@@ -23,6 +23,34 @@ final class NginxConf {
         + " == 0)";
   }
 
+  /**
+   * Lua serving {@code bytes=a-b} of the file itself: its Content-Range shifted by {@code shift}
+   * bytes, its body {@code extra} bytes longer than the range (and its Content-Length saying so).
+   */
+  private static String range(int shift, int extra) {
+    return """
+        local f = io.open(ngx.var.request_filename, "rb")
+                if not f then return ngx.exit(404) end
+                local size = f:seek("end")
+                local a, b = (ngx.var.http_range or ""):match("^bytes=(%d+)-(%d+)$")
+                if not a then
+                  ngx.header["Content-Length"] = size
+                  if ngx.req.get_method() == "GET" then f:seek("set", 0); ngx.print(f:read("*a")) end
+                  f:close()
+                  return
+                end
+                a = tonumber(a); b = math.min(tonumber(b), size - 1)
+                f:seek("set", a)
+                local body = f:read(b - a + 1) .. string.rep("x", EXTRA)
+                f:close()
+                ngx.status = 206
+                ngx.header["Content-Length"] = #body
+                ngx.header["Content-Range"] = "bytes " .. (a + SHIFT) .. "-" .. (b + SHIFT) .. "/" .. size
+                if ngx.req.get_method() == "GET" then ngx.print(body) end"""
+        .replace("SHIFT", Integer.toString(shift))
+        .replace("EXTRA", Integer.toString(extra));
+  }
+
   static String text(Path dir, int httpPort, int httpsPort, Nginx.Faults f) {
     String www = dir.resolve("www").toAbsolutePath() + "/";
     return """
@@ -34,7 +62,7 @@ final class NginxConf {
         error_log DIR/error.log warn;
         events { worker_connections 1024; }
         http {
-          log_format rng '$msec $status $body_bytes_sent $request_time "$http_range" $request_method $uri';
+          log_format rng '$msec $status $body_bytes_sent $request_time "$http_range" $request_method $uri $server_protocol';
           access_log DIR/access.log rng;
           client_body_temp_path DIR/tmp; proxy_temp_path DIR/tmp; fastcgi_temp_path DIR/tmp;
           uwsgi_temp_path DIR/tmp; scgi_temp_path DIR/tmp;
@@ -87,28 +115,29 @@ final class NginxConf {
               }
             }
             location /norange/ { alias WWW; max_ranges 0; }
-            location /badrange/ { alias WWW;
-              # nginx's range filter runs after lua's header filter, so this location serves the
-              # range itself and announces it one byte off.
-              content_by_lua_block {
-                local f = io.open(ngx.var.request_filename, "rb")
-                if not f then return ngx.exit(404) end
-                local size = f:seek("end")
-                local a, b = (ngx.var.http_range or ""):match("^bytes=(%d+)-(%d+)$")
-                if not a then
-                  ngx.header["Content-Length"] = size
-                  if ngx.req.get_method() == "GET" then f:seek("set", 0); ngx.print(f:read("*a")) end
-                  f:close()
-                  return
+            # nginx's range filter runs after lua's header filter, so these two serve the range
+            # themselves: /badrange/ announces it one byte off, /longbody/ sends one byte more.
+            location /badrange/ { alias WWW; content_by_lua_block { RANGE(1, 0) } }
+            location /longbody/ { alias WWW; content_by_lua_block { RANGE(0, 1) } }
+            location /slowdown/ { alias WWW;
+              access_by_lua_block {
+                if ngx.req.get_method() ~= "GET" then return end
+                ngx.status = 503
+                ngx.header["Content-Type"] = "application/xml"
+                ngx.print('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code>'
+                    .. "<Message>Please reduce your request rate.</Message></Error>")
+                return ngx.exit(503)
+              }
+            }
+            location /expired/ { alias WWW;
+              access_by_lua_block {
+                if ngx.req.get_method() == "GET" and ngx.var.http_x_token ~= "fresh" then
+                  ngx.status = 400
+                  ngx.header["Content-Type"] = "application/xml"
+                  ngx.print("<Error><Code>ExpiredToken</Code>"
+                      .. "<Message>The provided token has expired.</Message></Error>")
+                  return ngx.exit(400)
                 end
-                a = tonumber(a); b = math.min(tonumber(b), size - 1)
-                f:seek("set", a)
-                local body = f:read(b - a + 1)
-                f:close()
-                ngx.status = 206
-                ngx.header["Content-Length"] = #body
-                ngx.header["Content-Range"] = "bytes " .. (a + 1) .. "-" .. (b + 1) .. "/" .. size
-                if ngx.req.get_method() == "GET" then ngx.print(body) end
               }
             }
             location /redirect/ { rewrite ^/redirect/(.*)$ /$1 redirect; }
@@ -116,6 +145,8 @@ final class NginxConf {
           }
         }
         """
+        .replace("RANGE(1, 0)", range(1, 0))
+        .replace("RANGE(0, 1)", range(0, 1))
         .replace("FLAKY503", nth("flaky503", f.flaky503Every()))
         .replace("FLAKYDROP", nth("flakydrop", f.flakyDropEvery()))
         .replace("TRUNCAFTER", Long.toString(f.truncateAfter()))

@@ -1,6 +1,7 @@
 package org.jverity.remote.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.URI;
@@ -15,10 +16,12 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.remote.OriginException;
 import org.jverity.remote.RemoteOptions;
 import org.jverity.remote.RemoteStats;
 import org.jverity.testkit.Nginx;
@@ -141,5 +144,27 @@ class HttpTransportTest {
     // Every other GET is cut: at least 3 of these 4 fetches met one and tried again.
     assertThat(stats.retries.sum()).isBetween(3L, 4L);
     assertThat(stats.failures.sum()).isZero();
+  }
+
+  @Test
+  void aSlowAnswerTimesOutAndIsRetriedWithinBounds() throws IOException {
+    RemoteOptions options =
+        RemoteOptions.DEFAULTS.withTimeouts(Duration.ofMillis(50), 1, Duration.ofSeconds(5));
+    RemoteStats stats = new RemoteStats();
+    URI url = nginx.url("slow/a.bin");
+    try (HttpTransport transport = new HttpTransport(options)) {
+      assertThatThrownBy(
+              () ->
+                  HttpOrigin.open(
+                      url, url.toString(), transport, options, stats, RequestAuthorizer.NONE))
+          .isInstanceOf(OriginException.class)
+          // a cold client on a loaded machine may not even connect within 50 ms
+          .message()
+          .matches(
+              Pattern.quote(url + ": HEAD: ")
+                  + "(connect )?timed out after 0\\.05 s after 2 attempts");
+    }
+    assertThat(stats.retries.sum()).isEqualTo(1);
+    assertThat(stats.failures.sum()).isEqualTo(1);
   }
 }
