@@ -23,10 +23,11 @@ import java.util.concurrent.TimeUnit;
  * and {@code localhost}), for the remote-device tests: real range requests, ETags, {@code If-Match}
  * and keep-alive, never a mock. Besides {@code /} it serves the same files through fault locations
  * (see {@link Faults}): {@code /slow/}, {@code /flaky/}, {@code /trunc/}, {@code /corrupt/}, {@code
- * /norange/}, {@code /badrange/}, {@code /longbody/}, {@code /redirect/}, {@code /nohead/}, {@code
- * /slowdown/} (S3's 503 SlowDown to every GET) and {@code /expired/} (S3's 400 ExpiredToken to a
- * GET without {@code x-token: fresh}). Its access log says what the origin was asked ({@link
- * #accessLog()}), so tests count requests and bytes where they were served.
+ * /norange/}, {@code /badrange/}, {@code /longbody/}, {@code /redirect/} (302 to the file at {@code
+ * /}), {@code /loop/} (302 to itself), {@code /nohead/}, {@code /slowdown/} (S3's 503 SlowDown to
+ * every GET) and {@code /expired/} (S3's 400 ExpiredToken to a GET without {@code x-token: fresh}).
+ * Its access log says what the origin was asked ({@link #accessLog()}), so tests count requests and
+ * bytes where they were served.
  *
  * <p>A fault hits the first of every {@code every} requests of its location (1: every request), so
  * tests are deterministic: a random fault rate would make a test of retries flaky.
@@ -156,8 +157,9 @@ public final class Nginx implements AutoCloseable {
             "/CN=localhost",
             "-addext",
             "subjectAltName=DNS:localhost,IP:127.0.0.1");
-    this.httpPort = freePort();
-    this.httpsPort = freePort();
+    int[] ports = freePorts();
+    this.httpPort = ports[0];
+    this.httpsPort = ports[1];
     Files.writeString(dir.resolve("nginx.conf"), NginxConf.text(dir, httpPort, httpsPort, faults));
     this.process =
         NGINX.background(
@@ -289,10 +291,12 @@ public final class Nginx implements AutoCloseable {
     }
   }
 
-  /** A port nothing listens on now; nginx binds it a moment later (loopback: no one races us). */
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
+  /** Two distinct ports nothing listens on now; nginx binds them a moment later. */
+  private static int[] freePorts() throws IOException {
+    InetAddress lo = InetAddress.getLoopbackAddress();
+    try (ServerSocket a = new ServerSocket(0, 1, lo);
+        ServerSocket b = new ServerSocket(0, 1, lo)) {
+      return new int[] {a.getLocalPort(), b.getLocalPort()};
     }
   }
 

@@ -141,6 +141,7 @@ final class NginxConf {
               }
             }
             location /redirect/ { rewrite ^/redirect/(.*)$ /$1 redirect; }
+            location /loop/ { rewrite ^ $uri redirect; }
             location /nohead/ { alias WWW; if ($request_method = HEAD) { return 403; } }
           }
         }

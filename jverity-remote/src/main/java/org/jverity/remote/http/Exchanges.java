@@ -164,25 +164,11 @@ final class Exchanges {
             .method(method, HttpRequest.BodyPublishers.noBody());
     headers.forEach(b::header);
     auth.headers(method, uri, headers).forEach(b::header);
-    RangeBody[] data = new RangeBody[1];
-    ErrorBody[] other = new ErrorBody[1];
-    HttpResponse.BodyHandler<String> handler =
-        info -> {
-          ByteBuffer dst = target == null ? null : target.apply(info);
-          BodySubscriber<String> s;
-          synchronized (data) {
-            if (dst != null) {
-              s = data[0] = new RangeBody(dst);
-            } else {
-              s = other[0] = new ErrorBody();
-            }
-          }
-          return s;
-        };
+    Bodies bodies = new Bodies(target);
     stats.requests.increment();
     long t0 = System.nanoTime();
     CompletableFuture<HttpResponse<String>> future =
-        transport.client().sendAsync(b.build(), handler);
+        transport.client().sendAsync(b.build(), bodies);
     try {
       HttpResponse<String> r = future.get(options.timeout().toNanos(), TimeUnit.NANOSECONDS);
       int status = r.statusCode();
@@ -196,22 +182,61 @@ final class Exchanges {
           throw new Failure(reply.describe(), status, false, true);
         }
       }
-      return new Reply(status, r.headers(), data[0] != null ? null : r.body());
+      return new Reply(status, r.headers(), bodies.isData() ? null : r.body());
     } catch (TimeoutException e) {
       throw new Failure("timed out after " + seconds(), 0, true, false);
     } catch (ExecutionException e) {
+      String cut = bodies.cutShort();
+      if (cut != null && !(e.getCause() instanceof RangeBody.LengthMismatch)) {
+        // the head came, the body broke: the client may report its own error, not the body's
+        throw new Failure(cut, 206, true, false);
+      }
       throw failure(e.getCause());
     } finally {
-      synchronized (data) {
-        if (data[0] != null) {
-          data[0].abandon();
-          stats.bytes.add(data[0].received());
-        } else if (other[0] != null) {
-          stats.bytes.add(other[0].size());
-        }
-      }
+      stats.bytes.add(bodies.finish());
       future.cancel(true);
       stats.recordLatency(System.nanoTime() - t0);
+    }
+  }
+
+  /**
+   * The body handler of one attempt: an answer that is data goes into its target buffer, any other
+   * is read as text. {@link #finish} stops any write into the caller's buffer, for good.
+   */
+  private static final class Bodies implements HttpResponse.BodyHandler<String> {
+    private final Function<HttpResponse.ResponseInfo, ByteBuffer> target;
+    private RangeBody data;
+    private ErrorBody text;
+
+    Bodies(Function<HttpResponse.ResponseInfo, ByteBuffer> target) {
+      this.target = target;
+    }
+
+    @Override
+    public synchronized BodySubscriber<String> apply(HttpResponse.ResponseInfo info) {
+      ByteBuffer dst = target == null ? null : target.apply(info);
+      if (dst != null) {
+        return data = new RangeBody(dst);
+      }
+      return text = new ErrorBody();
+    }
+
+    /** When a data body had begun and did not complete, what it got; else null. */
+    synchronized String cutShort() {
+      return data == null ? null : data.cutShort();
+    }
+
+    synchronized boolean isData() {
+      return data != null;
+    }
+
+    /** Abandons the data body (a late packet must not land); returns the body bytes received. */
+    synchronized long finish() {
+      if (data != null) {
+        data.abandon();
+        return data.received();
+      }
+      return text == null ? 0 : text.size();
     }
   }
 

@@ -119,6 +119,19 @@ public final class HttpOrigin implements Origin {
     }
   }
 
+  /**
+   * {@code url} as messages and cache keys name it: without user info or query (a presigned URL's
+   * signature and credential), so that neither lands in a log nor changes with every signing.
+   */
+  public static String describe(URI url) {
+    StringBuilder b =
+        new StringBuilder().append(url.getScheme()).append("://").append(url.getHost());
+    if (url.getPort() >= 0) {
+      b.append(':').append(url.getPort());
+    }
+    return b.append(url.getRawPath() == null ? "" : url.getRawPath()).toString();
+  }
+
   private static long headSize(String description, Exchanges.Reply r) throws OriginException {
     if (r.status() != 200) {
       throw new OriginException(description + ": HEAD: " + r.describe(), r.status());

@@ -69,21 +69,19 @@ final class RangeBody implements BodySubscriber<String> {
 
   @Override
   public synchronized void onError(Throwable t) {
-    if (received > 0) {
-      result.completeExceptionally(
-          new LengthMismatch(
-              "body cut short after " + received + " of " + expected + " bytes", false));
+    // The answer's head came (this body exists only then): whatever broke, the body was cut,
+    // unless every byte asked had come.
+    if (dst.hasRemaining()) {
+      result.completeExceptionally(new LengthMismatch(cutShort(), false));
     } else {
-      result.completeExceptionally(t);
+      result.complete(null);
     }
   }
 
   @Override
   public synchronized void onComplete() {
     if (dst.hasRemaining()) {
-      result.completeExceptionally(
-          new LengthMismatch(
-              "body cut short after " + received + " of " + expected + " bytes", false));
+      result.completeExceptionally(new LengthMismatch(cutShort(), false));
     } else {
       result.complete(null);
     }
@@ -100,6 +98,13 @@ final class RangeBody implements BodySubscriber<String> {
     if (subscription != null) {
       subscription.cancel();
     }
+  }
+
+  /** "body cut short after R of N bytes", or null when it was whole. */
+  synchronized String cutShort() {
+    return dst.hasRemaining()
+        ? "body cut short after " + received + " of " + expected + " bytes"
+        : null;
   }
 
   synchronized long received() {

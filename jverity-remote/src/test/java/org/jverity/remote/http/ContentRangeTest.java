@@ -2,6 +2,7 @@ package org.jverity.remote.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import org.junit.jupiter.api.Test;
 
 /** The header parsed strictly: anything malformed is null, so it can never pass for a range. */
@@ -40,5 +41,16 @@ class ContentRangeTest {
                 "<?xml version=\"1.0\"?><Error><Code>SlowDown</Code><Message>Reduce</Message>"))
         .isEqualTo("SlowDown");
     assertThat(ErrorBody.s3Code("<html>503</html>")).isNull();
+  }
+
+  @Test
+  void aDescriptionHasNoCredentialsOrSignature() {
+    assertThat(
+            HttpOrigin.describe(
+                URI.create(
+                    "https://user:pw@example.com:8443/b/k%20x.img?X-Amz-Signature=abc&X-Amz-Credential=AKIA")))
+        .isEqualTo("https://example.com:8443/b/k%20x.img");
+    assertThat(HttpOrigin.describe(URI.create("http://127.0.0.1/a.img")))
+        .isEqualTo("http://127.0.0.1/a.img");
   }
 }
