@@ -33,4 +33,12 @@ public interface Origin extends Closeable {
    * The counters of this origin's requests (shared by every origin of one {@link RemoteSource}).
    */
   RemoteStats stats();
+
+  /**
+   * The same location opened afresh (for {@code --on-change reopen}): a new pin of what is there
+   * now. This origin stays as it was.
+   */
+  default Origin reopen() throws IOException {
+    throw new OriginException(description() + ": cannot be reopened", 0);
+  }
 }
