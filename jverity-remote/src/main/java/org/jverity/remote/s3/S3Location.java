@@ -44,11 +44,6 @@ public record S3Location(String bucket, String key, String versionId) {
     return new S3Location(bucket, rest.substring(slash + 1), versionId);
   }
 
-  /** Whether the bucket name has a dot: a virtual host would break the TLS wildcard certificate. */
-  boolean dottedBucket() {
-    return bucket.indexOf('.') >= 0;
-  }
-
   /** {@code s3://bucket/key}, the version if one was asked: the name messages use. */
   @Override
   public String toString() {

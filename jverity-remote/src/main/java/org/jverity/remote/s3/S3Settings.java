@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Where and how one S3 object is reached, as resolved from the option, the environment and the
@@ -22,12 +23,21 @@ public record S3Settings(
   static final String ANONYMOUS = "anonymous (no credentials found)";
 
   /**
+   * Bucket names that can be a DNS label under AWS's wildcard certificate: no dots (they would make
+   * more labels than {@code *.s3.REGION.amazonaws.com} covers), no upper case or underscores
+   * (legacy us-east-1 names).
+   */
+  private static final Pattern VIRTUAL_HOSTABLE =
+      Pattern.compile("[a-z0-9][a-z0-9-]{1,61}[a-z0-9]");
+
+  /**
    * Resolves the settings for one bucket as the AWS CLI does. Endpoint: {@code endpointOption}
    * (jverity's {@code --s3-endpoint}), {@code AWS_ENDPOINT_URL_S3}, {@code AWS_ENDPOINT_URL}, the
    * profile's {@code endpoint_url}, else AWS's own for the region. Region: {@code AWS_REGION},
    * {@code AWS_DEFAULT_REGION}, the profile's, else {@code us-east-1}. Path style for a custom
-   * endpoint (local servers have no wildcard DNS) and for dotted buckets, virtual-hosted style on
-   * AWS; the profile's {@code s3 = addressing_style = path|virtual} overrides both.
+   * endpoint (local servers have no wildcard DNS) and for buckets that cannot be a host name
+   * (dotted, legacy upper-case), virtual-hosted style on AWS; the profile's {@code s3 =
+   * addressing_style = path|virtual} overrides both.
    *
    * @param endpointOption an endpoint URL given on the command line or in the configuration, or
    *     null
@@ -52,7 +62,7 @@ public record S3Settings(
         switch (style == null ? "auto" : style.toLowerCase(Locale.ROOT)) {
           case "path" -> true;
           case "virtual" -> false;
-          default -> given != null || bucket.indexOf('.') >= 0;
+          default -> given != null || !VIRTUAL_HOSTABLE.matcher(bucket).matches();
         };
     return new S3Settings(
         endpoint, region, pathStyle, given != null, keys == null ? ANONYMOUS : keys.source());

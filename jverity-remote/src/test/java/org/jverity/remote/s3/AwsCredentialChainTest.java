@@ -157,6 +157,7 @@ class AwsCredentialChainTest {
     assertThat(dotted.objectUri(S3Location.parse("s3://my.images/c.img?versionId=v1+")))
         .isEqualTo(
             URI.create("https://s3.eu-west-1.amazonaws.com/my.images/c.img?versionId=v1%2B"));
+    assertThat(S3Settings.resolve(env(), null, "Legacy_Bucket", null).pathStyle()).isTrue();
   }
 
   @Test
