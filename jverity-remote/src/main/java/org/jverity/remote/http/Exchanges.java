@@ -174,7 +174,9 @@ final class Exchanges {
       int status = r.statusCode();
       if (status >= 500 || status == 429) {
         Reply reply = new Reply(status, r.headers(), r.body());
-        throw new Failure(reply.describe(), status, true, false);
+        // 501 and 505 say the server will never do this; asking again cannot help
+        boolean worthAgain = status != 501 && status != 505;
+        throw new Failure(reply.describe(), status, worthAgain, false);
       }
       if (status == 400 || status == 403) {
         Reply reply = new Reply(status, r.headers(), r.body());
