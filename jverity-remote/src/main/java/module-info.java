@@ -10,4 +10,5 @@ module org.jverity.remote {
 
   exports org.jverity.remote;
   exports org.jverity.remote.http;
+  exports org.jverity.remote.cache;
 }
