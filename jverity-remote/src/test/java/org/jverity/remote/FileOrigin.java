@@ -42,6 +42,11 @@ final class FileOrigin implements Origin {
       version.incrementAndGet();
     }
 
+    /** The cache key of the version stored now, as an origin opened now pins it. */
+    String identityKey() throws IOException {
+      return new ObjectIdentity("file://" + file, etag(), null, Files.size(file)).cacheKey();
+    }
+
     String etag() {
       return "\"v" + version.get() + "\"";
     }
