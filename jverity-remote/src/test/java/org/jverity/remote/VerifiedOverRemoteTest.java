@@ -24,7 +24,6 @@ import org.jverity.image.RootCheck;
 import org.jverity.image.VerifiedImage;
 import org.jverity.image.VerityImage;
 import org.jverity.io.BlockDevice;
-import org.jverity.remote.cache.ChunkCache;
 import org.jverity.testkit.Veritysetup;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.ReaderOptions;
@@ -41,17 +40,16 @@ class VerifiedOverRemoteTest {
   byte[] content;
   String root;
   final Map<String, FileOrigin.Stored> objects = new HashMap<>();
-  final RemoteStats stats = new RemoteStats();
+  RemoteStats stats;
   RemoteOptions options;
-  ChunkCache cache;
+  RemoteSource remote;
 
-  /** Opens the named objects as remote devices over the one cache. */
+  /** Opens the named objects as remote devices of one source (one cache, one set of counters). */
   final DeviceSource source =
       new DeviceSource() {
         @Override
         public BlockDevice open(String location) throws IOException {
-          return new RemoteDevice(
-              new FileOrigin(objects.get(location), stats), cache, options, stats);
+          return remote.device(new FileOrigin(objects.get(location), remote.stats()));
         }
 
         @Override
@@ -84,12 +82,13 @@ class VerifiedOverRemoteTest {
     objects.put("https://store/data.img", new FileOrigin.Stored(data));
     objects.put("https://store/hash.img", new FileOrigin.Stored(hash));
     options = RemoteFixture.options(tmp.resolve("cache"), 16 << 20, 1 << 20);
-    cache = ChunkCache.open(options, stats);
+    remote = new RemoteSource(options);
+    stats = remote.stats();
   }
 
   @AfterEach
-  void closeCache() throws IOException {
-    cache.close();
+  void closeCache() {
+    remote.close();
   }
 
   VerifiedImage open() throws Exception {
