@@ -144,7 +144,7 @@ public final class RemoteDevice implements BlockDevice {
         return;
       }
       long end = Math.min(size, offset + length);
-      fetchAhead(p, offset / chunkSize, chunks(end), MAX_RANGE / chunkSize);
+      fetchAhead(p, offset / chunkSize, chunks(end), chunksIn(MAX_RANGE));
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "prefetch of " + description() + " dropped: " + e);
     }
@@ -206,7 +206,7 @@ public final class RemoteDevice implements BlockDevice {
       long[] ahead = readAhead.onRead(first, first + n - 1, missed);
       if (ahead != null) {
         fetchAhead(
-            p, ahead[0], Math.min(ahead[1], chunks(p.identity().size())), AHEAD_RANGE / chunkSize);
+            p, ahead[0], Math.min(ahead[1], chunks(p.identity().size())), chunksIn(AHEAD_RANGE));
       }
       for (ChunkFetch f : mine) {
         if (f.chunks > 0) {
@@ -243,6 +243,11 @@ public final class RemoteDevice implements BlockDevice {
     long start = Math.max(offset, c * chunkSize);
     long end = Math.min(offset + (dst.limit() - base), (c + 1) * chunkSize);
     return dst.slice(base + (int) (start - offset), (int) (end - start));
+  }
+
+  /** Whole chunks in a range of {@code bytes}, at least one. */
+  private int chunksIn(int bytes) {
+    return Math.max(1, bytes / chunkSize);
   }
 
   /** Chunks that bytes {@code [0, end)} span. */
@@ -380,7 +385,7 @@ public final class RemoteDevice implements BlockDevice {
     long c = offset / chunkSize;
     long last = chunks(offset + len);
     while (c < last) {
-      long runEnd = Math.min(last, c + MAX_RANGE / chunkSize);
+      long runEnd = Math.min(last, c + chunksIn(MAX_RANGE));
       long start = c * chunkSize;
       ByteBuffer bytes = ByteBuffer.allocate((int) (Math.min(size, runEnd * chunkSize) - start));
       p.origin().fetch(start, bytes);
