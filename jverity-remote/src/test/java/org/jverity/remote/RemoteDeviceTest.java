@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.jverity.remote.cache.ChunkCache;
 
 /**
  * {@link RemoteDevice} over a real origin (a local file) and a real cache, in memory and on disk.
@@ -24,10 +25,13 @@ import org.junit.jupiter.api.Test;
 class RemoteDeviceTest extends RemoteFixture {
   @Test
   void readsAreByteIdenticalWithACacheInMemory() throws IOException {
-    RemoteDevice d = device(options(null, 1 << 20, 1 << 20)); // smaller than the object: evicts
+    RemoteOptions o = options(null, 1 << 20, 1 << 20); // smaller than the object: evicts
+    ChunkCache cache = cache(o);
+    RemoteDevice d = device(cache, o);
     readsMatch(d, 7);
     assertThat(stats.cacheHits.sum()).isPositive();
     assertThat(stats.cacheEvictions.sum()).isPositive();
+    assertThat(cache.chunks()).isLessThanOrEqualTo((1 << 20) / CHUNK);
     assertThat(d.size()).isEqualTo(SIZE);
     assertThat(d.description()).isEqualTo("file://" + stored.file);
   }
