@@ -89,6 +89,37 @@ class RemoteDeviceTest extends RemoteFixture {
   }
 
   @Test
+  void readsInFlightAreFetchesInFlight() throws Exception {
+    RemoteDevice d = device(options(null, 8 << 20, 0));
+    stored.delayMillis = 100;
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<byte[]>> reads = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        long at = 5L * i * CHUNK;
+        reads.add(pool.submit(() -> read(d, at, 4096)));
+      }
+      for (int i = 0; i < 8; i++) {
+        assertThat(reads.get(i).get()).isEqualTo(expected(5L * i * CHUNK, 4096));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(stored.requests.get()).isEqualTo(8);
+    assertThat(stored.maxActive.get()).isGreaterThan(1);
+  }
+
+  @Test
+  void aStreamsWindowIsFetchedWhileTheStreamReads() throws Exception {
+    RemoteDevice d = device(options(null, 8 << 20, 4 << 20));
+    stored.delayMillis = 100;
+    for (int at = 0; at < 1 << 20; at += 256 << 10) {
+      assertThat(read(d, at, 256 << 10)).isEqualTo(expected(at, 256 << 10));
+    }
+    assertThat(stored.maxActive.get()).isGreaterThan(1);
+  }
+
+  @Test
   void aFailedFetchFailsOnlyTheReadThatNeededItAsThrown() throws IOException {
     RemoteDevice d = device(options(null, 4 << 20, 0));
     read(d, 0, CHUNK);
