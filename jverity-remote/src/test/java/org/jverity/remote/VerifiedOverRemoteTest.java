@@ -1,6 +1,7 @@
 package org.jverity.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -157,5 +158,38 @@ class VerifiedOverRemoteTest {
     assertThat(b.get(0))
         .as("the cache was healed")
         .isEqualTo(content[3 * options.chunkSize() + 100]);
+  }
+
+  @Test
+  void aReplacedObjectFailsOnceOrIsReopenedAndStillVerifies() throws Exception {
+    FileOrigin.Stored data = objects.get("https://store/data.img");
+    remote.close();
+    options = RemoteFixture.options(tmp.resolve("cache"), 16 << 20, 0); // no fetch ahead of reads
+    remote = new RemoteSource(options);
+    stats = remote.stats();
+    try (VerifiedImage image = open()) {
+      VerifiedReader r = image.reader();
+      read(r, 0, SIZE / 2);
+      data.replace(content); // a new version, the same bytes
+      assertThatThrownBy(() -> read(r, SIZE / 2, 4096))
+          .isInstanceOf(ObjectChangedException.class)
+          .hasMessageContaining("changed since open");
+      int after = data.requests.get();
+      assertThatThrownBy(() -> read(r, SIZE / 2 + 8192, 4096))
+          .isInstanceOf(ObjectChangedException.class);
+      assertThat(data.requests.get()).isEqualTo(after);
+      assertThat(r.corruptionCount()).isZero();
+    }
+    remote.close();
+    options = options.withOnChange(RemoteOptions.OnChange.REOPEN);
+    remote = new RemoteSource(options);
+    stats = remote.stats();
+    try (VerifiedImage image = open()) {
+      VerifiedReader r = image.reader();
+      read(r, 0, SIZE / 2);
+      data.replace(content);
+      assertThat(read(r, 0, SIZE)).isEqualTo(content);
+      assertThat(r.corruptionCount()).isZero();
+    }
   }
 }
