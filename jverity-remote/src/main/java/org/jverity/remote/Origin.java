@@ -35,8 +35,9 @@ public interface Origin extends Closeable {
   RemoteStats stats();
 
   /**
-   * The same location opened afresh (for {@code --on-change reopen}): a new pin of what is there
-   * now. This origin stays as it was.
+   * A new origin for the same location, pinned to the object as it is now (its new ETag and size):
+   * for {@code --on-change reopen}, after an {@link ObjectChangedException}. This origin stays
+   * pinned to the old version; the caller closes it. An origin that cannot look again says so.
    */
   default Origin reopen() throws IOException {
     throw new OriginException(description() + ": cannot be reopened", 0);

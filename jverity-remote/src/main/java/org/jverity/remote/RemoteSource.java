@@ -1,8 +1,10 @@
 package org.jverity.remote;
 
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import org.jverity.image.DeviceSource;
 import org.jverity.io.BlockDevice;
+import org.jverity.remote.cache.ChunkCache;
 
 /**
  * The {@link DeviceSource} that takes URLs: {@code http://} and {@code https://} (range requests),
@@ -12,6 +14,7 @@ import org.jverity.io.BlockDevice;
 public final class RemoteSource implements DeviceSource, AutoCloseable {
   private final RemoteOptions options;
   private final RemoteStats stats = new RemoteStats();
+  private ChunkCache cache; // opened with the first device; guarded by this
 
   public RemoteSource(RemoteOptions options) {
     this.options = options;
@@ -46,6 +49,32 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
     return LOCAL.same(a, b);
   }
 
+  /**
+   * A device over {@code origin} (which it then owns), sharing this source's cache and counters.
+   * The cache opens with the first device: a cache directory is locked from then on.
+   */
+  public RemoteDevice device(Origin origin) throws IOException {
+    return new RemoteDevice(origin, cache(), options, stats);
+  }
+
+  private synchronized ChunkCache cache() throws IOException {
+    if (cache == null) {
+      cache = ChunkCache.open(options, stats);
+    }
+    return cache;
+  }
+
+  /** Closes the cache (unlocking its directory); the devices must be closed first. */
   @Override
-  public void close() {}
+  public synchronized void close() {
+    if (cache != null) {
+      try {
+        cache.close();
+      } catch (IOException e) {
+        System.getLogger(RemoteSource.class.getName())
+            .log(Level.WARNING, "closing the cache: " + e.getMessage());
+      }
+      cache = null;
+    }
+  }
 }
