@@ -94,6 +94,7 @@ public final class S3Server implements AutoCloseable {
       throws IOException {
     int port = freePort();
     URI endpoint = URI.create("http://127.0.0.1:" + port);
+    Files.createDirectories(dir);
     Path properties = dir.resolve("s3proxy.properties");
     Files.write(
         properties,

@@ -7,14 +7,14 @@ import java.util.Map;
 import org.jverity.testkit.S3Server;
 
 /** s3proxy with keys of the tests' own, its uploads signed by jverity's {@link SigV4}. */
-final class S3Fixture {
-  static final String IDENTITY = "jverity-test-identity";
-  static final String CREDENTIAL = "jverity-test-credential";
+public final class S3Fixture {
+  public static final String IDENTITY = "jverity-test-identity";
+  public static final String CREDENTIAL = "jverity-test-credential";
   static final String REGION = "us-east-1";
 
   private S3Fixture() {}
 
-  static S3Server start(Path dir) throws IOException {
+  public static S3Server start(Path dir) throws IOException {
     AwsCredentials keys = new AwsCredentials(IDENTITY, CREDENTIAL, null, "test");
     SigV4 signer = new SigV4(REGION);
     return S3Server.start(
