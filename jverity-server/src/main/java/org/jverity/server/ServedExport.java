@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BiConsumer;
 import org.jverity.image.CorrectionReporter;
+import org.jverity.image.DeviceSource;
 import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerifiedImage;
 import org.jverity.image.VerityImage;
@@ -34,12 +35,17 @@ final class ServedExport implements AutoCloseable {
   /** Reads of its data or hash file that failed (truncated under the server, I/O errors). */
   final DeviceErrors deviceErrors;
 
+  /** Its remote devices' source (their cache, their counters); null when every device is local. */
+  final RemoteExport remote;
+
   /** The reader, its scheduler and every device they read, owned. */
   private final VerifiedImage verified;
 
-  private ServedExport(ExportConfig spec, VerifiedImage verified, DeviceErrors deviceErrors) {
+  private ServedExport(
+      ExportConfig spec, VerifiedImage verified, DeviceErrors deviceErrors, RemoteExport remote) {
     this.spec = spec;
     this.deviceErrors = deviceErrors;
+    this.remote = remote;
     this.trusted = verified.trusted();
     this.verified = verified;
     this.export = new Export(spec.name(), spec.description(), verified.scheduler(), spec.ioClass());
@@ -68,7 +74,28 @@ final class ServedExport implements AutoCloseable {
               + MAX_NAME_BYTES
               + ", the NBD protocol's limit)");
     }
-    try (VerityImage image = opener.open(spec)) { // closes the devices unless handed to the reader
+    RemoteExport remote = spec.anyRemote() ? RemoteExport.of(spec) : null;
+    try {
+      return open(spec, opener, cache, log, failedClosed, remote);
+    } catch (IOException | RuntimeException | Error e) {
+      if (remote != null) {
+        remote.close();
+      }
+      throw e;
+    }
+  }
+
+  private static ServedExport open(
+      ExportConfig spec,
+      ExportOpener opener,
+      HashBlockCache cache,
+      ServerLog log,
+      BiConsumer<CorruptionMode, CorruptBlockException> failedClosed,
+      RemoteExport remote)
+      throws IOException {
+    DeviceSource source = remote == null ? DeviceSource.LOCAL : remote.source();
+    // closes the devices unless handed to the reader
+    try (VerityImage image = opener.open(spec, source)) {
       ReaderOptions options =
           ReaderOptions.DEFAULTS
               .withMode(spec.mode())
@@ -105,7 +132,7 @@ final class ServedExport implements AutoCloseable {
       // before the server listens: an export that could serve nothing refuses the server
       opener.checkServable(spec, image, fec, log);
       VerifiedImage verified = image.reader(cache, options, servedData, servedHash);
-      return new ServedExport(spec, verified, errors);
+      return new ServedExport(spec, verified, errors, remote);
     }
   }
 
@@ -120,5 +147,8 @@ final class ServedExport implements AutoCloseable {
   @Override
   public void close() {
     verified.close();
+    if (remote != null) {
+      remote.close(); // after its devices
+    }
   }
 }
