@@ -58,11 +58,11 @@ public final class RepairCommand implements Command {
       throw new CliException(
           ExitCode.USAGE, "repair needs --fec-device (the parity to correct with)");
     }
-    String rootText = image.check("repair");
-    fec.check();
-    Path data = image.dataFile("repair");
+    Path data = image.dataFile("repair"); // written: a URL is refused before anything is read
     Path hash = image.hashFile("repair");
     Path fecFile = ImageArguments.localFile("repair --fec-device", fec.device);
+    String rootText = image.check("repair");
+    fec.check();
     PrintWriter out = io.out();
     PrintWriter err = io.err();
     List<AutoCloseable> fecDevices = new ArrayList<>();
