@@ -35,7 +35,10 @@ final class ServedExport implements AutoCloseable {
   /** Reads of its data or hash file that failed (truncated under the server, I/O errors). */
   final DeviceErrors deviceErrors;
 
-  /** Its remote devices' source (their cache, their counters); null when every device is local. */
+  /**
+   * Its remote devices' source (their cache, their counters), which the server's {@link
+   * RemoteSources} close after every export; null when every device is local.
+   */
   final RemoteExport remote;
 
   /** The reader, its scheduler and every device they read, owned. */
@@ -54,15 +57,17 @@ final class ServedExport implements AutoCloseable {
   /**
    * Opens {@code spec}'s image through {@code opener} (files, parameters, root hash, its
    * signature), lets the opener refuse an image that could serve nothing, and opens the verified
-   * reader. Corruption is logged on {@code log}; {@code failedClosed} is told once when RESTART or
-   * PANIC stops the reader.
+   * reader; a remote location through {@code remotes} (null when no export has one). Corruption is
+   * logged on {@code log}; {@code failedClosed} is told once when RESTART or PANIC stops the
+   * reader.
    */
   static ServedExport open(
       ExportConfig spec,
       ExportOpener opener,
       HashBlockCache cache,
       ServerLog log,
-      BiConsumer<CorruptionMode, CorruptBlockException> failedClosed)
+      BiConsumer<CorruptionMode, CorruptBlockException> failedClosed,
+      RemoteSources remotes)
       throws IOException {
     int nameBytes = spec.name().getBytes(StandardCharsets.UTF_8).length;
     if (nameBytes > MAX_NAME_BYTES) {
@@ -74,15 +79,8 @@ final class ServedExport implements AutoCloseable {
               + MAX_NAME_BYTES
               + ", the NBD protocol's limit)");
     }
-    RemoteExport remote = spec.anyRemote() ? RemoteExport.of(spec) : null;
-    try {
-      return open(spec, opener, cache, log, failedClosed, remote);
-    } catch (IOException | RuntimeException | Error e) {
-      if (remote != null) {
-        remote.close();
-      }
-      throw e;
-    }
+    RemoteExport remote = spec.anyRemote() ? remotes.of(spec) : null;
+    return open(spec, opener, cache, log, failedClosed, remote);
   }
 
   private static ServedExport open(
@@ -146,9 +144,6 @@ final class ServedExport implements AutoCloseable {
    */
   @Override
   public void close() {
-    verified.close();
-    if (remote != null) {
-      remote.close(); // after its devices
-    }
+    verified.close(); // a remote source is the server's to close, after every export
   }
 }

@@ -111,8 +111,14 @@ public final class Server {
     Thread hook = null;
     try {
       List<ServedExport> served = new ArrayList<>();
+      // Made only for a remote location: a server of local files loads nothing of jverity-remote.
+      RemoteSources remotes =
+          specs.stream().anyMatch(ExportConfig::anyRemote) ? new RemoteSources() : null;
+      if (remotes != null) {
+        opened.add(remotes); // closed after every export
+      }
       for (ExportConfig spec : specs) {
-        ServedExport e = ServedExport.open(spec, opener, cache, log, this::failedClosed);
+        ServedExport e = ServedExport.open(spec, opener, cache, log, this::failedClosed, remotes);
         opened.add(e);
         served.add(e);
       }
