@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.IntStream;
 
 /**
  * A cache directory as the tests look at it from outside (the layout of jverity-remote's {@code
@@ -35,7 +36,7 @@ final class CacheIndex {
   /** The recorded slots' numbers. */
   static int[] slots(Path dir) throws IOException {
     ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("index")));
-    return java.util.stream.IntStream.range(0, (b.limit() - 64) / 64)
+    return IntStream.range(0, (b.limit() - 64) / 64)
         .filter(s -> b.getInt(64 + s * 64) == RECORD_MAGIC)
         .toArray();
   }
