@@ -52,11 +52,14 @@ public final class AotTraining {
     run("verify", data.toString(), hash, root);
     run("dump", hash);
     run("read", data.toString(), hash, root, "--length", "1M", "-o", dir.resolve("out").toString());
+    // The remote path: the JDK's HTTP client, the size probes, RemoteDevice's cache and fetches.
+    // Where no loopback socket can be had the cache is still made, for local files only.
     try (TrainingRangeServer http = new TrainingRangeServer(dir)) {
-      // the remote path: the JDK's HTTP client, the size probes, RemoteDevice's cache and fetches
       String out = dir.resolve("out-remote").toString();
       run("read", http.url("data.img"), http.url("data.hash"), root, "--length", "4K", "-o", out);
       run("read", http.url("data.img"), http.url("data.hash"), root, "--length", "8M", "-o", out);
+    } catch (IOException | IllegalStateException e) {
+      System.err.println("training: the remote read was skipped: " + e.getMessage());
     }
     run("digest", data.toString());
     List<String> digest = new ArrayList<>(List.of("digest"));
