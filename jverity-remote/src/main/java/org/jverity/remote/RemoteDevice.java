@@ -91,6 +91,22 @@ public final class RemoteDevice implements BlockDevice {
     this.async =
         Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("jverity-fetch").factory());
     this.pinned = new Pinned(origin);
+    keepOpening(pinned);
+  }
+
+  /**
+   * Caches the first bytes the origin's open fetched (whole chunks, or the whole object), so the
+   * first read there (a superblock, a first data block) is no second request.
+   */
+  private void keepOpening(Pinned p) {
+    ByteBuffer b = p.origin().takeOpening();
+    if (b == null || b.remaining() == 0 || cache.contains(p.key(), 0)) {
+      return;
+    }
+    if (b.remaining() != p.identity().size()) {
+      b.limit(b.position() + b.remaining() / chunkSize * chunkSize); // a torn last chunk: not kept
+    }
+    keep(p, 0, b.slice());
   }
 
   @Override
@@ -442,6 +458,7 @@ public final class RemoteDevice implements BlockDevice {
           e.getMessage() + "; reopened, reading " + fresh.identity().etag() + " from now on");
       retired.add(p.origin());
       pinned = new Pinned(fresh);
+      keepOpening(pinned);
       return pinned;
     }
   }
