@@ -57,6 +57,28 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
    */
   @Override
   public BlockDevice open(String location) throws IOException {
+    return open(location, stats);
+  }
+
+  /**
+   * This source with its devices counting into {@code into} instead of the source's counters: one
+   * export's traffic, apart from the other exports that share the cache and the connections.
+   */
+  public DeviceSource counting(RemoteStats into) {
+    return new DeviceSource() {
+      @Override
+      public BlockDevice open(String location) throws IOException {
+        return RemoteSource.this.open(location, into);
+      }
+
+      @Override
+      public boolean same(String a, String b) throws IOException {
+        return RemoteSource.this.same(a, b);
+      }
+    };
+  }
+
+  private BlockDevice open(String location, RemoteStats stats) throws IOException {
     if (!RemoteOptions.isRemote(location)) {
       return LOCAL.open(location);
     }
@@ -67,7 +89,7 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
       } catch (IllegalArgumentException e) {
         throw new OriginException(e.getMessage(), 0);
       }
-      return new OpeningDevice(parsed.toString(), () -> device(s3(location)));
+      return new OpeningDevice(parsed.toString(), () -> device(s3(location, stats), stats));
     }
     URI uri;
     try {
@@ -87,10 +109,11 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
                     options,
                     stats,
                     RequestAuthorizer.NONE,
-                    options.chunkSize())));
+                    options.chunkSize()),
+                stats));
   }
 
-  private Origin s3(String location) throws IOException {
+  private Origin s3(String location, RemoteStats stats) throws IOException {
     AwsEnvironment env = aws != null ? aws : AwsEnvironment.system();
     return S3Origin.open(
         location, options, transport(), stats, env, Clock.systemUTC(), options.chunkSize());
@@ -121,7 +144,11 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
    * The cache opens with the first device: a cache directory is locked from then on.
    */
   public RemoteDevice device(Origin origin) throws IOException {
-    return new RemoteDevice(origin, cache(), options, stats);
+    return device(origin, stats);
+  }
+
+  private RemoteDevice device(Origin origin, RemoteStats counters) throws IOException {
+    return new RemoteDevice(origin, cache(), options, counters);
   }
 
   private synchronized ChunkCache cache() throws IOException {
