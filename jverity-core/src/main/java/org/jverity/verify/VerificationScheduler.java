@@ -170,6 +170,7 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
         fallbacks.increment(); // what was verified stays verified; only the rest moves
       }
       prefetcher.request(offset, length); // start the loads this request and its cluster need
+      reader.announce(offset + done, offset + length, true); // its pieces' data, in one go
       pooledRequests.increment();
       onPool(offset + done, dst, dstOffset + done, length - done);
     } finally {

@@ -222,6 +222,9 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   @Override
   public void read(long offset, byte[] dst, int dstOffset, int length) throws IOException {
     Requests.checkRange(size, offset, dst, dstOffset, length);
+    if (length > 0) {
+      announce(offset, offset + length, length > RUN_BYTES);
+    }
     readRange(offset, dst, dstOffset, length, false, NEVER);
   }
 
@@ -253,9 +256,6 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     policy.checkOpen();
     long end = offset + length;
     long verifiedTo = offset; // dst holds verified bytes for [offset, verifiedTo)
-    if (!inline && length > 0) {
-      announce(offset, end);
-    }
     HashWork w = work.take();
     try {
       byte[] edge =
@@ -306,13 +306,15 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   }
 
   /**
-   * Tells the devices what this read will need before it waits for any of it: the data past the
-   * first run, and the hash blocks its paths lack (below the lowest level that is cached), so a
-   * device with a slow origin fetches a data block and its hash blocks in parallel, not one round
-   * trip after another. Local devices ignore the hints; the cache is only looked at.
+   * Tells the devices what a read of {@code [offset, end)} will need before it waits for any of it:
+   * its data ({@code withData}: when it is read in more than one go, as runs or as the scheduler's
+   * parallel pieces, which would otherwise each fetch their own), and the hash blocks its paths
+   * lack (below the lowest level that is cached), so a device with a slow origin fetches a data
+   * block and its hash blocks in parallel, in as few ranges as the read allows, not one round trip
+   * after another. Local devices ignore the hints; the cache is only looked at.
    */
-  private void announce(long offset, long end) {
-    if (end - offset > RUN_BYTES) {
+  void announce(long offset, long end, boolean withData) {
+    if (withData) {
       data.prefetch(offset, end - offset);
     }
     long first = offset / blockSize;

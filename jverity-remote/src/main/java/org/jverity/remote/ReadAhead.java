@@ -5,17 +5,17 @@ import java.util.Arrays;
 /**
  * The sequential streams among a device's reads, and how far to read ahead of each: adaptive as the
  * kernel's readahead. A read that continues a stream (it starts in or right after the chunk the
- * stream last read, or inside what was asked ahead of it) moves it on; any other read starts a new
- * stream in the least recently used entry, with no window (a random read resets). A stream's first
- * window opens on a miss, twice the read, at least {@link #MIN_WINDOW} chunks; the next is asked,
- * twice as wide up to the bound, when the stream comes within half a window of the end of what was
- * asked, so the fetch ahead is in flight before the reads reach it.
+ * stream last read, a little behind it, or inside what was asked ahead of it) moves it on; any
+ * other read starts a new stream in the least recently used entry, with no window (a random read
+ * resets). A stream's first window opens on a miss, twice the read, at least {@link #MIN_WINDOW}
+ * chunks; the next is asked, twice as wide up to the bound, when the stream comes within half a
+ * window of the end of what was asked, so the fetch ahead is in flight before the reads reach it.
  *
  * <p>A small fixed table: several clients can stream at once, memory does not grow with them.
  * Thread-safe.
  */
 final class ReadAhead {
-  static final int STREAMS = 8;
+  static final int STREAMS = 64; // nbdcopy alone reads 32 regions of 8 MiB at once
   static final int MIN_WINDOW = 4; // chunks: 256 KiB of 64 KiB chunks
 
   private final int maxWindow; // chunks; 0: no read-ahead
@@ -49,6 +49,9 @@ final class ReadAhead {
       return null;
     }
     used[s] = clock;
+    if (first < last[s]) {
+      return null; // a straggler of the stream's: neither moves it nor opens a window
+    }
     last[s] = Math.max(last[s], lastChunk);
     if (window[s] == 0) {
       if (!missed) {
@@ -66,9 +69,17 @@ final class ReadAhead {
     return new long[] {from, aheadTo[s]};
   }
 
+  /**
+   * The stream a read starting at chunk {@code first} continues: one whose last chunk it follows,
+   * or is at most a widest window behind. A client with many requests in flight (nbdcopy keeps 64
+   * of 256 KiB per connection) has them served out of order, so a stream's reads arrive a little
+   * behind its newest one; taken for new streams, they would push the real ones out of the table.
+   */
   private int find(long first) {
     for (int s = 0; s < STREAMS; s++) {
-      if (last[s] >= 0 && first >= last[s] && first <= Math.max(last[s] + 1, aheadTo[s] - 1)) {
+      if (last[s] >= 0
+          && first >= last[s] - Math.max(MIN_WINDOW, maxWindow)
+          && first <= Math.max(last[s] + 1, aheadTo[s] - 1)) {
         return s;
       }
     }

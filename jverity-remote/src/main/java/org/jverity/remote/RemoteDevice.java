@@ -47,6 +47,15 @@ public final class RemoteDevice implements BlockDevice {
   /** The widest range one request asks for: a miss of more is split. */
   static final int MAX_RANGE = 8 << 20;
 
+  /**
+   * Asynchronous ranges (prefetch, read-ahead) a device may have started and not finished, per
+   * request in flight the origin allows: they wait for the origin's permits as reads do, so more of
+   * them only queue; fewer would drop the hints of an NBD client's many requests in flight, whose
+   * pieces would then each fetch their own chunk. At most this many times {@code parallel} times
+   * {@link #AHEAD_RANGE} bytes of buffers.
+   */
+  static final int ASYNC_PER_PARALLEL = 4;
+
   /** The range each parallel request of a read-ahead window asks for. */
   static final int AHEAD_RANGE = 1 << 20;
 
@@ -87,7 +96,7 @@ public final class RemoteDevice implements BlockDevice {
     this.stats = stats;
     this.chunkSize = options.chunkSize();
     this.readAhead = new ReadAhead(options.readaheadMax() / chunkSize);
-    this.asyncRanges = new Semaphore(Math.max(1, options.parallel()));
+    this.asyncRanges = new Semaphore(ASYNC_PER_PARALLEL * Math.max(1, options.parallel()));
     this.async =
         Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("jverity-fetch").factory());
     this.pinned = new Pinned(origin);
@@ -221,8 +230,12 @@ public final class RemoteDevice implements BlockDevice {
       }
       long[] ahead = readAhead.onRead(first, first + n - 1, missed);
       if (ahead != null) {
-        fetchAhead(
-            p, ahead[0], Math.min(ahead[1], chunks(p.identity().size())), chunksIn(AHEAD_RANGE));
+        long end = Math.min(ahead[1], chunks(p.identity().size()));
+        long from = ahead[0];
+        if (run != null && run.end() == from) {
+          from = extend(p, run, from, end); // the window right after this read's own fetch
+        }
+        fetchAhead(p, from, end, chunksIn(AHEAD_RANGE));
       }
       for (ChunkFetch f : mine) {
         if (f.chunks > 0) {
@@ -247,6 +260,24 @@ public final class RemoteDevice implements BlockDevice {
       }
     }
     dst.position(base + len);
+  }
+
+  /**
+   * Claims the free chunks from {@code c} on (up to {@code end}, and {@link #MAX_RANGE} in all) for
+   * {@code run}, this read's own fetch, which ends at {@code c}: a window that opens right after a
+   * miss goes out in the same request as the miss, as the kernel reads its first window, rather
+   * than as a request of its own. Returns the first chunk not claimed.
+   */
+  private long extend(Pinned p, ChunkFetch run, long c, long end) {
+    int most = chunksIn(MAX_RANGE);
+    while (c < end
+        && run.chunks < most
+        && !cache.contains(p.key(), c)
+        && p.inFlight().putIfAbsent(c, run) == null) {
+      run.chunks++;
+      c++;
+    }
+    return c;
   }
 
   /** Where in chunk {@code c} a read at {@code offset} starts. */
