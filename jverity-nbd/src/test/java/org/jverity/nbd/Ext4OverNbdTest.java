@@ -19,12 +19,12 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Ext4Mount;
 import org.jverity.testkit.Tool;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.ReaderOptions;
@@ -108,7 +108,7 @@ class Ext4OverNbdTest {
     try (ServedImage image =
             ServedImage.format(
                 clean, cleanData, ReaderOptions.DEFAULTS, ServerLimits.DEFAULTS, NbdEvents.NONE);
-        Mount m = Mount.attach(dir.resolve("m1"), image.unixUri())) {
+        Ext4Mount m = Ext4Mount.attach(dir.resolve("m1"), image.unixUri())) {
       for (var f : files.entrySet()) {
         assertThat(Files.readAllBytes(m.root.resolve(f.getKey())))
             .as(f.getKey())
@@ -136,7 +136,7 @@ class Ext4OverNbdTest {
                 ServerLimits.DEFAULTS,
                 events,
                 data -> flipByte(data, badBlock * 4096 + 1000));
-        Mount m = Mount.attach(dir.resolve("m2"), image.unixUri())) {
+        Ext4Mount m = Ext4Mount.attach(dir.resolve("m2"), image.unixUri())) {
       Path badFile = m.root.resolve(BAD);
       assertThatThrownBy(() -> Files.readAllBytes(badFile))
           .as("reading %s (block %d corrupted)", BAD, badBlock)
@@ -187,107 +187,6 @@ class Ext4OverNbdTest {
       int b = f.read();
       f.seek(offset);
       f.write(b ^ 0x40);
-    }
-  }
-
-  /**
-   * An export mounted: {@code nbdfuse -r} at {@code fuse/}, a read-only loop device over {@code
-   * fuse/nbd}, ext4 mounted read-only at {@code root}. Closing undoes every step that was done, in
-   * reverse, even when an earlier one fails.
-   */
-  static final class Mount implements AutoCloseable {
-    final Path root;
-    private final Path fuse;
-    private final Path log;
-    private Process nbdfuse;
-    private String loop;
-    private boolean mounted;
-
-    private Mount(Path work) throws IOException {
-      this.fuse = Files.createDirectories(work.resolve("fuse"));
-      this.root = Files.createDirectories(work.resolve("root"));
-      this.log = work.resolve("nbdfuse.log");
-    }
-
-    static Mount attach(Path work, String uri) throws IOException, InterruptedException {
-      Mount m = new Mount(work);
-      try {
-        Path pid = work.resolve("nbdfuse.pid");
-        m.nbdfuse =
-            Tool.of("nbdfuse")
-                .background(m.log, "-r", "-P", pid.toString(), m.fuse.toString(), uri);
-        long until = System.nanoTime() + TIMEOUT.toNanos();
-        while (!(Files.exists(pid) && Files.size(pid) > 0 && Files.exists(m.fuse.resolve("nbd")))) {
-          if (!m.nbdfuse.isAlive() || System.nanoTime() > until) {
-            fail(
-                "nbdfuse did not come up (%s): %s",
-                m.nbdfuse.isAlive() ? "timed out" : "exited " + m.nbdfuse.exitValue(),
-                Files.readString(m.log));
-          }
-          Thread.sleep(20);
-        }
-        m.loop =
-            Tool.of("losetup")
-                .timeout(TIMEOUT)
-                .run("-r", "-f", "--show", m.fuse.resolve("nbd").toString())
-                .ok()
-                .out()
-                .strip();
-        Tool.of("mount")
-            .timeout(TIMEOUT)
-            .run("-o", "ro", "-t", "ext4", m.loop, m.root.toString())
-            .ok();
-        m.mounted = true;
-        return m;
-      } catch (Throwable e) {
-        try {
-          m.close();
-        } catch (Throwable again) {
-          e.addSuppressed(again);
-        }
-        throw e;
-      }
-    }
-
-    @Override
-    public void close() throws IOException {
-      List<String> failures = new ArrayList<>();
-      if (mounted) {
-        undo(failures, "umount", root.toString());
-      }
-      if (loop != null && !loop.isEmpty()) {
-        undo(failures, "losetup", "-d", loop);
-      }
-      if (nbdfuse != null) {
-        if (nbdfuse.isAlive()) {
-          undo(failures, "fusermount3", "-u", fuse.toString());
-        }
-        try {
-          if (!nbdfuse.waitFor(10, TimeUnit.SECONDS)) {
-            nbdfuse.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            failures.add("nbdfuse did not exit after fusermount3 -u; killed");
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          nbdfuse.destroyForcibly();
-        }
-      }
-      if (!failures.isEmpty()) {
-        throw new IOException("cleaning up " + root + ": " + failures);
-      }
-    }
-
-    private static void undo(List<String> failures, String tool, String... args) {
-      List<String> command = new ArrayList<>(List.of(tool));
-      command.addAll(List.of(args));
-      try {
-        var r = Tool.of(tool).timeout(TIMEOUT).run(args);
-        if (r.exit() != 0) {
-          failures.add(r.toString());
-        }
-      } catch (RuntimeException | AssertionError e) {
-        failures.add(command + ": " + e.getMessage());
-      }
     }
   }
 }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.testkit.Ext4Mount;
 import org.jverity.testkit.Tool;
 import org.jverity.testkit.ToolResult;
 

@@ -1,4 +1,4 @@
-package org.jverity.cli.remote;
+package org.jverity.testkit;
 
 import static org.assertj.core.api.Assertions.fail;
 
@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.jverity.testkit.Tool;
 
 /**
  * An NBD export mounted as a machine without the nbd kernel module does it: {@code nbdfuse -r} at
@@ -17,10 +16,12 @@ import org.jverity.testkit.Tool;
  * {@code -o ro} at {@link #root}. Closing undoes every step that was done, in reverse, even when an
  * earlier one failed. Needs root.
  */
-final class Ext4Mount implements AutoCloseable {
+public final class Ext4Mount implements AutoCloseable {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-  final Path root;
+  /** Where the filesystem is mounted. */
+  public final Path root;
+
   private final Path fuse;
   private final Path log;
   private Process nbdfuse;
@@ -33,7 +34,8 @@ final class Ext4Mount implements AutoCloseable {
     this.log = work.resolve("nbdfuse.log");
   }
 
-  static Ext4Mount attach(Path work, String uri) throws IOException, InterruptedException {
+  /** Mounts the export at {@code uri}, working in {@code work}. */
+  public static Ext4Mount attach(Path work, String uri) throws IOException, InterruptedException {
     Ext4Mount m = new Ext4Mount(work);
     try {
       Path pid = work.resolve("nbdfuse.pid");
