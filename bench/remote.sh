@@ -28,7 +28,8 @@
 #        fio run; DELAYS="0 20" ms per request; SEQ_CONNS="4 1" (the first is the ratio's);
 #        PIN=1 nginx on core 0, the server under test on core 1 (taskset; clients unpinned), 0: no
 #        pinning; CACHE_MAX bytes of each cache (default 2 x SIZE: everything fits);
-#        SYSTEMS="nbdkit jverity local"; JVERITY_JAVA_OPTS extra JVM flags of jverity;
+#        SYSTEMS="qemu nbdkit jverity local" (qemu: qemu-img convert through its curl driver, the
+#        sequential reference the issue names); JVERITY_JAVA_OPTS extra JVM flags of jverity;
 #        JVERITY_REMOTE_OPEN the remote server's command, placeholders {DATA} {HASH} (URLs), {ROOT},
 #        {PORT}, {CACHE} (dir), {CACHE_MAX}, {RUN} (runtime dir) — default below;
 #        JVERITY_REMOTE=auto|1|0 (auto: when open --help names --cache-dir);
@@ -41,7 +42,7 @@ RUNTIME=${RUNTIME:-10}
 DELAYS=${DELAYS:-"0 20"}
 SEQ_CONNS=${SEQ_CONNS:-"4 1"}
 PIN=${PIN:-1}
-SYSTEMS=${SYSTEMS:-"nbdkit jverity local"}
+SYSTEMS=${SYSTEMS:-"qemu nbdkit jverity local"}
 NBDKIT_FILTERS=${NBDKIT_FILTERS:-"--filter=readahead --filter=cache --filter=retry-request"}
 JVERITY_REMOTE_OPEN=${JVERITY_REMOTE_OPEN:-"$ROOT/bin/jverity open {DATA} bench {HASH} {ROOT} --port {PORT} --runtime-dir {RUN} --cache-dir {CACHE} --cache-max {CACHE_MAX}"}
 JVERITY_LOCAL_OPEN="$ROOT/bin/jverity open {DATA} bench {HASH} {ROOT} --port {PORT} --runtime-dir {RUN}"
@@ -255,6 +256,32 @@ rand_phase() {
   R[rand_iops]=$iops
   row "$sys" "$d" "$label" "$(printf '%.0f' "$iops") IOPS" "$p50" "$p99" "$req" "$bytes" "$io"
 }
+# qemu SYSTEM DELAY: qemu-img convert through qemu's curl driver (readahead=1M) to a null target:
+# the sequential reference of the issue (no NBD, no verification, no cache).
+qemu_phase() {
+  local d=$1 p0 p1 t0 t1 req bytes mibs try rc hung=0 limit=$((10 + SIZE / 1048576 / 16))
+  # qemu 7.2's curl driver hangs now and then at the end of a convert (seen here at +0 and +20 ms,
+  # about one run in three): each attempt has a time limit, and a hung one is counted and retried.
+  for try in 1 2 3; do
+    p0=$(logpos); t0=$(date +%s.%N)
+    rc=0
+    timeout "$limit" "${SERVER_CPU[@]}" qemu-img convert -n -f raw -O raw \
+        "json:{\"file.driver\":\"http\",\"file.url\":\"http://127.0.0.1:$HPORT/d$d/data.img\",\"file.readahead\":\"1M\"}" \
+        "json:{\"driver\":\"raw\",\"file\":{\"driver\":\"null-co\",\"size\":$SIZE}}" 2>"$T/qemu.err" || rc=$?
+    if [ "$rc" = 0 ]; then
+      t1=$(date +%s.%N); settle; p1=$(logpos)
+      read -r req bytes <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
+      mibs=$(awk -v s="$SIZE" -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", s/1048576/(b-a)}')
+      row qemu-img "$d" "seq (curl driver)" "$mibs MiB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}') s)" - - "$req" "$bytes" "$SIZE"
+      [ "$hung" = 0 ] || note_once "qemu-img convert (curl driver) at +${d} ms: $hung attempt(s) hung past ${limit} s before one finished"
+      return 0
+    fi
+    [ "$rc" = 124 ] || break
+    hung=$((hung + 1)); settle
+  done
+  echo "remote.sh: [qemu +${d}ms] qemu-img convert failed or hung ($hung hung): $(tail -2 "$T/qemu.err" | tr '\n' ' ')" >&2
+  row qemu-img "$d" "seq (curl driver)" "FAILED ($hung hung)"
+}
 ttfb_row() {  # SYSTEM DELAY LABEL
   row "$1" "$2" "$3" "start ${R[ttfb_total]} / conn ${R[ttfb_byte]} ms" - - "${R[ttfb_req]}" "${R[ttfb_bytes]}" 4096
   {
@@ -273,7 +300,14 @@ memory() {  # SYSTEM DELAY: the server's memory and cache after the long sequent
     heap="-"
   else
     [ "$1" = local ] && cache="none (the local file)" || cache=$(du -sb "$T/jcache" 2>/dev/null | awk -v n="$(find "$T/jcache" -type f 2>/dev/null | wc -l)" '{printf "%.1f MiB in %d files", $1/1048576, n}')
-    heap=$("$JAVA_HOME/bin/jcmd" "$pid" GC.heap_info 2>/dev/null | sed -n '2,3p' | sed 's/^ *//' | tr -s ' ' | paste -sd';' || true)
+    # jcmd only for a JVM: to anything else its attach is a SIGQUIT, which ends it.
+    case $(readlink "/proc/$pid/exe") in
+      */java)
+        heap=$("$JAVA_HOME/bin/jcmd" "$pid" GC.heap_info 2>/dev/null \
+          | awk '/^[A-Za-z].* total [0-9]+K, used [0-9]+K/ {gsub(/,/, ""); printf "%s%s used %s of %s", sep, $1, $5, $3; sep = "; "}' || true)
+        heap="$heap; max $("$JAVA_HOME/bin/jcmd" "$pid" VM.flags 2>/dev/null | grep -o 'MaxHeapSize=[0-9]*' | head -1 | awk -F= '{printf "%.0fM", $2/1048576}')" ;;
+      *) heap="- (not a JVM)" ;;
+    esac
   fi
   echo "memory [$1$([ "$2" = - ] || echo " +${2}ms")] after nbdcopy x2 of $SIZE_ARG: VmRSS $rss MiB, RssAnon $anon MiB; heap: ${heap:--}; cache: $cache" >> "$NOTES"
 }
@@ -291,6 +325,7 @@ mkdir -p "$T/nbdkit-cache"
 HDR=$(printf '%-8s %5s  %-22s %-24s %8s %8s %9s %10s %6s' system delay phase result p50ms p99ms origin-req origin-MiB amplif)
 echo "$HDR" >&2
 for d in $DELAYS; do
+  if has qemu; then qemu_phase "$d"; fi
   for sys in nbdkit jverity; do
     has "$sys" || continue
     if [ "$sys" = jverity ] && [ "$JREMOTE" = 0 ]; then row jverity "$d" "all" "n/a: no remote support"; continue; fi
