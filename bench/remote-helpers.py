@@ -19,6 +19,7 @@ Runs under the system python3 (/usr/bin/python3), which has Debian's python3-lib
 import hashlib
 import json
 import os
+import signal
 import sys
 import time
 
@@ -26,6 +27,9 @@ import time
 def ttfb(uri, offset, go, expect, timeout_s):
     import nbd  # the system python's python3-libnbd
 
+    # A listener that is not an NBD server (the port taken by another process) would hold the
+    # handshake forever: the whole measurement has a time limit (SIGALRM ends the process).
+    signal.alarm(int(timeout_s) + 1)
     print("ready", flush=True)
     while not os.path.exists(go):
         time.sleep(0.001)

@@ -85,10 +85,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() {
-  local p
+free_port() {  # below the kernel's ephemeral range, which other processes' connections take from
+  local p lo
+  read -r lo _ < /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || lo=32768
   for _ in $(seq 200); do
-    p=$(( 20000 + RANDOM % 40000 ))
+    p=$(( 20000 + RANDOM % (lo > 21000 ? lo - 20000 : 10000) ))
     ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return 0; }
   done
   return 1
@@ -173,6 +174,16 @@ SPID=""; SURI=""; SLABEL=""
 # start SYSTEM DELAY: starts it on a free port with the TTFB client waiting; sets SPID SURI and
 # R[ttfb_*] of this start (start->connect, connect->byte, start->byte, requests before the byte).
 start_server() {
+  local try
+  for try in 1 2 3; do
+    start_once "$@" && return 0
+    # Another process took the port between free_port and the server's bind: a new port.
+    grep -qi 'address already in use' "$T/server.err" 2>/dev/null || return 1
+    echo "remote.sh: [$1] port taken, starting again on another" >&2
+  done
+  return 1
+}
+start_once() {
   local sys=$1 d=$2 port go out t0 cmd tmpl pos0 pos1 ttfb
   port=$(free_port)
   go=$T/go.$RANDOM; out=$T/ttfb.out
@@ -211,6 +222,10 @@ start_server() {
   esac
   SPID=$!; PIDS+=("$SPID"); SLABEL=$sys
   echo "$t0" > "$go.tmp" && mv "$go.tmp" "$go"
+  # Until the first byte is read, or the server has exited (then no byte will come).
+  local first=""
+  wait -n -p first "$tpid" "$SPID" 2>/dev/null || true
+  [ "$first" = "$SPID" ] && kill "$tpid" 2>/dev/null
   wait "$tpid" 2>/dev/null || true
   ttfb=$(grep -v '^ready' "$out" || true)
   settle
@@ -262,7 +277,7 @@ qemu_phase() {
   local d=$1 p0 p1 t0 t1 req bytes mibs try rc hung=0 limit=$((10 + SIZE / 1048576 / 16))
   # qemu 7.2's curl driver hangs now and then at the end of a convert (seen here at +0 and +20 ms,
   # about one run in three): each attempt has a time limit, and a hung one is counted and retried.
-  for try in 1 2 3; do
+  for try in 1 2; do
     p0=$(logpos); t0=$(date +%s.%N)
     rc=0
     timeout "$limit" "${SERVER_CPU[@]}" qemu-img convert -n -f raw -O raw \
@@ -285,7 +300,9 @@ qemu_phase() {
 ttfb_row() {  # SYSTEM DELAY LABEL
   row "$1" "$2" "$3" "start ${R[ttfb_total]} / conn ${R[ttfb_byte]} ms" - - "${R[ttfb_req]}" "${R[ttfb_bytes]}" 4096
   {
-    echo "[$1 $([ "$2" = - ] || echo "+${2}ms ")$3] start -> connect ${R[ttfb_conn]} ms, connect -> first verified 4 KiB ${R[ttfb_byte]} ms (${R[ttfb_ok]}); origin requests until then (ms since start):"
+    local rtt=""
+    case $2 in -|0) ;; *) rtt=" = $(awk -v a="${R[ttfb_byte]}" -v d="$2" 'BEGIN{printf "%.1f", a/d}') round trips of $2 ms" ;; esac
+    echo "[$1 $([ "$2" = - ] || echo "+${2}ms ")$3] start -> connect ${R[ttfb_conn]} ms, connect -> first verified 4 KiB ${R[ttfb_byte]} ms$rtt (${R[ttfb_ok]}); origin requests until then (ms since start):"
     tail -n +2 <<< "${R[ttfb_trace]}"
   } >> "$NOTES"
 }
