@@ -10,4 +10,6 @@ module org.jverity.remote {
 
   exports org.jverity.remote;
   exports org.jverity.remote.http;
+  exports org.jverity.remote.cache;
+  exports org.jverity.remote.s3;
 }

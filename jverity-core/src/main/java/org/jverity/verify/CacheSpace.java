@@ -98,7 +98,7 @@ final class CacheSpace {
       }
       cache.misses.increment();
       try {
-        HashBlock b = new HashBlock(this, index, read(index, device), false);
+        HashBlock b = new HashBlock(this, index, fetch(index, device), false);
         if (dropped) {
           blocks.remove(index, mine);
           mine.complete(b);
@@ -130,7 +130,18 @@ final class CacheSpace {
     }
   }
 
-  /** Reads a fresh copy of a block from {@code device}, bypassing (and not touching) the cache. */
+  /** Reads a block from {@code device} to load it (through any copy the device keeps). */
+  private byte[] fetch(long index, BlockDevice device) throws IOException {
+    byte[] bytes = new byte[blockSize];
+    device.readFully(Math.multiplyExact(index, (long) blockSize), bytes, 0, blockSize);
+    cache.loads.increment();
+    return bytes;
+  }
+
+  /**
+   * Reads a fresh copy of a block from {@code device}, bypassing (and not touching) the cache, and
+   * past any copy the device keeps: the recheck of a block that did not verify.
+   */
   byte[] read(long index, BlockDevice device) throws IOException {
     byte[] bytes = new byte[blockSize];
     device.reread(Math.multiplyExact(index, (long) blockSize), bytes, 0, blockSize);

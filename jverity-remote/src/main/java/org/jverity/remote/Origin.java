@@ -33,4 +33,13 @@ public interface Origin extends Closeable {
    * The counters of this origin's requests (shared by every origin of one {@link RemoteSource}).
    */
   RemoteStats stats();
+
+  /**
+   * A new origin for the same location, pinned to the object as it is now (its new ETag and size):
+   * for {@code --on-change reopen}, after an {@link ObjectChangedException}. This origin stays
+   * pinned to the old version; the caller closes it. An origin that cannot look again says so.
+   */
+  default Origin reopen() throws IOException {
+    throw new OriginException(description() + ": cannot be reopened", 0);
+  }
 }

@@ -1,8 +1,18 @@
 package org.jverity.remote;
 
 import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Clock;
 import org.jverity.image.DeviceSource;
 import org.jverity.io.BlockDevice;
+import org.jverity.remote.cache.ChunkCache;
+import org.jverity.remote.http.HttpOrigin;
+import org.jverity.remote.http.HttpTransport;
+import org.jverity.remote.http.RequestAuthorizer;
+import org.jverity.remote.s3.AwsEnvironment;
+import org.jverity.remote.s3.S3Origin;
 
 /**
  * The {@link DeviceSource} that takes URLs: {@code http://} and {@code https://} (range requests),
@@ -12,9 +22,22 @@ import org.jverity.io.BlockDevice;
 public final class RemoteSource implements DeviceSource, AutoCloseable {
   private final RemoteOptions options;
   private final RemoteStats stats = new RemoteStats();
+  private final AwsEnvironment aws;
+  private ChunkCache cache; // opened with the first device; guarded by this
+  private HttpTransport transport; // made with the first remote device; guarded by this
 
+  /** URLs reached with {@code options}; S3 credentials from this process's environment. */
   public RemoteSource(RemoteOptions options) {
+    this(options, null);
+  }
+
+  /**
+   * As {@link #RemoteSource(RemoteOptions)}, S3 credentials, region and endpoint from {@code aws}
+   * (null: this process's environment, read when the first {@code s3://} URL is opened).
+   */
+  public RemoteSource(RemoteOptions options, AwsEnvironment aws) {
     this.options = options;
+    this.aws = aws;
   }
 
   public RemoteOptions options() {
@@ -30,7 +53,30 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
     if (!RemoteOptions.isRemote(location)) {
       return LOCAL.open(location);
     }
-    throw new UnsupportedOperationException("remote devices: being built"); // wired at integration
+    return device(origin(location));
+  }
+
+  /** The origin of a URL: S3 for {@code s3://}, else HTTP(S) range requests. */
+  private Origin origin(String location) throws IOException {
+    if (location.startsWith("s3://")) {
+      AwsEnvironment env = aws != null ? aws : AwsEnvironment.system();
+      return S3Origin.open(location, options, transport(), stats, env, Clock.systemUTC());
+    }
+    URI uri;
+    try {
+      uri = new URI(location);
+    } catch (URISyntaxException e) {
+      throw new OriginException("not a URL: " + e.getMessage(), 0);
+    }
+    return HttpOrigin.open(
+        uri, HttpOrigin.describe(uri), transport(), options, stats, RequestAuthorizer.NONE);
+  }
+
+  private synchronized HttpTransport transport() throws IOException {
+    if (transport == null) {
+      transport = new HttpTransport(options);
+    }
+    return transport;
   }
 
   /**
@@ -46,6 +92,36 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
     return LOCAL.same(a, b);
   }
 
+  /**
+   * A device over {@code origin} (which it then owns), sharing this source's cache and counters.
+   * The cache opens with the first device: a cache directory is locked from then on.
+   */
+  public RemoteDevice device(Origin origin) throws IOException {
+    return new RemoteDevice(origin, cache(), options, stats);
+  }
+
+  private synchronized ChunkCache cache() throws IOException {
+    if (cache == null) {
+      cache = ChunkCache.open(options, stats);
+    }
+    return cache;
+  }
+
+  /** Closes the cache (unlocking its directory); the devices must be closed first. */
   @Override
-  public void close() {}
+  public synchronized void close() {
+    if (transport != null) {
+      transport.close();
+      transport = null;
+    }
+    if (cache != null) {
+      try {
+        cache.close();
+      } catch (IOException e) {
+        System.getLogger(RemoteSource.class.getName())
+            .log(Level.WARNING, "closing the cache: " + e.getMessage());
+      }
+      cache = null;
+    }
+  }
 }
