@@ -12,7 +12,8 @@ Runs under the system python3 (/usr/bin/python3), which has Debian's python3-lib
       Prints "IOPS P50_MS P99_MS IO_BYTES" of the read side of fio's JSON output, or the error.
   origin LOG FROM TO [T0_EPOCH_S]
       nginx access log lines between byte offsets FROM and TO (log_format rng of bench/remote.sh):
-      prints "REQUESTS BYTES"; with T0, also one line per request: ms since T0 at completion,
+      prints "REQUESTS BYTES CONNECTIONS PEAK_IN_FLIGHT" (in flight: from nginx's $request_time,
+      which starts when it read the request's first bytes); with T0, also one line per request: ms since T0 at completion,
       method, status, Range, bytes, nginx's request time (for the first byte's round trips).
 """
 
@@ -81,19 +82,28 @@ def origin(log, start, end, t0=None):
         lines = f.read(end - start).decode(errors="replace").splitlines()
     n = total = 0
     detail = []
+    conns = set()
+    edges = []  # (time, +1 at a request's start, -1 at its end): the peak of requests in flight
     for line in lines:
-        # $msec $status $body_bytes_sent $request_time "$http_range" $request_method $uri
+        # $msec $status $body_bytes_sent $request_time "$http_range" $request_method $uri $connection
         parts = line.split()
-        if len(parts) < 7:
+        if len(parts) < 8:
             continue
         n += 1
         total += int(parts[2])
+        conns.add(parts[7])
+        end = float(parts[0])
+        edges += [(end - float(parts[3]), 1), (end, -1)]
         if t0 is not None:
             detail.append(
                 f"  +{(float(parts[0]) - t0) * 1e3:7.1f} ms {parts[5]:4} {parts[1]} "
                 f"{parts[4]:28} {parts[2]:>9} B  nginx {float(parts[3]) * 1e3:.0f} ms  {parts[6]}"
             )
-    print(n, total)
+    peak = level = 0
+    for _, step in sorted(edges, key=lambda e: (e[0], e[1])):  # an end before a start at one time
+        level += step
+        peak = max(peak, level)
+    print(n, total, len(conns), peak)
     for d in detail:
         print(d)
 

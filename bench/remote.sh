@@ -30,9 +30,10 @@
 #        pinning; CACHE_MAX bytes of each cache (default 2 x SIZE: everything fits);
 #        SYSTEMS="qemu nbdkit jverity local" (qemu: qemu-img convert through its curl driver, the
 #        sequential reference the issue names); JVERITY_JAVA_OPTS extra JVM flags of jverity;
-#        JVERITY_REMOTE_OPEN the remote server's command, placeholders {DATA} {HASH} (URLs), {ROOT},
-#        {PORT}, {CACHE} (dir), {CACHE_MAX}, {RUN} (runtime dir) — default below;
-#        JVERITY_REMOTE=auto|1|0 (auto: when open --help names --cache-dir);
+#        JVERITY_REMOTE_SERVER=auto|cli|launcher (auto: `bin/jverity open URL ...` once open takes
+#        --cache-dir, else org.jverity.bench.RemoteBenchServer: RemoteSource + the NBD server, as
+#        open would put them together); JVERITY_REMOTE_OPEN replaces the remote server's command,
+#        placeholders {DATA} {HASH} (URLs), {ROOT}, {PORT}, {CACHE} (dir), {CACHE_MAX}, {RUN};
 #        NBDKIT_FILTERS (default "--filter=readahead --filter=cache --filter=retry-request").
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -44,7 +45,7 @@ SEQ_CONNS=${SEQ_CONNS:-"4 1"}
 PIN=${PIN:-1}
 SYSTEMS=${SYSTEMS:-"qemu nbdkit jverity local"}
 NBDKIT_FILTERS=${NBDKIT_FILTERS:-"--filter=readahead --filter=cache --filter=retry-request"}
-JVERITY_REMOTE_OPEN=${JVERITY_REMOTE_OPEN:-"$ROOT/bin/jverity open {DATA} bench {HASH} {ROOT} --port {PORT} --runtime-dir {RUN} --cache-dir {CACHE} --cache-max {CACHE_MAX}"}
+JVERITY_REMOTE_CLI="$ROOT/bin/jverity open {DATA} bench {HASH} {ROOT} --port {PORT} --runtime-dir {RUN} --cache-dir {CACHE} --cache-max {CACHE_MAX}"
 JVERITY_LOCAL_OPEN="$ROOT/bin/jverity open {DATA} bench {HASH} {ROOT} --port {PORT} --runtime-dir {RUN}"
 PY=/usr/bin/python3   # Debian's, with python3-libnbd (a pyenv python on PATH has no nbd module)
 HELP="$ROOT/bench/remote-helpers.py"
@@ -114,7 +115,7 @@ pid nginx.pid;
 error_log error.log warn;
 events { worker_connections 1024; }
 http {
-  log_format rng '\$msec \$status \$body_bytes_sent \$request_time "\$http_range" \$request_method \$uri';
+  log_format rng '\$msec \$status \$body_bytes_sent \$request_time "\$http_range" \$request_method \$uri \$connection';
   access_log access.log rng;
   client_body_temp_path tmp; proxy_temp_path tmp; fastcgi_temp_path tmp; uwsgi_temp_path tmp; scgi_temp_path tmp;
   sendfile on; tcp_nopush on;
@@ -145,25 +146,44 @@ done
 
 # ---- jverity: built before any clock starts ------------------------------------------------------
 JREMOTE=0
+MODE=none
 if has jverity || has local; then
   "$ROOT/bin/jverity" --version >/dev/null 2>&1 || { echo "remote.sh: bin/jverity does not run" >&2; exit 1; }
-  # Remote support: open's help names --cache-dir (the option that comes with URL devices).
-  if has jverity && "$ROOT/bin/jverity" open --help 2>&1 | grep -q -- '--cache-dir'; then JREMOTE=1; fi
-  case ${JVERITY_REMOTE:-auto} in 1) JREMOTE=1 ;; 0) JREMOTE=0 ;; esac
+  # The remote server: `jverity open URL ...` once open's help names --cache-dir (the option that
+  # comes with URL devices), else org.jverity.bench.RemoteBenchServer (RemoteSource as open would
+  # use it), else none. An explicit JVERITY_REMOTE_OPEN wins.
+  MODE=${JVERITY_REMOTE_SERVER:-auto}
+  if [ "$MODE" = auto ]; then
+    if "$ROOT/bin/jverity" open --help 2>&1 | grep -q -- '--cache-dir'; then MODE=cli
+    elif grep -qs 'class RemoteSource' "$ROOT/jverity-remote/src/main/java/org/jverity/remote/RemoteSource.java" \
+      && [ -f "$ROOT/jverity-bench/src/main/java/org/jverity/bench/RemoteBenchServer.java" ]; then MODE=launcher
+    else MODE=none; fi
+  fi
+  case $MODE in
+    cli) JVERITY_REMOTE_OPEN=${JVERITY_REMOTE_OPEN:-$JVERITY_REMOTE_CLI} ;;
+    launcher)
+      jverity_mvn -q -DskipTests package >/dev/null
+      jverity_server_java_opts open   # the heap bin/jverity gives a server with the default budgets
+      CP="$ROOT/jverity-core/target/classes:$ROOT/jverity-nbd/target/classes:$ROOT/jverity-remote/target/classes:$ROOT/jverity-bench/target/classes"
+      JVERITY_REMOTE_OPEN=${JVERITY_REMOTE_OPEN:-"$JAVA_HOME/bin/java --enable-native-access=ALL-UNNAMED ${JVERITY_SERVER_OPTS[*]:-} ${JVERITY_JAVA_OPTS:-} -cp $CP org.jverity.bench.RemoteBenchServer {DATA} {HASH} {ROOT} {PORT} {CACHE} {CACHE_MAX}"} ;;
+    none) ;;
+    *) echo "remote.sh: JVERITY_REMOTE_SERVER=$MODE (expected: auto, cli or launcher)" >&2; exit 2 ;;
+  esac
+  [ -n "${JVERITY_REMOTE_OPEN:-}" ] && has jverity && JREMOTE=1
 fi
 
 # ---- results ---------------------------------------------------------------------------------------
 declare -A R=()
 TABLE=$T/table.txt; : > "$TABLE"
 NOTES=$T/notes.txt; : > "$NOTES"
-row() {  # SYSTEM DELAY PHASE RESULT P50 P99 REQUESTS ORIGIN_BYTES CLIENT_BYTES
+row() {  # SYSTEM DELAY PHASE RESULT P50 P99 REQUESTS ORIGIN_BYTES CLIENT_BYTES CONNECTIONS PEAK_IN_FLIGHT
   local amp="-" mib="-" dl="+$2ms"
   [ "$2" = - ] && dl=-
   if [ -n "${8:-}" ] && [ "${8:-}" != - ]; then
     mib=$(awk -v b="$8" 'BEGIN{printf "%.1f", b/1048576}')
     [ -n "${9:-}" ] && [ "$9" != 0 ] && amp=$(awk -v o="$8" -v c="$9" 'BEGIN{printf "%.2f", o/c}')
   fi
-  printf '%-8s %5s  %-22s %-24s %8s %8s %9s %10s %6s\n' "$1" "$dl" "$3" "$4" "${5:--}" "${6:--}" "${7:--}" "$mib" "$amp" | tee -a "$TABLE" >&2
+  printf '%-8s %5s  %-22s %-24s %8s %8s %9s %10s %6s %5s %5s\n' "$1" "$dl" "$3" "$4" "${5:--}" "${6:--}" "${7:--}" "$mib" "$amp" "${10:--}" "${11:--}" | tee -a "$TABLE" >&2
 }
 note_once() { grep -qxF -- "$1" "$NOTES" || echo "$1" >> "$NOTES"; }
 logpos() { stat -c %s "$ALOG"; }
@@ -236,28 +256,35 @@ start_once() {
   fi
   read -r R[ttfb_conn] R[ttfb_byte] R[ttfb_total] _ R[ttfb_ok] <<< "$ttfb"
   R[ttfb_trace]=$("$PY" "$HELP" origin "$ALOG" "$pos0" "$pos1" "$t0")
-  read -r R[ttfb_req] R[ttfb_bytes] <<< "$(head -1 <<< "${R[ttfb_trace]}")"
+  read -r R[ttfb_req] R[ttfb_bytes] R[ttfb_conns] R[ttfb_peak] <<< "$(head -1 <<< "${R[ttfb_trace]}")"
   [ "${R[ttfb_ok]}" = OK ] || echo "remote.sh: [$sys +${d}ms] the first 4 KiB at $OFF is WRONG" >&2
 }
-stop_server() { [ -n "$SPID" ] && kill_pid "$SPID"; SPID=""; }
+stop_server() {
+  [ -n "$SPID" ] && kill_pid "$SPID"
+  SPID=""
+  local line
+  line=$(grep -m1 '^remote stats:' "$T/server.err" 2>/dev/null || true)
+  [ -n "$line" ] && echo "[$SLABEL ${SESSION:-}] jverity's own count, $line" >> "$NOTES"
+  return 0
+}
 
 # ---- phases -----------------------------------------------------------------------------------------
 # seq SYSTEM DELAY CONNS LABEL: one nbdcopy of the export to null:, timed; sets R[seq_mibs].
 seq_phase() {
-  local sys=$1 d=$2 c=$3 label=$4 p0 p1 t0 t1 req bytes
+  local sys=$1 d=$2 c=$3 label=$4 p0 p1 t0 t1 req bytes conns peak
   p0=$(logpos); t0=$(date +%s.%N)
   if ! nbdcopy --no-extents --connections="$c" --requests=64 --request-size=262144 "$SURI" null: 2>"$T/nbdcopy.err"; then
     echo "remote.sh: [$sys +${d}ms] nbdcopy failed: $(tail -2 "$T/nbdcopy.err" | tr '\n' ' ')" >&2
     row "$sys" "$d" "$label" "FAILED"; R[seq_mibs]=""; return 0
   fi
   t1=$(date +%s.%N); settle; p1=$(logpos)
-  read -r req bytes <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
+  read -r req bytes conns peak <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
   R[seq_mibs]=$(awk -v s="$SIZE" -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", s/1048576/(b-a)}')
-  row "$sys" "$d" "$label" "${R[seq_mibs]} MiB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}') s)" - - "$req" "$bytes" "$SIZE"
+  row "$sys" "$d" "$label" "${R[seq_mibs]} MiB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}') s)" - - "$req" "$bytes" "$SIZE" "$conns" "$peak"
 }
 # rand SYSTEM DELAY QD LABEL: fio nbd 4 KiB randread for RUNTIME s; sets R[rand_iops].
 rand_phase() {
-  local sys=$1 d=$2 qd=$3 label=$4 p0 p1 req bytes iops p50 p99 io json=$T/fio.json
+  local sys=$1 d=$2 qd=$3 label=$4 p0 p1 req bytes conns peak iops p50 p99 io json=$T/fio.json
   p0=$(logpos)
   if ! timeout $((RUNTIME + 120)) fio --name=r --ioengine=nbd --uri="$SURI" --readonly --rw=randread --bs=4k \
       --iodepth="$qd" --time_based --runtime="$RUNTIME" --norandommap --randrepeat=0 \
@@ -267,14 +294,14 @@ rand_phase() {
     row "$sys" "$d" "$label" "FAILED"; R[rand_iops]=""; return 0
   fi
   settle; p1=$(logpos)
-  read -r req bytes <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
+  read -r req bytes conns peak <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
   R[rand_iops]=$iops
-  row "$sys" "$d" "$label" "$(printf '%.0f' "$iops") IOPS" "$p50" "$p99" "$req" "$bytes" "$io"
+  row "$sys" "$d" "$label" "$(printf '%.0f' "$iops") IOPS" "$p50" "$p99" "$req" "$bytes" "$io" "$conns" "$peak"
 }
 # qemu SYSTEM DELAY: qemu-img convert through qemu's curl driver (readahead=1M) to a null target:
 # the sequential reference of the issue (no NBD, no verification, no cache).
 qemu_phase() {
-  local d=$1 p0 p1 t0 t1 req bytes mibs try rc hung=0 limit=$((10 + SIZE / 1048576 / 16))
+  local d=$1 p0 p1 t0 t1 req bytes conns peak mibs try rc hung=0 limit=$((10 + SIZE / 1048576 / 16))
   # qemu 7.2's curl driver hangs now and then at the end of a convert (seen here at +0 and +20 ms,
   # about one run in three): each attempt has a time limit, and a hung one is counted and retried.
   for try in 1 2; do
@@ -285,9 +312,9 @@ qemu_phase() {
         "json:{\"driver\":\"raw\",\"file\":{\"driver\":\"null-co\",\"size\":$SIZE}}" 2>"$T/qemu.err" || rc=$?
     if [ "$rc" = 0 ]; then
       t1=$(date +%s.%N); settle; p1=$(logpos)
-      read -r req bytes <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
+      read -r req bytes conns peak <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
       mibs=$(awk -v s="$SIZE" -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", s/1048576/(b-a)}')
-      row qemu-img "$d" "seq (curl driver)" "$mibs MiB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}') s)" - - "$req" "$bytes" "$SIZE"
+      row qemu-img "$d" "seq (curl driver)" "$mibs MiB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}') s)" - - "$req" "$bytes" "$SIZE" "$conns" "$peak"
       [ "$hung" = 0 ] || note_once "qemu-img convert (curl driver) at +${d} ms: $hung attempt(s) hung past ${limit} s before one finished"
       return 0
     fi
@@ -298,7 +325,7 @@ qemu_phase() {
   row qemu-img "$d" "seq (curl driver)" "FAILED ($hung hung)"
 }
 ttfb_row() {  # SYSTEM DELAY LABEL
-  row "$1" "$2" "$3" "start ${R[ttfb_total]} / conn ${R[ttfb_byte]} ms" - - "${R[ttfb_req]}" "${R[ttfb_bytes]}" 4096
+  row "$1" "$2" "$3" "start ${R[ttfb_total]} / conn ${R[ttfb_byte]} ms" - - "${R[ttfb_req]}" "${R[ttfb_bytes]}" 4096 "${R[ttfb_conns]}" "${R[ttfb_peak]}"
   {
     local rtt=""
     case $2 in -|0) ;; *) rtt=" = $(awk -v a="${R[ttfb_byte]}" -v d="$2" 'BEGIN{printf "%.1f", a/d}') round trips of $2 ms" ;; esac
@@ -334,12 +361,12 @@ memory() {  # SYSTEM DELAY: the server's memory and cache after the long sequent
   echo "# bench/remote.sh $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
   echo "# image $SIZE_ARG ($SIZE B, veritysetup sha256 4096/4096, root $RH) in $T; nginx $(nginx -v 2>&1 | sed 's/.*\///') on 127.0.0.1:$HPORT, delays: $DELAYS ms (lua ngx.sleep before each response)"
   echo "# $(nbdkit --version) $NBDKIT_FILTERS curl ... cache-on-read=true cache-max-size=$CACHE_MAX cache-min-block-size=256K retry-request-retries=3 (TMPDIR=$T/nbdkit-cache)"
-  echo "# jverity $("$ROOT/bin/jverity" --version 2>/dev/null | head -1) ($(git -C "$ROOT" log -1 --format=%h 2>/dev/null)), remote: $([ "$JREMOTE" = 1 ] && echo "$JVERITY_REMOTE_OPEN" || echo 'not available (open --help names no --cache-dir)')"
+  echo "# jverity $("$ROOT/bin/jverity" --version 2>/dev/null | head -1) ($(git -C "$ROOT" log -1 --format=%h 2>/dev/null)), remote server ($MODE): $([ "$JREMOTE" = 1 ] && echo "$JVERITY_REMOTE_OPEN" || echo 'not available (no open --cache-dir, no RemoteBenchServer)')"
   echo "# pinning: $([ "$PIN" = 1 ] && echo 'nginx taskset -c 0, server under test taskset -c 1, clients unpinned' || echo none); fio ${RUNTIME} s per run; nbdcopy --no-extents --requests=64 --request-size=262144"
 } > "$T/head.txt"
 cat "$T/head.txt" >&2
 mkdir -p "$T/nbdkit-cache"
-HDR=$(printf '%-8s %5s  %-22s %-24s %8s %8s %9s %10s %6s' system delay phase result p50ms p99ms origin-req origin-MiB amplif)
+HDR=$(printf '%-8s %5s  %-22s %-24s %8s %8s %9s %10s %6s %5s %5s' system delay phase result p50ms p99ms origin-req origin-MiB amplif conns peak)
 echo "$HDR" >&2
 for d in $DELAYS; do
   if has qemu; then qemu_phase "$d"; fi
@@ -348,6 +375,7 @@ for d in $DELAYS; do
     if [ "$sys" = jverity ] && [ "$JREMOTE" = 0 ]; then row jverity "$d" "all" "n/a: no remote support"; continue; fi
     # 1. cold start: first byte; sequential cold then warm; random warm; memory.
     rm -rf "$T/jcache" "$T/nbdkit-cache"; mkdir -p "$T/jcache" "$T/nbdkit-cache"
+    SESSION="+${d}ms cold start, seq x2, rand warm"
     start_server "$sys" "$d" || { row "$sys" "$d" "start" "FAILED"; continue; }
     if [ "$sys" = nbdkit ]; then
       msg=$(grep -m1 -o 'readahead: warning:.*' "$T/server.err" || true)
@@ -367,6 +395,7 @@ for d in $DELAYS; do
     fi
     stop_server
     if [ "$sys" = jverity ]; then  # a restart over the same cache directory
+      SESSION="+${d}ms restart over the cache, seq"
       if start_server "$sys" "$d"; then
         ttfb_row "$sys" "$d" "first byte, restart"
         seq_phase "$sys" "$d" "$c1" "seq c=$c1 restart"
@@ -376,6 +405,7 @@ for d in $DELAYS; do
     # 2. cold random, QD1 and QD32 each from an empty cache.
     for qd in 1 32; do
       rm -rf "$T/jcache" "$T/nbdkit-cache"; mkdir -p "$T/jcache" "$T/nbdkit-cache"
+      SESSION="+${d}ms cold, rand QD$qd"
       start_server "$sys" "$d" || continue
       rand_phase "$sys" "$d" "$qd" "rand QD$qd cold"; R[$sys.$d.qd${qd}_cold]=${R[rand_iops]}
       stop_server
@@ -384,6 +414,7 @@ for d in $DELAYS; do
     for c in ${SEQ_CONNS#* }; do
       [ "$c" = "$c1" ] && continue
       rm -rf "$T/jcache" "$T/nbdkit-cache"; mkdir -p "$T/jcache" "$T/nbdkit-cache"
+      SESSION="+${d}ms cold, seq c=$c"
       start_server "$sys" "$d" || continue
       seq_phase "$sys" "$d" "$c" "seq c=$c cold"
       stop_server
@@ -410,7 +441,8 @@ echo "$HDR"
 cat "$TABLE"
 echo "(result of 'first byte': start = server process start -> first verified 4 KiB returned; conn = NBD handshake done -> it returned."
 echo " cold = the server started over an empty cache; warm = the same server's second pass; restart = a new process over the cache"
-echo " directory the cold run filled. p50/p99 = fio clat, ms. amplif = origin bytes (nginx \$body_bytes_sent) / bytes the client read.)"
+echo " directory the cold run filled. p50/p99 = fio clat, ms. amplif = origin bytes (nginx \$body_bytes_sent) / bytes the client read;"
+echo " conns = distinct origin connections (\$connection); peak = most origin requests in flight at once (nginx \$request_time).)"
 echo
 cat "$NOTES"
 echo
