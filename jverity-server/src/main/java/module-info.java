@@ -7,6 +7,7 @@ module org.jverity.server {
   requires org.jverity.core;
   requires transitive org.jverity.nbd;
   requires org.jverity.sig; // Pem
+  requires transitive org.jverity.remote; // devices at a URL, only when a location is one
   requires io.prometheus.metrics.core;
   requires io.prometheus.metrics.model;
   requires io.prometheus.metrics.exporter.httpserver;

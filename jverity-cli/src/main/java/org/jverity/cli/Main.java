@@ -23,6 +23,7 @@ import org.jverity.cli.command.ExitCodeRule;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.command.JsonOutput;
 import org.jverity.cli.command.Stdout;
+import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.UsageException;
@@ -273,7 +274,26 @@ public final class Main {
     return code;
   }
 
+  /**
+   * Whether {@code e} or one of its causes is jverity-remote's, told by its class's name: asking
+   * with {@code instanceof} would load the remote module's classes on every failure.
+   */
+  private static boolean fromRemote(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getClass().getName().startsWith("org.jverity.remote.")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static int exitCode(Throwable e) {
+    if (fromRemote(e)) { // a remote device's failure, or its credentials refused
+      int code = RemoteDevices.exitCode(e, ExitCode.ORIGIN_DENIED, ExitCode.IO_ERROR);
+      if (code >= 0) {
+        return code;
+      }
+    }
     return switch (e) {
       case CliException c -> c.exitCode();
       case ServerException s -> ExitCode.of(s.reason());

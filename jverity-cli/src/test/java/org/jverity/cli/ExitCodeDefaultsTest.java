@@ -203,7 +203,9 @@ class ExitCodeDefaultsTest {
     assertThat(read.strip().replace('\n', ' ').replaceAll(" +", " "))
         .contains(
             "Exit codes (jverity's; --veritysetup-exit-codes for veritysetup's): 0 success; 1 internal error;")
-        .endsWith("15 hash algorithm not supported; 141 standard output closed by its reader.");
+        .endsWith(
+            "15 hash algorithm not supported; 16 remote origin refused the credentials;"
+                + " 141 standard output closed by its reader.");
     String open = plain("open", "--help").stdout().replace('\n', ' ').replaceAll(" +", " ");
     assertThat(open).contains("; 11 restart on corruption; 12 panic on corruption");
   }

@@ -3,17 +3,20 @@ package org.jverity.server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import org.jverity.io.BlockDevice;
 
 /**
  * Reads of one served export's data or hash file that failed, which clients see only as EIO: a file
  * truncated under the server (shorter now than when it was opened, and the read ended past its new
- * end), or any other I/O error. Each file's first failure of each kind is logged, one line naming
- * the export and the file (for a truncation, the size expected and found); every one is counted,
- * for {@code status} and the metrics ({@code jverity_nbd_device_errors_total}). Thread-safe: reads
- * fail on any request or hashing thread.
+ * end), or any other I/O error; for a device at a URL, its object replaced since open ({@link
+ * OriginFailure}) or the origin failing. Each device's first failure of each kind is logged, one
+ * line naming the export and the device (for a truncation, the size expected and found; for a
+ * changed object, its ETags); every one is counted, for {@code status} and the metrics ({@code
+ * jverity_nbd_device_errors_total}). Thread-safe: reads fail on any request or hashing thread.
  */
 public final class DeviceErrors {
   private final String export;
@@ -26,25 +29,41 @@ public final class DeviceErrors {
 
   private volatile String truncation; // the first truncation, for status; null while none
 
+  /** Each remote device's object change ("data object changed since open: ..."), by role. */
+  private final ConcurrentHashMap<String, String> changed = new ConcurrentHashMap<>();
+
+  private final LongAdder changedReads = new LongAdder();
+  private final List<WatchedDevice> watched = new CopyOnWriteArrayList<>();
+
   public DeviceErrors(String export, ServerLog log) {
     this.export = export;
     this.log = log;
   }
 
-  /** {@code device}, opened from {@code file}, watched: its failed reads are told here. */
-  public BlockDevice watch(BlockDevice device, Path file, String role) throws IOException {
-    return new WatchedDevice(device, file, role, this);
+  /**
+   * {@code device}, opened from {@code location} (a path or a URL), watched: its failed reads are
+   * told here.
+   */
+  public BlockDevice watch(BlockDevice device, String location, String role) throws IOException {
+    WatchedDevice w = new WatchedDevice(device, location, role, this);
+    watched.add(w);
+    return w;
   }
 
-  /** A read of {@code d} that was to end at byte {@code end} failed. */
-  void failed(WatchedDevice d, long end) {
-    long now = sizeNow(d.file);
+  /** A read of {@code d} that was to end at byte {@code end} failed with {@code e}. */
+  void failed(WatchedDevice d, long end, IOException e) {
+    if (d.remote) {
+      originFailed(d, e);
+      return;
+    }
+    Path file = Path.of(d.location);
+    long now = sizeNow(file);
     if (now >= 0 && now < d.openedSize && end > now) {
       truncated.increment();
       String what =
           d.role
               + " file "
-              + d.file.toAbsolutePath()
+              + file.toAbsolutePath()
               + ": "
               + d.openedSize
               + " bytes expected, "
@@ -60,8 +79,25 @@ public final class DeviceErrors {
       other.increment();
       once(
           d.role + " io",
-          d.role + " file " + d.file.toAbsolutePath() + ": a read failed (I/O error)");
+          d.role + " file " + file.toAbsolutePath() + ": a read failed (I/O error)");
     }
+  }
+
+  /**
+   * A remote device's read failed: its object was replaced (one line, "data object changed since
+   * open: ETag A -> B", and every later read fails the same way without a word), or the origin
+   * failed after its retries (the first failure's line, which names origin, range and status).
+   */
+  private void originFailed(WatchedDevice d, IOException e) {
+    String change = OriginFailure.changed(d.role, e);
+    if (change != null) {
+      changedReads.increment();
+      changed.putIfAbsent(d.role, change);
+      once(d.role + " changed", change);
+      return;
+    }
+    other.increment();
+    once(d.role + " io", d.role + " " + d.description() + ": " + e.getMessage());
   }
 
   private void once(String key, String line) {
@@ -92,5 +128,27 @@ public final class DeviceErrors {
   /** The first truncation met ("data file /x/d.img: 8192 bytes expected, 4096 found"), or null. */
   public String truncation() {
     return truncation;
+  }
+
+  /** Failed reads of a remote device whose object changed since open. */
+  public long changedReads() {
+    return changedReads.sum();
+  }
+
+  /**
+   * The change of {@code role}'s object ("data object changed since open: ETag A -> B"), or null.
+   */
+  public String changed(String role) {
+    return changed.get(role);
+  }
+
+  /** Whether any device's object changed since open. */
+  public boolean anyChanged() {
+    return !changed.isEmpty();
+  }
+
+  /** The devices watched, in the order they were opened: data, then hash. */
+  List<WatchedDevice> devices() {
+    return List.copyOf(watched);
   }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.jverity.image.FecSource;
 import org.jverity.image.ParamOverrides;
 import org.jverity.image.RootCheck;
+import org.jverity.remote.RemoteOptions;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.IoClass;
 
@@ -17,8 +18,8 @@ import org.jverity.verify.IoClass;
  *
  * @param name the export name clients ask for ("" is the default export)
  * @param description shown by {@code nbdinfo}; may be empty
- * @param data the data image
- * @param hash the hash device
+ * @param data the data image: a path, or a URL ({@link Locations})
+ * @param hash the hash device: a path, or a URL
  * @param rootText the root hash in hex or an image identity, as given (not yet parsed)
  * @param overrides the tree's parameters given (algorithm, block sizes, offsets, superblock)
  * @param signature the root hash's signature, the certificates trusted to make it and their check;
@@ -28,12 +29,14 @@ import org.jverity.verify.IoClass;
  * @param checkAtMostOnce dm-verity's {@code check_at_most_once}
  * @param ioClass the I/O class of the export's reads
  * @param fec where the Reed-Solomon parity is; null for none
+ * @param remote how its remote devices are reached and cached; null when every location is local
+ *     (then nothing of jverity-remote is loaded)
  */
 public record ExportConfig(
     String name,
     String description,
-    Path data,
-    Path hash,
+    String data,
+    String hash,
     String rootText,
     ParamOverrides overrides,
     Signature signature,
@@ -41,7 +44,8 @@ public record ExportConfig(
     boolean ignoreZeroBlocks,
     boolean checkAtMostOnce,
     IoClass ioClass,
-    FecSource fec) {
+    FecSource fec,
+    RemoteOptions remote) {
 
   /**
    * A root-hash signature: its files (inputs a pid file must never overwrite) and the check that
@@ -58,21 +62,34 @@ public record ExportConfig(
     return signature == null ? RootCheck.NONE : signature.check();
   }
 
+  /** Whether any of its devices is at a URL. */
+  public boolean anyRemote() {
+    return Locations.anyRemote(data, hash, fec == null ? null : fec.device());
+  }
+
   /**
-   * The export's input files, each with what it is ("export 'x''s data image"), in a stable order.
+   * The export's input files, each with what it is ("export 'x''s data image"), in a stable order:
+   * its local ones (a URL is no file a pid file could overwrite).
    */
   Map<Path, String> inputFiles() {
     String export = "export " + ServerLog.display(name) + "'s ";
     Map<Path, String> all = new LinkedHashMap<>();
-    all.put(data, export + "data image");
-    all.putIfAbsent(hash, export + "hash device");
+    putFile(all, data, export + "data image");
+    putFile(all, hash, export + "hash device");
     if (fec != null) {
-      all.putIfAbsent(Path.of(fec.device()), export + "FEC device");
+      putFile(all, fec.device(), export + "FEC device");
     }
     if (signature != null) {
       all.putIfAbsent(signature.signature(), export + "root hash signature");
       signature.trusted().forEach(c -> all.putIfAbsent(c, export + "trusted certificate"));
     }
     return all;
+  }
+
+  private static void putFile(Map<Path, String> all, String location, String what) {
+    Path file = Locations.file(location);
+    if (file != null) {
+      all.putIfAbsent(file, what);
+    }
   }
 }

@@ -1,6 +1,7 @@
 package org.jverity.server;
 
 import java.io.IOException;
+import org.jverity.image.DeviceSource;
 import org.jverity.image.VerityImage;
 import org.jverity.verify.BlockRepairer;
 
@@ -12,10 +13,11 @@ import org.jverity.verify.BlockRepairer;
  */
 public interface ExportOpener {
   /**
-   * The export's files opened, its root resolved and checked ({@link ExportConfig#rootCheck()}). A
+   * The export's devices opened through {@code source} (local files, or a {@code RemoteSource} when
+   * a location is a URL), its root resolved and checked ({@link ExportConfig#rootCheck()}). A
    * failure closes what it opened.
    */
-  VerityImage open(ExportConfig export) throws IOException;
+  VerityImage open(ExportConfig export, DeviceSource source) throws IOException;
 
   /**
    * Refuses, by throwing, an export whose every read would fail (a wrong root hash, a hash file

@@ -16,11 +16,13 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.jverity.nbd.Export;
 import org.jverity.nbd.NbdEvents;
+import org.jverity.remote.RemoteStats;
 import org.jverity.verify.CacheStats;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.SourceStats;
@@ -59,6 +61,13 @@ import org.jverity.verify.SourceStats;
  *   <li>read at scrape time from each {@linkplain #registerCache registered cache}: {@code
  *       jverity_nbd_hash_cache_{hits,misses,loads,evictions}_total}, {@code
  *       jverity_nbd_hash_cache_bytes}, {@code jverity_nbd_hash_cache_capacity_bytes}
+ *   <li>from each export {@linkplain #registerOrigin registered for its origin} (one with a device
+ *       at a URL; none, and not even their names, on a server of local files): {@code
+ *       jverity_origin_{requests,bytes,retries,failures}_total{export}}, {@code
+ *       jverity_cache_{hits,misses,evictions}_total{export}} (the remote devices' local cache),
+ *       {@code jverity_origin_request_duration_seconds{export}} (histogram, {@code
+ *       RemoteStats.LATENCY_BOUNDS}) and {@code jverity_origin_object_changed{export}} (1 once a
+ *       remote object was replaced under the server: its reads fail)
  * </ul>
  *
  * <p>Thread-safe. The request path does two map look-ups of data points cached per label
@@ -85,6 +94,7 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
   private final List<Export> exports = new CopyOnWriteArrayList<>();
   private final List<DeviceErrorCounts> deviceErrors = new CopyOnWriteArrayList<>();
   private volatile Supplier<CacheStats> cache; // null: no cache metrics
+  private volatile OriginMetrics origins; // made by the first registerOrigin
 
   /** export name → command → its data points. */
   private final ConcurrentHashMap<String, ConcurrentHashMap<String, CommandPoints>> points =
@@ -171,6 +181,27 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
   }
 
   private record DeviceErrorCounts(String export, LongSupplier truncated, LongSupplier io) {}
+
+  /**
+   * Reads an export's origin counters and latency histogram ({@code RemoteStats}) at every scrape,
+   * and whether one of its objects changed; the first call registers the origin metrics.
+   */
+  public synchronized NbdMetrics registerOrigin(
+      String export, RemoteStats stats, BooleanSupplier changed) {
+    if (origins == null) {
+      origins = new OriginMetrics(registry);
+    }
+    origins.add(Objects.requireNonNull(export, "export"), stats, changed);
+    return this;
+  }
+
+  /** Stops reading {@code export}'s origin counters: it was withdrawn. */
+  public synchronized NbdMetrics unregisterOrigin(String export) {
+    if (origins != null) {
+      origins.remove(export);
+    }
+    return this;
+  }
 
   /**
    * Reads the hash block cache's counters at every scrape, e.g. {@code cache::stats} or {@code ()

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BiConsumer;
 import org.jverity.image.CorrectionReporter;
+import org.jverity.image.DeviceSource;
 import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerifiedImage;
 import org.jverity.image.VerityImage;
@@ -34,12 +35,20 @@ final class ServedExport implements AutoCloseable {
   /** Reads of its data or hash file that failed (truncated under the server, I/O errors). */
   final DeviceErrors deviceErrors;
 
+  /**
+   * Its remote devices' source (their cache, their counters), which the server's {@link
+   * RemoteSources} close after every export; null when every device is local.
+   */
+  final RemoteExport remote;
+
   /** The reader, its scheduler and every device they read, owned. */
   private final VerifiedImage verified;
 
-  private ServedExport(ExportConfig spec, VerifiedImage verified, DeviceErrors deviceErrors) {
+  private ServedExport(
+      ExportConfig spec, VerifiedImage verified, DeviceErrors deviceErrors, RemoteExport remote) {
     this.spec = spec;
     this.deviceErrors = deviceErrors;
+    this.remote = remote;
     this.trusted = verified.trusted();
     this.verified = verified;
     this.export = new Export(spec.name(), spec.description(), verified.scheduler(), spec.ioClass());
@@ -48,15 +57,17 @@ final class ServedExport implements AutoCloseable {
   /**
    * Opens {@code spec}'s image through {@code opener} (files, parameters, root hash, its
    * signature), lets the opener refuse an image that could serve nothing, and opens the verified
-   * reader. Corruption is logged on {@code log}; {@code failedClosed} is told once when RESTART or
-   * PANIC stops the reader.
+   * reader; a remote location through {@code remotes} (null when no export has one). Corruption is
+   * logged on {@code log}; {@code failedClosed} is told once when RESTART or PANIC stops the
+   * reader.
    */
   static ServedExport open(
       ExportConfig spec,
       ExportOpener opener,
       HashBlockCache cache,
       ServerLog log,
-      BiConsumer<CorruptionMode, CorruptBlockException> failedClosed)
+      BiConsumer<CorruptionMode, CorruptBlockException> failedClosed,
+      RemoteSources remotes)
       throws IOException {
     int nameBytes = spec.name().getBytes(StandardCharsets.UTF_8).length;
     if (nameBytes > MAX_NAME_BYTES) {
@@ -68,7 +79,21 @@ final class ServedExport implements AutoCloseable {
               + MAX_NAME_BYTES
               + ", the NBD protocol's limit)");
     }
-    try (VerityImage image = opener.open(spec)) { // closes the devices unless handed to the reader
+    RemoteExport remote = spec.anyRemote() ? remotes.of(spec) : null;
+    return open(spec, opener, cache, log, failedClosed, remote);
+  }
+
+  private static ServedExport open(
+      ExportConfig spec,
+      ExportOpener opener,
+      HashBlockCache cache,
+      ServerLog log,
+      BiConsumer<CorruptionMode, CorruptBlockException> failedClosed,
+      RemoteExport remote)
+      throws IOException {
+    DeviceSource source = remote == null ? DeviceSource.LOCAL : remote.source();
+    // closes the devices unless handed to the reader
+    try (VerityImage image = opener.open(spec, source)) {
       ReaderOptions options =
           ReaderOptions.DEFAULTS
               .withMode(spec.mode())
@@ -105,7 +130,7 @@ final class ServedExport implements AutoCloseable {
       // before the server listens: an export that could serve nothing refuses the server
       opener.checkServable(spec, image, fec, log);
       VerifiedImage verified = image.reader(cache, options, servedData, servedHash);
-      return new ServedExport(spec, verified, errors);
+      return new ServedExport(spec, verified, errors, remote);
     }
   }
 
@@ -119,6 +144,6 @@ final class ServedExport implements AutoCloseable {
    */
   @Override
   public void close() {
-    verified.close();
+    verified.close(); // a remote source is the server's to close, after every export
   }
 }

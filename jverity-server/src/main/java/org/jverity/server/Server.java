@@ -111,8 +111,14 @@ public final class Server {
     Thread hook = null;
     try {
       List<ServedExport> served = new ArrayList<>();
+      // Made only for a remote location: a server of local files loads nothing of jverity-remote.
+      RemoteSources remotes =
+          specs.stream().anyMatch(ExportConfig::anyRemote) ? new RemoteSources() : null;
+      if (remotes != null) {
+        opened.add(remotes); // closed after every export
+      }
       for (ExportConfig spec : specs) {
-        ServedExport e = ServedExport.open(spec, opener, cache, log, this::failedClosed);
+        ServedExport e = ServedExport.open(spec, opener, cache, log, this::failedClosed, remotes);
         opened.add(e);
         served.add(e);
       }
@@ -130,6 +136,11 @@ public final class Server {
             e ->
                 metrics.registerDeviceErrors(
                     e.spec.name(), e.deviceErrors::truncated, e.deviceErrors::other));
+        for (ServedExport e : served) {
+          if (e.remote != null) {
+            metrics.registerOrigin(e.spec.name(), e.remote.stats(), e.deviceErrors::anyChanged);
+          }
+        }
         metrics.registerCache(cache::stats); // the one cache every export shares
         InetSocketAddress m;
         try {
@@ -231,7 +242,10 @@ public final class Server {
     Map<Path, String> all = new LinkedHashMap<>(inputs);
     for (ExportConfig spec : specs) {
       Map<Path, String> files = spec.inputFiles();
-      all.put(spec.data(), files.get(spec.data())); // the export's word for it wins
+      Path data = Locations.file(spec.data());
+      if (data != null) {
+        all.put(data, files.get(data)); // the export's word for it wins
+      }
       files.forEach(all::putIfAbsent);
     }
     return all;
@@ -260,6 +274,7 @@ public final class Server {
     NbdMetrics m = metrics;
     if (m != null) {
       m.unregister(e.export);
+      m.unregisterOrigin(e.spec.name());
     }
     e.close();
     log.line("export " + ServerLog.display(e.spec.name()) + ": closed (jverity close)");

@@ -42,10 +42,10 @@ final class StatusReport {
     rows.add(row("hash block", Integer.toString(p.hashBlockSize())));
     rows.add(row("hash name", p.hashAlgorithm().kernelName()));
     rows.add(row("salt", p.saltSize() == 0 ? "-" : Hex.format(p.salt())));
-    rows.add(row("data device", served.spec.data().toAbsolutePath().toString()));
+    rows.add(row("data device", Locations.display(served.spec.data())));
     rows.add(row("size", p.dataSize() / VerityParams.SECTOR_SIZE + " sectors"));
     rows.add(row("mode", "readonly"));
-    rows.add(row("hash device", served.spec.hash().toAbsolutePath().toString()));
+    rows.add(row("hash device", Locations.display(served.spec.hash())));
     // Where the tree starts (after the superblock), as the kernel's table and veritysetup show it.
     long hashStart = reader.layout().firstHashBlock() * p.hashBlockSize();
     rows.add(row("hash offset", hashStart / VerityParams.SECTOR_SIZE + " sectors"));
@@ -67,6 +67,9 @@ final class StatusReport {
     rows.add(row("device errors", errors.truncated() + " truncated, " + errors.other() + " other"));
     if (errors.truncation() != null) {
       rows.add(row("truncated", errors.truncation()));
+    }
+    if (served.remote != null) {
+      rows.addAll(RemoteReport.rows(RemoteReport.devices(errors), served.remote.stats()));
     }
     rows.add(row("inline reads", Long.toString(stats.inlineReads())));
     rows.add(row("pooled reads", Long.toString(stats.pooledReads())));
@@ -99,12 +102,15 @@ final class StatusReport {
   }
 
   /**
-   * verified, corrupted or truncated (clients get EIO past the new end: worse than a bad block).
+   * verified, corrupted, truncated (clients get EIO past the new end: worse than a bad block) or
+   * changed (a remote object was replaced under the server: every read of it fails).
    */
   private static String state(ServedExport served, SourceStats stats) {
-    return served.deviceErrors.truncated() > 0
-        ? "truncated"
-        : stats.status() == 'V' ? "verified" : "corrupted";
+    return served.deviceErrors.anyChanged()
+        ? "changed"
+        : served.deviceErrors.truncated() > 0
+            ? "truncated"
+            : stats.status() == 'V' ? "verified" : "corrupted";
   }
 
   /**
@@ -141,10 +147,10 @@ final class StatusReport {
     m.put("hashBlockSize", p.hashBlockSize());
     m.put("hashAlgorithm", p.hashAlgorithm().kernelName());
     m.put("salt", ParamOverrides.saltText(p.salt()));
-    m.put("dataDevice", served.spec.data().toAbsolutePath().toString());
+    m.put("dataDevice", Locations.display(served.spec.data()));
     m.put("dataSize", p.dataSize());
     m.put("mode", "readonly");
-    m.put("hashDevice", served.spec.hash().toAbsolutePath().toString());
+    m.put("hashDevice", Locations.display(served.spec.hash()));
     m.put("hashStart", reader.layout().firstHashBlock() * p.hashBlockSize());
     m.put("rootHash", Hex.format(served.trusted.rootHash()));
     String flags = flags(served.spec);
@@ -164,6 +170,9 @@ final class StatusReport {
       d.put("truncation", errors.truncation());
     }
     m.put("deviceErrors", d);
+    if (served.remote != null) {
+      m.put("remote", RemoteReport.json(RemoteReport.devices(errors), served.remote.stats()));
+    }
     m.put("inlineReads", stats.inlineReads());
     m.put("pooledReads", stats.pooledReads());
     Map<String, Object> c = new LinkedHashMap<>();

@@ -2,17 +2,22 @@ package org.jverity.server;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import org.jverity.io.BlockDevice;
 
 /**
  * A served export's data or hash device, telling its {@link DeviceErrors} of every read that fails
- * (a file truncated under the server, a disk error); the failure still reaches the reader, so the
- * client gets EIO and never unverified bytes. Thread-safe as the device it wraps.
+ * (a file truncated under the server, a disk error, an origin that failed or whose object changed);
+ * the failure still reaches the reader, so the client gets EIO and never unverified bytes.
+ * Thread-safe as the device it wraps.
  */
 final class WatchedDevice implements BlockDevice {
   private final BlockDevice device;
-  final Path file;
+
+  /** Where it was opened from: a path, or a URL ({@link Locations}). */
+  final String location;
+
+  /** Whether {@link #location} is a URL: its failures are the origin's, not a file's. */
+  final boolean remote;
 
   /** "data" or "hash": what the file is to the export. */
   final String role;
@@ -22,10 +27,11 @@ final class WatchedDevice implements BlockDevice {
 
   private final DeviceErrors errors;
 
-  WatchedDevice(BlockDevice device, Path file, String role, DeviceErrors errors)
+  WatchedDevice(BlockDevice device, String location, String role, DeviceErrors errors)
       throws IOException {
     this.device = device;
-    this.file = file;
+    this.location = location;
+    this.remote = Locations.isRemote(location);
     this.role = role;
     this.openedSize = device.size();
     this.errors = errors;
@@ -47,7 +53,7 @@ final class WatchedDevice implements BlockDevice {
     try {
       device.readFully(offset, dst);
     } catch (IOException e) {
-      errors.failed(this, offset + length);
+      errors.failed(this, offset + length, e);
       throw e;
     }
   }
@@ -57,7 +63,7 @@ final class WatchedDevice implements BlockDevice {
     try {
       device.readFully(offset, dst, dstOffset, length);
     } catch (IOException e) {
-      errors.failed(this, offset + length);
+      errors.failed(this, offset + length, e);
       throw e;
     }
   }
@@ -68,7 +74,7 @@ final class WatchedDevice implements BlockDevice {
     try {
       device.reread(offset, dst);
     } catch (IOException e) {
-      errors.failed(this, offset + length);
+      errors.failed(this, offset + length, e);
       throw e;
     }
   }

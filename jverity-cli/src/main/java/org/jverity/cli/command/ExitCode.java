@@ -78,6 +78,12 @@ public final class ExitCode {
   public static final int UNSUPPORTED_HASH = 15;
 
   /**
+   * A remote origin refused the credentials (HTTP 401 or 403: wrong or expired S3 keys, a presigned
+   * URL past its expiry): the one failure of a remote device that retrying cannot help.
+   */
+  public static final int ORIGIN_DENIED = 16;
+
+  /**
    * {@code read} or {@code cat} to a pipe whose reader went away ({@code | head}): 128 + SIGPIPE,
    * what a shell reports for {@code cat} there, so that {@code set -o pipefail} sees the same; no
    * message ({@link Stdout}).
@@ -103,6 +109,7 @@ public final class ExitCode {
       case INACTIVE -> "no such export served";
       case SIGNATURE_INVALID -> "signature not trusted";
       case UNSUPPORTED_HASH -> "hash algorithm not supported";
+      case ORIGIN_DENIED -> "remote origin refused the credentials";
       case OUTPUT_CLOSED -> "standard output closed by its reader";
       default -> "unknown";
     };

@@ -18,7 +18,10 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.command.Signing;
 import org.jverity.cli.command.Stdout;
+import org.jverity.cli.remote.RemoteArguments;
 import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.Location;
+import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
@@ -27,10 +30,15 @@ import org.jverity.fsverity.FsVerityDigest;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.VerifiedFile;
 import org.jverity.hash.HashAlgorithm;
+import org.jverity.image.DeviceSource;
+import org.jverity.io.BlockDevice;
 import org.jverity.server.AtomicOutput;
+import org.jverity.server.Locations;
 import org.jverity.sig.InvalidSignatureException;
 import org.jverity.sig.SignedFileDigest;
 import org.jverity.verify.CorruptBlockException;
+import org.jverity.verify.HashBlockCache;
+import org.jverity.verify.HashingPool;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
 
@@ -45,12 +53,13 @@ import org.jverity.verify.ReaderOptions;
 public final class CatCommand implements Command {
   private static final int PIECE = 1 << 20; // bytes read and written at a time
 
-  Path file;
-  Path tree;
+  String file;
+  String tree;
   String digest;
   Path signature;
   List<Path> trusted;
   final FsVerityOptions options = new FsVerityOptions();
+  final RemoteArguments remote = new RemoteArguments();
   Path output;
   boolean json;
 
@@ -64,12 +73,15 @@ public final class CatCommand implements Command {
                   + " is written only when every block verified (through a temporary file beside it, renamed over it):"
                   + " a cat that fails leaves FILE as it was, or absent.",
               CatCommand::new)
-          .parameter("FILE", "The file.", (c, v) -> c.file = FileName.parse(v))
+          .parameter(
+              "FILE",
+              "The file: a path, or a URL (http://, https://, s3://BUCKET/KEY).",
+              (c, v) -> c.file = Location.parse(v))
           .requiredOption(
               "--merkle-tree",
               "TREE",
-              "Its Merkle tree, as fsverity digest --out-merkle-tree writes it.",
-              (c, v) -> c.tree = FileName.parse(v))
+              "Its Merkle tree, as fsverity digest --out-merkle-tree writes it (a path or a URL).",
+              (c, v) -> c.tree = Location.parse(v))
           .option(
               "--digest",
               "ALG:HEX",
@@ -86,11 +98,12 @@ public final class CatCommand implements Command {
               "Certificate(s) trusted to sign file digests (PEM; repeatable).",
               (c, v) -> c.trusted = Syntax.append(c.trusted, FileName.parse(v)))
           .include(FsVerityOptions.SYNTAX, c -> c.options)
+          .include(RemoteArguments.SYNTAX, c -> c.remote)
           .option(
               "-o, --output",
               "FILE",
               "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).",
-              (c, v) -> c.output = FileName.parse(v))
+              (c, v) -> c.output = OutputFile.parse(v))
           .flag(
               "--json",
               "With -o: print a JSON summary on stdout (bytes written, the verified digest)."
@@ -109,14 +122,39 @@ public final class CatCommand implements Command {
     VerifiedFile.Parameters params =
         new VerifiedFile.Parameters(checked.blockSize(), checked.salt());
     new DistinctFiles()
-        .input("file", file)
-        .input("--merkle-tree file", tree)
+        .input("file", Locations.file(file))
+        .input("--merkle-tree file", Locations.file(tree))
         .input("--signature file", signature)
         .inputs("--trusted-cert file", trusted)
         .outputOrStdout("--output", output)
         .check();
+    DeviceSource source = remote.source(DeviceSource.LOCAL, file, tree);
+    try {
+      return cat(io, params, source);
+    } finally {
+      RemoteArguments.close(source); // after the devices
+    }
+  }
+
+  private int cat(Io io, VerifiedFile.Parameters params, DeviceSource source)
+      throws IOException, InvalidSignatureException {
+    try {
+      if (source != DeviceSource.LOCAL) { // the file and its tree read through a BlockDevice each
+        try (BlockDevice fileDev = source.open(file);
+            BlockDevice treeDev = source.open(tree)) {
+          return write(io, openVerified(params, fileDev, treeDev));
+        }
+      }
+      return write(io, openVerified(params));
+    } catch (FileDigestMismatchException e) {
+      throw new CliException(ExitCode.ROOT_HASH_MISMATCH, e.getMessage());
+    }
+  }
+
+  /** Writes {@code opened} where the command says; closes it. */
+  private int write(Io io, VerifiedFile opened) throws IOException {
     // --output appears only once every block verified: a failed cat leaves it as it was.
-    try (VerifiedFile f = openVerified(params);
+    try (VerifiedFile f = opened;
         AtomicOutput target = output == null ? null : AtomicOutput.to(output)) {
       try (OutputStream out = open(target)) {
         copy(f, out);
@@ -127,8 +165,6 @@ public final class CatCommand implements Command {
       if (json) {
         io.result(summary(f));
       }
-    } catch (FileDigestMismatchException e) {
-      throw new CliException(ExitCode.ROOT_HASH_MISMATCH, e.getMessage());
     }
     return ExitCode.OK;
   }
@@ -138,7 +174,7 @@ public final class CatCommand implements Command {
     FsVerityDigest verified = f.fileDigest();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("output", output.toString());
-    m.put("file", file.toString());
+    m.put("file", file);
     m.put("length", f.size());
     m.put("hashAlgorithm", verified.algorithm().kernelName());
     m.put("digest", Hex.format(verified.bytes()));
@@ -167,14 +203,46 @@ public final class CatCommand implements Command {
   /** The file opened with the given digest, or with the one the signature signs (checked first). */
   private VerifiedFile openVerified(VerifiedFile.Parameters params)
       throws IOException, InvalidSignatureException {
+    Path f = Path.of(file);
+    Path t = Path.of(tree);
     if (digest != null) {
-      return VerifiedFile.open(file, tree, expectedDigest(), params, ReaderOptions.DEFAULTS);
+      return VerifiedFile.open(f, t, expectedDigest(), params, ReaderOptions.DEFAULTS);
     }
     Checks.requireFile(signature, "signature");
     List<X509Certificate> certs = Signing.certificates(trusted);
     HashAlgorithm alg = options.algorithm != null ? options.algorithm : HashAlgorithm.SHA256;
     return SignedFileDigest.open(
-        file, tree, Files.readAllBytes(signature), certs, alg, params, ReaderOptions.DEFAULTS);
+        f, t, Files.readAllBytes(signature), certs, alg, params, ReaderOptions.DEFAULTS);
+  }
+
+  /**
+   * As {@link #openVerified(VerifiedFile.Parameters)}, over devices the caller owns (a remote file
+   * or tree): the process-wide cache and pool, as for local files.
+   */
+  private VerifiedFile openVerified(
+      VerifiedFile.Parameters params, BlockDevice fileDev, BlockDevice treeDev)
+      throws IOException, InvalidSignatureException {
+    String expected;
+    if (digest != null) {
+      expected = expectedDigest();
+    } else {
+      Checks.requireFile(signature, "signature");
+      List<X509Certificate> certs = Signing.certificates(trusted);
+      HashAlgorithm alg = options.algorithm != null ? options.algorithm : HashAlgorithm.SHA256;
+      expected =
+          SignedFileDigest.check(
+              Files.readAllBytes(signature),
+              VerifiedFile.describe(fileDev, treeDev, alg, params),
+              certs);
+    }
+    return VerifiedFile.open(
+        fileDev,
+        treeDev,
+        expected,
+        params,
+        HashBlockCache.shared(),
+        ReaderOptions.DEFAULTS,
+        HashingPool.shared());
   }
 
   /**

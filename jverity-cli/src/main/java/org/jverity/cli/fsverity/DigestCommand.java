@@ -22,16 +22,20 @@ import org.jverity.cli.command.Command;
 import org.jverity.cli.command.DistinctFiles;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.remote.RemoteArguments;
+import org.jverity.cli.syntax.Location;
+import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.fsverity.FsVerityDescriptor;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.FsVerityTreeBuilder;
+import org.jverity.image.DeviceSource;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
 import org.jverity.server.AtomicOutput;
+import org.jverity.server.Locations;
 
 /**
  * {@code fsverity digest}: prints each file's fs-verity digest, optionally writing its Merkle tree
@@ -42,8 +46,12 @@ public final class DigestCommand implements Command {
   /** Files up to this size are hashed one per thread; bigger ones on every thread in turn. */
   static final long SMALL_FILE = 8L << 20; // bytes
 
-  List<Path> files;
+  /** Paths, or URLs (each one object: hashed as one file). */
+  List<String> files;
+
   final FsVerityOptions options = new FsVerityOptions();
+  final RemoteArguments remote = new RemoteArguments();
+  private DeviceSource source = DeviceSource.LOCAL; // a RemoteSource when a FILE is a URL
   private FsVerityParams params; // from options, when run
   Path outTree;
   Path outDescriptor;
@@ -61,19 +69,20 @@ public final class DigestCommand implements Command {
               DigestCommand::new)
           .parameters(
               "FILE",
-              "Files (with --recursive, directories too).",
-              (c, v) -> c.files = Syntax.append(c.files, FileName.parse(v)))
+              "Files (with --recursive, directories too), or URLs (http://, https://, s3://BUCKET/KEY).",
+              (c, v) -> c.files = Syntax.append(c.files, Location.parse(v)))
           .include(FsVerityOptions.SYNTAX, c -> c.options)
+          .include(RemoteArguments.SYNTAX, c -> c.remote)
           .option(
               "--out-merkle-tree",
               "FILE",
               "Write the Merkle tree to FILE (given several FILEs, each written over the last from offset 0, as fsverity does).",
-              (c, v) -> c.outTree = FileName.parse(v))
+              (c, v) -> c.outTree = OutputFile.parse(v))
           .option(
               "--out-descriptor",
               "FILE",
               "Write the 256-byte fs-verity descriptor to FILE (given several FILEs, one after another).",
-              (c, v) -> c.outDescriptor = FileName.parse(v))
+              (c, v) -> c.outDescriptor = OutputFile.parse(v))
           .flag(
               "--compact",
               "Print the digest alone, without algorithm and file name.",
@@ -100,7 +109,16 @@ public final class DigestCommand implements Command {
   public int run(Io io) throws Exception {
     Checks.requireThreads(threads);
     params = options.params();
-    List<Path> all = expand();
+    source = remote.source(DeviceSource.LOCAL, files.toArray(String[]::new));
+    try {
+      return digestAll(io);
+    } finally {
+      RemoteArguments.close(source); // after the devices
+    }
+  }
+
+  private int digestAll(Io io) throws Exception {
+    List<String> all = expand();
     int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
     FsVerityTreeBuilder builder = FsVerityTreeBuilder.of(params).withThreads(n);
     FsVerityTreeBuilder single = builder.withThreads(1);
@@ -109,7 +127,7 @@ public final class DigestCommand implements Command {
     PrintWriter out = io.out();
     if (sidecars) {
       new DistinctFiles()
-          .inputs("file", all)
+          .inputs("file", all.stream().map(Locations::file).filter(p -> p != null).toList())
           .output("--out-merkle-tree", outTree)
           .output("--out-descriptor", outDescriptor)
           .check();
@@ -123,9 +141,12 @@ public final class DigestCommand implements Command {
         Executors.newFixedThreadPool(
             n, Thread.ofPlatform().daemon().name("jverity-digest-", 1).factory());
     try {
-      for (Path p : all) {
+      for (String p : all) {
         requireRegular(p);
-        small.add(Files.size(p) <= SMALL_FILE ? pool.submit(() -> digest(single, p, false)) : null);
+        small.add(
+            !Locations.isRemote(p) && Files.size(Path.of(p)) <= SMALL_FILE
+                ? pool.submit(() -> digest(single, p, false))
+                : null);
       }
       for (int i = 0; i < all.size(); i++) {
         FsVerityDescriptor d =
@@ -139,13 +160,13 @@ public final class DigestCommand implements Command {
   }
 
   /** A file's digest: its line, or under --json its object, kept for {@link #result}. */
-  private void say(PrintWriter out, FsVerityDescriptor d, Path file) {
+  private void say(PrintWriter out, FsVerityDescriptor d, String file) {
     if (!json) {
       out.println(line(d, file));
       return;
     }
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("file", file.toString());
+    m.put("file", file);
     m.put("hashAlgorithm", params.algorithm().kernelName());
     m.put("blockSize", params.blockSize());
     m.put("salt", params.salt().length == 0 ? "-" : HexFormat.of().formatHex(params.salt()));
@@ -172,7 +193,7 @@ public final class DigestCommand implements Command {
     return ExitCode.OK;
   }
 
-  private FsVerityDescriptor digest(FsVerityTreeBuilder b, Path file, boolean big)
+  private FsVerityDescriptor digest(FsVerityTreeBuilder b, String file, boolean big)
       throws IOException {
     try (BlockDevice in = open(file, big)) {
       return b.digest(in);
@@ -181,16 +202,25 @@ public final class DigestCommand implements Command {
 
   /**
    * A big file is mapped (one copy from the page cache instead of two); a small one is read, which
-   * costs less than setting up and tearing down a mapping.
+   * costs less than setting up and tearing down a mapping; a URL through the remote source.
    */
-  private static BlockDevice open(Path file, boolean big) throws IOException {
-    return big ? BlockDevices.openRead(file) : FileDevice.openChannel(file, false);
+  private BlockDevice open(String file, boolean big) throws IOException {
+    if (Locations.isRemote(file)) {
+      return source.open(file);
+    }
+    Path p = Path.of(file);
+    return big ? BlockDevices.openRead(p) : FileDevice.openChannel(p, false);
+  }
+
+  /** Whether {@code file} is big enough to be hashed on every core (a URL always is). */
+  private static boolean big(String file) throws IOException {
+    return Locations.isRemote(file) || Files.size(Path.of(file)) > SMALL_FILE;
   }
 
   /** Each file on every core in turn, writing its tree at 0 and appending its descriptor. */
-  private void sequentially(FsVerityTreeBuilder b, List<Path> all, PrintWriter out)
+  private void sequentially(FsVerityTreeBuilder b, List<String> all, PrintWriter out)
       throws IOException {
-    for (Path p : all) {
+    for (String p : all) {
       requireRegular(p);
     }
     // Each output starts empty (fsverity replaces the file: an older, longer tree must not survive
@@ -217,15 +247,15 @@ public final class DigestCommand implements Command {
   /** Digests each file in turn into the open outputs. */
   private void writeSidecars(
       FsVerityTreeBuilder b,
-      List<Path> all,
+      List<String> all,
       PrintWriter out,
       FileDevice tree,
       FileDevice descriptors)
       throws IOException {
     long descriptorEnd = 0;
-    for (Path p : all) {
+    for (String p : all) {
       FsVerityDescriptor d;
-      try (BlockDevice in = open(p, Files.size(p) > SMALL_FILE)) {
+      try (BlockDevice in = open(p, big(p))) {
         d = tree == null ? b.digest(in) : b.build(in, tree);
       }
       if (descriptors != null) {
@@ -242,13 +272,14 @@ public final class DigestCommand implements Command {
   /**
    * The files to hash: the arguments, each directory replaced by its regular files (--recursive).
    */
-  private List<Path> expand() throws IOException {
-    List<Path> all = new ArrayList<>();
-    for (Path f : files) {
-      if (recursive && Files.isDirectory(f)) {
-        try (Stream<Path> walk = Files.walk(f)) {
+  private List<String> expand() throws IOException {
+    List<String> all = new ArrayList<>();
+    for (String f : files) {
+      if (recursive && !Locations.isRemote(f) && Files.isDirectory(Path.of(f))) {
+        try (Stream<Path> walk = Files.walk(Path.of(f))) {
           walk.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
               .sorted()
+              .map(Path::toString)
               .forEach(all::add);
         }
       } else {
@@ -258,7 +289,11 @@ public final class DigestCommand implements Command {
     return all;
   }
 
-  private void requireRegular(Path p) {
+  private void requireRegular(String location) {
+    if (Locations.isRemote(location)) {
+      return; // the origin's to answer for
+    }
+    Path p = Path.of(location);
     if (!Files.exists(p)) {
       throw new CliException(ExitCode.IO_ERROR, p + ": no such file");
     }
@@ -271,7 +306,7 @@ public final class DigestCommand implements Command {
     }
   }
 
-  private String line(FsVerityDescriptor d, Path file) {
+  private String line(FsVerityDescriptor d, String file) {
     if (forBuiltinSig) {
       String signed = HexFormat.of().formatHex(d.signedDigest());
       return compact ? signed : signed + " " + file;

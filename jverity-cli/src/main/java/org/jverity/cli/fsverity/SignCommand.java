@@ -12,6 +12,7 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.command.Signing;
 import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.format.Hex;
 import org.jverity.fsverity.FsVerityDigest;
@@ -35,7 +36,7 @@ public final class SignCommand implements Command {
                   + " byte-identical for RSA keys.",
               SignCommand::new)
           .parameter("FILE", "File to sign.", (c, v) -> c.file = FileName.parse(v))
-          .parameter("OUT_SIG", "Signature file to write.", (c, v) -> c.out = FileName.parse(v))
+          .parameter("OUT_SIG", "Signature file to write.", (c, v) -> c.out = OutputFile.parse(v))
           .requiredOption(
               "--key",
               "KEY.pem",

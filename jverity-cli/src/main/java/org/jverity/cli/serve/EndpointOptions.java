@@ -2,6 +2,7 @@ package org.jverity.cli.serve;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.jverity.cli.remote.RemoteArguments;
 import org.jverity.cli.syntax.ByteSize;
 import org.jverity.cli.syntax.Port;
 import org.jverity.cli.syntax.Syntax;
@@ -29,6 +30,9 @@ final class EndpointOptions {
   boolean tlsVerifyPeer;
   Integer metricsPort;
   String metricsBind;
+
+  /** {@code serve}'s [generic] only: the remote settings an export section does not give. */
+  final RemoteArguments remote = new RemoteArguments();
 
   /** Where it listens. */
   static final Syntax<EndpointOptions> LISTEN =
@@ -113,5 +117,6 @@ final class EndpointOptions {
           .include(LISTEN, c -> c)
           .include(CACHE, c -> c)
           .include(LIMITS, c -> c)
-          .include(TLS_AND_METRICS, c -> c);
+          .include(TLS_AND_METRICS, c -> c)
+          .include(RemoteArguments.SYNTAX, c -> c.remote);
 }

@@ -14,6 +14,7 @@ import org.jverity.image.DeviceSource;
 import org.jverity.image.VerityImage;
 import org.jverity.server.ExportConfig;
 import org.jverity.server.ExportOpener;
+import org.jverity.server.Locations;
 import org.jverity.server.ServerLog;
 import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.CorruptionMode;
@@ -38,14 +39,14 @@ final class ExportChecks implements ExportOpener {
   }
 
   @Override
-  public VerityImage open(ExportConfig export) throws IOException {
-    Checks.requireFile(export.data(), "data");
-    Checks.requireFile(export.hash(), "hash");
+  public VerityImage open(ExportConfig export, DeviceSource source) throws IOException {
+    requireLocal(export.data(), "data"); // a URL is the origin's to answer for
+    requireLocal(export.hash(), "hash");
     VerityImage image;
     try {
       image =
           Trust.open(
-              DeviceSource.LOCAL,
+              source,
               export.data(),
               export.hash(),
               export.overrides(),
@@ -58,13 +59,20 @@ final class ExportChecks implements ExportOpener {
     }
     if (export.fec() != null) {
       try {
-        FecOptions.check(Path.of(export.fec().device()), export.fec().offset());
+        FecOptions.check(export.fec().device(), export.fec().offset());
       } catch (IOException | RuntimeException e) {
         image.close();
         throw e;
       }
     }
     return image;
+  }
+
+  private static void requireLocal(String location, String what) {
+    Path file = Locations.file(location);
+    if (file != null) {
+      Checks.requireFile(file, what);
+    }
   }
 
   @Override

@@ -1,5 +1,6 @@
 package org.jverity.cli.serve;
 
+import org.jverity.cli.remote.RemoteArguments;
 import org.jverity.cli.syntax.IoClassName;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.verity.CorruptionOptions;
@@ -10,9 +11,9 @@ import org.jverity.verify.IoClass;
 
 /**
  * The settings of one export besides its image's files and root hash: the tree options, the
- * root-hash signature, what corruption does, the served description and I/O class, and FEC.
- * Declared once: {@code open} takes them as options, {@code serve} as the keys of an export's
- * section ({@link #KEYS}). Filled by the parser, then read once.
+ * root-hash signature, what corruption does, the served description and I/O class, FEC, and how its
+ * remote devices are reached and cached. Declared once: {@code open} takes them as options, {@code
+ * serve} as the keys of an export's section ({@link #KEYS}). Filled by the parser, then read once.
  */
 final class ExportOptions {
   final VerityOptions tree = new VerityOptions();
@@ -21,6 +22,7 @@ final class ExportOptions {
   String description = "";
   IoClass ioClass = IoClass.BEST_EFFORT;
   final FecOptions fec = new FecOptions();
+  final RemoteArguments remote = new RemoteArguments();
 
   /** How the image is checked: the tree, its signature, what a corrupted block does. */
   static final Syntax<ExportOptions> CHECKS =
@@ -47,6 +49,10 @@ final class ExportOptions {
   static final Syntax<ExportOptions> FEC =
       Syntax.<ExportOptions>group().include(FecOptions.SYNTAX, e -> e.fec);
 
+  /** How its devices at a URL are reached and cached (per export; [generic] gives defaults). */
+  static final Syntax<ExportOptions> REMOTE =
+      Syntax.<ExportOptions>group().include(RemoteArguments.SYNTAX, e -> e.remote);
+
   /**
    * All of them, as a {@code serve} export section takes them, in the order its help lists them.
    */
@@ -56,5 +62,6 @@ final class ExportOptions {
           .include(SERVED, e -> e)
           .include(VerityOptions.CHECK, e -> e.tree)
           .include(CorruptionOptions.SYNTAX, e -> e.corruption)
-          .include(FEC, e -> e);
+          .include(FEC, e -> e)
+          .include(REMOTE, e -> e);
 }

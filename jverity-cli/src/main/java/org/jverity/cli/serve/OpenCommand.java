@@ -11,11 +11,14 @@ import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
+import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.verity.RootHashes;
 import org.jverity.server.Endpoint;
 import org.jverity.server.ExportConfig;
+import org.jverity.server.Locations;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.Server;
 import org.jverity.server.ServerException;
@@ -28,9 +31,9 @@ import org.jverity.server.TlsMode;
  * verified. Prints the URI and serves until SIGINT or SIGTERM.
  */
 public final class OpenCommand implements Command {
-  Path data;
+  String data;
   String name;
-  Path hash;
+  String hash;
   String rootHash;
   Path rootHashFile;
 
@@ -56,15 +59,18 @@ public final class OpenCommand implements Command {
                   + " root hash, wrong parameters, another image's hash file or a damaged top hash block); damaged blocks"
                   + " elsewhere do not stop it.",
               OpenCommand::new)
-          .parameter("DATA", "Data image.", (c, v) -> c.data = FileName.parse(v))
+          .parameter(
+              "DATA",
+              "Data image: a file, or a URL (http://, https://, s3://BUCKET/KEY).",
+              (c, v) -> c.data = Location.parse(v))
           .parameter(
               "NAME",
               "Export name clients ask for (\"\" for the default export).",
               (c, v) -> c.name = v)
           .parameter(
               "HASH",
-              "Hash device (may be DATA with --hash-offset).",
-              (c, v) -> c.hash = FileName.parse(v))
+              "Hash device (may be DATA with --hash-offset): a file or a URL.",
+              (c, v) -> c.hash = Location.parse(v))
           .optionalParameter(
               "ROOT_HASH",
               "Root hash in hex, or the image identity (verity1:...) that format prints (or use --root-hash-file).",
@@ -84,6 +90,7 @@ public final class OpenCommand implements Command {
           .include(ExportOptions.SERVED, c -> c.export)
           .include(EndpointOptions.LIMITS, c -> c.server)
           .include(ExportOptions.FEC, c -> c.export)
+          .include(ExportOptions.REMOTE, c -> c.export)
           .include(EndpointOptions.TLS_AND_METRICS, c -> c.server)
           .flag(
               "--json",
@@ -132,6 +139,10 @@ public final class OpenCommand implements Command {
     String rootText = RootHashes.text("open", rootHash, rootHashFile);
     ExportOptions x = export;
     x.fec.check(); // before listening: a FEC file that cannot serve, or FEC options without one
+    String fecDevice = x.fec.given() ? x.fec.device : null;
+    // Made only for a URL: a server of local files loads nothing of jverity-remote.
+    var remote =
+        Locations.anyRemote(data, hash, fecDevice) ? RemoteDevices.options(x.remote) : null;
     ExportConfig spec =
         new ExportConfig(
             name,
@@ -145,7 +156,8 @@ public final class OpenCommand implements Command {
             x.corruption.ignoreZeroBlocks,
             x.corruption.checkAtMostOnce,
             x.ioClass,
-            x.fec.given() ? x.fec.source() : null);
+            x.fec.given() ? x.fec.source() : null,
+            remote);
     Map<Path, String> inputs = new LinkedHashMap<>();
     if (rootHashFile != null) {
       inputs.put(rootHashFile, "the root hash file");

@@ -10,12 +10,17 @@ import java.util.stream.Stream;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.remote.RemoteArguments;
+import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.syntax.BadValue;
+import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.Port;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.verity.RootHashes;
+import org.jverity.remote.RemoteOptions;
 import org.jverity.server.Endpoint;
 import org.jverity.server.ExportConfig;
+import org.jverity.server.Locations;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.ServerException;
 import org.jverity.server.TlsConfig;
@@ -59,12 +64,18 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
    */
   static ServeConfig read(IniFile ini, Path baseDir, Path runtimeDir) throws IOException {
     Endpoint listening = null;
+    RemoteArguments remote = new RemoteArguments(); // [generic]'s, which each export may override
+    for (IniFile.Section s : ini.sections()) {
+      if (s.name().equals(GENERIC)) { // first: an export's remote keys fall back on its
+        EndpointOptions e = new Keys(ini, s, baseDir).options();
+        listening = generic(new Keys(ini, s, baseDir), e, runtimeDir);
+        remote = e.remote;
+      }
+    }
     List<ExportConfig> exports = new ArrayList<>();
     for (IniFile.Section s : ini.sections()) {
-      if (s.name().equals(GENERIC)) {
-        listening = generic(new Keys(ini, s, baseDir), runtimeDir);
-      } else {
-        exports.add(export(new Keys(ini, s, baseDir)));
+      if (!s.name().equals(GENERIC)) {
+        exports.add(export(new Keys(ini, s, baseDir), remote));
       }
     }
     if (exports.isEmpty()) {
@@ -88,8 +99,7 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     return new ServeConfig(listening, List.copyOf(exports));
   }
 
-  private static Endpoint generic(Keys k, Path runtimeDir) {
-    EndpointOptions e = k.read(EndpointOptions.KEYS, new EndpointOptions(), Set.of());
+  private static Endpoint generic(Keys k, EndpointOptions e, Path runtimeDir) {
     if (e.socket != null && (k.has("bind") || k.has("port"))) {
       throw k.error("socket", "a Unix socket instead of TCP (expected: no bind or port with it)");
     }
@@ -121,10 +131,10 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     return new Endpoint(e.bind, e.port, e.socket, false, e.cacheSize, limits, dir, tls, metrics);
   }
 
-  private static ExportConfig export(Keys k) throws IOException {
+  private static ExportConfig export(Keys k, RemoteArguments generic) throws IOException {
     ExportOptions o = k.read(ExportOptions.KEYS, new ExportOptions(), Set.copyOf(IMAGE_KEYS));
-    Path data = k.existing(k.requiredPath("data", "the data image's path"), "data", "data");
-    Path hash = k.existing(k.requiredPath("hash", "the hash device's path"), "hash", "hash");
+    String data = k.location("data", "the data image's path", "data");
+    String hash = k.location("hash", "the hash device's path", "hash");
     if (k.has("root-hash") == k.has("root-hash-file")) {
       throw k.sectionError(
           "root-hash or root-hash-file: "
@@ -147,7 +157,10 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     }
     var mode = k.at(ExportOptions.KEYS, "ignore-corruption", () -> o.corruption.mode());
     if (o.fec.given()) {
-      k.existing(o.fec.device, "fec-device", "FEC");
+      Path fec = Locations.file(o.fec.device);
+      if (fec != null) {
+        k.existing(fec, "fec-device", "FEC");
+      }
     } else if (k.has("fec-offset") || k.has("fec-roots")) {
       throw k.error(
           k.has("fec-offset") ? "fec-offset" : "fec-roots",
@@ -165,11 +178,60 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
         o.corruption.ignoreZeroBlocks,
         o.corruption.checkAtMostOnce,
         o.ioClass,
-        o.fec.given() ? o.fec.source() : null);
+        o.fec.given() ? o.fec.source() : null,
+        remote(k, data, hash, o.fec.given() ? o.fec.device : null, generic, o.remote));
+  }
+
+  /**
+   * The export's remote options, its keys over [generic]'s; null when no location is remote (then
+   * nothing of jverity-remote is loaded).
+   */
+  private static RemoteOptions remote(
+      Keys k, String data, String hash, String fec, RemoteArguments generic, RemoteArguments own) {
+    if (!Locations.anyRemote(data, hash, fec)) {
+      return null;
+    }
+    RemoteArguments merged = RemoteArguments.over(generic, own);
+    if (merged.caCert != null && own.caCert != null) {
+      k.existing(merged.caCert, "ca-cert", "CA certificate");
+    }
+    return RemoteDevices.options(merged);
   }
 
   /** The keys of one section, read with their line numbers at hand for messages. */
   private record Keys(IniFile ini, IniFile.Section section, Path baseDir) {
+    /** [generic]'s keys, read. */
+    EndpointOptions options() {
+      return read(EndpointOptions.KEYS, new EndpointOptions(), Set.of());
+    }
+
+    /**
+     * The location {@code key} gives: a URL as it is, a path resolved against the config's
+     * directory and checked to exist now ({@link #existing}).
+     */
+    String location(String key, String expected, String what) {
+      if (!has(key)) {
+        throw sectionError(key + ": missing (expected: " + expected + ")");
+      }
+      String v = text(key);
+      if (!Locations.isRemote(v)) {
+        return existing(path(key), key, what).toString();
+      }
+      try {
+        return Location.parse(v);
+      } catch (BadValue bad) {
+        throw new CliException(
+            ExitCode.INVALID_PARAMETER,
+            ini.at(section.entries().get(key).line())
+                + key
+                + ": "
+                + v
+                + " ("
+                + bad.getMessage()
+                + ")");
+      }
+    }
+
     /**
      * Stores each key of the section in {@code target} through {@code syntax}, as {@code open}'s
      * options would; {@code own} are keys the caller reads itself. An unknown key, or a value the

@@ -3,7 +3,7 @@ package org.jverity.cli.serve;
 import java.nio.file.Path;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.server.Endpoint;
 import org.jverity.server.Service;
@@ -28,7 +28,7 @@ public final class ServiceOptions {
               "FILE",
               "Write the server's process id to FILE once it listens (mode 0644);"
                   + " removed on exit. Never an input file.",
-              (c, v) -> c.pidFile = FileName.parse(v))
+              (c, v) -> c.pidFile = OutputFile.parse(v))
           .option(
               "--run",
               "CMD",

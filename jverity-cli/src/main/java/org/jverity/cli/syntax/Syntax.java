@@ -14,6 +14,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jverity.server.Locations;
 
 /**
  * The command-line syntax of one command (or of a group of options several commands share): its
@@ -40,6 +41,8 @@ public final class Syntax<T> {
    * @param set stores a value ("" for a flag) in the target; may throw {@link BadValue}
    * @param file stores a file name already made a path, for a value that names a file (a config
    *     file resolves it against its own directory); null for other values
+   * @param location whether the value may also be a URL ({@link Location}), which a config file
+   *     takes as it is
    */
   public record Option<T>(
       List<String> names,
@@ -47,7 +50,8 @@ public final class Syntax<T> {
       String help,
       boolean required,
       BiConsumer<T, String> set,
-      BiConsumer<T, Path> file) {
+      BiConsumer<T, Path> file,
+      boolean location) {
     public boolean takesValue() {
       return label != null;
     }
@@ -76,7 +80,8 @@ public final class Syntax<T> {
           help,
           required,
           (u, v) -> set.accept(part.apply(u), v),
-          file == null ? null : (u, p) -> file.accept(part.apply(u), p));
+          file == null ? null : (u, p) -> file.accept(part.apply(u), p),
+          location);
     }
   }
 
@@ -126,12 +131,12 @@ public final class Syntax<T> {
 
   /** A flag: {@code names} are comma-separated ({@code "-r, --recursive"}). */
   public Syntax<T> flag(String names, String help, Consumer<T> set) {
-    return add(new Option<>(split(names), null, help, false, (t, v) -> set.accept(t), null));
+    return add(new Option<>(split(names), null, help, false, (t, v) -> set.accept(t), null, false));
   }
 
   /** An option with a value, named {@code label} in help. */
   public Syntax<T> option(String names, String label, String help, BiConsumer<T, String> set) {
-    return add(new Option<>(split(names), label, help, false, set, null));
+    return add(new Option<>(split(names), label, help, false, set, null, false));
   }
 
   /**
@@ -141,13 +146,35 @@ public final class Syntax<T> {
   public Syntax<T> file(String names, String label, String help, BiConsumer<T, Path> set) {
     return add(
         new Option<>(
-            split(names), label, help, false, (t, v) -> set.accept(t, FileName.parse(v)), set));
+            split(names),
+            label,
+            help,
+            false,
+            (t, v) -> set.accept(t, FileName.parse(v)),
+            set,
+            false));
+  }
+
+  /**
+   * An option whose value names a device: a file name, resolved as {@link #file}'s, or a URL
+   * ({@link Location}), taken as it is.
+   */
+  public Syntax<T> location(String names, String label, String help, BiConsumer<T, String> set) {
+    return add(
+        new Option<>(
+            split(names),
+            label,
+            help,
+            false,
+            (t, v) -> set.accept(t, Location.parse(v)),
+            (t, p) -> set.accept(t, p.toString()),
+            true));
   }
 
   /** An option the command line must give. */
   public Syntax<T> requiredOption(
       String names, String label, String help, BiConsumer<T, String> set) {
-    return add(new Option<>(split(names), label, help, true, set, null));
+    return add(new Option<>(split(names), label, help, true, set, null, false));
   }
 
   /** The next positional parameter, which must be given. */
@@ -246,6 +273,8 @@ public final class Syntax<T> {
             if (truth(value)) {
               o.set().accept(target, "");
             }
+          } else if (o.location() && Locations.isRemote(value)) {
+            o.set().accept(target, value);
           } else if (o.file() != null) {
             o.file().accept(target, base.resolve(FileName.parse(value)));
           } else {

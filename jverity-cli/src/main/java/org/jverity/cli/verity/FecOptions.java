@@ -19,13 +19,16 @@ import org.jverity.image.FecParity;
 import org.jverity.image.FecSource;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
+import org.jverity.server.Locations;
 
 /**
  * veritysetup's FEC options for the commands that read an image ({@code read}, {@code verify},
  * {@code repair}, {@code open}): where the Reed-Solomon parity is and how strong it is.
  */
 public final class FecOptions {
-  public Path device;
+  /** Where the parity is: a path, or a URL (for the commands that only read it). */
+  public String device;
+
   public long offset;
   public int roots = ReedSolomon.DEFAULT_ROOTS;
 
@@ -34,11 +37,11 @@ public final class FecOptions {
 
   public static final Syntax<FecOptions> SYNTAX =
       Syntax.<FecOptions>group()
-          .file(
+          .location(
               "--fec-device",
               "FILE",
-              "Reed-Solomon parity (as veritysetup --fec-device).",
-              (c, p) -> c.device = p)
+              "Reed-Solomon parity (as veritysetup --fec-device): a file or a URL.",
+              (c, v) -> c.device = v)
           .option(
               "--fec-offset",
               "BYTES",
@@ -86,13 +89,16 @@ public final class FecOptions {
 
   /**
    * That {@code device} can be a FEC device and {@code offset} a FEC offset, as veritysetup refuses
-   * them.
+   * them; a URL is the origin's to answer for.
    */
-  public static void check(Path device, long offset) throws IOException {
-    Checks.requireFile(device, "FEC");
-    if (!Files.isRegularFile(device) && !BlockDevices.isBlockDevice(device)) {
-      throw new CliException(
-          ExitCode.IO_ERROR, device + ": FEC file is not a regular file or a block device");
+  public static void check(String device, long offset) throws IOException {
+    Path file = Locations.file(device);
+    if (file != null) {
+      Checks.requireFile(file, "FEC");
+      if (!Files.isRegularFile(file) && !BlockDevices.isBlockDevice(file)) {
+        throw new CliException(
+            ExitCode.IO_ERROR, file + ": FEC file is not a regular file or a block device");
+      }
     }
     if (offset < 0 || offset % VerityParams.SECTOR_SIZE != 0) {
       throw new VerityParameterException(
@@ -125,7 +131,7 @@ public final class FecOptions {
 
   /** Where the parity is, for the opener (which opens it); after {@link #check}. */
   public FecSource source() {
-    return device == null ? null : new FecSource(device.toString(), offset, roots);
+    return device == null ? null : new FecSource(device, offset, roots);
   }
 
   /** Closes the parity devices {@link #repairer} opened: read-only, so a failure loses nothing. */

@@ -11,6 +11,7 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.command.Signing;
 import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.cli.term.ProgressBar;
@@ -53,19 +54,19 @@ public final class FormatCommand implements Command {
           .parameter(
               "HASH",
               "Hash device (created if missing; may be DATA with --hash-offset).",
-              (c, v) -> c.hash = FileName.parse(v))
+              (c, v) -> c.hash = OutputFile.parse(v))
           .include(VerityOptions.FORMAT, c -> c.options)
           .option(
               "--root-hash-file",
               "FILE",
               "Also write the root hash (hex, no newline) to FILE.",
-              (c, v) -> c.rootHashFile = FileName.parse(v))
+              (c, v) -> c.rootHashFile = OutputFile.parse(v))
           .option(
               "--root-hash-signature-out",
               "FILE",
               "Also write a detached PKCS#7 signature (DER) of the root hash to FILE, as veritysetup open"
                   + " --root-hash-signature takes it; needs --key and --cert.",
-              (c, v) -> c.rootHashSignatureOut = FileName.parse(v))
+              (c, v) -> c.rootHashSignatureOut = OutputFile.parse(v))
           .option(
               "--key",
               "KEY.pem",
@@ -96,7 +97,7 @@ public final class FormatCommand implements Command {
               "--fec-device",
               "FILE",
               "Also write Reed-Solomon parity (FEC) to FILE (created if missing; may be HASH or DATA with --fec-offset).",
-              (c, v) -> c.fecDevice = FileName.parse(v))
+              (c, v) -> c.fecDevice = OutputFile.parse(v))
           .option(
               "--fec-offset",
               "BYTES",

@@ -3,23 +3,33 @@ package org.jverity.cli.verity;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.server.Locations;
 
-/** DATA HASH [ROOT_HASH] and --root-hash-file: what every command that checks an image is given. */
+/**
+ * DATA HASH [ROOT_HASH] and --root-hash-file: what every command that checks an image is given.
+ * DATA and HASH are locations: a file, or a URL ({@link Location}) for the commands that read.
+ */
 final class ImageArguments {
-  Path data;
-  Path hash;
+  String data;
+  String hash;
   String rootHash;
   Path rootHashFile;
 
   static final Syntax<ImageArguments> SYNTAX =
       Syntax.<ImageArguments>group()
-          .parameter("DATA", "Data image.", (a, v) -> a.data = FileName.parse(v))
+          .parameter(
+              "DATA",
+              "Data image: a file, or a URL (http://, https://, s3://BUCKET/KEY).",
+              (a, v) -> a.data = Location.parse(v))
           .parameter(
               "HASH",
-              "Hash device (may be DATA with --hash-offset).",
-              (a, v) -> a.hash = FileName.parse(v))
+              "Hash device (may be DATA with --hash-offset): a file or a URL.",
+              (a, v) -> a.hash = Location.parse(v))
           .optionalParameter(
               "ROOT_HASH",
               "Root hash in hex, or the image identity (verity1:...) that format prints"
@@ -31,10 +41,48 @@ final class ImageArguments {
               "Read the root hash (hex) or identity from FILE.",
               (a, v) -> a.rootHashFile = FileName.parse(v));
 
-  /** Checks that the files exist and returns the root hash text (not yet parsed). */
+  /**
+   * Checks that the local files exist (a URL is the origin's to answer for) and returns the root
+   * hash text (not yet parsed).
+   */
   String check(String command) throws IOException {
-    Checks.requireFile(data, "data");
-    Checks.requireFile(hash, "hash");
+    requireLocal(data, "data");
+    requireLocal(hash, "hash");
     return RootHashes.text(command, rootHash, rootHashFile);
+  }
+
+  private static void requireLocal(String location, String what) {
+    Path file = Locations.file(location);
+    if (file != null) {
+      Checks.requireFile(file, what);
+    }
+  }
+
+  /** DATA as a file, for a command that writes it: a URL cannot be written. */
+  Path dataFile(String command) {
+    return writable(command, data, "DATA");
+  }
+
+  /** HASH as a file, for a command that writes it. */
+  Path hashFile(String command) {
+    return writable(command, hash, "HASH");
+  }
+
+  /** A location {@code command} writes to: a URL is refused ({@link #localFile}). */
+  private static Path writable(String command, String location, String label) {
+    return localFile(command + " " + label, location);
+  }
+
+  /**
+   * {@code location} as a file, for a command that writes it or its neighbours: a URL is never an
+   * output (remote devices are read only), exit 3.
+   */
+  static Path localFile(String what, String location) {
+    if (Locations.isRemote(location)) {
+      throw new CliException(
+          ExitCode.INVALID_PARAMETER,
+          what + ": " + Locations.withoutQuery(location) + " (expected: a local file)");
+    }
+    return Path.of(location);
   }
 }

@@ -5,6 +5,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
+import java.util.List;
+import java.util.Map;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
@@ -12,17 +14,21 @@ import org.jverity.cli.command.DistinctFiles;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.command.Stdout;
+import org.jverity.cli.remote.RemoteArguments;
+import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.syntax.ByteSize;
-import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.term.ProgressBar;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.image.CorrectionReporter;
+import org.jverity.image.DeviceSource;
 import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerifiedImage;
 import org.jverity.image.VerityImage;
 import org.jverity.server.AtomicOutput;
+import org.jverity.server.Locations;
 import org.jverity.tree.Area;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionListener;
@@ -38,6 +44,7 @@ public final class ReadCommand implements Command {
   final VerityOptions options = new VerityOptions();
   final FecOptions fec = new FecOptions();
   final RootHashSignatureOptions signature = new RootHashSignatureOptions();
+  final RemoteArguments remote = new RemoteArguments();
   long offset;
   Long length;
   Path output;
@@ -60,6 +67,7 @@ public final class ReadCommand implements Command {
           .include(VerityOptions.CHECK, c -> c.options)
           .include(FecOptions.SYNTAX, c -> c.fec)
           .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
+          .include(RemoteArguments.SYNTAX, c -> c.remote)
           .option(
               "--offset",
               "BYTES",
@@ -74,7 +82,7 @@ public final class ReadCommand implements Command {
               "-o, --output",
               "FILE",
               "Write to FILE instead of stdout (not one of the inputs: refused, exit 3).",
-              (c, v) -> c.output = FileName.parse(v))
+              (c, v) -> c.output = OutputFile.parse(v))
           .option(
               "--cache-size",
               "BYTES",
@@ -110,20 +118,32 @@ public final class ReadCommand implements Command {
     signature.checkGiven();
     String rootText = image.check("read");
     fec.check();
-    Path data = image.data;
-    Path hash = image.hash;
-    new DistinctFiles()
-        .input("data file", data)
-        .input("hash file", hash)
-        .input("FEC file", fec.device)
+    String data = image.data;
+    String hash = image.hash;
+    new DistinctFiles() // a URL is no file of this machine: never an output's
+        .input("data file", Locations.file(data))
+        .input("hash file", Locations.file(hash))
+        .input("FEC file", Locations.file(fec.device))
         .input("root hash file", image.rootHashFile)
         .input("signature", signature.signature)
         .inputs("trusted certificate", signature.trusted)
         .outputOrStdout("--output", output)
         .check();
-    // Mapped where possible: a verified read then costs a copy, not a system call, per request.
+    // Local files mapped where possible: a verified read then costs a copy, not a system call, per
+    // request; URLs through a RemoteSource.
+    DeviceSource source = remote.source(DeviceSource.LOCAL, data, hash, fec.device);
+    try {
+      return read(io, source, data, hash, rootText);
+    } finally {
+      RemoteArguments.close(source); // after the devices
+    }
+  }
+
+  private int read(Io io, DeviceSource source, String data, String hash, String rootText)
+      throws IOException, GeneralSecurityException {
     try (VerityImage opened =
         Trust.open(
+            source,
             data,
             hash,
             options,
@@ -199,7 +219,18 @@ public final class ReadCommand implements Command {
         }
         diagnosis.printUnnamed(err);
         if (json) {
-          io.result(ReadSummary.of(output, offset, end - offset, trusted, reader));
+          Map<String, Object> summary =
+              ReadSummary.of(output, offset, end - offset, trusted, reader);
+          if (source != DeviceSource.LOCAL) {
+            summary.put(
+                "remote",
+                RemoteDevices.json(
+                    source,
+                    List.of(
+                        new RemoteDevices.Opened("data", data, opened.data()),
+                        new RemoteDevices.Opened("hash", hash, opened.hash()))));
+          }
+          io.result(summary);
         }
       }
     }

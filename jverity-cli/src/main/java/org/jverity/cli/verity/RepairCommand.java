@@ -3,6 +3,7 @@ package org.jverity.cli.verity;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,21 +58,24 @@ public final class RepairCommand implements Command {
       throw new CliException(
           ExitCode.USAGE, "repair needs --fec-device (the parity to correct with)");
     }
+    Path data = image.dataFile("repair"); // written: a URL is refused before anything is read
+    Path hash = image.hashFile("repair");
+    Path fecFile = ImageArguments.localFile("repair --fec-device", fec.device);
     String rootText = image.check("repair");
     fec.check();
     PrintWriter out = io.out();
     PrintWriter err = io.err();
     List<AutoCloseable> fecDevices = new ArrayList<>();
     // One-shot, as verify: FileChannel devices; written only when a correction verified.
-    try (FileDevice dataDev = FileDevice.openChannel(image.data, !dryRun);
-        FileDevice hashDev = FileDevice.openChannel(image.hash, !dryRun)) {
-      TrustedRoot trusted = Trust.resolve(options, image.data, hashDev, rootText);
+    try (FileDevice dataDev = FileDevice.openChannel(data, !dryRun);
+        FileDevice hashDev = FileDevice.openChannel(hash, !dryRun)) {
+      TrustedRoot trusted = Trust.resolve(options, data, hashDev, rootText);
       VerityParams p = trusted.params();
       byte[] root = trusted.rootHash();
       TreeChecker checker = TreeChecker.of(p);
-      checkRoles(p, checker.layout(), hashDev.size()); // before anything is written
+      checkRoles(p, checker.layout(), hashDev.size(), data, hash, fecFile); // before any write
       FecRepairer repairer =
-          fec.repairer(p, dataDev, hashDev, image.hash, fecDevices); // sized before the check
+          fec.repairer(p, dataDev, hashDev, hash, fecDevices); // sized before the check
       CheckReport before;
       try (ProgressBar bar = ProgressBar.start("check", checker.workBytes(), System.err)) {
         before = checker.withProgress(bar).check(dataDev, hashDev, root);
@@ -193,12 +197,14 @@ public final class RepairCommand implements Command {
    * would land in the other: data and hash (the hash area past the data, --hash-offset), FEC and
    * either (the parity past both, --fec-offset), as format lays them out.
    */
-  private void checkRoles(VerityParams p, MerkleLayout layout, long hashSize) throws IOException {
-    if (DistinctFiles.same(image.data, image.hash)) {
+  private void checkRoles(
+      VerityParams p, MerkleLayout layout, long hashSize, Path data, Path hash, Path fecFile)
+      throws IOException {
+    if (DistinctFiles.same(data, hash)) {
       layout.checkNoOverlapWithData();
     }
-    boolean onHash = DistinctFiles.same(fec.device, image.hash);
-    boolean onData = DistinctFiles.same(fec.device, image.data);
+    boolean onHash = DistinctFiles.same(fecFile, hash);
+    boolean onData = DistinctFiles.same(fecFile, data);
     if (onHash || onData) {
       FormatCommand.checkFecOverlaps(
           p, layout, FecLayout.of(p, fec.roots, fec.offset, onHash, hashSize), onHash, onData);

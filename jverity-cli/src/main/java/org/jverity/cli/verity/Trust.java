@@ -14,6 +14,7 @@ import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerityImage;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.FileDevice;
+import org.jverity.server.Locations;
 
 /**
  * The command line's side of {@link TrustedRoot} and {@link VerityImage#open}: the options as
@@ -50,38 +51,47 @@ public final class Trust {
     }
   }
 
-  /** The image's local files opened, its root resolved and checked, its conflicts phrased. */
+  /**
+   * The image's devices opened through {@code source} (paths, or URLs through a {@code
+   * RemoteSource}), its root resolved and checked, its conflicts phrased.
+   */
   public static VerityImage open(
-      Path data, Path hash, VerityOptions o, String rootText, RootCheck check)
-      throws IOException, GeneralSecurityException {
-    return open(DeviceSource.LOCAL, data, hash, o, rootText, check);
-  }
-
-  /** As {@link #open(Path, Path, VerityOptions, String, RootCheck)}, through {@code source}. */
-  public static VerityImage open(
-      DeviceSource source, Path data, Path hash, VerityOptions o, String rootText, RootCheck check)
+      DeviceSource source,
+      String data,
+      String hash,
+      VerityOptions o,
+      String rootText,
+      RootCheck check)
       throws IOException, GeneralSecurityException {
     return open(source, data, hash, o.overrides(), rootText, check);
   }
 
   /**
-   * As {@link #open(DeviceSource, Path, Path, VerityOptions, String, RootCheck)}, the options as
-   * overrides.
+   * As {@link #open(DeviceSource, String, String, VerityOptions, String, RootCheck)}, the options
+   * as overrides.
    */
   public static VerityImage open(
       DeviceSource source,
-      Path data,
-      Path hash,
+      String data,
+      String hash,
       ParamOverrides overrides,
       String rootText,
       RootCheck check)
       throws IOException, GeneralSecurityException {
     try {
-      return VerityImage.open(
-          source, data.toString(), hash.toString(), overrides, rootText, dataBlocks(data), check);
+      return VerityImage.open(source, data, hash, overrides, rootText, dataBlocks(data), check);
     } catch (ConflictingOverridesException e) {
       throw phrased(e);
     }
+  }
+
+  /**
+   * Without a superblock or --data-blocks: the data's whole blocks, of the file at {@code data} (as
+   * its size is told locally: a block device's too), or for a URL of the device opened (null: the
+   * opener asks it).
+   */
+  static TrustedRoot.DataBlocks dataBlocks(String data) {
+    return Locations.isRemote(data) ? null : dataBlocks(Path.of(data));
   }
 
   /**

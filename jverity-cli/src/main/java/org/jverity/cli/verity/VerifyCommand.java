@@ -12,6 +12,8 @@ import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
+import org.jverity.cli.remote.RemoteArguments;
+import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.cli.term.ProgressBar;
@@ -19,9 +21,11 @@ import org.jverity.fec.FecRecovery;
 import org.jverity.fec.FecRepairer;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
+import org.jverity.image.DeviceSource;
 import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerityImage;
 import org.jverity.io.BlockDevice;
+import org.jverity.server.Locations;
 import org.jverity.tree.Area;
 import org.jverity.tree.CheckReport;
 import org.jverity.tree.Corruption;
@@ -33,6 +37,7 @@ public final class VerifyCommand implements Command {
   final VerityOptions options = new VerityOptions();
   final FecOptions fec = new FecOptions();
   final RootHashSignatureOptions signature = new RootHashSignatureOptions();
+  final RemoteArguments remote = new RemoteArguments();
   boolean json;
   Integer threads;
 
@@ -48,6 +53,7 @@ public final class VerifyCommand implements Command {
           .include(VerityOptions.CHECK, c -> c.options)
           .include(FecOptions.SYNTAX, c -> c.fec)
           .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
+          .include(RemoteArguments.SYNTAX, c -> c.remote)
           .flag("--json", "Print the result as JSON on stdout.", c -> c.json = true)
           .option(
               "--threads",
@@ -61,8 +67,20 @@ public final class VerifyCommand implements Command {
     signature.checkGiven();
     String rootText = image.check("verify");
     fec.check();
-    Path data = image.data;
-    Path hash = image.hash;
+    String data = image.data;
+    String hash = image.hash;
+    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts
+    // them. URLs through a RemoteSource.
+    DeviceSource source = remote.source(Trust.ONE_SHOT, data, hash, fec.device);
+    try {
+      return verify(io, source, data, hash, rootText);
+    } finally {
+      RemoteArguments.close(source); // after the devices
+    }
+  }
+
+  private int verify(Io io, DeviceSource source, String data, String hash, String rootText)
+      throws IOException, GeneralSecurityException {
     CheckReport report;
     TrustedRoot trusted;
     VerityParams p;
@@ -70,11 +88,10 @@ public final class VerifyCommand implements Command {
     FecRepairer repairer =
         null; // with --fec-device: opened before the check, so a FEC file that could not serve is
     // refused
-    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts
-    // them.
+    Map<String, Object> remoteJson = null; // --json's "remote": what the origins did
     // The root is checked before any hashing: an unsigned root is refused outright.
     try (VerityImage opened =
-        Trust.open(Trust.ONE_SHOT, data, hash, options, rootText, signature.rootCheck())) {
+        Trust.open(source, data, hash, options, rootText, signature.rootCheck())) {
       BlockDevice dataDev = opened.data();
       BlockDevice hashDev = opened.hash();
       trusted = opened.trusted();
@@ -84,7 +101,9 @@ public final class VerifyCommand implements Command {
       if (threads != null) {
         checker = checker.withThreads(threads);
       }
-      if (Files.isSameFile(data, hash)) {
+      if (Locations.anyRemote(data, hash)
+          ? data.equals(hash)
+          : Files.isSameFile(Path.of(data), Path.of(hash))) {
         checker.layout().checkNoOverlapWithData();
       }
       if (fec
@@ -96,13 +115,21 @@ public final class VerifyCommand implements Command {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
         bar.finish();
       }
+      if (source != Trust.ONE_SHOT) {
+        remoteJson =
+            RemoteDevices.json(
+                source,
+                List.of(
+                    new RemoteDevices.Opened("data", data, dataDev),
+                    new RemoteDevices.Opened("hash", hash, hashDev)));
+      }
       if (fec.given() && fecMayHelp(report, p)) {
-        return withFec(io, report, trusted, dataDev, hashDev, repairer);
+        return withFec(io, report, trusted, dataDev, hashDev, repairer, remoteJson);
       }
     }
     int code = exitCode(report);
     if (json) {
-      io.result(toJson(report, code, trusted));
+      io.result(withRemote(toJson(report, code, trusted), remoteJson));
     }
     if (code == ExitCode.OK) {
       return code; // -v (global) says "Command successful."
@@ -123,7 +150,8 @@ public final class VerifyCommand implements Command {
       TrustedRoot trusted,
       BlockDevice dataDev,
       BlockDevice hashDev,
-      FecRepairer repairer)
+      FecRepairer repairer,
+      Map<String, Object> remoteJson)
       throws IOException {
     VerityParams p = trusted.params();
     byte[] root = trusted.rootHash();
@@ -161,7 +189,7 @@ public final class VerifyCommand implements Command {
       m.put("fecCorrectableBlocks", r.fixes().size());
       m.put("fecCorrectedBytes", r.correctedBytes());
       m.put("fecUncorrectableDataBlocks", r.uncorrectableCount());
-      io.result(m);
+      io.result(withRemote(m, remoteJson));
     }
     if (!r.complete()) {
       err.println(
@@ -262,6 +290,14 @@ public final class VerifyCommand implements Command {
   static DataMismatch dataMismatch(CheckReport r, VerityParams p) {
     return new DataMismatch(
         r.dataCorruptionCount(), p.dataBlocks() - r.uncheckedDataBlocks(), false);
+  }
+
+  /** {@code m} with the {@code "remote"} object, when the image's devices are remote. */
+  private static Map<String, Object> withRemote(Map<String, Object> m, Map<String, Object> remote) {
+    if (remote != null) {
+      m.put("remote", remote);
+    }
+    return m;
   }
 
   private static Map<String, Object> toJson(CheckReport r, int code, TrustedRoot trusted) {

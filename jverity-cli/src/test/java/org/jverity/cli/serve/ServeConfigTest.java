@@ -65,7 +65,7 @@ class ServeConfigTest {
     assertThat(c.listening().limits().idleTimeout()).hasSeconds(90);
     ExportConfig e = c.exports().getFirst();
     assertThat(e.name()).isEqualTo("disk");
-    assertThat(e.data()).isEqualTo(dir.resolve("disk.img"));
+    assertThat(e.data()).isEqualTo(dir.resolve("disk.img").toString()); // a location: path or URL
     assertThat(e.description()).isEqualTo("the disk");
     assertThat(e.ioClass()).isEqualTo(IoClass.IDLE);
     assertThat(e.overrides().hashOffset()).isZero();

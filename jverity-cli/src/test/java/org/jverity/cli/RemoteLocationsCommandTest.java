@@ -1,0 +1,95 @@
+package org.jverity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
+
+/**
+ * The command line's side of devices at a URL that needs no origin: a URL is never an output, bad
+ * URLs and remote option values are one-line refusals with the usual exit codes, and local files
+ * read as before whatever remote options are given.
+ */
+class RemoteLocationsCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void aUrlIsNeverAnOutput() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 8);
+    String data = image.data().toString();
+    String hash = image.hash().toString();
+    ToolRun read = Jverity.run("read", data, hash, image.root(), "-o", "s3://bucket/copy");
+    assertThat(read.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(read.stderrLines())
+        .containsExactly(
+            "jverity: --output: s3://bucket/copy (expected: a local file (a URL is read only))");
+    ToolRun digest = Jverity.run("digest", data, "--out-merkle-tree", "https://h/tree");
+    assertThat(digest.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(digest.stderrLines())
+        .containsExactly(
+            "jverity: --out-merkle-tree: https://h/tree (expected: a local file (a URL is read"
+                + " only))");
+    ToolRun cat =
+        Jverity.run("cat", data, "--merkle-tree", hash, "--digest", "00", "-o", "http://h/x");
+    assertThat(cat.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    ToolRun repair =
+        Jverity.run(
+            "repair", "https://h/disk.img", hash, image.root(), "--fec-device", hash + ".fec");
+    assertThat(repair.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(repair.stderrLines())
+        .containsExactly("jverity: repair DATA: https://h/disk.img (expected: a local file)");
+    assertThat(dir.resolve("s3:")).doesNotExist();
+    assertThat(dir.resolve("http:")).doesNotExist();
+  }
+
+  @Test
+  void badUrlsAndRemoteValuesAreOneLineUsageErrors() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 8);
+    String hash = image.hash().toString();
+    ToolRun noKey = Jverity.run("verify", "s3://bucket", hash, image.root());
+    assertThat(noKey.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(noKey.stderrLines())
+        .containsExactly(
+            "jverity: DATA: s3://bucket (expected: a file name, an http(s)://HOST/PATH URL or"
+                + " s3://BUCKET/KEY)");
+    ToolRun onChange =
+        Jverity.run("read", image.data().toString(), hash, image.root(), "--on-change", "later");
+    assertThat(onChange.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(onChange.stderrLines())
+        .containsExactly("jverity: --on-change: later (expected: fail or reopen)");
+    ToolRun endpoint =
+        Jverity.run(
+            "open", image.data().toString(), "disk", hash, image.root(), "--s3-endpoint", "minio");
+    assertThat(endpoint.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(endpoint.stderrLines())
+        .containsExactly("jverity: --s3-endpoint: minio (expected: an http:// or https:// URL)");
+    ToolRun size = Jverity.run("digest", image.data().toString(), "--cache-max", "lots");
+    assertThat(size.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+  }
+
+  @Test
+  void localFilesReadAsBeforeWithRemoteOptionsGiven() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 8);
+    Path out = dir.resolve("copy");
+    ToolRun read =
+        Jverity.run(
+            "read",
+            image.data().toString(),
+            image.hash().toString(),
+            image.root(),
+            "-o",
+            out.toString(),
+            "--json",
+            "--cache-dir",
+            dir.resolve("cache").toString(),
+            "--on-change",
+            "reopen");
+    assertThat(read.exitCode()).as(read.toString()).isZero();
+    assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(image.data()));
+    assertThat(read.stdout()).doesNotContain("\"remote\"");
+    assertThat(dir.resolve("cache")).doesNotExist(); // nothing remote: no cache made
+  }
+}
