@@ -34,6 +34,7 @@
 #        --cache-dir, else org.jverity.bench.RemoteBenchServer: RemoteSource + the NBD server, as
 #        open would put them together); JVERITY_REMOTE_OPEN replaces the remote server's command,
 #        placeholders {DATA} {HASH} (URLs), {ROOT}, {PORT}, {CACHE} (dir), {CACHE_MAX}, {RUN};
+#        KEEP=1 keeps the scratch dir (nginx's access log, the last server's stderr);
 #        NBDKIT_FILTERS (default "--filter=readahead --filter=cache --filter=retry-request").
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -81,7 +82,7 @@ cleanup() {
   for p in "${PIDS[@]:-}"; do kill_pid "$p"; done
   [ "$NGINX_UP" = 1 ] && nginx -p "$T/nginx" -c nginx.conf -e "$T/nginx/error.log" -s quit 2>/dev/null || true
   for _ in $(seq 50); do [ -f "$T/nginx/nginx.pid" ] || break; sleep 0.1; done
-  rm -rf "$T"
+  if [ "${KEEP:-0}" = 1 ]; then echo "remote.sh: kept $T (nginx's access.log, servers' stderr)" >&2; else rm -rf "$T"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -331,6 +332,10 @@ ttfb_row() {  # SYSTEM DELAY LABEL
     case $2 in -|0) ;; *) rtt=" = $(awk -v a="${R[ttfb_byte]}" -v d="$2" 'BEGIN{printf "%.1f", a/d}') round trips of $2 ms" ;; esac
     echo "[$1 $([ "$2" = - ] || echo "+${2}ms ")$3] start -> connect ${R[ttfb_conn]} ms, connect -> first verified 4 KiB ${R[ttfb_byte]} ms$rtt (${R[ttfb_ok]}); origin requests until then (ms since start):"
     tail -n +2 <<< "${R[ttfb_trace]}"
+    # Those made before the connect are the server's own start (jverity open's sample of the image
+    # before it listens); after it, the first read's.
+    tail -n +2 <<< "${R[ttfb_trace]}" | awk -v c="${R[ttfb_conn]}" '{x = $0; sub(/^ *\+ */, "", x); split(x, f, " "); if (f[1] + 0 > c) {n++; b += f[6]} else {m++; a += f[6]}}
+      END {printf "  = %d requests (%d B) before the connect, %d (%d B) after it\n", m, a, n, b}'
   } >> "$NOTES"
 }
 memory() {  # SYSTEM DELAY: the server's memory and cache after the long sequential reads
@@ -358,7 +363,7 @@ memory() {  # SYSTEM DELAY: the server's memory and cache after the long sequent
 
 # ---- the run ------------------------------------------------------------------------------------------
 {
-  echo "# bench/remote.sh $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  echo "# bench/remote.sh $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# image $SIZE_ARG ($SIZE B, veritysetup sha256 4096/4096, root $RH) in $T; nginx $(nginx -v 2>&1 | sed 's/.*\///') on 127.0.0.1:$HPORT, delays: $DELAYS ms (lua ngx.sleep before each response)"
   echo "# $(nbdkit --version) $NBDKIT_FILTERS curl ... cache-on-read=true cache-max-size=$CACHE_MAX cache-min-block-size=256K retry-request-retries=3 (TMPDIR=$T/nbdkit-cache)"
   echo "# jverity $("$ROOT/bin/jverity" --version 2>/dev/null | head -1) ($(git -C "$ROOT" log -1 --format=%h 2>/dev/null)), remote server ($MODE): $([ "$JREMOTE" = 1 ] && echo "$JVERITY_REMOTE_OPEN" || echo 'not available (no open --cache-dir, no RemoteBenchServer)')"
@@ -442,9 +447,11 @@ cat "$TABLE"
 echo "(result of 'first byte': start = server process start -> first verified 4 KiB returned; conn = NBD handshake done -> it returned."
 echo " cold = the server started over an empty cache; warm = the same server's second pass; restart = a new process over the cache"
 echo " directory the cold run filled. p50/p99 = fio clat, ms. amplif = origin bytes (nginx \$body_bytes_sent) / bytes the client read;"
+echo " first byte rows count from the server's start: amplif there = all origin bytes until then / 4096 (the notes split them at the connect);"
 echo " conns = distinct origin connections (\$connection); peak = most origin requests in flight at once (nginx \$request_time).)"
 echo
 cat "$NOTES"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (other work on these $(nproc) cores makes every figure noisier)"
 echo
 echo "targets: at +${SLOW} ms seq >= 10x nbdkit curl and > qemu curl (~180 MB/s); rand QD32 >= 10x nbdkit curl; warm >= 0.8 of local; first byte <= 3 round trips after connect"
 echo "RATIO remote_seq_20ms_over_nbdkit_curl $(ratio "${R[jverity.$SLOW.seq_cold]:-}" "${R[nbdkit.$SLOW.seq_cold]:-}")"
