@@ -93,7 +93,8 @@ def origin(log, start, end, t0=None):
         total += int(parts[2])
         conns.add(parts[7])
         end = float(parts[0])
-        edges += [(end - float(parts[3]), 1), (end, -1)]
+        # At +0 ms nginx's times round to 0.000 s: a request lasts at least half its millisecond.
+        edges += [(end - max(float(parts[3]), 0.0005), 1), (end, -1)]
         if t0 is not None:
             detail.append(
                 f"  +{(float(parts[0]) - t0) * 1e3:7.1f} ms {parts[5]:4} {parts[1]} "
