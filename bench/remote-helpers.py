@@ -12,8 +12,9 @@ Runs under the system python3 (/usr/bin/python3), which has Debian's python3-lib
       Prints "IOPS P50_MS P99_MS IO_BYTES" of the read side of fio's JSON output, or the error.
   origin LOG FROM TO [T0_EPOCH_S]
       nginx access log lines between byte offsets FROM and TO (log_format rng of bench/remote.sh):
-      prints "REQUESTS BYTES CONNECTIONS PEAK_IN_FLIGHT" (in flight: from nginx's $request_time,
-      which starts when it read the request's first bytes); with T0, also one line per request: ms since T0 at completion,
+      prints "REQUESTS BYTES CONNECTIONS PEAK_IN_FLIGHT MEAN_IN_FLIGHT" (in flight: from nginx's
+      $request_time, which starts when it read the request's first bytes; the mean over the span
+      from the first request's start to the last one's end); with T0, also one line per request: ms since T0 at completion,
       method, status, Range, bytes, nginx's request time (for the first byte's round trips).
 """
 
@@ -104,7 +105,11 @@ def origin(log, start, end, t0=None):
     for _, step in sorted(edges, key=lambda e: (e[0], e[1])):  # an end before a start at one time
         level += step
         peak = max(peak, level)
-    print(n, total, len(conns), peak)
+    # Mean in flight: the requests' summed durations over the span from the first start to the last end.
+    span = (max(e[0] for e in edges) - min(e[0] for e in edges)) if edges else 0
+    busy = sum(-t if step > 0 else t for t, step in edges)
+    mean = busy / span if span > 0 else 0
+    print(n, total, len(conns), peak, f"{mean:.1f}")
     for d in detail:
         print(d)
 

@@ -26,8 +26,10 @@
 #
 # Usage: bench/remote.sh     Env: SIZE=256M (the issue's fixture: SIZE=1G); RUNTIME=10 seconds per
 #        fio run; DELAYS="0 20" ms per request; SEQ_CONNS="4 1" (the first is the ratio's);
-#        PIN=1 nginx on core 0, the server under test on core 1 (taskset; clients unpinned), 0: no
-#        pinning; CACHE_MAX bytes of each cache (default 2 x SIZE: everything fits);
+#        PIN=0 no pinning (default: measured here, pinning jverity to one core cost it random IOPS
+#        — 478/498 pinned against 658/901 not, cold QD32 at +20 ms, 128 MiB — and gained nothing
+#        in sequential; it runs more threads than one core: HTTP client, JIT, GC, hashing), 1: nginx
+#        on core 0, the server under test on core 1 (taskset; clients unpinned); CACHE_MAX bytes of each cache (default 2 x SIZE: everything fits);
 #        SYSTEMS="qemu nbdkit jverity local" (qemu: qemu-img convert through its curl driver, the
 #        sequential reference the issue names); JVERITY_JAVA_OPTS extra JVM flags of jverity;
 #        JVERITY_REMOTE_SERVER=auto|cli|launcher (auto: `bin/jverity open URL ...` once open takes
@@ -43,7 +45,7 @@ SIZE_ARG=${SIZE:-256M}
 RUNTIME=${RUNTIME:-10}
 DELAYS=${DELAYS:-"0 20"}
 SEQ_CONNS=${SEQ_CONNS:-"4 1"}
-PIN=${PIN:-1}
+PIN=${PIN:-0}
 SYSTEMS=${SYSTEMS:-"qemu nbdkit jverity local"}
 NBDKIT_FILTERS=${NBDKIT_FILTERS:-"--filter=readahead --filter=cache --filter=retry-request"}
 JVERITY_REMOTE_CLI="$ROOT/bin/jverity open {DATA} bench {HASH} {ROOT} --port {PORT} --runtime-dir {RUN} --cache-dir {CACHE} --cache-max {CACHE_MAX}"
@@ -177,14 +179,14 @@ fi
 declare -A R=()
 TABLE=$T/table.txt; : > "$TABLE"
 NOTES=$T/notes.txt; : > "$NOTES"
-row() {  # SYSTEM DELAY PHASE RESULT P50 P99 REQUESTS ORIGIN_BYTES CLIENT_BYTES CONNECTIONS PEAK_IN_FLIGHT
+row() {  # SYSTEM DELAY PHASE RESULT P50 P99 REQUESTS ORIGIN_BYTES CLIENT_BYTES CONNECTIONS PEAK MEAN (in flight)
   local amp="-" mib="-" dl="+$2ms"
   [ "$2" = - ] && dl=-
   if [ -n "${8:-}" ] && [ "${8:-}" != - ]; then
     mib=$(awk -v b="$8" 'BEGIN{printf "%.1f", b/1048576}')
     [ -n "${9:-}" ] && [ "$9" != 0 ] && amp=$(awk -v o="$8" -v c="$9" 'BEGIN{printf "%.2f", o/c}')
   fi
-  printf '%-8s %5s  %-22s %-24s %8s %8s %9s %10s %6s %5s %5s\n' "$1" "$dl" "$3" "$4" "${5:--}" "${6:--}" "${7:--}" "$mib" "$amp" "${10:--}" "${11:--}" | tee -a "$TABLE" >&2
+  printf '%-8s %5s  %-22s %-24s %8s %8s %9s %10s %6s %5s %5s %5s\n' "$1" "$dl" "$3" "$4" "${5:--}" "${6:--}" "${7:--}" "$mib" "$amp" "${10:--}" "${11:--}" "${12:--}" | tee -a "$TABLE" >&2
 }
 note_once() { grep -qxF -- "$1" "$NOTES" || echo "$1" >> "$NOTES"; }
 logpos() { stat -c %s "$ALOG"; }
@@ -257,7 +259,7 @@ start_once() {
   fi
   read -r R[ttfb_conn] R[ttfb_byte] R[ttfb_total] _ R[ttfb_ok] <<< "$ttfb"
   R[ttfb_trace]=$("$PY" "$HELP" origin "$ALOG" "$pos0" "$pos1" "$t0")
-  read -r R[ttfb_req] R[ttfb_bytes] R[ttfb_conns] R[ttfb_peak] <<< "$(head -1 <<< "${R[ttfb_trace]}")"
+  read -r R[ttfb_req] R[ttfb_bytes] R[ttfb_conns] R[ttfb_peak] R[ttfb_mean] <<< "$(head -1 <<< "${R[ttfb_trace]}")"
   [ "${R[ttfb_ok]}" = OK ] || echo "remote.sh: [$sys +${d}ms] the first 4 KiB at $OFF is WRONG" >&2
 }
 stop_server() {
@@ -272,20 +274,20 @@ stop_server() {
 # ---- phases -----------------------------------------------------------------------------------------
 # seq SYSTEM DELAY CONNS LABEL: one nbdcopy of the export to null:, timed; sets R[seq_mibs].
 seq_phase() {
-  local sys=$1 d=$2 c=$3 label=$4 p0 p1 t0 t1 req bytes conns peak
+  local sys=$1 d=$2 c=$3 label=$4 p0 p1 t0 t1 req bytes conns peak mean
   p0=$(logpos); t0=$(date +%s.%N)
   if ! nbdcopy --no-extents --connections="$c" --requests=64 --request-size=262144 "$SURI" null: 2>"$T/nbdcopy.err"; then
     echo "remote.sh: [$sys +${d}ms] nbdcopy failed: $(tail -2 "$T/nbdcopy.err" | tr '\n' ' ')" >&2
     row "$sys" "$d" "$label" "FAILED"; R[seq_mibs]=""; return 0
   fi
   t1=$(date +%s.%N); settle; p1=$(logpos)
-  read -r req bytes conns peak <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
+  read -r req bytes conns peak mean <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
   R[seq_mibs]=$(awk -v s="$SIZE" -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", s/1048576/(b-a)}')
-  row "$sys" "$d" "$label" "${R[seq_mibs]} MiB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}') s)" - - "$req" "$bytes" "$SIZE" "$conns" "$peak"
+  row "$sys" "$d" "$label" "${R[seq_mibs]} MiB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}') s)" - - "$req" "$bytes" "$SIZE" "$conns" "$peak" "$mean"
 }
 # rand SYSTEM DELAY QD LABEL: fio nbd 4 KiB randread for RUNTIME s; sets R[rand_iops].
 rand_phase() {
-  local sys=$1 d=$2 qd=$3 label=$4 p0 p1 req bytes conns peak iops p50 p99 io json=$T/fio.json
+  local sys=$1 d=$2 qd=$3 label=$4 p0 p1 req bytes conns peak mean iops p50 p99 io json=$T/fio.json
   p0=$(logpos)
   if ! timeout $((RUNTIME + 120)) fio --name=r --ioengine=nbd --uri="$SURI" --readonly --rw=randread --bs=4k \
       --iodepth="$qd" --time_based --runtime="$RUNTIME" --norandommap --randrepeat=0 \
@@ -295,14 +297,14 @@ rand_phase() {
     row "$sys" "$d" "$label" "FAILED"; R[rand_iops]=""; return 0
   fi
   settle; p1=$(logpos)
-  read -r req bytes conns peak <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
+  read -r req bytes conns peak mean <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
   R[rand_iops]=$iops
-  row "$sys" "$d" "$label" "$(printf '%.0f' "$iops") IOPS" "$p50" "$p99" "$req" "$bytes" "$io" "$conns" "$peak"
+  row "$sys" "$d" "$label" "$(printf '%.0f' "$iops") IOPS" "$p50" "$p99" "$req" "$bytes" "$io" "$conns" "$peak" "$mean"
 }
 # qemu SYSTEM DELAY: qemu-img convert through qemu's curl driver (readahead=1M) to a null target:
 # the sequential reference of the issue (no NBD, no verification, no cache).
 qemu_phase() {
-  local d=$1 p0 p1 t0 t1 req bytes conns peak mibs try rc hung=0 limit=$((10 + SIZE / 1048576 / 16))
+  local d=$1 p0 p1 t0 t1 req bytes conns peak mean mibs try rc hung=0 limit=$((10 + SIZE / 1048576 / 16))
   # qemu 7.2's curl driver hangs now and then at the end of a convert (seen here at +0 and +20 ms,
   # about one run in three): each attempt has a time limit, and a hung one is counted and retried.
   for try in 1 2; do
@@ -313,9 +315,9 @@ qemu_phase() {
         "json:{\"driver\":\"raw\",\"file\":{\"driver\":\"null-co\",\"size\":$SIZE}}" 2>"$T/qemu.err" || rc=$?
     if [ "$rc" = 0 ]; then
       t1=$(date +%s.%N); settle; p1=$(logpos)
-      read -r req bytes conns peak <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
+      read -r req bytes conns peak mean <<< "$("$PY" "$HELP" origin "$ALOG" "$p0" "$p1" | head -1)"
       mibs=$(awk -v s="$SIZE" -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", s/1048576/(b-a)}')
-      row qemu-img "$d" "seq (curl driver)" "$mibs MiB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}') s)" - - "$req" "$bytes" "$SIZE" "$conns" "$peak"
+      row qemu-img "$d" "seq (curl driver)" "$mibs MiB/s ($(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}') s)" - - "$req" "$bytes" "$SIZE" "$conns" "$peak" "$mean"
       [ "$hung" = 0 ] || note_once "qemu-img convert (curl driver) at +${d} ms: $hung attempt(s) hung past ${limit} s before one finished"
       return 0
     fi
@@ -326,7 +328,7 @@ qemu_phase() {
   row qemu-img "$d" "seq (curl driver)" "FAILED ($hung hung)"
 }
 ttfb_row() {  # SYSTEM DELAY LABEL
-  row "$1" "$2" "$3" "start ${R[ttfb_total]} / conn ${R[ttfb_byte]} ms" - - "${R[ttfb_req]}" "${R[ttfb_bytes]}" 4096 "${R[ttfb_conns]}" "${R[ttfb_peak]}"
+  row "$1" "$2" "$3" "start ${R[ttfb_total]} / conn ${R[ttfb_byte]} ms" - - "${R[ttfb_req]}" "${R[ttfb_bytes]}" 4096 "${R[ttfb_conns]}" "${R[ttfb_peak]}" "${R[ttfb_mean]}"
   {
     local rtt=""
     case $2 in -|0) ;; *) rtt=" = $(awk -v a="${R[ttfb_byte]}" -v d="$2" 'BEGIN{printf "%.1f", a/d}') round trips of $2 ms" ;; esac
@@ -371,7 +373,7 @@ memory() {  # SYSTEM DELAY: the server's memory and cache after the long sequent
 } > "$T/head.txt"
 cat "$T/head.txt" >&2
 mkdir -p "$T/nbdkit-cache"
-HDR=$(printf '%-8s %5s  %-22s %-24s %8s %8s %9s %10s %6s %5s %5s' system delay phase result p50ms p99ms origin-req origin-MiB amplif conns peak)
+HDR=$(printf '%-8s %5s  %-22s %-24s %8s %8s %9s %10s %6s %5s %5s %5s' system delay phase result p50ms p99ms origin-req origin-MiB amplif conns peak mean)
 echo "$HDR" >&2
 for d in $DELAYS; do
   if has qemu; then qemu_phase "$d"; fi
@@ -448,7 +450,7 @@ echo "(result of 'first byte': start = server process start -> first verified 4 
 echo " cold = the server started over an empty cache; warm = the same server's second pass; restart = a new process over the cache"
 echo " directory the cold run filled. p50/p99 = fio clat, ms. amplif = origin bytes (nginx \$body_bytes_sent) / bytes the client read;"
 echo " first byte rows count from the server's start: amplif there = all origin bytes until then / 4096 (the notes split them at the connect);"
-echo " conns = distinct origin connections (\$connection); peak = most origin requests in flight at once (nginx \$request_time).)"
+echo " conns = distinct origin connections (\$connection); peak, mean = origin requests in flight at once, most and on average over the phase's requests (nginx \$request_time).)"
 echo
 cat "$NOTES"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (other work on these $(nproc) cores makes every figure noisier)"
