@@ -15,7 +15,9 @@ import org.jverity.cli.command.ExitCode;
  * commands users run most, so the cache holds their classes and the method profiles that let the
  * JIT compile their hashing loops early. {@code bin/jverity} runs it once per build: {@code java
  * -XX:AOTCacheOutput=jverity.aot -cp jverity.jar org.jverity.cli.AotTraining DIR}. DIR is scratch
- * space; the files are left for the caller to delete.
+ * space; the files are left for the caller to delete. An image is also read over {@code http://}
+ * from a {@link TrainingRangeServer} on a loopback port, so a remote read starts from the cache
+ * too.
  */
 public final class AotTraining {
   private AotTraining() {}
@@ -50,6 +52,15 @@ public final class AotTraining {
     run("verify", data.toString(), hash, root);
     run("dump", hash);
     run("read", data.toString(), hash, root, "--length", "1M", "-o", dir.resolve("out").toString());
+    // The remote path: the JDK's HTTP client, the size probes, RemoteDevice's cache and fetches.
+    // Where no loopback socket can be had the cache is still made, for local files only.
+    try (TrainingRangeServer http = new TrainingRangeServer(dir)) {
+      String out = dir.resolve("out-remote").toString();
+      run("read", http.url("data.img"), http.url("data.hash"), root, "--length", "4K", "-o", out);
+      run("read", http.url("data.img"), http.url("data.hash"), root, "--length", "8M", "-o", out);
+    } catch (IOException | IllegalStateException e) {
+      System.err.println("training: the remote read was skipped: " + e.getMessage());
+    }
     run("digest", data.toString());
     List<String> digest = new ArrayList<>(List.of("digest"));
     digest.addAll(small);

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Start-up: a command over local files loads nothing of jverity-remote nor java.net.http (the
- * budget is ~100 ms); a URL does. Classes counted with {@code -Xlog:class+load} in a child JVM.
+ * budget is ~100 ms); a URL does, and an {@code http://} one no TLS (loading the system trust store
+ * cost a second). Classes counted with {@code -Xlog:class+load} in a child JVM.
  */
 class RemoteStartupTest {
   @TempDir Path dir;
@@ -64,5 +65,28 @@ class RemoteStartupTest {
             "-o",
             dir.resolve("x").toString());
     assertThat(remote(classes)).anyMatch(l -> l.contains("org.jverity.remote.RemoteSource "));
+  }
+
+  @Test
+  void aPlainHttpReadLoadsNoTls() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 8);
+    Path out = dir.resolve("copy");
+    List<String> classes;
+    try (TrainingRangeServer http = new TrainingRangeServer(image.data().getParent())) {
+      classes =
+          loaded(
+              "read",
+              http.url(image.data().getFileName().toString()),
+              http.url(image.hash().getFileName().toString()),
+              image.root(),
+              "-o",
+              out.toString());
+    }
+    assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(image.data()));
+    assertThat(remote(classes)).anyMatch(l -> l.contains("java.net.http.HttpClient "));
+    assertThat(classes)
+        .noneMatch(l -> l.contains("sun.security.ssl.TrustStoreManager"))
+        .noneMatch(l -> l.contains("sun.security.x509.X509CertImpl "))
+        .noneMatch(l -> l.contains("sun.security.ssl.SSLContextImpl "));
   }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -45,15 +46,22 @@ public final class ServerProcess implements AutoCloseable {
 
   public static ServerProcess start(Path dir, String... args) throws IOException {
     List<String> cmd = javaCommand();
-    return launch(dir, cmd, args);
+    return launch(dir, cmd, Map.of(), args);
   }
 
-  private static ServerProcess launch(Path dir, List<String> cmd, String... args)
+  /** As {@link #start}, with {@code env} added to the server's environment (S3 keys). */
+  public static ServerProcess start(Path dir, Map<String, String> env, String... args)
       throws IOException {
+    return launch(dir, javaCommand(), env, args);
+  }
+
+  private static ServerProcess launch(
+      Path dir, List<String> cmd, Map<String, String> env, String... args) throws IOException {
     cmd.addAll(List.of(args));
     Path err = Files.createTempFile(dir, "server", ".err");
     ProcessBuilder b = Jverity.detailed(new ProcessBuilder(cmd)).redirectError(err.toFile());
     b.environment().put("JVERITY_RUNTIME_DIR", dir.resolve("run").toString());
+    b.environment().putAll(env);
     return new ServerProcess(b.start(), err);
   }
 
@@ -66,7 +74,7 @@ public final class ServerProcess implements AutoCloseable {
     List<String> cmd = javaCommand();
     cmd.removeAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
     cmd.addAll(1, jvmOptions);
-    return launch(dir, cmd, args);
+    return launch(dir, cmd, Map.of(), args);
   }
 
   /** The next line on stdout (a URI), waiting up to a minute; fails with stderr if none comes. */

@@ -30,6 +30,15 @@ public interface Origin extends Closeable {
   void fetch(long offset, ByteBuffer dst) throws IOException;
 
   /**
+   * The object's first bytes (from offset 0, position 0 to limit) when the open already fetched
+   * them, the first time asked; then, or when it fetched none, null. A device keeps them in its
+   * cache, so the read that needs them (a superblock, a first data block) asks no second time.
+   */
+  default ByteBuffer takeOpening() {
+    return null;
+  }
+
+  /**
    * The counters of this origin's requests (shared by every origin of one {@link RemoteSource}).
    */
   RemoteStats stats();

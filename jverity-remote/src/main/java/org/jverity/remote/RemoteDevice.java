@@ -91,6 +91,22 @@ public final class RemoteDevice implements BlockDevice {
     this.async =
         Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("jverity-fetch").factory());
     this.pinned = new Pinned(origin);
+    keepOpening(pinned);
+  }
+
+  /**
+   * Caches the first bytes the origin's open fetched (whole chunks, or the whole object), so the
+   * first read there (a superblock, a first data block) is no second request.
+   */
+  private void keepOpening(Pinned p) {
+    ByteBuffer b = p.origin().takeOpening();
+    if (b == null || b.remaining() == 0 || cache.contains(p.key(), 0)) {
+      return;
+    }
+    if (b.remaining() != p.identity().size()) {
+      b.limit(b.position() + b.remaining() / chunkSize * chunkSize); // a torn last chunk: not kept
+    }
+    keep(p, 0, b.slice());
   }
 
   @Override
@@ -144,7 +160,7 @@ public final class RemoteDevice implements BlockDevice {
         return;
       }
       long end = Math.min(size, offset + length);
-      fetchAhead(p, offset / chunkSize, chunks(end), chunksIn(MAX_RANGE));
+      fetchAhead(p, offset / chunkSize, chunks(end), chunksIn(AHEAD_RANGE));
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "prefetch of " + description() + " dropped: " + e);
     }
@@ -342,7 +358,7 @@ public final class RemoteDevice implements BlockDevice {
   private void keep(Pinned p, long first, ByteBuffer bytes) {
     for (int at = 0; at < bytes.limit(); at += chunkSize) {
       int n = Math.min(chunkSize, bytes.limit() - at);
-      cache.write(p.key(), first + at / chunkSize, bytes.slice(at, n));
+      cache.write(p.key(), first + at / chunkSize, bytes.slice(at, n), stats);
     }
   }
 
@@ -374,27 +390,30 @@ public final class RemoteDevice implements BlockDevice {
   }
 
   /**
-   * The recheck's read: bytes at {@code offset} from the origin, in whole chunks that then replace
-   * the cached ones.
+   * The recheck's read: exactly the bytes asked, from the origin, past the cache. The chunks the
+   * range covers whole are replaced with the fresh bytes; a chunk it covers in part is dropped, so
+   * its next read fetches it whole. A recheck of one 4 KiB block costs 4 KiB, not a chunk, and a
+   * chunk with many bad blocks is not fetched again once per block.
    */
   private void fetchPast(Pinned p, long offset, ByteBuffer dst) throws IOException {
     int len = dst.remaining();
     checkRange(p, offset, len);
     int base = dst.position();
+    p.origin().fetch(offset, dst.duplicate());
+    long end = offset + len;
     long size = p.identity().size();
-    long c = offset / chunkSize;
-    long last = chunks(offset + len);
-    while (c < last) {
-      long runEnd = Math.min(last, c + chunksIn(MAX_RANGE));
-      long start = c * chunkSize;
-      ByteBuffer bytes = ByteBuffer.allocate((int) (Math.min(size, runEnd * chunkSize) - start));
-      p.origin().fetch(start, bytes);
-      keep(p, c, bytes.clear());
-      for (long k = c; k < runEnd; k++) {
-        ByteBuffer piece = piece(k, offset, dst, base);
-        piece.put(bytes.slice((int) ((k - c) * chunkSize) + from(k, offset), piece.remaining()));
+    for (long c = offset / chunkSize; c < chunks(end); c++) {
+      long chunkStart = c * chunkSize;
+      long chunkEnd = Math.min(size, chunkStart + chunkSize);
+      if (chunkStart >= offset && chunkEnd <= end) {
+        ByteBuffer fresh =
+            dst.duplicate()
+                .limit(base + (int) (chunkEnd - offset))
+                .position(base + (int) (chunkStart - offset));
+        cache.write(p.key(), c, fresh, stats);
+      } else {
+        cache.drop(p.key(), c);
       }
-      c = runEnd;
     }
     dst.position(base + len);
   }
@@ -442,6 +461,7 @@ public final class RemoteDevice implements BlockDevice {
           e.getMessage() + "; reopened, reading " + fresh.identity().etag() + " from now on");
       retired.add(p.origin());
       pinned = new Pinned(fresh);
+      keepOpening(pinned);
       return pinned;
     }
   }

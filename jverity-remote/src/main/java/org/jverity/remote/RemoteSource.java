@@ -12,6 +12,7 @@ import org.jverity.remote.http.HttpOrigin;
 import org.jverity.remote.http.HttpTransport;
 import org.jverity.remote.http.RequestAuthorizer;
 import org.jverity.remote.s3.AwsEnvironment;
+import org.jverity.remote.s3.S3Location;
 import org.jverity.remote.s3.S3Origin;
 
 /**
@@ -48,19 +49,47 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
     return stats;
   }
 
+  /**
+   * A local path as {@link DeviceSource#LOCAL} opens it; a URL as a device whose open is under way
+   * (its size probe in flight, see {@link OpeningDevice}): a malformed URL is refused here, what
+   * the origin answers by the device's first size or read. The probe asks for the first chunk, so
+   * that chunk is in the cache when the first read comes.
+   */
   @Override
   public BlockDevice open(String location) throws IOException {
+    return open(location, stats);
+  }
+
+  /**
+   * This source with its devices counting into {@code into} instead of the source's counters: one
+   * export's traffic, apart from the other exports that share the cache and the connections.
+   */
+  public DeviceSource counting(RemoteStats into) {
+    return new DeviceSource() {
+      @Override
+      public BlockDevice open(String location) throws IOException {
+        return RemoteSource.this.open(location, into);
+      }
+
+      @Override
+      public boolean same(String a, String b) throws IOException {
+        return RemoteSource.this.same(a, b);
+      }
+    };
+  }
+
+  private BlockDevice open(String location, RemoteStats stats) throws IOException {
     if (!RemoteOptions.isRemote(location)) {
       return LOCAL.open(location);
     }
-    return device(origin(location));
-  }
-
-  /** The origin of a URL: S3 for {@code s3://}, else HTTP(S) range requests. */
-  private Origin origin(String location) throws IOException {
     if (location.startsWith("s3://")) {
-      AwsEnvironment env = aws != null ? aws : AwsEnvironment.system();
-      return S3Origin.open(location, options, transport(), stats, env, Clock.systemUTC());
+      S3Location parsed;
+      try {
+        parsed = S3Location.parse(location);
+      } catch (IllegalArgumentException e) {
+        throw new OriginException(e.getMessage(), 0);
+      }
+      return new OpeningDevice(parsed.toString(), () -> device(s3(location, stats), stats));
     }
     URI uri;
     try {
@@ -68,8 +97,26 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
     } catch (URISyntaxException e) {
       throw new OriginException("not a URL: " + e.getMessage(), 0);
     }
-    return HttpOrigin.open(
-        uri, HttpOrigin.describe(uri), transport(), options, stats, RequestAuthorizer.NONE);
+    String description = HttpOrigin.describe(uri);
+    return new OpeningDevice(
+        description,
+        () ->
+            device(
+                HttpOrigin.open(
+                    uri,
+                    description,
+                    transport(),
+                    options,
+                    stats,
+                    RequestAuthorizer.NONE,
+                    options.chunkSize()),
+                stats));
+  }
+
+  private Origin s3(String location, RemoteStats stats) throws IOException {
+    AwsEnvironment env = aws != null ? aws : AwsEnvironment.system();
+    return S3Origin.open(
+        location, options, transport(), stats, env, Clock.systemUTC(), options.chunkSize());
   }
 
   private synchronized HttpTransport transport() throws IOException {
@@ -97,7 +144,11 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
    * The cache opens with the first device: a cache directory is locked from then on.
    */
   public RemoteDevice device(Origin origin) throws IOException {
-    return new RemoteDevice(origin, cache(), options, stats);
+    return device(origin, stats);
+  }
+
+  private RemoteDevice device(Origin origin, RemoteStats counters) throws IOException {
+    return new RemoteDevice(origin, cache(), options, counters);
   }
 
   private synchronized ChunkCache cache() throws IOException {

@@ -250,19 +250,24 @@ class RemoteDeviceTest extends RemoteFixture {
   }
 
   @Test
-  void rereadFetchesPastTheCacheAndHealsIt() throws IOException {
+  void rereadFetchesOnlyWhatItAsksPastTheCacheAndTheBadChunkIsFetchedWholeNextTime()
+      throws IOException {
     Path dir = tmp.resolve("cache");
     RemoteDevice d = device(options(dir, 4 << 20, 0));
     read(d, 0, CHUNK); // chunk 0, in the first free slot: slot 0
     CacheFiles.flip(dir, 0, 100);
     assertThat(read(d, 100, 1)[0]).as("the tampered copy is served").isNotEqualTo(content[100]);
     int before = stored.requests.get();
+    long bytesBefore = stats.bytes.sum();
     byte[] fresh = new byte[4096];
     d.reread(0, fresh, 0, 4096);
     assertThat(fresh).isEqualTo(expected(0, 4096));
     assertThat(stats.rereads.sum()).isEqualTo(1);
     assertThat(stored.requests.get()).isEqualTo(before + 1);
+    assertThat(stats.bytes.sum() - bytesBefore).as("the block, not its chunk").isEqualTo(4096);
     assertThat(read(d, 0, CHUNK)).as("healed").isEqualTo(expected(0, CHUNK));
-    assertThat(stored.requests.get()).isEqualTo(before + 1);
+    assertThat(stored.requests.get()).as("the dropped chunk, fetched whole").isEqualTo(before + 2);
+    assertThat(read(d, 0, CHUNK)).isEqualTo(expected(0, CHUNK));
+    assertThat(stored.requests.get()).as("and kept").isEqualTo(before + 2);
   }
 }

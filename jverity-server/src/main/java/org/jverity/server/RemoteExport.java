@@ -8,13 +8,14 @@ import org.jverity.remote.RemoteStats;
  * The remote side of one served export whose data, hash or FEC device is at a URL: the {@link
  * RemoteSource} its devices are opened through, shared with the server's other exports of the same
  * options ({@link RemoteSources}: one cache directory, locked once) and closed by the server after
- * them. Thread-safe.
+ * them; its counters are its own. Thread-safe.
  */
 final class RemoteExport {
-  private final RemoteSource source;
+  private final DeviceSource source;
+  private final RemoteStats stats = new RemoteStats();
 
-  RemoteExport(RemoteSource source) {
-    this.source = source;
+  RemoteExport(RemoteSource shared) {
+    this.source = shared.counting(stats);
   }
 
   DeviceSource source() {
@@ -22,10 +23,10 @@ final class RemoteExport {
   }
 
   /**
-   * The counters of the export's source: its own, unless other exports share its options (then
-   * theirs too).
+   * This export's own counters: its devices' requests, bytes, hits and misses, and the evictions
+   * its fetches caused in the shared cache; not the other exports'.
    */
   RemoteStats stats() {
-    return source.stats();
+    return stats;
   }
 }

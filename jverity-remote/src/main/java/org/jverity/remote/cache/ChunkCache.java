@@ -149,6 +149,14 @@ public final class ChunkCache implements Closeable {
    * fails, the chunk is simply not kept.
    */
   public void write(String key, long chunk, ByteBuffer bytes) {
+    write(key, chunk, bytes, stats);
+  }
+
+  /**
+   * As {@link #write(String, long, ByteBuffer)}, an eviction it causes counted in {@code by} (the
+   * counters of the device, or the export, whose fetch needed the room).
+   */
+  public void write(String key, long chunk, ByteBuffer bytes, RemoteStats by) {
     if (bytes.remaining() > chunkSize) {
       throw new IllegalArgumentException(
           "chunk of " + bytes.remaining() + " bytes (expected: at most " + chunkSize + ")");
@@ -157,7 +165,7 @@ public final class ChunkCache implements Closeable {
     int slot;
     synchronized (this) {
       Integer old = index.remove(id);
-      slot = old != null ? old : take();
+      slot = old != null ? old : take(by);
       if (slot < 0) {
         return;
       }
@@ -194,7 +202,7 @@ public final class ChunkCache implements Closeable {
   }
 
   /** A free slot, or the CLOCK's victim (evicted), or -1 when every slot is being written. */
-  private int take() {
+  private int take(RemoteStats by) {
     if (freeCount > 0) {
       return free[--freeCount];
     }
@@ -211,10 +219,24 @@ public final class ChunkCache implements Closeable {
       }
       index.remove(holder[s]);
       holder[s] = null;
-      stats.cacheEvictions.increment();
+      by.cacheEvictions.increment();
       return s;
     }
     return -1;
+  }
+
+  /**
+   * Forgets chunk {@code chunk} of object {@code key} if it is cached: a copy known to be bad (a
+   * recheck fetched part of it afresh), so its next read fetches it whole.
+   */
+  public void drop(String key, long chunk) {
+    ChunkId id = new ChunkId(key, chunk);
+    synchronized (this) {
+      Integer slot = index.get(id);
+      if (slot != null && !writing[slot]) {
+        drop(id, slot, generation.get(slot));
+      }
+    }
   }
 
   /** Drops the chunk in {@code slot} if it is still there as read at {@code gen}. */

@@ -168,7 +168,7 @@ final class Exchanges {
     stats.requests.increment();
     long t0 = System.nanoTime();
     CompletableFuture<HttpResponse<String>> future =
-        transport.client().sendAsync(b.build(), bodies);
+        transport.client(uri).sendAsync(b.build(), bodies);
     try {
       HttpResponse<String> r = future.get(options.timeout().toNanos(), TimeUnit.NANOSECONDS);
       int status = r.statusCode();

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jverity.remote.ObjectChangedException;
 import org.jverity.remote.ObjectIdentity;
 import org.jverity.remote.Origin;
@@ -18,7 +19,11 @@ import org.jverity.remote.RemoteStats;
  * followed (at most {@value #MAX_REDIRECTS}) and the final URL pinned for every later request (one
  * redirect per block costs a round trip each, and kubevirt's users lost most of an import to it),
  * size and ETag taken from {@code HEAD}, or from {@code GET Range: bytes=0-0} where HEAD is refused
- * (a presigned URL signs its method). Every fetch carries {@code If-Match} with the pinned ETag.
+ * (a presigned URL signs its method). Opened with a probe length, it asks no HEAD at all: {@code
+ * GET Range: bytes=0-(probe-1)} gives the size, ETag and version from the 206's headers and the
+ * object's first bytes, which {@link #takeOpening()} hands to the device (a superblock or a first
+ * data block then costs no second round trip). Every fetch carries {@code If-Match} with the pinned
+ * ETag.
  *
  * <p>Every answer is checked before a byte is used: it must be 206 with exactly the {@code
  * Content-Range} asked and exactly that many bytes. A 200 (a server that ignores ranges), another
@@ -41,6 +46,8 @@ public final class HttpOrigin implements Origin {
   private final RequestAuthorizer auth;
   private final Exchanges exchanges;
   private final ObjectIdentity identity;
+  private final int probe;
+  private final AtomicReference<ByteBuffer> opening;
 
   private HttpOrigin(
       URI url,
@@ -51,7 +58,9 @@ public final class HttpOrigin implements Origin {
       RemoteStats stats,
       RequestAuthorizer auth,
       Exchanges exchanges,
-      ObjectIdentity identity) {
+      ObjectIdentity identity,
+      int probe,
+      ByteBuffer opening) {
     this.url = url;
     this.pinned = pinned;
     this.description = description;
@@ -61,6 +70,8 @@ public final class HttpOrigin implements Origin {
     this.auth = auth;
     this.exchanges = exchanges;
     this.identity = identity;
+    this.probe = probe;
+    this.opening = new AtomicReference<>(opening);
   }
 
   /**
@@ -80,14 +91,34 @@ public final class HttpOrigin implements Origin {
       RemoteStats stats,
       RequestAuthorizer auth)
       throws IOException {
+    return open(url, description, transport, options, stats, auth, 0);
+  }
+
+  /**
+   * As {@link #open(URI, String, HttpTransport, RemoteOptions, RemoteStats, RequestAuthorizer)};
+   * with {@code probe > 0}, sized by {@code GET Range: bytes=0-(probe-1)} instead of HEAD (one
+   * request for the size and the first bytes; a server that ignores ranges is refused at open).
+   *
+   * @param probe bytes asked at open, 0 for a HEAD
+   */
+  public static HttpOrigin open(
+      URI url,
+      String description,
+      HttpTransport transport,
+      RemoteOptions options,
+      RemoteStats stats,
+      RequestAuthorizer auth,
+      int probe)
+      throws IOException {
     Exchanges ex = new Exchanges(transport, options, stats, auth, description);
     try {
       URI uri = url;
-      boolean probe = false;
+      int asked = probe; // 0: HEAD
       for (int hop = 0; ; hop++) {
+        SizeProbe first = asked > 0 ? new SizeProbe(asked) : null;
         Exchanges.Reply r =
-            probe
-                ? ex.send("GET", uri, Map.of("range", "bytes=0-0"), "size probe (bytes 0-0)", null)
+            first != null
+                ? ex.send("GET", uri, Map.of("range", first.range()), first.what(), first::target)
                 : ex.send("HEAD", uri, Map.of(), "HEAD", null);
         int status = r.status();
         if (REDIRECTS.contains(status)) {
@@ -103,15 +134,17 @@ public final class HttpOrigin implements Origin {
           uri = uri.resolve(location);
           continue;
         }
-        if (!probe && HEAD_REFUSED.contains(status)) {
-          probe = true;
+        if (first == null && HEAD_REFUSED.contains(status)) {
+          asked = 1;
           hop--; // the same URL, asked another way
           continue;
         }
-        long size = probe ? probedSize(description, r) : headSize(description, r);
+        long size = first != null ? first.size(description, r) : headSize(description, r);
         ObjectIdentity id =
             new ObjectIdentity(description, r.header("etag"), r.header("x-amz-version-id"), size);
-        return new HttpOrigin(url, uri, description, transport, options, stats, auth, ex, id);
+        ByteBuffer bytes = first != null && probe > 0 && size > 0 ? first.bytes() : null;
+        return new HttpOrigin(
+            url, uri, description, transport, options, stats, auth, ex, id, probe, bytes);
       }
     } catch (IOException e) {
       stats.failures.increment();
@@ -149,26 +182,6 @@ public final class HttpOrigin implements Origin {
         description + ": HEAD: no size (Content-Length: " + length + ")", r.status());
   }
 
-  private static long probedSize(String description, Exchanges.Reply r) throws OriginException {
-    ContentRange cr = ContentRange.parse(r.header("content-range"));
-    String what = description + ": size probe (bytes 0-0): ";
-    if (r.status() == 200) {
-      throw new OriginException(
-          what + "answered 200 to a range request (the server ignores ranges)", 200);
-    }
-    if (r.status() == 206 && cr != null && cr.first() == 0 && cr.last() == 0 && cr.total() > 0) {
-      return cr.total();
-    }
-    if (r.status() == 416 && cr != null && cr.first() < 0 && cr.total() == 0) {
-      return 0; // an empty object: no byte 0 to send
-    }
-    if (r.status() == 206 || r.status() == 416) {
-      throw new OriginException(
-          what + "answered Content-Range " + r.header("content-range"), r.status());
-    }
-    throw new OriginException(what + r.describe(), r.status());
-  }
-
   @Override
   public String description() {
     return description;
@@ -182,6 +195,12 @@ public final class HttpOrigin implements Origin {
   @Override
   public RemoteStats stats() {
     return stats;
+  }
+
+  /** The bytes from offset 0 that the open's probe fetched, the first time asked; then null. */
+  @Override
+  public ByteBuffer takeOpening() {
+    return opening.getAndSet(null);
   }
 
   /** The URL every request goes to: the one opened, after its redirects. */
@@ -280,7 +299,7 @@ public final class HttpOrigin implements Origin {
   /** A fresh open of the URL this was opened with: redirects, size and ETag read again. */
   @Override
   public HttpOrigin reopen() throws IOException {
-    return open(url, description, transport, options, stats, auth);
+    return open(url, description, transport, options, stats, auth, probe);
   }
 
   /** Nothing to close: the transport is the source's, shared by all its origins. */

@@ -15,41 +15,66 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Semaphore;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManagerFactory;
 import org.jverity.remote.RemoteOptions;
 
 /**
- * The HTTP client every origin of one {@code RemoteSource} shares: one JDK {@link HttpClient}
- * (keep-alive, HTTP/2 where the server offers it by ALPN, redirects never followed: {@link
- * HttpOrigin} resolves them once at open), and a bound on the requests in flight per origin host.
+ * The HTTP clients every origin of one {@code RemoteSource} shares: a JDK {@link HttpClient} per
+ * scheme, each made when a URL of its scheme is first asked (keep-alive, HTTP/2 where the server
+ * offers it by ALPN, redirects never followed: {@link HttpOrigin} resolves them once at open), and
+ * a bound on the requests in flight per origin host.
  *
  * <p>TLS trusts the system's CA certificates, or, with {@link RemoteOptions#caCert()}, only the
- * certificates of that PEM file. There is no mode that trusts anything.
+ * certificates of that PEM file. There is no mode that trusts anything. Loading a trust store costs
+ * a process about a second of class loading and parsing, so the {@code http://} client never has
+ * one: it is given a context that refuses any handshake ({@link NoTls}), and the TLS context is
+ * made with the first {@code https://} URL.
  */
 public final class HttpTransport implements AutoCloseable {
-  private final HttpClient client;
+  private final RemoteOptions options;
   private final int parallel;
   private final ConcurrentMap<String, Semaphore> hosts = new ConcurrentHashMap<>();
+  private HttpClient plain; // guarded by this
+  private HttpClient tls; // guarded by this
+  private boolean closed; // guarded by this
 
   public HttpTransport(RemoteOptions options) throws IOException {
     if (options.parallel() < 1) {
       throw new IllegalArgumentException(
           "parallel (" + options.parallel() + ") must be at least 1");
     }
+    this.options = options;
     this.parallel = options.parallel();
-    HttpClient.Builder b =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_2)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .connectTimeout(options.timeout());
-    if (options.caCert() != null) {
-      b.sslContext(trusting(options.caCert()));
-    }
-    this.client = b.build();
   }
 
-  HttpClient client() {
-    return client;
+  /** The client for {@code uri}'s scheme, made on first use. */
+  synchronized HttpClient client(URI uri) throws IOException {
+    if (closed) {
+      throw new IOException("HTTP transport closed");
+    }
+    if ("https".equalsIgnoreCase(uri.getScheme())) {
+      if (tls == null) {
+        HttpClient.Builder b = builder();
+        if (options.caCert() != null) {
+          b.sslContext(trusting(options.caCert()));
+        }
+        tls = b.build();
+      }
+      return tls;
+    }
+    if (plain == null) {
+      // Given a context and its parameters, the client asks the JDK for no default context.
+      plain = builder().sslContext(NoTls.context()).sslParameters(new SSLParameters()).build();
+    }
+    return plain;
+  }
+
+  private HttpClient.Builder builder() {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_2)
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .connectTimeout(options.timeout());
   }
 
   /**
@@ -102,8 +127,15 @@ public final class HttpTransport implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    client.shutdownNow();
-    client.close();
+  public synchronized void close() {
+    closed = true;
+    for (HttpClient c : new HttpClient[] {plain, tls}) {
+      if (c != null) {
+        c.shutdownNow();
+        c.close();
+      }
+    }
+    plain = null;
+    tls = null;
   }
 }

@@ -38,6 +38,23 @@ public final class S3Origin {
       AwsEnvironment env,
       Clock clock)
       throws IOException {
+    return open(url, options, transport, stats, env, clock, 0);
+  }
+
+  /**
+   * As {@link #open(String, RemoteOptions, HttpTransport, RemoteStats, AwsEnvironment, Clock)},
+   * sized by a GET of the first {@code probe} bytes instead of a HEAD when {@code probe > 0} (see
+   * {@link HttpOrigin}).
+   */
+  public static Origin open(
+      String url,
+      RemoteOptions options,
+      HttpTransport transport,
+      RemoteStats stats,
+      AwsEnvironment env,
+      Clock clock,
+      int probe)
+      throws IOException {
     S3Location location;
     try {
       location = S3Location.parse(url);
@@ -49,7 +66,13 @@ public final class S3Origin {
     SigV4Authorizer auth = new SigV4Authorizer(env, settings.region(), keys, clock);
     try {
       return HttpOrigin.open(
-          settings.objectUri(location), location.toString(), transport, options, stats, auth);
+          settings.objectUri(location),
+          location.toString(),
+          transport,
+          options,
+          stats,
+          auth,
+          probe);
     } catch (OriginException e) {
       if (e.status() == 400 || e.status() == 401 || e.status() == 403) {
         throw new OriginException(e.getMessage() + " [" + settings.describe() + "]", e.status(), e);

@@ -90,6 +90,79 @@ class HttpOriginTest {
     assertThat(o.identity().location()).isEqualTo(nginx.url("a.bin").toString());
   }
 
+  static final int PROBE = 64 << 10;
+
+  static HttpOrigin probed(URI url, RemoteStats stats) throws IOException {
+    return HttpOrigin.open(
+        url, url.toString(), transport, OPTIONS, stats, RequestAuthorizer.NONE, PROBE);
+  }
+
+  static byte[] opening(HttpOrigin o) {
+    ByteBuffer b = o.takeOpening();
+    byte[] a = new byte[b.remaining()];
+    b.get(a);
+    return a;
+  }
+
+  @Test
+  void aProbeGivesSizeEtagAndTheFirstBytesInOneRequest() throws IOException {
+    RemoteStats stats = new RemoteStats();
+    HttpOrigin o = probed(nginx.url("a.bin"), stats);
+    assertThat(o.identity()).isEqualTo(open(nginx.url("a.bin"), new RemoteStats()).identity());
+    assertThat(opening(o)).isEqualTo(Arrays.copyOf(data, PROBE));
+    assertThat(o.takeOpening()).as("handed over once").isNull();
+    assertThat(stats.requests.sum()).isEqualTo(1);
+    assertThat(stats.bytes.sum()).isEqualTo(PROBE);
+    assertThat(log("/a.bin"))
+        .filteredOn(a -> a.range() != null && a.range().equals("bytes=0-" + (PROBE - 1)))
+        .extracting(Nginx.Access::method, Nginx.Access::status)
+        .contains(tuple("GET", 206));
+    assertThat(fetch(o, 1000, 5000)).isEqualTo(Arrays.copyOfRange(data, 1000, 6000));
+  }
+
+  @Test
+  void aProbeOfASmallObjectBringsItWholeAndAnEmptyOneIsSizedToo() throws IOException {
+    byte[] small = random(1000, 5);
+    Files.write(nginx.www().resolve("small.bin"), small);
+    Files.write(nginx.www().resolve("empty.bin"), new byte[0]);
+    HttpOrigin o = probed(nginx.url("small.bin"), new RemoteStats());
+    assertThat(o.identity().size()).isEqualTo(1000);
+    assertThat(opening(o)).isEqualTo(small);
+    HttpOrigin empty = probed(nginx.url("empty.bin"), new RemoteStats());
+    assertThat(empty.identity().size()).isZero();
+    assertThat(empty.takeOpening()).isNull();
+    assertThat(log("/empty.bin")).extracting(Nginx.Access::bytes).containsExactly(0L);
+  }
+
+  @Test
+  void aProbeRefusesAServerThatIgnoresRangesOrSendsAnotherRangeAtOpen() throws IOException {
+    RemoteStats stats = new RemoteStats();
+    URI norange = nginx.url("norange/a.bin");
+    assertThatThrownBy(() -> probed(norange, stats))
+        .isInstanceOf(OriginException.class)
+        .hasMessage(
+            norange
+                + ": size probe (bytes 0-65535): answered 200 to a range request (the server"
+                + " ignores ranges)");
+    assertThat(stats.bytes.sum()).isLessThanOrEqualTo(ErrorBody.LIMIT);
+    URI badrange = nginx.url("badrange/a.bin");
+    assertThatThrownBy(() -> probed(badrange, new RemoteStats()))
+        .isInstanceOf(OriginException.class)
+        .hasMessageStartingWith(
+            badrange + ": size probe (bytes 0-65535): answered Content-Range bytes 1-");
+  }
+
+  @Test
+  void aProbedRedirectIsResolvedOnceAndPinned() throws IOException {
+    Files.write(nginx.www().resolve("b.bin"), data); // a log of its own
+    HttpOrigin o = probed(nginx.url("redirect/b.bin"), new RemoteStats());
+    assertThat(o.pinnedUri()).isEqualTo(nginx.url("b.bin"));
+    assertThat(opening(o)).isEqualTo(Arrays.copyOf(data, PROBE));
+    assertThat(fetch(o, 4096, 4096)).isEqualTo(Arrays.copyOfRange(data, 4096, 8192));
+    assertThat(log("/redirect/b.bin")).hasSize(1).allMatch(a -> a.status() == 302);
+    assertThat(log("/b.bin")).hasSize(2).allMatch(a -> a.status() == 206);
+  }
+
   @Test
   void sizeFromTheFirstByteWhenHeadIsRefused() throws IOException {
     HttpOrigin o = open(nginx.url("nohead/a.bin"), new RemoteStats());
