@@ -306,6 +306,18 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   }
 
   /**
+   * Tells the devices that {@code length} bytes at {@code offset} will be read soon: their data and
+   * the hash blocks their paths lack start to arrive without waiting (from a slow origin, in
+   * parallel with other such hints), so a caller with many reads to make asks for all of them
+   * first. Never blocks, never fails; nothing happens over local devices.
+   */
+  public void prefetch(long offset, long length) {
+    if (length > 0 && offset >= 0 && offset < size) {
+      announce(offset, Math.min(size, offset + length), true);
+    }
+  }
+
+  /**
    * Tells the devices what a read of {@code [offset, end)} will need before it waits for any of it:
    * its data ({@code withData}: when it is read in more than one go, as runs or as the scheduler's
    * parallel pieces, which would otherwise each fetch their own), and the hash blocks its paths

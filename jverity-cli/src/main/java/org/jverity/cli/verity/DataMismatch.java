@@ -90,9 +90,12 @@ public record DataMismatch(long mismatched, long checked, boolean sampled) {
         image.probe(
             new HashBlockCache(8 << 20),
             ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(ignoreZeroBlocks))) {
+      for (long i = 0; i < runs; i++) { // asked for at once: from a remote origin, in parallel
+        long start = runStart(i, runs, blocks, all);
+        r.prefetch(start * bs, Math.min(RUN, blocks - start) * bs);
+      }
       for (long i = 0; i < runs; i++) {
-        // all: back to back; else floor(i * blocks / runs), without overflow: at least RUN apart
-        long start = all ? i * RUN : i * (blocks / runs) + i * (blocks % runs) / runs;
+        long start = runStart(i, runs, blocks, all);
         int length = (int) Math.min(RUN, blocks - start);
         try {
           r.read(start * bs, buf, 0, length * bs);
@@ -115,5 +118,12 @@ public record DataMismatch(long mismatched, long checked, boolean sampled) {
       }
     }
     return new DataMismatch(mismatched, checked, !all);
+  }
+
+  /**
+   * Run {@code i}'s first block: all, back to back; else floor(i * blocks / runs), overflow-free.
+   */
+  private static long runStart(long i, long runs, long blocks, boolean all) {
+    return all ? i * RUN : i * (blocks / runs) + i * (blocks % runs) / runs;
   }
 }
