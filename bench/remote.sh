@@ -32,9 +32,7 @@
 #        on core 0, the server under test on core 1 (taskset; clients unpinned); CACHE_MAX bytes of each cache (default 2 x SIZE: everything fits);
 #        SYSTEMS="qemu nbdkit jverity local" (qemu: qemu-img convert through its curl driver, the
 #        sequential reference the issue names); JVERITY_JAVA_OPTS extra JVM flags of jverity;
-#        JVERITY_REMOTE_SERVER=auto|cli|launcher (auto: `bin/jverity open URL ...` once open takes
-#        --cache-dir, else org.jverity.bench.RemoteBenchServer: RemoteSource + the NBD server, as
-#        open would put them together); JVERITY_REMOTE_OPEN replaces the remote server's command,
+#        JVERITY_REMOTE_OPEN replaces the remote server's command (`bin/jverity open URL ...`),
 #        placeholders {DATA} {HASH} (URLs), {ROOT}, {PORT}, {CACHE} (dir), {CACHE_MAX}, {RUN};
 #        KEEP=1 keeps the scratch dir (nginx's access log, the last server's stderr);
 #        NBDKIT_FILTERS (default "--filter=readahead --filter=cache --filter=retry-request").
@@ -152,26 +150,9 @@ JREMOTE=0
 MODE=none
 if has jverity || has local; then
   "$ROOT/bin/jverity" --version >/dev/null 2>&1 || { echo "remote.sh: bin/jverity does not run" >&2; exit 1; }
-  # The remote server: `jverity open URL ...` once open's help names --cache-dir (the option that
-  # comes with URL devices), else org.jverity.bench.RemoteBenchServer (RemoteSource as open would
-  # use it), else none. An explicit JVERITY_REMOTE_OPEN wins.
-  MODE=${JVERITY_REMOTE_SERVER:-auto}
-  if [ "$MODE" = auto ]; then
-    if "$ROOT/bin/jverity" open --help 2>&1 | grep -q -- '--cache-dir'; then MODE=cli
-    elif grep -qs 'class RemoteSource' "$ROOT/jverity-remote/src/main/java/org/jverity/remote/RemoteSource.java" \
-      && [ -f "$ROOT/jverity-bench/src/main/java/org/jverity/bench/RemoteBenchServer.java" ]; then MODE=launcher
-    else MODE=none; fi
-  fi
-  case $MODE in
-    cli) JVERITY_REMOTE_OPEN=${JVERITY_REMOTE_OPEN:-$JVERITY_REMOTE_CLI} ;;
-    launcher)
-      jverity_mvn -q -DskipTests package >/dev/null
-      jverity_server_java_opts open   # the heap bin/jverity gives a server with the default budgets
-      CP="$ROOT/jverity-core/target/classes:$ROOT/jverity-nbd/target/classes:$ROOT/jverity-remote/target/classes:$ROOT/jverity-bench/target/classes"
-      JVERITY_REMOTE_OPEN=${JVERITY_REMOTE_OPEN:-"$JAVA_HOME/bin/java --enable-native-access=ALL-UNNAMED ${JVERITY_SERVER_OPTS[*]:-} ${JVERITY_JAVA_OPTS:-} -cp $CP org.jverity.bench.RemoteBenchServer {DATA} {HASH} {ROOT} {PORT} {CACHE} {CACHE_MAX}"} ;;
-    none) ;;
-    *) echo "remote.sh: JVERITY_REMOTE_SERVER=$MODE (expected: auto, cli or launcher)" >&2; exit 2 ;;
-  esac
+  # The remote server: `jverity open URL ...` (JVERITY_REMOTE_OPEN replaces it).
+  MODE=cli
+  JVERITY_REMOTE_OPEN=${JVERITY_REMOTE_OPEN:-$JVERITY_REMOTE_CLI}
   [ -n "${JVERITY_REMOTE_OPEN:-}" ] && has jverity && JREMOTE=1
 fi
 
@@ -368,7 +349,7 @@ memory() {  # SYSTEM DELAY: the server's memory and cache after the long sequent
   echo "# bench/remote.sh $(date -u +%FT%TZ) $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# image $SIZE_ARG ($SIZE B, veritysetup sha256 4096/4096, root $RH) in $T; nginx $(nginx -v 2>&1 | sed 's/.*\///') on 127.0.0.1:$HPORT, delays: $DELAYS ms (lua ngx.sleep before each response)"
   echo "# $(nbdkit --version) $NBDKIT_FILTERS curl ... cache-on-read=true cache-max-size=$CACHE_MAX cache-min-block-size=256K retry-request-retries=3 (TMPDIR=$T/nbdkit-cache)"
-  echo "# jverity $("$ROOT/bin/jverity" --version 2>/dev/null | head -1) ($(git -C "$ROOT" log -1 --format=%h 2>/dev/null)), remote server ($MODE): $([ "$JREMOTE" = 1 ] && echo "$JVERITY_REMOTE_OPEN" || echo 'not available (no open --cache-dir, no RemoteBenchServer)')"
+  echo "# jverity $("$ROOT/bin/jverity" --version 2>/dev/null | head -1) ($(git -C "$ROOT" log -1 --format=%h 2>/dev/null)), remote server ($MODE): $([ "$JREMOTE" = 1 ] && echo "$JVERITY_REMOTE_OPEN" || echo 'not available')"
   echo "# pinning: $([ "$PIN" = 1 ] && echo 'nginx taskset -c 0, server under test taskset -c 1, clients unpinned' || echo none); fio ${RUNTIME} s per run; nbdcopy --no-extents --requests=64 --request-size=262144"
 } > "$T/head.txt"
 cat "$T/head.txt" >&2
