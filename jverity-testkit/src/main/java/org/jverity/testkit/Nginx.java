@@ -40,11 +40,15 @@ public final class Nginx implements AutoCloseable {
    * What the fault locations do; {@link #DEFAULTS} unless a test says otherwise.
    *
    * @param slowMillis {@code /slow/}: the delay before each response
-   * @param flaky503Every {@code /flaky/}: a 503 for the first of every this many requests (0: none)
+   * @param flaky503Every {@code /flaky/}: a 503 for the first of every this many distinct requests
+   *     (method, path, range), on its first attempt only, so a retry is always answered however
+   *     requests in flight interleave (0: none)
    * @param flakyDropEvery {@code /flaky/}: else the connection closed without an answer (nginx's
-   *     444) for the first of every this many (0: none)
+   *     444), likewise for the first attempt of the first of every this many (0: none)
    * @param truncateAfter {@code /trunc/}: body bytes sent before the connection is closed
-   * @param truncateEvery {@code /trunc/}: which GETs are cut short (the first of every this many)
+   * @param truncateEvery {@code /trunc/}: which GETs are cut short: 1, every one; else the first
+   *     attempt of the first of every this many distinct GETs (path, range), so a retry is answered
+   *     whole however requests in flight interleave
    * @param corruptAt {@code /corrupt/}: the file offset whose lowest bit is flipped in transit
    * @param corruptEvery {@code /corrupt/}: which GETs carry the flip (the first of every this many)
    */

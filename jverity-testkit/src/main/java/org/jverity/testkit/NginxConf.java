@@ -79,12 +79,19 @@ final class NginxConf {
             location /slow/ { alias WWW; access_by_lua_block { ngx.sleep(SLOW / 1000) } }
             location /flaky/ { alias WWW;
               access_by_lua_block {
-                if FLAKY503 then return ngx.exit(503) end
-                if FLAKYDROP then return ngx.exit(444) end
+                local seen = "seen " .. ngx.req.get_method() .. " " .. ngx.var.uri .. " " .. (ngx.var.http_range or "-")
+                local first = ngx.shared.faults:incr(seen, 1, 0) == 1
+                if first and FLAKY503 then return ngx.exit(503) end
+                if first and FLAKYDROP then return ngx.exit(444) end
               }
             }
             location /trunc/ { alias WWW; sendfile off; keepalive_timeout 0;
-              header_filter_by_lua_block { ngx.ctx.cut = ngx.req.get_method() == "GET" and TRUNC }
+              header_filter_by_lua_block {
+                local seen = "seen GET " .. ngx.var.uri .. " " .. (ngx.var.http_range or "-")
+                local get = ngx.req.get_method() == "GET"
+                local first = get and ngx.shared.faults:incr(seen, 1, 0) == 1
+                ngx.ctx.cut = get and (EVERYGET or (first and TRUNC))
+              }
               body_filter_by_lua_block {
                 if not ngx.ctx.cut then return end
                 local chunk = ngx.arg[1]
@@ -151,6 +158,7 @@ final class NginxConf {
         .replace("FLAKY503", nth("flaky503", f.flaky503Every()))
         .replace("FLAKYDROP", nth("flakydrop", f.flakyDropEvery()))
         .replace("TRUNCAFTER", Long.toString(f.truncateAfter()))
+        .replace("EVERYGET", f.truncateEvery() == 1 ? "true" : "false")
         .replace("TRUNC", nth("trunc", f.truncateEvery()))
         .replace("CORRUPTAT", Long.toString(f.corruptAt()))
         .replace("CORRUPT", nth("corrupt", f.corruptEvery()))
