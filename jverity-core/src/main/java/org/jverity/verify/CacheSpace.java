@@ -18,7 +18,7 @@ import org.jverity.io.BlockDevice;
  */
 final class CacheSpace {
   final HashBlockCache cache;
-  final String key;
+  final SpaceKey key;
   private final int blockSize; // bytes
   // A value is a HashBlock, or a Loading while one thread reads it and others wait.
   private final ConcurrentHashMap<Long, Object> blocks = new ConcurrentHashMap<>();
@@ -28,10 +28,10 @@ final class CacheSpace {
   /** A block being read by one thread; others wait on it. */
   private static final class Loading extends CompletableFuture<HashBlock> {}
 
-  CacheSpace(HashBlockCache cache, String key, int blockSize) {
+  CacheSpace(HashBlockCache cache, SpaceKey key) {
     this.cache = cache;
     this.key = key;
-    this.blockSize = blockSize;
+    this.blockSize = key.hashBlockSize();
   }
 
   /** Adds a user; false when this space was already released for good. */

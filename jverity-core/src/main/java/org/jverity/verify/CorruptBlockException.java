@@ -6,7 +6,9 @@ import org.jverity.tree.BlockRef;
 
 /**
  * A block that does not match its trusted digest: a verified read never returns its bytes. Callers
- * branch on {@link #area()}, {@link #block()} and {@link #level()}, never on the message.
+ * branch on {@link #area()}, {@link #block()} and {@link #level()}, never on the message. What left
+ * the mismatch standing, when something failed on the way (the recheck's read, the {@link
+ * BlockRepairer}), is attached as a suppressed exception.
  */
 public final class CorruptBlockException extends IOException {
   private final Area area;

@@ -35,7 +35,7 @@ final class CorruptionPolicy {
       synchronized (first) {
         first.add(e);
       }
-      LOG.log(System.Logger.Level.WARNING, e.getMessage());
+      LOG.log(System.Logger.Level.WARNING, report(e));
     }
     boolean closedNow =
         mode.failsClosed() && failedClosed.compareAndSet(null, e); // before anyone hears
@@ -46,6 +46,18 @@ final class CorruptionPolicy {
     if (mode != CorruptionMode.IGNORE) {
       throw e;
     }
+  }
+
+  /**
+   * The corruption's one log line: its message, then what left the mismatch standing (a recheck or
+   * a repair that failed), so that a repairer's failure is logged once, with the corruption.
+   */
+  static String report(CorruptBlockException e) {
+    StringBuilder b = new StringBuilder(e.getMessage());
+    for (Throwable s : e.getSuppressed()) {
+      b.append("; ").append(s.getClass().getSimpleName()).append(": ").append(s.getMessage());
+    }
+    return b.toString();
   }
 
   private static void notify(Runnable call) {

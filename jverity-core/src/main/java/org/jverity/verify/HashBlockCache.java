@@ -10,9 +10,10 @@ import java.util.concurrent.atomic.LongAdder;
  * whose memory limit is global, not per device. One per process is the intent ({@link #shared()}),
  * injected into each {@link VerifiedReader}; a server with many exports and connections shares it.
  *
- * <p>Each image gets a space keyed by what makes its blocks mean something: the hash device, the
- * tree parameters and the root hash. Two readers of the same image share blocks and verified marks;
- * a reader with another root hash gets its own space, so a block verified against one root is never
+ * <p>Each image gets a space keyed by what makes its blocks mean something ({@link SpaceKey}): the
+ * hash device, every tree parameter (block sizes, digest layout, data size, where the levels sit,
+ * the salt) and the root hash. Two readers of the same image share blocks and verified marks; a
+ * reader with another root hash gets its own space, so a block verified against one root is never
  * taken as verified against another.
  *
  * <p>Loads are single-flight: threads missing the same block wait for one read. Eviction is CLOCK
@@ -27,7 +28,7 @@ public final class HashBlockCache {
   private final long capacityBytes;
   private final AtomicLong cachedBytes = new AtomicLong();
   private final LongAdder cachedBlocks = new LongAdder();
-  private final ConcurrentHashMap<String, CacheSpace> spaces = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<SpaceKey, CacheSpace> spaces = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<HashBlock> clock = new ConcurrentLinkedQueue<>();
   // Adders: counters every reader bumps must not bounce one cache line between cores.
   final LongAdder hits = new LongAdder();
@@ -84,11 +85,11 @@ public final class HashBlockCache {
    * The space of one image, shared with every open reader of the same key; each call must be
    * matched by one {@link CacheSpace#release()}.
    *
-   * @param key identifies the image: the hash device's name, tree parameters and root hash
+   * @param key what the image's hash blocks mean
    */
-  CacheSpace open(String key, int blockSize) {
+  CacheSpace open(SpaceKey key) {
     while (true) {
-      CacheSpace s = spaces.computeIfAbsent(key, k -> new CacheSpace(this, k, blockSize));
+      CacheSpace s = spaces.computeIfAbsent(key, k -> new CacheSpace(this, k));
       if (s.retain()) {
         return s;
       }

@@ -38,6 +38,11 @@ final class HashWork {
       this.idle = new AtomicReferenceArray<>(slots);
     }
 
+    /** A hasher of its own, for work off the request's path (a repairer's checks). */
+    BlockHasher hasher() {
+      return prototype.copy();
+    }
+
     HashWork take() {
       if (!Thread.currentThread().isVirtual()) {
         // Platform threads are few and long-lived (a pool, a server's workers): one each, no

@@ -11,6 +11,20 @@ final class Requests {
   static void checkRange(long size, long offset, byte[] dst, int dstOffset, int length)
       throws EOFException {
     Objects.checkFromIndexSize(dstOffset, length, dst.length);
+    checkRange(size, offset, length);
+  }
+
+  /**
+   * The range must lie within the image ({@code size} bytes): checked before anything is allocated
+   * for it, so a bad length is an exception, never an allocation.
+   *
+   * @throws IllegalArgumentException if {@code length} is negative
+   * @throws EOFException if the range is not inside the image
+   */
+  static void checkRange(long size, long offset, long length) throws EOFException {
+    if (length < 0) {
+      throw new IllegalArgumentException("length: " + length + " (expected: >= 0)");
+    }
     if (offset < 0 || offset > size - length) { // no overflow: size >= 0, length >= 0
       throw new EOFException(
           "read of "

@@ -2,6 +2,7 @@ package org.jverity.verify;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -270,6 +271,10 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
         long to = i == 0 ? firstEnd : Math.min(end, from + piece);
         try {
           if (cancelled) {
+            // Not read: zeroed, as the rest of a piece stopped midway is (VerifiedSource's
+            // contract)
+            Arrays.fill(
+                dst, (int) (dstOffset + from - offset), (int) (dstOffset + to - offset), (byte) 0);
             throw new InterruptedIOException("read cancelled");
           }
           reader.readPiece(

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
-import org.jverity.format.Hex;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.hash.BlockHasher;
@@ -87,9 +86,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     this.zeroDigest =
         options.ignoreZeroBlocks() ? hasher.copy().hash(new byte[blockSize], 0, blockSize) : null;
     // Blocks are shared between readers of the same tree with the same root, never across roots.
-    String key =
-        hash.description() + "|" + layout + "|" + hasher.describe() + "|" + Hex.format(rootHash);
-    this.space = cache.open(key, layout.hashBlockSize());
+    this.space = cache.open(SpaceKey.of(hash, layout, hasher, rootHash));
   }
 
   /**
@@ -253,7 +250,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     if (closed) {
       throw new SourceClosedException(data.description());
     }
-    policy.checkOpen();
+    policy.checkOpen(); // refused before any work: the destination is not touched
     long end = offset + length;
     long verifiedTo = offset; // dst holds verified bytes for [offset, verifiedTo)
     HashWork w = work.take();
@@ -408,35 +405,79 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     byte[] fresh = new byte[blockSize];
     long start = block * blockSize;
     int n = (int) Math.min(blockSize, size - start);
-    data.reread(start, fresh, 0, n); // past the device's own cache: a remote origin, again
-    w.hasher.hash(fresh, 0, blockSize, w.digest, 0);
-    if (matches(w.digest, want, at)) {
-      System.arraycopy(fresh, 0, buf, off, blockSize); // the first read was torn, not the data
-      return;
-    }
-    byte[] fixed =
-        options
-            .repairer()
-            .repair(
-                Area.DATA,
-                block,
-                blockSize,
-                candidate -> {
-                  w.hasher.hash(
-                      candidate, 0, blockSize, w.digest,
-                      0); // this thread's hasher: the walk is paused
-                  return candidate.length == blockSize && matches(w.digest, want, at);
-                });
-    if (fixed != null && fixed.length == blockSize) {
-      w.hasher.hash(fixed, 0, blockSize, w.digest, 0);
+    IOException recheckFailed = null;
+    try {
+      data.reread(start, fresh, 0, n); // past the device's own cache: a remote origin, again
+      w.hasher.hash(fresh, 0, blockSize, w.digest, 0);
       if (matches(w.digest, want, at)) {
-        System.arraycopy(fixed, 0, buf, off, blockSize);
+        System.arraycopy(fresh, 0, buf, off, blockSize); // the first read was torn, not the data
+        return;
+      }
+    } catch (IOException e) {
+      recheckFailed = e; // the mismatch stands: not rechecked is not good
+    }
+    Repair fix = repair(Area.DATA, block, blockSize, want, at);
+    if (fix.copy() != null) {
+      w.hasher.hash(fix.copy(), 0, blockSize, w.digest, 0); // our copy: what we hash we return
+      if (matches(w.digest, want, at)) {
+        System.arraycopy(fix.copy(), 0, buf, off, blockSize);
         repaired.increment();
         return;
       }
     }
     w.hasher.hash(buf, off, blockSize, w.digest, 0); // (IGNORE) the digest of what is returned
-    policy.handle(new CorruptBlockException(data.description(), Area.DATA, block, -1));
+    policy.handle(
+        withFailures(
+            new CorruptBlockException(data.description(), Area.DATA, block, -1),
+            recheckFailed,
+            fix.failure()));
+  }
+
+  /**
+   * What the repairer made of a block: our own copy of its candidate (right-sized, not yet
+   * verified), or null; and the exception it threw, if any.
+   */
+  private record Repair(byte[] copy, Exception failure) {}
+
+  /**
+   * Asks the {@link BlockRepairer} for block {@code block} of {@code area}, whose trusted digest is
+   * {@code want[at...]}. Whatever the repairer does, the mismatch still reaches the policy: an
+   * exception it throws (an {@link IOException} or any {@link RuntimeException}: a decoder bug on
+   * crafted parity) means "not repaired", and what it returns is copied before anything checks it,
+   * so that a repairer keeping a reference to its array cannot change bytes once they verified. The
+   * check it is given hashes with a hasher of its own: it may be called from any thread, and never
+   * throws (a candidate of the wrong size does not verify).
+   */
+  private Repair repair(Area area, long block, int size, byte[] want, int at) {
+    BlockHasher checking = work.hasher();
+    byte[] digest = new byte[layout.digestSize()];
+    BlockRepairer.BlockCheck check =
+        candidate -> {
+          if (candidate == null || candidate.length != size) {
+            return false;
+          }
+          synchronized (digest) {
+            checking.hash(candidate, 0, size, digest, 0);
+            return matches(digest, want, at);
+          }
+        };
+    try {
+      byte[] out = options.repairer().repair(area, block, size, check);
+      return new Repair(out == null || out.length != size ? null : out.clone(), null);
+    } catch (IOException | RuntimeException e) {
+      return new Repair(null, e);
+    }
+  }
+
+  /** {@code e} with the failures that left the mismatch standing (a recheck, a repair) attached. */
+  private static CorruptBlockException withFailures(
+      CorruptBlockException e, Exception... failures) {
+    for (Exception f : failures) {
+      if (f != null) {
+        e.addSuppressed(f);
+      }
+    }
+    return e;
   }
 
   /**
@@ -488,32 +529,31 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
    */
   private HashBlock hashMismatch(
       HashBlock hb, int level, byte[] want, int at, HashWork w, long dataBlock) throws IOException {
-    byte[] fresh = space.read(hb.index, hash);
-    w.hasher.hash(fresh, 0, fresh.length, w.digest, 0);
-    if (matches(w.digest, want, at)) {
-      return space.install(hb.index, fresh, true);
+    int size = layout.hashBlockSize();
+    IOException recheckFailed = null;
+    try {
+      byte[] fresh = space.read(hb.index, hash);
+      w.hasher.hash(fresh, 0, size, w.digest, 0);
+      if (matches(w.digest, want, at)) {
+        return space.install(hb.index, fresh, true);
+      }
+    } catch (IOException e) {
+      recheckFailed = e; // the mismatch stands: not rechecked is not good
     }
-    byte[] fixed =
-        options
-            .repairer()
-            .repair(
-                Area.HASH,
-                hb.index,
-                fresh.length,
-                candidate -> {
-                  w.hasher.hash(candidate, 0, candidate.length, w.digest, 0);
-                  return candidate.length == fresh.length && matches(w.digest, want, at);
-                });
-    if (fixed != null && fixed.length == fresh.length) {
-      w.hasher.hash(fixed, 0, fixed.length, w.digest, 0);
+    Repair fix = repair(Area.HASH, hb.index, size, want, at);
+    if (fix.copy() != null) {
+      w.hasher.hash(fix.copy(), 0, size, w.digest, 0); // our copy: what we cache we verified
       if (matches(w.digest, want, at)) {
         repaired.increment();
-        return space.install(hb.index, fixed, true); // the cache keeps the corrected copy
+        return space.install(hb.index, fix.copy(), true); // the cache keeps the corrected copy
       }
     }
     space.invalidate(hb);
     policy.handle(
-        new CorruptBlockException(hash.description(), Area.HASH, hb.index, level, dataBlock));
+        withFailures(
+            new CorruptBlockException(hash.description(), Area.HASH, hb.index, level, dataBlock),
+            recheckFailed,
+            fix.failure()));
     return hb;
   }
 

@@ -10,9 +10,13 @@ import java.nio.ByteBuffer;
  * against the trusted root hash. Thread-safe: any number of threads may read at once.
  *
  * <p>Buffer ownership: the destination is written only while {@code read} runs; when it returns or
- * throws, nothing writes to it any more. When a read fails, every byte of the destination range
- * holds either verified data or zero: unverified bytes are never left where the caller can see
- * them. Bytes before the failing block (when the exception names one) are verified.
+ * throws, nothing writes to it any more. When a read fails once started, every byte of the
+ * destination range holds either verified data or zero: unverified bytes are never left where the
+ * caller can see them, and neither are the bytes the caller had there before (what did not verify —
+ * the blocks from a failing one on, the parts of a request an interrupt cancelled before they were
+ * read — is zeroed). Bytes before the failing block (when the exception names one) are verified. A
+ * read refused before it starts (its range is outside the image or the array, the source is closed
+ * or has failed closed) does not touch the destination.
  */
 public interface VerifiedSource {
 
@@ -67,6 +71,7 @@ public interface VerifiedSource {
    */
   default void read(long offset, ByteBuffer dst) throws IOException {
     int n = dst.remaining();
+    Requests.checkRange(size(), offset, n); // before the copy is allocated
     if (dst.hasArray()) {
       read(offset, dst.array(), dst.arrayOffset() + dst.position(), n);
     } else {
@@ -77,8 +82,15 @@ public interface VerifiedSource {
     dst.position(dst.position() + n);
   }
 
-  /** Convenience: a new array of {@code length} verified bytes at {@code offset}. */
+  /**
+   * Convenience: a new array of {@code length} verified bytes at {@code offset}. The range is
+   * checked before the array is allocated.
+   *
+   * @throws IllegalArgumentException if {@code length} is negative
+   * @throws EOFException if the range is not inside the image
+   */
   default byte[] read(long offset, int length) throws IOException {
+    Requests.checkRange(size(), offset, length);
     byte[] out = new byte[length];
     read(offset, out, 0, length);
     return out;

@@ -119,6 +119,47 @@ class HashBlockCacheTest {
     }
   }
 
+  /**
+   * Issue 17, defect 5: readers of one root whose other parameters differ. A hash block's meaning
+   * depends on every parameter that says where it sits and what it covers, not only on the root: a
+   * reader whose parameters do not verify against its root must fail with a shared cache as it
+   * fails without one.
+   */
+  @Nested
+  class OtherParameters {
+    @Test
+    void aReaderWithTheSameRootButOtherBlockSizesDoesNotTakeAnotherReadersBlocks()
+        throws Exception {
+      TestImage im = TestImage.random(8, BS, 178); // one level: the top block is all the tree
+      // The same tree string either way (one level of one block at 0): only the size tells them
+      // apart
+      var wrong = im.params().toBuilder().hashBlockSize(512).build();
+      var hash = im.hashDevice();
+      try (VerifiedReader alone =
+          VerifiedReader.open(
+              wrong,
+              im.dataDevice(),
+              hash,
+              im.root(),
+              new HashBlockCache(1 << 20),
+              ReaderOptions.DEFAULTS)) {
+        assertThatThrownBy(() -> alone.read(0, BS)).isInstanceOf(CorruptBlockException.class);
+      }
+      HashBlockCache cache = new HashBlockCache(1 << 20);
+      try (VerifiedReader right =
+          VerifiedReader.open(
+              im.params(), im.dataDevice(), hash, im.root(), cache, ReaderOptions.DEFAULTS)) {
+        assertThat(right.read(0, 8 * BS)).isEqualTo(im.data()); // its blocks are cached, verified
+        try (VerifiedReader other =
+            VerifiedReader.open(
+                wrong, im.dataDevice(), hash, im.root(), cache, ReaderOptions.DEFAULTS)) {
+          assertThatThrownBy(() -> other.read(0, BS)).isInstanceOf(CorruptBlockException.class);
+          assertThat(cache.stats().images()).isEqualTo(2);
+        }
+      }
+    }
+  }
+
   /** More hash blocks in use than the budget holds. */
   @Nested
   class OverBudget {
