@@ -30,7 +30,37 @@ public final class CorruptBlockException extends IOException {
    *     path it is on); -1 when unknown
    */
   public CorruptBlockException(String source, Area area, long block, int level, long dataBlock) {
-    super(source + ": " + new BlockRef(area, block, level) + " is corrupted");
+    this(
+        source + ": " + new BlockRef(area, block, level) + " is corrupted",
+        area,
+        block,
+        level,
+        dataBlock,
+        null);
+  }
+
+  /**
+   * A block that could not be read, counted as corruption ({@link
+   * ReaderOptions#errorAsCorruption()}): the device's error is the cause.
+   */
+  public static CorruptBlockException unreadable(
+      String source, Area area, long block, int level, long dataBlock, IOException cause) {
+    return new CorruptBlockException(
+        source
+            + ": "
+            + new BlockRef(area, block, level)
+            + " could not be read, counted as corruption: "
+            + cause.getMessage(),
+        area,
+        block,
+        level,
+        dataBlock,
+        cause);
+  }
+
+  private CorruptBlockException(
+      String message, Area area, long block, int level, long dataBlock, IOException cause) {
+    super(message, cause);
     this.area = area;
     this.block = block;
     this.level = level;

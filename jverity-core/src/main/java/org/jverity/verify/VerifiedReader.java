@@ -2,6 +2,7 @@ package org.jverity.verify;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.channels.ClosedChannelException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -272,7 +273,15 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
                   Math.min(
                       Math.min((end - pos) / blockSize, wholeBlocks - block),
                       Math.max(1, RUN_BYTES / blockSize));
-          data.readFully(pos, dst, at, n * blockSize);
+          try {
+            data.readFully(pos, dst, at, n * blockSize);
+          } catch (IOException e) {
+            if (n == 1 || !countsAsCorruption(e)) {
+              throw deviceError(e, data, Area.DATA, block, -1, block);
+            }
+            n = 1; // a corruption names its block: read the first alone (the rest come next)
+            readData(pos, dst, at, blockSize, block);
+          }
           for (int i = 0; i < n; i++) {
             if (!verifyDataBlock(block + i, dst, at + i * blockSize, w, inline)) {
               return (int) (verifiedTo - offset);
@@ -346,8 +355,50 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   private void readDataBlock(long block, byte[] buf) throws IOException {
     long start = block * blockSize;
     int n = (int) Math.min(blockSize, size - start);
-    data.readFully(start, buf, 0, n);
+    readData(start, buf, 0, n, block);
     Arrays.fill(buf, n, blockSize, (byte) 0);
+  }
+
+  /** Reads data for a verified read: its device's errors are {@link #deviceError}s. */
+  private void readData(long pos, byte[] buf, int off, int len, long block) throws IOException {
+    try {
+      data.readFully(pos, buf, off, len);
+    } catch (IOException e) {
+      throw deviceError(e, data, Area.DATA, block, -1, block);
+    }
+  }
+
+  /**
+   * Whether an I/O error of a read's own path is a corruption (the kernel's {@code
+   * restart_on_error} and {@code panic_on_error}): only under {@link
+   * ReaderOptions#errorAsCorruption()}, and never an interrupt, a device closed under the read or a
+   * read of a closed reader (as the kernel leaves out shutdown), nor our own verdicts. Prefetches
+   * never get here: they are hints, whose errors the real read meets again.
+   */
+  private boolean countsAsCorruption(IOException e) {
+    return options.errorAsCorruption()
+        && !closed
+        && !(e instanceof InterruptedIOException)
+        && !(e instanceof ClosedChannelException)
+        && !(e instanceof CorruptBlockException)
+        && !(e instanceof FailedClosedException)
+        && !(e instanceof SourceClosedException);
+  }
+
+  /**
+   * {@code e}, an I/O error of {@code device} reading {@code block} (of {@code area}, at tree level
+   * {@code level}, on data block {@code dataBlock}'s path), as the read reports it: an I/O error,
+   * or when it {@link #countsAsCorruption counts as corruption} the policy's ruling on it (which
+   * throws: error_as_corruption needs a fail-closed mode).
+   */
+  private IOException deviceError(
+      IOException e, BlockDevice device, Area area, long block, int level, long dataBlock)
+      throws CorruptBlockException {
+    if (countsAsCorruption(e)) {
+      policy.handle(
+          CorruptBlockException.unreadable(device.description(), area, block, level, dataBlock, e));
+    }
+    return e;
   }
 
   /**
@@ -504,7 +555,12 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
         if (inline) {
           return null;
         }
-        hb = path[i] = space.load(layout.hashBlockOnPath(i, block), hash);
+        long index = layout.hashBlockOnPath(i, block);
+        try {
+          hb = path[i] = space.load(index, hash);
+        } catch (IOException e) {
+          throw deviceError(e, hash, Area.HASH, index, i, block);
+        }
       }
       if (!hb.verified()) {
         byte[] want = i == levels - 1 ? rootHash : path[i + 1].bytes;
