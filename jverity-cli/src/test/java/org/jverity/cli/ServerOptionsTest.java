@@ -102,6 +102,20 @@ class ServerOptionsTest {
   }
 
   @Test
+  void errorAsCorruptionWithoutAModeThatStopsIsAUsageError() {
+    refused(
+        open("--error-as-corruption"),
+        2,
+        "jverity: --error-as-corruption without --restart-on-corruption or"
+            + " --panic-on-corruption (expected: one of them too)");
+    refused(
+        open("--ignore-corruption", "--error-as-corruption"),
+        2,
+        "jverity: --error-as-corruption without --restart-on-corruption or"
+            + " --panic-on-corruption (expected: one of them too)");
+  }
+
+  @Test
   void badValuesOfServerOptionsAreInvalidParameters() {
     refused(
         open("--io-class", "fast"),

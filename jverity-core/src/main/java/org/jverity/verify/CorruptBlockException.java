@@ -15,6 +15,7 @@ public final class CorruptBlockException extends IOException {
   private final long block;
   private final int level;
   private final long dataBlock;
+  private final boolean unreadable;
 
   /**
    * @param area data or hash
@@ -61,6 +62,7 @@ public final class CorruptBlockException extends IOException {
   private CorruptBlockException(
       String message, Area area, long block, int level, long dataBlock, IOException cause) {
     super(message, cause);
+    this.unreadable = cause != null;
     this.area = area;
     this.block = block;
     this.level = level;
@@ -73,6 +75,15 @@ public final class CorruptBlockException extends IOException {
    */
   public long dataBlock() {
     return dataBlock;
+  }
+
+  /**
+   * Whether the block could not be read at all (an I/O error counted as corruption, {@link
+   * ReaderOptions#errorAsCorruption()}; the device's error is the cause), rather than read and not
+   * matched.
+   */
+  public boolean unreadable() {
+    return unreadable;
   }
 
   public Area area() {

@@ -25,6 +25,8 @@ import org.jverity.verify.IoClass;
  * @param signature the root hash's signature, the certificates trusted to make it and their check;
  *     null for none
  * @param mode what a corrupted block does
+ * @param errorAsCorruption an I/O error of the data or hash device counts as corruption (dm-verity
+ *     {@code restart_on_error} / {@code panic_on_error}; only with a mode that fails closed)
  * @param ignoreZeroBlocks dm-verity's {@code ignore_zero_blocks}
  * @param checkAtMostOnce dm-verity's {@code check_at_most_once}
  * @param ioClass the I/O class of the export's reads
@@ -41,6 +43,7 @@ public record ExportConfig(
     ParamOverrides overrides,
     Signature signature,
     CorruptionMode mode,
+    boolean errorAsCorruption,
     boolean ignoreZeroBlocks,
     boolean checkAtMostOnce,
     IoClass ioClass,

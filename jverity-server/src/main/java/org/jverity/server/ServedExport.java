@@ -97,6 +97,7 @@ final class ServedExport implements AutoCloseable {
       ReaderOptions options =
           ReaderOptions.DEFAULTS
               .withMode(spec.mode())
+              .withErrorAsCorruption(spec.errorAsCorruption())
               .withIgnoreZeroBlocks(spec.ignoreZeroBlocks())
               .withCheckAtMostOnce(spec.checkAtMostOnce())
               .withListener(

@@ -108,9 +108,13 @@ public final class ServerLog implements NbdEvents {
             + "_on_corruption, stopping the server");
   }
 
-  /** "data block 1234 is corrupted" or "hash block 12 (level 0) is corrupted". */
+  /**
+   * "data block 1234 is corrupted", "hash block 12 (level 0) is corrupted", or "data block 1234
+   * could not be read (error_as_corruption)".
+   */
   public static String what(CorruptBlockException e) {
-    return e.ref() + " is corrupted";
+    return e.ref()
+        + (e.unreadable() ? " could not be read (error_as_corruption)" : " is corrupted");
   }
 
   /** An export name for a log line: the default export has an empty name. */

@@ -209,6 +209,9 @@ final class StatusReport {
               ? "ignore_corruption"
               : spec.mode().name().toLowerCase(Locale.ROOT) + "_on_corruption");
     }
+    if (spec.errorAsCorruption()) { // the kernel's table names it by the mode it follows
+      flags.add(spec.mode().name().toLowerCase(Locale.ROOT) + "_on_error");
+    }
     if (spec.ignoreZeroBlocks()) {
       flags.add("ignore_zero_blocks");
     }

@@ -153,6 +153,7 @@ public final class OpenCommand implements Command {
             x.tree.overrides(),
             ExportChecks.signature(x.signature),
             x.corruption.mode(),
+            x.corruption.errorAsCorruption(),
             x.corruption.ignoreZeroBlocks,
             x.corruption.checkAtMostOnce,
             x.ioClass,

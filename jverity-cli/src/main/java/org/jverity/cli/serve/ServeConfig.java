@@ -156,6 +156,8 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
       throw k.error(given, "given without " + missing + " (expected: " + missing + " too)");
     }
     var mode = k.at(ExportOptions.KEYS, "ignore-corruption", () -> o.corruption.mode());
+    boolean errorAsCorruption =
+        k.at(ExportOptions.KEYS, "error-as-corruption", () -> o.corruption.errorAsCorruption());
     if (o.fec.given()) {
       Path fec = Locations.file(o.fec.device);
       if (fec != null) {
@@ -175,6 +177,7 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
         o.tree.overrides(),
         ExportChecks.signature(o.signature),
         mode,
+        errorAsCorruption,
         o.corruption.ignoreZeroBlocks,
         o.corruption.checkAtMostOnce,
         o.ioClass,

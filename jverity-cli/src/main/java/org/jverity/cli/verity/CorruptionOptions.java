@@ -8,12 +8,14 @@ import org.jverity.verify.CorruptionMode;
 /**
  * dm-verity's table options for what a served image does on corruption, named as veritysetup names
  * them. At most one of the three modes may be given; without one a corrupted block fails its
- * request with EIO and serving goes on.
+ * request with EIO and serving goes on. {@code --error-as-corruption} (veritysetup 2.8, the
+ * kernel's {@code restart_on_error} / {@code panic_on_error}) needs a mode that stops serving.
  */
 public final class CorruptionOptions {
   boolean ignoreCorruption;
   boolean restartOnCorruption;
   boolean panicOnCorruption;
+  boolean errorAsCorruption;
   public boolean ignoreZeroBlocks;
   public boolean checkAtMostOnce;
 
@@ -31,6 +33,10 @@ public final class CorruptionOptions {
               "--panic-on-corruption",
               "On the first corrupted block, stop at once and exit with code 12.",
               c -> c.panicOnCorruption = true)
+          .flag(
+              "--error-as-corruption",
+              "With --restart-on-corruption or --panic-on-corruption: an I/O error reading the data or hash device counts as corruption.",
+              c -> c.errorAsCorruption = true)
           .flag(
               "--ignore-zero-blocks",
               "Blocks whose digest is that of a zero block read as zeros (and are holes to block status).",
@@ -58,5 +64,19 @@ public final class CorruptionOptions {
         : restartOnCorruption
             ? CorruptionMode.RESTART
             : panicOnCorruption ? CorruptionMode.PANIC : CorruptionMode.EIO;
+  }
+
+  /**
+   * Whether an I/O error of the data or hash device counts as corruption; refused, as veritysetup
+   * refuses it, without a mode that stops serving.
+   */
+  public boolean errorAsCorruption() {
+    if (errorAsCorruption && !mode().failsClosed()) {
+      throw new CliException(
+          ExitCode.USAGE,
+          "--error-as-corruption without --restart-on-corruption or --panic-on-corruption"
+              + " (expected: one of them too)");
+    }
+    return errorAsCorruption;
   }
 }

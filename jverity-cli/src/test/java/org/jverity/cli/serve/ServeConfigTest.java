@@ -185,6 +185,26 @@ class ServeConfigTest {
   }
 
   @Test
+  void refusesErrorAsCorruptionWithoutAModeThatStops() throws Exception {
+    refused(
+        export("error-as-corruption = true\n"),
+        3,
+        ":5: error-as-corruption without restart-on-corruption or panic-on-corruption"
+            + " (expected: one of them too)");
+  }
+
+  @Test
+  void readsErrorAsCorruptionWithPanicOnCorruption() throws Exception {
+    Path conf = config(export("panic-on-corruption = true\nerror-as-corruption = true\n"));
+    ExportConfig e =
+        ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null)
+            .exports()
+            .getFirst();
+    assertThat(e.mode()).isEqualTo(CorruptionMode.PANIC);
+    assertThat(e.errorAsCorruption()).isTrue();
+  }
+
+  @Test
   void readsTheRootHashSignatureKeysRelativeToTheFile() throws Exception {
     Files.createFile(dir.resolve("disk.p7s"));
     Files.createDirectories(dir.resolve("certs"));
