@@ -271,8 +271,7 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
         long to = i == 0 ? firstEnd : Math.min(end, from + piece);
         try {
           if (cancelled) {
-            // Not read: zeroed, as the rest of a piece stopped midway is (VerifiedSource's
-            // contract)
+            // Not read: zeroed, as a piece stopped midway is (VerifiedSource's contract)
             Arrays.fill(
                 dst, (int) (dstOffset + from - offset), (int) (dstOffset + to - offset), (byte) 0);
             throw new InterruptedIOException("read cancelled");
