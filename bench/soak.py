@@ -700,6 +700,15 @@ def targets_of(images):
     return out
 
 
+def exit_with_parent(shared):
+    """soak.sh gone (killed by a test's timeout): stop the clients and go too."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    shared.stop.value = 1
+    os._exit(1)
+
+
 def main():
     spec = json.load(open(sys.argv[1]))
     spec["exports"] = exports_of(spec["uris"])
@@ -711,11 +720,13 @@ def main():
     os.makedirs(os.path.join(spec["work"], "stats"), exist_ok=True)
     shared = Shared(workers)
     ctx = multiprocessing.get_context("fork")
+    threading.Thread(target=exit_with_parent, args=(shared,), daemon=True).start()
 
     for s in spec["servers"]:
         s["jstat"] = Jstat(spec["jdk"], s["pid"])
     # Before any client: what each server holds at rest.
     start = {s["label"]: proc_status(s["pid"]) for s in spec["servers"]}
+    start_names = {s["label"]: thread_names(s["pid"]) for s in spec["servers"]}
     for label, s in start.items():
         log(f"{label}: before any client: fds {s['fds']}, threads {s['Threads']}, RSS {s['VmRSS']:.1f} MiB (anon {s['RssAnon']:.1f})")
 
@@ -740,6 +751,9 @@ def main():
             f"{s['label']}: after warm-up and idle collection ({'%.0f s' % waited if waited is not None else 'no idle collection seen in 40 s'}): "
             f"live heap {b.get('heap_used', 0):.1f} MiB, RSS {b['VmRSS']:.1f} MiB (anon {b['RssAnon']:.1f}), fds {b['fds']}, threads {b['Threads']}"
         )
+        added = b["names"] - start_names[s["label"]]
+        if added:
+            log(f"{s['label']}: threads started by the warm-up (kept: the baseline): {dict(added)}")
     # The warm-up's counts are not the soak's.
     for name in os.listdir(os.path.join(spec["work"], "stats")):
         os.rename(os.path.join(spec["work"], "stats", name), os.path.join(spec["work"], "warmup-" + name))

@@ -48,7 +48,8 @@
 #        CACHE_SIZE=128K hash block cache per server; FEC_ROOTS=8; WARMUP=3 s; SAMPLE seconds
 #        between samples (default 5, 2 under 2 minutes); KILL_EVERY=4 s at most between killed
 #        clients; SETTLE=60 s at most for open files and threads to come back; KEEP=1 keeps the
-#        scratch dir (server logs, wrong.log); JVERITY_JAVA_OPTS extra server JVM flags;
+#        scratch dir (server logs, wrong.log); SOAK_TMP where it goes (default /dev/shm);
+#        JVERITY_JAVA_OPTS extra server JVM flags;
 #        JVERITY_CP runs the CLI from this class path instead of bin/jverity (with bin/lib.sh's
 #        server JVM options; the test's, so no jar is built under Maven).
 set -euo pipefail
@@ -87,7 +88,7 @@ jv() {
 }
 [ -n "${JVERITY_CP:-}" ] || "$ROOT/bin/jverity" --version >/dev/null  # builds it now, not under a start-up wait
 
-W=$(mktemp -d /dev/shm/jverity-soak.XXXXXX 2>/dev/null || mktemp -d)
+W=$(mktemp -d "${SOAK_TMP:-/dev/shm}/jverity-soak.XXXXXX" 2>/dev/null || mktemp -d)
 PIDS=()
 cleanup() {
   local p
@@ -140,7 +141,7 @@ config tcp "port = 0"
 config unix "socket = $W/nbd.sock"
 declare -A PID METRICS
 for s in tcp unix; do
-  (jv serve "$W/$s.conf") > "$W/$s.out" 2> "$W/$s.err" &
+  (jv serve "$W/$s.conf" --exit-with-parent) > "$W/$s.out" 2> "$W/$s.err" &
   PID[$s]=$!; PIDS+=("$!")
 done
 for s in tcp unix; do
@@ -180,6 +181,13 @@ set +e
 "$PY" "$ROOT/bench/soak.py" "$W/spec.json" | tee "$W/report" | grep --line-buffered -v '^RATIO '
 PY_STATUS=${PIPESTATUS[0]}
 set -e
+
+# ---- what the servers' heaps hold at the end (jcmd attaches: after every figure above) ---------
+for s in tcp unix; do
+  kill -0 "${PID[$s]}" 2>/dev/null || continue
+  echo "$s server: largest classes on the heap at the end (jcmd GC.class_histogram, live objects):"
+  { "$JAVA_HOME/bin/jcmd" "${PID[$s]}" GC.class_histogram 2>&1 || true; } | sed -n '2,12p' | sed 's/^/  /'
+done
 
 # ---- the servers: still up, exit 0 on SIGTERM, nothing unexpected in their logs ----------------
 SERVER_EXIT=0
