@@ -127,13 +127,16 @@ def client(wid, gen, spec, shared, seed):
         """Compares a successful read with the pristine image; a difference is written at once."""
         stats.add("ok")
         stats.add(f"bytes_ok", len(data))
+        compare(export, offset, data, snap, kind, mode)
+
+    def compare(export, offset, data, snap, kind, mode, what="read"):
         want = pristine[offset : offset + len(data)]
         if data == want:
             return
         wrong = sum(1 for a, b in zip(data, want) if a != b)
         first = next(i for i, (a, b) in enumerate(zip(data, want)) if a != b)
         line = (
-            f"WRONG {wrong} bytes: {export['name']} ({export['transport']}, {mode}) {kind} "
+            f"WRONG {wrong} bytes: {export['name']} ({export['transport']}, {mode}) {kind} {what} "
             f"offset {offset} length {len(data)}, first at {offset + first}; "
             f"corruptions started/active before {snap}\n"
         )
@@ -190,6 +193,7 @@ def client(wid, gen, spec, shared, seed):
         structured = rnd.random() < 0.5
         mode = "structured" if structured else "simple"
         qd = 8 if rnd.random() < 0.3 else 1
+        chunked = rnd.random() < 0.5  # structured, QD 1: through pread_structured's chunk callback
         h = nbd.NBD()
         try:
             h.set_request_structured_replies(structured)
@@ -200,7 +204,8 @@ def client(wid, gen, spec, shared, seed):
             time.sleep(0.2)
             continue
         stats.add("sessions")
-        stats.add(f"sessions:{export['transport']}:{export['name']}:{mode}:qd{qd}")
+        how = mode + ("+chunks" if structured and chunked and qd == 1 else "")
+        stats.add(f"sessions:{export['transport']}:{export['name']}:{how}:qd{qd}")
         cursor = rnd.randrange(size // (128 * KIB)) * 128 * KIB
         requests = rnd.randrange(10, 300)
         broken = False
@@ -218,7 +223,21 @@ def client(wid, gen, spec, shared, seed):
                     shared.state[wid] = READING_1M if n >= MIB else READING
                     shared.since[wid] = time.monotonic()
                     try:
-                        data = h.pread(n, off)
+                        if structured and chunked:
+                            # Each chunk as it comes, also those before a failed block: the bytes
+                            # a structured reply sends ahead of its error must be the image's too.
+                            def chunk(subbuf, coff, status, _error, export=export, snap=snap, kind=kind):
+                                if status in (nbd.READ_DATA, nbd.READ_HOLE):
+                                    stats.add("chunks")
+                                    stats.add("chunk_bytes", len(subbuf))
+                                    compare(export, coff, bytes(subbuf), snap, kind, mode, "chunk")
+                                elif status == nbd.READ_ERROR:
+                                    stats.add("error_chunks")
+                                return 0
+
+                            data = h.pread_structured(n, off, chunk)
+                        else:
+                            data = h.pread(n, off)
                     except nbd.Error as e:
                         if failed(export, e, snap, kind) != "eio":
                             broken = True
@@ -351,7 +370,13 @@ def vanisher(spec, shared, counts, errors, rnd):
                     else:
                         s.sendall(req)
                         if way == "mid-reply":
-                            recv_exact(s, rnd.randrange(1, 64 * KIB))
+                            # A simple reply: its header, then (no error) some of the data. A
+                            # corrupted block's reply is the header alone, with EIO.
+                            magic, err, _cookie = struct.unpack(">IIQ", recv_exact(s, 16))
+                            if magic != 0x67446698:
+                                raise ValueError(f"reply magic {magic:#x}")
+                            if err == 0:
+                                recv_exact(s, rnd.randrange(1, 64 * KIB))
                         elif way == "reset":
                             s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             finally:
@@ -531,6 +556,21 @@ class Jstat:
     def close(self):
         self.proc.kill()
         self.proc.wait()
+
+
+def class_histogram(jdk, pid):
+    """Live objects by class: {class: (instances, bytes)} (jcmd attaches: an Attach Listener
+    thread and its socket stay in the server, so this runs before the baseline is taken)."""
+    out = subprocess.run(
+        [os.path.join(jdk, "bin", "jcmd"), str(pid), "GC.class_histogram"],
+        capture_output=True, text=True, timeout=120,
+    ).stdout
+    h = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 4 and f[0].endswith(":") and f[1].isdigit() and f[2].isdigit():
+            h[f[3]] = (int(f[1]), int(f[2]))
+    return h
 
 
 def metrics(url):
@@ -741,6 +781,7 @@ def main():
         p.join(60)
     shared.stop.value = 0
     waited = wait_quiet(spec, full_collections(spec), 40)
+    histo0 = {s["label"]: class_histogram(spec["jdk"], s["pid"]) for s in spec["servers"]}
     base = {}
     for s in spec["servers"]:
         base[s["label"]] = dict(proc_status(s["pid"]), **s["jstat"].get())
@@ -827,6 +868,7 @@ def main():
 
     waited = wait_quiet(spec, full_collections(spec), 40)
     end_live = {s["label"]: s["jstat"].get() for s in spec["servers"]}
+    histo1 = {s["label"]: class_histogram(spec["jdk"], s["pid"]) for s in spec["servers"]}
     end, settle_s = settle(spec, base, spec["settle_s"])
     m1 = {s["label"]: metrics(s["metrics"]) for s in spec["servers"]}
 
@@ -840,7 +882,9 @@ def main():
     log(f"requests: {totals['requests']} in {soak_s:.0f} s ({totals['requests'] / soak_s:.0f}/s), "
         f"{totals['sessions']} sessions; " + ", ".join(f"{k[4:]} {v}" for k, v in sorted(totals.items()) if k.startswith("req:")))
     log("sessions: " + ", ".join(f"{k[9:]} {v}" for k, v in sorted(totals.items()) if k.startswith("sessions:")))
-    log(f"succeeded: {totals['ok']} ({totals['bytes_ok'] / MIB:.0f} MiB compared with the pristine image)")
+    log(f"succeeded: {totals['ok']} ({totals['bytes_ok'] / MIB:.0f} MiB compared with the pristine image); "
+        f"structured reply chunks compared as they came: {totals['chunks']} ({totals['chunk_bytes'] / MIB:.0f} MiB), "
+        f"error chunks {totals['error_chunks']}")
     log(f"failures by cause: {fails or 'none'}; unexplained by corruption (none active from before to after): {unexplained or 'none'}")
     log(f"connection failures: {other or 'none'}")
     log(f"wrong bytes: {wrong_bytes} ({totals.get('wrong_reads', 0)} reads)")
@@ -879,6 +923,12 @@ def main():
             + (f" (waited {waited:.0f} s)" if waited is not None else " (no idle collection seen in 40 s)"))
         log(f"{l}: open files {start[l]['fds']} before any client, {base[l]['fds']} after warm-up, {end[l]['fds']} at the end; "
             f"threads {start[l]['Threads']}, {base[l]['Threads']}, {end[l]['Threads']} (settled in {settle_s:.0f} s)")
+        grew = sorted(
+            ((b1 - histo0[l].get(c, (0, 0))[1], n1 - histo0[l].get(c, (0, 0))[0], c) for c, (n1, b1) in histo1[l].items()),
+            reverse=True,
+        )[:6]
+        log(f"{l}: live objects that grew most (jcmd GC.class_histogram, after warm-up -> end): "
+            + "; ".join(f"{c} {db / KIB:+.0f} KiB ({dn:+d})" for db, dn, c in grew))
         more_threads = thread_names(s["pid"]) - base[l]["names"]
         more_fds = fd_targets(s["pid"]) - base[l]["fd_kinds"]
         if more_threads or more_fds:

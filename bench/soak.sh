@@ -14,7 +14,8 @@
 #     moments and places (1 byte, up to 64 bytes, or a whole block; reads in flight meanwhile),
 #     each restored from the file's pristine copy 0.2-2.5 s later (at most 6 at once);
 #   - every few seconds, per server: heap used and committed (jstat -gc: perf data, no attach),
-#     RSS and RssAnon (/proc/PID/status), open files (/proc/PID/fd), threads, connections.
+#     RSS and RssAnon (/proc/PID/status), open files (/proc/PID/fd), threads, connections;
+#     live objects by class (jcmd GC.class_histogram) after warm-up and at the end.
 # Before the soak, a warm-up without faults and the server's idle collection (10 s after the last
 # client) give the baseline; after it, one pass over every export once the files are restored
 # (must all verify), the idle collection again, and open files and threads must come back to the
@@ -23,7 +24,8 @@
 # until after it counts as unexplained. Prints the samples, requests by kind, sessions, failures by
 # cause, wrong bytes (with each wrong read), vanished clients, corruptions written, the servers'
 # counts (corruptions, FEC corrections), heap and RSS (mean of the first third of the samples vs
-# the last third), live heap after the idle collection before vs after, open files and threads at
+# the last third), live heap after the idle collection before vs after and the classes that grew
+# most, open files and threads at
 # the start, after warm-up and at the end, the server logs' unexpected lines, then the RATIO lines
 # as the last lines:
 #   RATIO soak_requests                 read requests the clients made
@@ -181,13 +183,6 @@ set +e
 "$PY" "$ROOT/bench/soak.py" "$W/spec.json" | tee "$W/report" | grep --line-buffered -v '^RATIO '
 PY_STATUS=${PIPESTATUS[0]}
 set -e
-
-# ---- what the servers' heaps hold at the end (jcmd attaches: after every figure above) ---------
-for s in tcp unix; do
-  kill -0 "${PID[$s]}" 2>/dev/null || continue
-  echo "$s server: largest classes on the heap at the end (jcmd GC.class_histogram, live objects):"
-  { "$JAVA_HOME/bin/jcmd" "${PID[$s]}" GC.class_histogram 2>&1 || true; } | sed -n '2,12p' | sed 's/^/  /'
-done
 
 # ---- the servers: still up, exit 0 on SIGTERM, nothing unexpected in their logs ----------------
 SERVER_EXIT=0
