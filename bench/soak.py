@@ -781,6 +781,11 @@ def main():
         p.join(60)
     shared.stop.value = 0
     waited = wait_quiet(spec, full_collections(spec), 40)
+    # The metrics endpoint's pool (the Prometheus HTTP server's: 10 threads, one started per scrape
+    # until there are 10, kept for good) is full before the baseline, whatever the warm-up scraped.
+    for s in spec["servers"]:
+        for _ in range(12):
+            metrics(s["metrics"])
     histo0 = {s["label"]: class_histogram(spec["jdk"], s["pid"]) for s in spec["servers"]}
     base = {}
     for s in spec["servers"]:
