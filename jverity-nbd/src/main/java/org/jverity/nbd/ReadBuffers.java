@@ -1,5 +1,6 @@
 package org.jverity.nbd;
 
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -14,15 +15,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * length, for the next request: a copy then allocates nothing per request, so the heap holds the
  * budget, not a stream of garbage the collector must keep up with (which grew the heap under
  * nbdcopy to hundreds of MiB). Kept buffers count against the budget; when a request needs room
- * they hold, they are dropped. {@link #trim} drops them all (the server does when its last client
- * leaves). Thread-safe; taking and giving back take no lock (every small READ does both), a request
- * waits while the budget is taken.
+ * they hold, they are dropped, and their lengths' queues with them (else a client asking for every
+ * length once would leave a queue per length: memory by the requests, not the budget). {@link
+ * #trim} drops them all (the server does when its last client leaves). Thread-safe; taking and
+ * giving back take no lock (every small READ does both), a request waits while the budget is taken.
  */
 final class ReadBuffers {
   private final long budget; // bytes
   private final AtomicLong held = new AtomicLong(); // bytes allocated: in use or kept
-  private final ConcurrentHashMap<Integer, Queue<byte[]>> kept =
-      new ConcurrentHashMap<>(); // by length
+  private final ConcurrentHashMap<Integer, Kept> kept = new ConcurrentHashMap<>(); // by length
   private final AtomicLong keptBytes = new AtomicLong(); // of held, kept (a hint: see dropKept)
   private final ReentrantLock lock =
       new ReentrantLock(); // only to wait: virtual threads park cleanly
@@ -76,8 +77,8 @@ final class ReadBuffers {
   /** A kept buffer, or a new one if there is room (made by dropping kept ones), else null. */
   private byte[] tryTake(int length, long cost) {
     while (true) {
-      Queue<byte[]> q = kept.get(length);
-      byte[] b = q == null ? null : q.poll();
+      Kept k = kept.get(length);
+      byte[] b = k == null ? null : k.buffers.poll(); // from a retired queue too: it is in use
       if (b != null) {
         keptBytes.addAndGet(-cost);
         return b;
@@ -102,8 +103,14 @@ final class ReadBuffers {
 
   /** Gives back a buffer from {@link #take}, to be reused. */
   void give(byte[] b) {
-    kept.computeIfAbsent(b.length, k -> new ConcurrentLinkedQueue<>()).offer(b);
-    keptBytes.addAndGet(cost(b.length));
+    long cost = cost(b.length);
+    Kept k = kept.computeIfAbsent(b.length, n -> new Kept());
+    k.buffers.offer(b);
+    if (k.retired && k.buffers.remove(b)) {
+      held.addAndGet(-cost); // a drop took the queue out of the map meanwhile: b is dropped too
+    } else {
+      keptBytes.addAndGet(cost);
+    }
     if (waiting.get() > 0) {
       wake();
     }
@@ -121,11 +128,19 @@ final class ReadBuffers {
     return held.get();
   }
 
+  /** Lengths that have a queue of kept buffers now, for tests. */
+  int keptLengths() {
+    return kept.size();
+  }
+
   /** Drops the kept buffers; whether any was. */
   private boolean dropKept() {
     boolean any = false;
-    for (Queue<byte[]> q : kept.values()) {
-      for (byte[] b; (b = q.poll()) != null; ) {
+    for (Map.Entry<Integer, Kept> e : kept.entrySet()) {
+      Kept k = e.getValue();
+      kept.remove(e.getKey(), k); // the next buffer of this length starts a new queue
+      k.retired = true; // then: one given into it after this takes itself back out (give)
+      for (byte[] b; (b = k.buffers.poll()) != null; ) {
         long cost = cost(b.length);
         keptBytes.addAndGet(-cost);
         held.addAndGet(-cost);
@@ -136,6 +151,17 @@ final class ReadBuffers {
       drops.incrementAndGet();
     }
     return any;
+  }
+
+  /**
+   * The kept buffers of one length. Retired once a drop took it out of the map: a buffer given into
+   * it after that is not kept (nothing would find it again, and its bytes would count against the
+   * budget for ever). A giver offers then reads {@code retired}, a drop writes it then polls: one
+   * of the two sees the other, so every buffer given back is kept, reused or dropped.
+   */
+  private static final class Kept {
+    final Queue<byte[]> buffers = new ConcurrentLinkedQueue<>();
+    volatile boolean retired;
   }
 
   /**
