@@ -55,7 +55,8 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   private final HashWork.Pool work;
   private final ConcurrentBitSet
       verifiedData; // check_at_most_once: set after a match only; or null
-  private final byte[] zeroDigest; // ignore_zero_blocks: the digest of a zero data block; or null
+  private final byte[] zeroDigest; // the digest of a zero data block (block status asks for it)
+  private final boolean ignoreZeroBlocks; // such blocks read as zeros without being read
   private final int blockSize; // data block size, bytes
   private final long size; // bytes of data
   private final LongAdder repaired = new LongAdder(); // blocks the repairer corrected
@@ -84,8 +85,8 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
             hasher, layout.levels(), 2 * Runtime.getRuntime().availableProcessors() + 2);
     this.verifiedData =
         options.checkAtMostOnce() ? new ConcurrentBitSet(layout.dataBlocks()) : null;
-    this.zeroDigest =
-        options.ignoreZeroBlocks() ? hasher.copy().hash(new byte[blockSize], 0, blockSize) : null;
+    this.zeroDigest = hasher.copy().hash(new byte[blockSize], 0, blockSize);
+    this.ignoreZeroBlocks = options.ignoreZeroBlocks();
     // Blocks are shared between readers of the same tree with the same root, never across roots.
     this.space = cache.open(SpaceKey.of(hash, layout, hasher, rootHash));
   }
@@ -424,7 +425,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
       want = level0.bytes;
       at = layout.offsetOnPath(0, block);
     }
-    if (zeroDigest != null && matches(zeroDigest, want, at)) {
+    if (ignoreZeroBlocks && matches(zeroDigest, want, at)) {
       // ignore_zero_blocks: zeros, whatever the device holds. Not marked checked: nothing matched.
       Arrays.fill(buf, off, off + blockSize, (byte) 0);
       return true;
@@ -621,21 +622,19 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   /** Whether zero blocks are read as zeros without being read ({@code ignore_zero_blocks}). */
   @Override
   public boolean ignoresZeroBlocks() {
-    return zeroDigest != null;
+    return ignoreZeroBlocks;
   }
 
   /**
-   * Whether data block {@code block}'s trusted digest is the digest of a zero block, under {@code
-   * ignore_zero_blocks} (always false without it): such a block reads as zeros, so a server may
-   * report it as a hole. The hash blocks on its path are verified first, as for a read.
+   * Whether data block {@code block}'s trusted digest is the digest of a zero block: such a block
+   * reads as zeros or fails, never as other bytes, so a server may report it as zero (and, under
+   * {@code ignore_zero_blocks}, where it is not read at all, as a hole). The hash blocks on its
+   * path are verified first, as for a read.
    *
    * @throws CorruptBlockException if a hash block on the path does not verify
    */
   @Override
   public boolean isZeroBlock(long block) throws IOException {
-    if (zeroDigest == null) {
-      return false;
-    }
     Objects.checkIndex(block, layout.dataBlocks());
     if (closed) {
       throw new SourceClosedException(data.description());

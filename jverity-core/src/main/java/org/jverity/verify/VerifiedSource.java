@@ -53,8 +53,9 @@ public interface VerifiedSource {
   }
 
   /**
-   * Whether data block {@code block} is known, from its trusted digest, to read as zeros (always
-   * false unless {@link #ignoresZeroBlocks()}): a server may report it as a hole.
+   * Whether data block {@code block} is known, from its trusted digest, to read as zeros (or to
+   * fail, never to read as other bytes): a server may report it as zero, and as a hole too when
+   * {@link #ignoresZeroBlocks()}. False when the source cannot tell.
    *
    * @throws CorruptBlockException if a hash block on the block's path does not verify
    */

@@ -9,12 +9,15 @@ import org.jverity.hash.HashAlgorithm;
 import org.jverity.testing.Images;
 import org.jverity.testing.TestImage;
 
-/** {@link VerifiedReader#isZeroBlock}: what a server reports as holes under ignore_zero_blocks. */
+/**
+ * {@link VerifiedReader#isZeroBlock}: what a server reports as zeros (and as holes under
+ * ignore_zero_blocks).
+ */
 class ZeroBlockTest {
   private static final int BS = 4096;
 
   @Test
-  void zeroBlocksAreKnownByTheirTrustedDigestOnlyUnderIgnoreZeroBlocks() throws Exception {
+  void zeroBlocksAreKnownByTheirTrustedDigestWithOrWithoutIgnoreZeroBlocks() throws Exception {
     byte[] data = Images.random(41, 300 * BS);
     Arrays.fill(data, 10 * BS, 20 * BS, (byte) 0);
     TestImage im = TestImage.of(data, BS, HashAlgorithm.SHA256, 41);
@@ -37,9 +40,13 @@ class ZeroBlockTest {
                 ReaderOptions.DEFAULTS)) {
       for (int b = 0; b < 300; b++) {
         assertThat(r.isZeroBlock(b)).as("block %d", b).isEqualTo(b >= 10 && b < 20);
-        assertThat(plain.isZeroBlock(b)).isFalse();
+        assertThat(plain.isZeroBlock(b)).as("block %d", b).isEqualTo(b >= 10 && b < 20);
       }
       assertThatThrownBy(() -> r.isZeroBlock(300)).isInstanceOf(IndexOutOfBoundsException.class);
+      assertThat(r.ignoresZeroBlocks()).isTrue();
+      assertThat(plain.ignoresZeroBlocks()).isFalse();
+      assertThatThrownBy(() -> plain.read(15 * BS, BS)) // a zero digest is no licence to skip it
+          .isInstanceOf(CorruptBlockException.class);
     }
     im.hash()[BS + 10 * 32] ^= 1; // block 10's digest in level-0 block 1: the walk must catch it
     try (VerifiedReader r =

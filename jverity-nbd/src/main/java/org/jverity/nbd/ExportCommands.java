@@ -153,44 +153,40 @@ final class ExportCommands {
   }
 
   /**
-   * BLOCK_STATUS for {@code base:allocation}: under ignore_zero_blocks, blocks whose trusted digest
-   * is the zero block's are holes that read as zeros (HOLE|ZERO), so copies can skip them; all else
-   * is data (0). Without it, one extent of data.
+   * BLOCK_STATUS for {@code base:allocation}, on every export as nbdkit offers it: blocks whose
+   * trusted digest is the zero block's read as zeros (or fail, never as other bytes), so they are
+   * ZERO and copies skip them; under ignore_zero_blocks they are not read at all, so HOLE|ZERO. The
+   * rest is data (0). At most {@link #MAX_STATUS_BLOCKS} blocks are looked at: the client asks
+   * again for the rest.
    */
   void blockStatus(RequestHeader h, long started) {
     try {
       VerifiedSource source = export.source();
+      int zero = source.ignoresZeroBlocks() ? Nbd.STATE_HOLE | Nbd.STATE_ZERO : Nbd.STATE_ZERO;
       long end = h.offset() + h.length();
-      int[] extents;
-      int pairs;
-      if (!source.ignoresZeroBlocks()) {
-        extents = new int[] {(int) h.length(), 0};
-        pairs = 1;
-      } else {
-        int bs = export.blockSize();
-        boolean one = h.has(Nbd.CMD_FLAG_REQ_ONE);
-        extents = new int[64];
-        pairs = 0;
-        long pos = h.offset();
-        for (int looked = 0; pos < end && looked < MAX_STATUS_BLOCKS; looked++) {
-          long block = pos / bs;
-          int state = source.isZeroBlock(block) ? Nbd.STATE_HOLE | Nbd.STATE_ZERO : 0;
-          long to = Math.min(end, (block + 1) * bs);
-          if (pairs > 0 && extents[2 * pairs - 1] == state) {
-            extents[2 * pairs - 2] += (int) (to - pos); // extends the run: the total stays < 2^32
-          } else {
-            if (one && pairs == 1) {
-              break;
-            }
-            if (2 * pairs == extents.length) {
-              extents = Arrays.copyOf(extents, 2 * extents.length);
-            }
-            extents[2 * pairs] = (int) (to - pos);
-            extents[2 * pairs + 1] = state;
-            pairs++;
+      int bs = export.blockSize();
+      boolean one = h.has(Nbd.CMD_FLAG_REQ_ONE);
+      int[] extents = new int[64];
+      int pairs = 0;
+      long pos = h.offset();
+      for (int looked = 0; pos < end && looked < MAX_STATUS_BLOCKS; looked++) {
+        long block = pos / bs;
+        int state = source.isZeroBlock(block) ? zero : 0;
+        long to = Math.min(end, (block + 1) * bs);
+        if (pairs > 0 && extents[2 * pairs - 1] == state) {
+          extents[2 * pairs - 2] += (int) (to - pos); // extends the run: the total stays < 2^32
+        } else {
+          if (one && pairs == 1) {
+            break;
           }
-          pos = to;
+          if (2 * pairs == extents.length) {
+            extents = Arrays.copyOf(extents, 2 * extents.length);
+          }
+          extents[2 * pairs] = (int) (to - pos);
+          extents[2 * pairs + 1] = state;
+          pairs++;
         }
+        pos = to;
       }
       out.blockStatus(h.cookie(), Nbd.BASE_ALLOCATION_ID, extents, pairs);
       report(h, started, 0, null);

@@ -35,8 +35,14 @@ class ExportCommandsTest {
   private final ReadBuffers buffers = new ReadBuffers(ServerLimits.DEFAULTS.maxBytesInFlight());
   private int gone; // times the handlers found the client gone
 
-  private ExportCommands commands(boolean structured, Set<Long> corrupt, Set<Long> zero) {
-    Export export = Export.of("mem", new MemorySource(BYTES, BS, corrupt, zero));
+  private ExportCommands commands(boolean structured, Set<Long> corrupt) {
+    return commands(structured, corrupt, Set.of(), false);
+  }
+
+  /** Commands over blocks of which {@code zero} have the zero block's trusted digest. */
+  private ExportCommands commands(
+      boolean structured, Set<Long> corrupt, Set<Long> zero, boolean ignoreZeroBlocks) {
+    Export export = Export.of("mem", new MemorySource(BYTES, BS, corrupt, zero, ignoreZeroBlocks));
     Session s = new Session(null, export, structured, structured, 0);
     NbdEvents record =
         new NbdEvents() {
@@ -108,7 +114,7 @@ class ExportCommandsTest {
   @DisplayName(
       "a simple READ: one reply, header then the verified bytes; the event names read and its bytes")
   void simpleRead() throws IOException {
-    ExportCommands c = commands(false, Set.of(), null);
+    ExportCommands c = commands(false, Set.of());
 
     c.read(header(0, 0, 7, 5000, 10000), System.nanoTime(), null);
 
@@ -124,7 +130,7 @@ class ExportCommandsTest {
   @DisplayName(
       "a structured READ of 2.7 MiB: OFFSET_DATA chunks of 1 MiB at their offsets, DONE on the last only")
   void structuredReadInPieces() throws IOException {
-    ExportCommands c = commands(true, Set.of(), null);
+    ExportCommands c = commands(true, Set.of());
 
     c.read(
         header(0, 0, 8, 0, BYTES.length),
@@ -151,7 +157,7 @@ class ExportCommandsTest {
   @DisplayName(
       "a structured READ over a corrupt block: the verified bytes before it, then ERROR_OFFSET naming its offset")
   void structuredReadStopsAtTheCorruptBlock() throws IOException {
-    ExportCommands c = commands(true, Set.of(3L), null);
+    ExportCommands c = commands(true, Set.of(3L));
 
     c.read(header(0, 0, 9, 1000, 5 * BS), System.nanoTime(), null);
 
@@ -173,7 +179,7 @@ class ExportCommandsTest {
   @Test
   @DisplayName("a simple READ over a corrupt block: EIO and no data")
   void simpleReadOfACorruptBlock() throws IOException {
-    ExportCommands c = commands(false, Set.of(1L), null);
+    ExportCommands c = commands(false, Set.of(1L));
 
     c.read(header(0, 0, 10, 0, 2 * BS), System.nanoTime(), null);
 
@@ -187,7 +193,7 @@ class ExportCommandsTest {
   @DisplayName(
       "BLOCK_STATUS under ignore_zero_blocks: runs of data and of holes, in the base:allocation context")
   void blockStatusReportsZeroBlocksAsHoles() throws IOException {
-    ExportCommands c = commands(true, Set.of(), Set.of(2L, 3L, 6L));
+    ExportCommands c = commands(true, Set.of(), Set.of(2L, 3L, 6L), true);
 
     c.blockStatus(header(7, 0, 11, 0, 8 * BS), System.nanoTime());
 
@@ -207,9 +213,25 @@ class ExportCommandsTest {
 
   @Test
   @DisplayName(
-      "BLOCK_STATUS without ignore_zero_blocks: one extent of data, whatever the blocks hold")
+      "BLOCK_STATUS without ignore_zero_blocks (defect 7): trusted zero blocks are ZERO, not holes; the rest data")
+  void blockStatusWithoutIgnoreZeroBlocksReportsZeroRuns() throws IOException {
+    ExportCommands c = commands(true, Set.of(), Set.of(2L, 3L, 6L), false);
+
+    c.blockStatus(header(7, 0, 12, BS, 6 * BS + 5), System.nanoTime());
+
+    byte[] p = replies(0).get(0).payload();
+    int[] want = {BS, 0, 2 * BS, Nbd.STATE_ZERO, 2 * BS, 0, BS, Nbd.STATE_ZERO, 5, 0};
+    int[] got = new int[(p.length - 4) / 4];
+    for (int i = 0; i < got.length; i++) {
+      got[i] = u32(p, 4 + 4 * i);
+    }
+    assertThat(got).containsExactly(want);
+  }
+
+  @Test
+  @DisplayName("BLOCK_STATUS of an export with no zero block: one extent of data")
   void blockStatusWithoutZeroBlocksIsOneExtent() throws IOException {
-    ExportCommands c = commands(true, Set.of(), null);
+    ExportCommands c = commands(true, Set.of());
 
     c.blockStatus(header(7, 0, 12, BS, 3 * BS + 5), System.nanoTime());
 
@@ -222,8 +244,8 @@ class ExportCommandsTest {
   @Test
   @DisplayName("CACHE: verifies the range and answers OK; a corrupt block in it answers EIO")
   void cache() throws IOException {
-    commands(false, Set.of(), null).cache(header(5, 0, 13, 0, 10 * BS), System.nanoTime());
-    commands(false, Set.of(4L), null).cache(header(5, 0, 14, 0, 10 * BS), System.nanoTime());
+    commands(false, Set.of()).cache(header(5, 0, 13, 0, 10 * BS), System.nanoTime());
+    commands(false, Set.of(4L)).cache(header(5, 0, 14, 0, 10 * BS), System.nanoTime());
 
     List<Chunk> r = replies(0);
     assertThat(r).extracting(Chunk::cookie).containsExactly(13L, 14L);
@@ -236,7 +258,7 @@ class ExportCommandsTest {
   @DisplayName(
       "every buffer a request took is given back: taking the same again allocates nothing more")
   void buffersGoBack() throws IOException {
-    ExportCommands c = commands(true, Set.of(2L), null);
+    ExportCommands c = commands(true, Set.of(2L));
     c.read(header(0, 0, 15, 0, 4 * BS), System.nanoTime(), null);
     long held = buffers.held();
 
@@ -252,7 +274,7 @@ class ExportCommandsTest {
   @Test
   @DisplayName("a reply that cannot be sent tells the connection the client is gone")
   void aClientGoneIsReported() {
-    Export export = Export.of("mem", new MemorySource(BYTES, BS, Set.of(0L), null));
+    Export export = Export.of("mem", new MemorySource(BYTES, BS, Set.of(0L)));
     ExportCommands c =
         new ExportCommands(
             new Session(null, export, true, true, 0),

@@ -12,20 +12,29 @@ import org.jverity.verify.VerifiedSource;
 /**
  * A {@link VerifiedSource} in memory, for the server's handlers without a tree: blocks listed as
  * corrupt fail as a reader's do (the lowest one in the range, bytes before it delivered), blocks
- * listed as zero are reported as such (ignore_zero_blocks). Counts the corruptions it threw.
+ * listed as zero are reported as such, as a reader does from their trusted digests (holes too under
+ * ignore_zero_blocks). Counts the corruptions it threw.
  */
 final class MemorySource implements VerifiedSource {
   private final byte[] bytes;
   private final int blockSize;
   private final Set<Long> corrupt; // data blocks that fail
-  private final Set<Long> zero; // null: no ignore_zero_blocks
+  private final Set<Long> zero; // blocks whose trusted digest is the zero block's
+  private final boolean ignoreZeroBlocks;
   private volatile long corruptions;
 
-  MemorySource(byte[] bytes, int blockSize, Set<Long> corrupt, Set<Long> zero) {
+  MemorySource(
+      byte[] bytes, int blockSize, Set<Long> corrupt, Set<Long> zero, boolean ignoreZeroBlocks) {
     this.bytes = bytes;
     this.blockSize = blockSize;
     this.corrupt = corrupt;
     this.zero = zero;
+    this.ignoreZeroBlocks = ignoreZeroBlocks;
+  }
+
+  /** A source with no zero blocks. */
+  MemorySource(byte[] bytes, int blockSize, Set<Long> corrupt) {
+    this(bytes, blockSize, corrupt, Set.of(), false);
   }
 
   @Override
@@ -57,12 +66,12 @@ final class MemorySource implements VerifiedSource {
 
   @Override
   public boolean ignoresZeroBlocks() {
-    return zero != null;
+    return ignoreZeroBlocks;
   }
 
   @Override
   public boolean isZeroBlock(long block) {
-    return zero != null && zero.contains(block);
+    return zero.contains(block);
   }
 
   @Override

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RequestValidationTest {
   private static final int BS = 4096;
   private static final Export EXPORT =
-      Export.of("", new MemorySource(new byte[16 * BS], BS, Set.of(), null));
+      Export.of("", new MemorySource(new byte[16 * BS], BS, Set.of()));
   private static final int MAX = ServerLimits.DEFAULTS.maxRequestLength();
 
   @ParameterizedTest(name = "{0}")
@@ -55,7 +55,7 @@ class RequestValidationTest {
   @ParameterizedTest(name = "DF {0}: {1}")
   @CsvSource({"true, EOVERFLOW", "false, EINVAL"})
   void aReadTooLongIsAnOverflowOnlyUnderDf(boolean df, NbdError error) {
-    Export big = Export.of("", new MemorySource(new byte[MAX + BS], BS, Set.of(), null));
+    Export big = Export.of("", new MemorySource(new byte[MAX + BS], BS, Set.of()));
     Session s = new Session(null, big, true, true, 0);
 
     Refusal r =
