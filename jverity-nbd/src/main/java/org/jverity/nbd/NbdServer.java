@@ -161,6 +161,39 @@ public final class NbdServer implements AutoCloseable {
   }
 
   /**
+   * Accepts on a socket already bound and listening, which another process passed (systemd socket
+   * activation): TCP or Unix-domain. {@code close} is how the listener closes at shutdown.
+   */
+  public void listen(ServerSocketChannel channel, AutoCloseable close) throws IOException {
+    boolean unix = channel.getLocalAddress() instanceof UnixDomainSocketAddress;
+    String name = unix ? "unix:" + channel.getLocalAddress() : null;
+    listeners.add(close);
+    Thread.ofVirtual()
+        .name("nbd-accept-activated")
+        .start(
+            () -> {
+              int n = 0;
+              while (!shuttingDown) {
+                try {
+                  SocketChannel c = channel.accept();
+                  String peer = name + "#" + (++n);
+                  accept(
+                      () ->
+                          unix
+                              ? new Transport.OverChannel(c, peer)
+                              : new Transport.OverSocket(c.socket(), false),
+                      c::close);
+                } catch (IOException e) {
+                  if (shuttingDown || !channel.isOpen()) {
+                    return;
+                  }
+                  LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
+                }
+              }
+            });
+  }
+
+  /**
    * Serves one connection on a pair of streams, as {@code nbdkit -s} does (for {@code nbdfuse
    * --command}, libnbd's {@code connect_command}, inetd); returns when it ends.
    */

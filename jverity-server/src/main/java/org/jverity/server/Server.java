@@ -8,6 +8,8 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +57,7 @@ public final class Server {
   private volatile NbdServer server;
   private volatile List<String> uris = List.of();
   private boolean jsonEvents;
+  private boolean activated;
   private final Service service;
   private final ExportOpener opener;
 
@@ -97,6 +100,16 @@ public final class Server {
   /** --json: each URI as a "listening" event, one JSON object a line ({@link ServingEvents}). */
   public Server withJsonEvents(boolean on) {
     jsonEvents = on;
+    return this;
+  }
+
+  /**
+   * Listens on the socket systemd passed ({@link SocketActivation}) rather than where {@link
+   * Endpoint} says; the caller has checked that nothing else says where. Prints no URI: whoever
+   * passed the socket knows where it is.
+   */
+  public Server withSocketActivation(boolean on) {
+    activated = on;
     return this;
   }
 
@@ -185,7 +198,7 @@ public final class Server {
       if (listening.stdin()) {
         serveStdin();
       } else {
-        if (service.run() == null) { // captive: the command's output is the output
+        if (service.run() == null && !activated) { // captive: the command's output is the output
           for (int i = 0; i < uris.size(); i++) {
             out.print(
                 jsonEvents
@@ -284,6 +297,20 @@ public final class Server {
   private List<String> listen(List<ServedExport> served) throws IOException {
     if (listening.stdin()) {
       return List.of(); // the client started this process: it needs no URI
+    }
+    if (activated) {
+      SocketActivation a = SocketActivation.take();
+      server.listen(a.channel(), a::close);
+      SocketAddress at = a.channel().getLocalAddress();
+      log.line("listening on the socket passed by socket activation (fd 3): " + at);
+      boolean tls = listening.tls().on();
+      return served.stream()
+          .map(
+              e ->
+                  at instanceof UnixDomainSocketAddress u
+                      ? NbdUri.unix(u.getPath(), e.spec.name())
+                      : NbdUri.tcp((InetSocketAddress) at, e.spec.name(), tls))
+          .toList();
     }
     if (listening.socket() != null) {
       try {

@@ -22,6 +22,7 @@ import org.jverity.server.Locations;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.Server;
 import org.jverity.server.ServerException;
+import org.jverity.server.SocketActivation;
 import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
 
@@ -109,6 +110,10 @@ public final class OpenCommand implements Command {
       throw new CliException(
           ExitCode.USAGE, "--stdin serves stdin: give no --socket, --port or --bind");
     }
+    boolean activated = SocketActivation.requested();
+    if (activated) {
+      ActivationConflicts.refuseOptions(io.given());
+    }
     if (stdin && json) {
       throw new CliException(
           ExitCode.USAGE, "--stdin gives stdout to the NBD protocol: give no --json");
@@ -174,6 +179,7 @@ public final class OpenCommand implements Command {
                 io.out(),
                 io.err())
             .withJsonEvents(json)
+            .withSocketActivation(activated)
             .run());
   }
 

@@ -14,6 +14,7 @@ import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.server.RuntimeDir;
 import org.jverity.server.Server;
+import org.jverity.server.SocketActivation;
 
 /**
  * {@code jverity serve CONFIG}: several images as named exports of one NBD server, from an
@@ -79,6 +80,11 @@ public final class ServeCommand implements Command {
           ExitCode.INVALID_PARAMETER, config + ": not UTF-8 text (expected: a config file)");
     }
     IniFile ini = IniFile.parse(config.toString(), text);
+    boolean activated = SocketActivation.requested();
+    if (activated) {
+      ActivationConflicts.refuseOptions(io.given());
+      ActivationConflicts.refuseKeys(ini);
+    }
     Path base = config.toAbsolutePath().getParent();
     ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
     service.check(c.listening());
@@ -93,6 +99,7 @@ public final class ServeCommand implements Command {
                 io.out(),
                 io.err())
             .withJsonEvents(json)
+            .withSocketActivation(activated)
             .run());
   }
 }
