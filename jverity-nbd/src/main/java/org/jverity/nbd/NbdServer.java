@@ -296,6 +296,33 @@ public final class NbdServer implements AutoCloseable {
   }
 
   /**
+   * Serves {@code now} in place of the current exports (a reloaded config): new clients find the
+   * new set at once; connections to an export that is not in it (removed, or replaced by another
+   * {@link Export} of the same name) are drained and closed as {@link #withdraw} does; the others
+   * go on untouched. Returns when done.
+   *
+   * @param now at least one; names must differ
+   */
+  public void replaceExports(List<Export> now, Duration grace) {
+    Map<String, Export> byName = new LinkedHashMap<>();
+    for (Export e : now) {
+      if (byName.putIfAbsent(e.name(), e) != null) {
+        throw new IllegalArgumentException(
+            "export name: '" + e.name() + "' twice (expected: distinct names)");
+      }
+    }
+    if (byName.isEmpty()) {
+      throw new IllegalArgumentException("exports: none (expected: at least one)");
+    }
+    synchronized (this) {
+      exports = Collections.unmodifiableMap(byName);
+    }
+    drain(
+        connections.stream().filter(c -> c.export() != null && !serves(c.export())).toList(),
+        grace);
+  }
+
+  /**
    * Drains and closes {@code those} at once, each on a thread of its own; past {@code grace} the
    * rest are cut off (a client that does not read its replies would hold its connection forever).
    */
