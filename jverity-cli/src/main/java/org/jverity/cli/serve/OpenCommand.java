@@ -58,7 +58,8 @@ public final class OpenCommand implements Command {
                   + " serves until SIGINT, SIGTERM or jverity close NAME (exit 0). Logs connections and corrupted blocks on stderr."
                   + " Refuses to start, with verify's diagnosis and exit code, when the image could serve nothing (a wrong"
                   + " root hash, wrong parameters, another image's hash file or a damaged top hash block); damaged blocks"
-                  + " elsewhere do not stop it.",
+                  + " elsewhere do not stop it. Under socket activation (LISTEN_PID is jverity's, LISTEN_FDS=1:"
+                  + " systemd, nbdcopy -- [ CMD ]) it accepts on the socket passed as fd 3 and prints no URI.",
               OpenCommand::new)
           .parameter(
               "DATA",

@@ -44,7 +44,11 @@ public final class ServeCommand implements Command {
                   + " flags as key = true). Prints one URI per export on stdout, then serves until SIGINT, SIGTERM or"
                   + " jverity close of its last export (exit 0). An export that could serve nothing (wrong root hash,"
                   + " wrong parameters, another image's hash file) refuses the server before it listens, naming it,"
-                  + " with verify's diagnosis and exit code.",
+                  + " with verify's diagnosis and exit code. SIGHUP rereads CONFIG: exports added, removed or"
+                  + " changed (the connections of those changed or removed end), the others untouched; a config"
+                  + " with a mistake, a changed [generic] or an export that cannot open is refused whole, in one"
+                  + " line of the log, and the old exports serve on. Under socket activation (LISTEN_PID is"
+                  + " jverity's, LISTEN_FDS=1) it accepts on the socket passed as fd 3 and prints no URI.",
               ServeCommand::new)
           .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
           .option(
