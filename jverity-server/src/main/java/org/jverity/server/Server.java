@@ -37,9 +37,10 @@ import org.jverity.verify.HashBlockCache;
  * in flight finish, sockets are removed) with exit code 0, and so do {@code jverity close} of its
  * last export and, under --exit-with-parent, the parent exiting; --run's command exiting stops it
  * with that command's status ({@link Service}). {@code close} of another export withdraws just that
- * one. A reader failing closed under --restart-on-corruption or --panic-on-corruption stops it with
- * {@link Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths are
- * thread-safe.
+ * one. With {@link #withReload}, SIGHUP rereads the config and serves what it says ({@link
+ * #reload()}). A reader failing closed under --restart-on-corruption or --panic-on-corruption stops
+ * it with {@link Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths
+ * are thread-safe.
  */
 public final class Server {
   /** How long requests in flight may take to finish on a clean stop. */
