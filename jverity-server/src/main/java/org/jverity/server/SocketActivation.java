@@ -1,7 +1,6 @@
 package org.jverity.server;
 
 import java.io.IOException;
-import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -106,11 +105,6 @@ public final class SocketActivation {
   /** The listening socket; close it with {@link #close}, not directly. */
   public ServerSocketChannel channel() {
     return channel;
-  }
-
-  /** Whether it is a Unix-domain socket (else TCP). */
-  public boolean unix() throws IOException {
-    return channel.getLocalAddress() instanceof UnixDomainSocketAddress;
   }
 
   /**
