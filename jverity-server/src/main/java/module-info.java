@@ -13,6 +13,7 @@ module org.jverity.server {
   requires io.prometheus.metrics.exporter.httpserver;
   requires jdk.httpserver; // the exporter's server
   requires jdk.net; // PeerCheck: SO_PEERCRED
+  requires jdk.unsupported; // SighupReload: sun.misc.Signal
 
   exports org.jverity.server;
 }

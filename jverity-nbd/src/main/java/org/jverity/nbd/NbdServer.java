@@ -161,6 +161,39 @@ public final class NbdServer implements AutoCloseable {
   }
 
   /**
+   * Accepts on a socket already bound and listening, which another process passed (systemd socket
+   * activation): TCP or Unix-domain. {@code close} is how the listener closes at shutdown.
+   */
+  public void listen(ServerSocketChannel channel, AutoCloseable close) throws IOException {
+    boolean unix = channel.getLocalAddress() instanceof UnixDomainSocketAddress;
+    String name = unix ? "unix:" + channel.getLocalAddress() : null;
+    listeners.add(close);
+    Thread.ofVirtual()
+        .name("nbd-accept-activated")
+        .start(
+            () -> {
+              int n = 0;
+              while (!shuttingDown) {
+                try {
+                  SocketChannel c = channel.accept();
+                  String peer = name + "#" + (++n);
+                  accept(
+                      () ->
+                          unix
+                              ? new Transport.OverChannel(c, peer)
+                              : new Transport.OverSocket(c.socket(), false),
+                      c::close);
+                } catch (IOException e) {
+                  if (shuttingDown || !channel.isOpen()) {
+                    return;
+                  }
+                  LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
+                }
+              }
+            });
+  }
+
+  /**
    * Serves one connection on a pair of streams, as {@code nbdkit -s} does (for {@code nbdfuse
    * --command}, libnbd's {@code connect_command}, inetd); returns when it ends.
    */
@@ -260,6 +293,33 @@ public final class NbdServer implements AutoCloseable {
       shutdown(grace); // the last one
     }
     return true;
+  }
+
+  /**
+   * Serves {@code now} in place of the current exports (a reloaded config): new clients find the
+   * new set at once; connections to an export that is not in it (removed, or replaced by another
+   * {@link Export} of the same name) are drained and closed as {@link #withdraw} does; the others
+   * go on untouched. Returns when done.
+   *
+   * @param now at least one; names must differ
+   */
+  public void replaceExports(List<Export> now, Duration grace) {
+    Map<String, Export> byName = new LinkedHashMap<>();
+    for (Export e : now) {
+      if (byName.putIfAbsent(e.name(), e) != null) {
+        throw new IllegalArgumentException(
+            "export name: '" + e.name() + "' twice (expected: distinct names)");
+      }
+    }
+    if (byName.isEmpty()) {
+      throw new IllegalArgumentException("exports: none (expected: at least one)");
+    }
+    synchronized (this) {
+      exports = Collections.unmodifiableMap(byName);
+    }
+    drain(
+        connections.stream().filter(c -> c.export() != null && !serves(c.export())).toList(),
+        grace);
   }
 
   /**

@@ -180,6 +180,12 @@ public final class NbdMetrics implements NbdEvents, AutoCloseable {
     return this;
   }
 
+  /** Stops reading {@code export}'s failed device reads: it was withdrawn or reloaded. */
+  public NbdMetrics unregisterDeviceErrors(String export) {
+    deviceErrors.removeIf(d -> d.export().equals(export));
+    return this;
+  }
+
   private record DeviceErrorCounts(String export, LongSupplier truncated, LongSupplier io) {}
 
   /**

@@ -8,6 +8,8 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import org.jverity.nbd.NbdEvents;
 import org.jverity.nbd.NbdServer;
@@ -35,9 +37,10 @@ import org.jverity.verify.HashBlockCache;
  * in flight finish, sockets are removed) with exit code 0, and so do {@code jverity close} of its
  * last export and, under --exit-with-parent, the parent exiting; --run's command exiting stops it
  * with that command's status ({@link Service}). {@code close} of another export withdraws just that
- * one. A reader failing closed under --restart-on-corruption or --panic-on-corruption stops it with
- * {@link Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths are
- * thread-safe.
+ * one. With {@link #withReload}, SIGHUP rereads the config and serves what it says ({@link
+ * #reload()}). A reader failing closed under --restart-on-corruption or --panic-on-corruption stops
+ * it with {@link Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths
+ * are thread-safe.
  */
 public final class Server {
   /** How long requests in flight may take to finish on a clean stop. */
@@ -55,6 +58,7 @@ public final class Server {
   private volatile NbdServer server;
   private volatile List<String> uris = List.of();
   private boolean jsonEvents;
+  private boolean activated;
   private final Service service;
   private final ExportOpener opener;
 
@@ -65,9 +69,21 @@ public final class Server {
   private final ToIntFunction<Outcome> exitStatus;
 
   private final Map<Path, String> inputs; // the command's input files besides the exports', by role
-  private final AtomicInteger live = new AtomicInteger(); // exports not closed by jverity close
   private volatile NbdMetrics metrics;
   private volatile CaptiveRun captive;
+
+  /**
+   * The exports served now, by name, in the config's order: changed by {@code jverity close} and by
+   * a reload, which hold {@link #exportsLock} while they do (one at a time).
+   */
+  private final Map<String, LiveExport> live = new LinkedHashMap<>();
+
+  private final Object exportsLock = new Object();
+  private ConfigReload reload; // null: SIGHUP is the JVM's (it stops the server)
+  private HashBlockCache cache;
+  private volatile RemoteSources remotes; // made at the first remote export; closed after them
+  private Path statusDir; // null: no status sockets (stdin)
+  private volatile Function<String, String> uriOf = name -> null; // once listening
 
   /**
    * @param opener how each export's image is opened and checked before the server listens
@@ -100,26 +116,41 @@ public final class Server {
     return this;
   }
 
+  /**
+   * Listens on the socket systemd passed ({@link SocketActivation}) rather than where {@link
+   * Endpoint} says; the caller has checked that nothing else says where. Prints no URI: whoever
+   * passed the socket knows where it is.
+   */
+  public Server withSocketActivation(boolean on) {
+    activated = on;
+    return this;
+  }
+
+  /**
+   * SIGHUP rereads the config through {@code source} and serves what it says ({@link #reload()});
+   * without this SIGHUP stops the server as SIGTERM does.
+   */
+  public Server withReload(ConfigReload source) {
+    reload = source;
+    return this;
+  }
+
   /** Serves until stopped; returns how it ended (the command line maps it to an exit code). */
   public Outcome run() throws IOException {
     checkSocketDirectory();
     if (service.pidFile() != null) {
       PidFile.check(service.pidFile(), inputFiles());
     }
-    HashBlockCache cache = new HashBlockCache(listening.cacheSize());
+    cache = new HashBlockCache(listening.cacheSize());
     List<AutoCloseable> opened = new ArrayList<>(); // closed in reverse
     Thread hook = null;
+    SighupReload sighup = null;
     try {
+      opened.add(this::closeExports); // after everything else: the exports, then their remotes
       List<ServedExport> served = new ArrayList<>();
-      // Made only for a remote location: a server of local files loads nothing of jverity-remote.
-      RemoteSources remotes =
-          specs.stream().anyMatch(ExportConfig::anyRemote) ? new RemoteSources() : null;
-      if (remotes != null) {
-        opened.add(remotes); // closed after every export
-      }
       for (ExportConfig spec : specs) {
-        ServedExport e = ServedExport.open(spec, opener, cache, log, this::failedClosed, remotes);
-        opened.add(e);
+        ServedExport e = open(spec);
+        live.put(spec.name(), new LiveExport(e));
         served.add(e);
       }
       NbdTls tls = listening.tls().open();
@@ -131,16 +162,7 @@ public final class Server {
           new NbdServer(
               served.stream().map(e -> e.export).toList(), listening.limits(), tls, events);
       if (metrics != null) {
-        served.forEach(e -> metrics.register(e.export));
-        served.forEach(
-            e ->
-                metrics.registerDeviceErrors(
-                    e.spec.name(), e.deviceErrors::truncated, e.deviceErrors::other));
-        for (ServedExport e : served) {
-          if (e.remote != null) {
-            metrics.registerOrigin(e.spec.name(), e.remote.stats(), e.deviceErrors::anyChanged);
-          }
-        }
+        served.forEach(this::registerMetrics);
         metrics.registerCache(cache::stats); // the one cache every export shares
         InetSocketAddress m;
         try {
@@ -157,27 +179,23 @@ public final class Server {
         opened.add(metrics);
         log.line("metrics: http://" + NbdUri.host(m) + ":" + m.getPort() + "/metrics");
       }
-      live.set(served.size()); // before a status socket can take a close
       if (!listening.stdin()) { // one process per connection there: status sockets would collide
-        Path dir = RuntimeDir.create(RuntimeDir.resolve(listening.runtimeDir()));
-        for (int i = 0; i < served.size(); i++) {
-          ServedExport e = served.get(i);
-          int index = i;
-          opened.add(
-              StatusSocket.open(
-                  RuntimeDir.socket(dir, e.spec.name()),
-                  e.spec.name(),
-                  () -> StatusReport.text(e, uris.get(index), server.connections()),
-                  () -> Json.line(StatusReport.json(e, uris.get(index), server.connections())),
-                  () -> withdraw(e)));
+        statusDir = RuntimeDir.create(RuntimeDir.resolve(listening.runtimeDir()));
+        opened.add(this::closeStatusSockets);
+        for (LiveExport l : live.values()) {
+          l.status = statusSocket(l);
         }
       }
       opened.add(() -> server.shutdown(GRACE)); // closed before the exports
-      uris = listen(served);
+      uriOf = listen();
+      uris = served.stream().map(e -> uriOf.apply(e.spec.name())).toList();
       hook = Thread.ofPlatform().name("jverity-shutdown").unstarted(this::stopOnSignal);
       Runtime.getRuntime().addShutdownHook(hook);
       if (service.pidFile() != null) {
         opened.addFirst(PidFile.write(service.pidFile())); // removed last
+      }
+      if (reload != null && !listening.stdin()) {
+        sighup = SighupReload.install(this::reload);
       }
       if (service.exitWithParent()) {
         opened.add(ParentWatch.start(log, () -> server.shutdown(GRACE)));
@@ -185,7 +203,7 @@ public final class Server {
       if (listening.stdin()) {
         serveStdin();
       } else {
-        if (service.run() == null) { // captive: the command's output is the output
+        if (service.run() == null && !activated) { // captive: the command's output is the output
           for (int i = 0; i < uris.size(); i++) {
             out.print(
                 jsonEvents
@@ -207,6 +225,9 @@ public final class Server {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
+      if (sighup != null) {
+        sighup.close(); // no reload while closing
+      }
       for (int i = opened.size() - 1; i >= 0; i--) {
         try {
           opened.get(i).close();
@@ -256,11 +277,25 @@ public final class Server {
    * (its clients drained and disconnected) and closes its devices; the last export stops the whole
    * server, as SIGTERM does. Returns when done (for the last, once everything is closed).
    */
-  private void withdraw(ServedExport e) {
-    if (live.decrementAndGet() == 0) {
+  private void withdraw(LiveExport l) {
+    String name = l.served.spec.name();
+    boolean last;
+    synchronized (exportsLock) {
+      if (live.get(name) != l) {
+        return; // a reload removed it meanwhile
+      }
+      last = live.size() == 1;
+      if (!last) {
+        live.remove(name);
+        server.withdraw(name, GRACE);
+        unregisterMetrics(l.served);
+        l.served.close();
+      }
+    }
+    if (last) {
       log.line(
           "export "
-              + ServerLog.display(e.spec.name())
+              + ServerLog.display(name)
               + ": closed (jverity close), the last: stopping the server");
       server.shutdown(GRACE);
       try {
@@ -270,20 +305,189 @@ public final class Server {
       }
       return;
     }
-    server.withdraw(e.spec.name(), GRACE);
+    log.line("export " + ServerLog.display(name) + ": closed (jverity close)");
+    // its status socket closes itself once this returns
+  }
+
+  /**
+   * Rereads the config (SIGHUP) and serves what it says: exports added, removed or changed (their
+   * connections drained and closed, new clients get the new one), the unchanged ones untouched with
+   * their connections. A config with a mistake, one whose [generic] section changed (where and how
+   * the server listens takes a restart), or an export that cannot open, refuses the reload whole:
+   * the old exports go on and the reason is one line in the log.
+   */
+  void reload() {
+    synchronized (exportsLock) {
+      if (server == null) {
+        return;
+      }
+      ConfigReload.Config next;
+      try {
+        next = reload.read();
+        if (!next.listening().equals(listening)) {
+          throw new ServerException(
+              ServerException.Reason.CONFLICT,
+              "[generic] changed (expected: only export sections change on reload; restart the"
+                  + " server for the rest)");
+        }
+      } catch (IOException | RuntimeException e) {
+        log.line("config reload refused: " + e.getMessage());
+        return;
+      }
+      Map<String, ExportConfig> before = new LinkedHashMap<>();
+      live.forEach((name, l) -> before.put(name, l.served.spec));
+      ConfigChanges changes = ConfigChanges.between(before, next.exports());
+      Map<String, ServedExport> opened = new LinkedHashMap<>();
+      List<StatusSocket> claimed = new ArrayList<>();
+      Map<String, LiveExport> added = new LinkedHashMap<>();
+      try {
+        for (ExportConfig spec : changes.toOpen()) {
+          opened.put(spec.name(), open(spec));
+        }
+        for (ExportConfig spec : changes.added()) {
+          LiveExport l = new LiveExport(opened.get(spec.name()));
+          if (statusDir != null) {
+            l.status = statusSocket(l);
+            claimed.add(l.status);
+          }
+          added.put(spec.name(), l);
+        }
+      } catch (IOException | RuntimeException e) {
+        claimed.forEach(Server::quietly);
+        opened.values().forEach(ServedExport::close);
+        log.line("config reload refused: " + e.getMessage());
+        return;
+      }
+      List<ServedExport> now = new ArrayList<>();
+      for (ExportConfig spec : next.exports()) {
+        ServedExport o = opened.get(spec.name());
+        now.add(o != null ? o : live.get(spec.name()).served);
+      }
+      server.replaceExports(now.stream().map(e -> e.export).toList(), GRACE);
+      for (String name : changes.removed()) {
+        LiveExport l = live.remove(name);
+        quietly(l.status);
+        unregisterMetrics(l.served);
+        l.served.close();
+      }
+      for (ExportConfig spec : changes.changed()) {
+        LiveExport l = live.get(spec.name());
+        ServedExport old = l.served;
+        unregisterMetrics(old);
+        l.served = opened.get(spec.name()); // its status socket now reports the new one
+        registerMetrics(l.served);
+        old.close();
+      }
+      added.values().forEach(l -> registerMetrics(l.served));
+      Map<String, LiveExport> ordered = new LinkedHashMap<>();
+      for (ExportConfig spec : next.exports()) {
+        ordered.put(
+            spec.name(),
+            added.containsKey(spec.name()) ? added.get(spec.name()) : live.get(spec.name()));
+      }
+      live.clear();
+      live.putAll(ordered);
+      log.line("reloaded config: " + changes.summary());
+    }
+  }
+
+  /** Opens one export over the shared cache; the remote sources are made at the first URL. */
+  private ServedExport open(ExportConfig spec) throws IOException {
+    // Made only for a remote location: a server of local files loads nothing of jverity-remote.
+    if (spec.anyRemote() && remotes == null) {
+      remotes = new RemoteSources();
+    }
+    return ServedExport.open(spec, opener, cache, log, this::failedClosed, remotes);
+  }
+
+  /** Claims export {@code l}'s status socket, which reports whichever image {@code l} serves. */
+  private StatusSocket statusSocket(LiveExport l) throws IOException {
+    String name = l.served.spec.name();
+    return StatusSocket.open(
+        RuntimeDir.socket(statusDir, name),
+        name,
+        () -> StatusReport.text(l.served, uriOf.apply(name), server.connections()),
+        () -> Json.line(StatusReport.json(l.served, uriOf.apply(name), server.connections())),
+        () -> withdraw(l));
+  }
+
+  private void registerMetrics(ServedExport e) {
+    NbdMetrics m = metrics;
+    if (m != null) {
+      m.register(e.export);
+      m.registerDeviceErrors(e.spec.name(), e.deviceErrors::truncated, e.deviceErrors::other);
+      if (e.remote != null) {
+        m.registerOrigin(e.spec.name(), e.remote.stats(), e.deviceErrors::anyChanged);
+      }
+    }
+  }
+
+  private void unregisterMetrics(ServedExport e) {
     NbdMetrics m = metrics;
     if (m != null) {
       m.unregister(e.export);
+      m.unregisterDeviceErrors(e.spec.name());
       m.unregisterOrigin(e.spec.name());
     }
-    e.close();
-    log.line("export " + ServerLog.display(e.spec.name()) + ": closed (jverity close)");
   }
 
-  /** The URI of each export, after listening where the options say. */
-  private List<String> listen(List<ServedExport> served) throws IOException {
+  /** On the way out, after the server stopped: every status socket. */
+  private void closeStatusSockets() {
+    synchronized (exportsLock) {
+      live.values().forEach(l -> quietly(l.status));
+    }
+  }
+
+  /** On the way out, last: every export, then the remote sources they read through. */
+  private void closeExports() {
+    synchronized (exportsLock) {
+      live.values().forEach(l -> l.served.close());
+      live.clear();
+    }
+    RemoteSources r = remotes;
+    if (r != null) {
+      r.close();
+    }
+  }
+
+  private static void quietly(AutoCloseable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // closing on the way out: nothing left to tell
+      }
+    }
+  }
+
+  /**
+   * An export served now, and its status socket, which stays when a reload changes the export (it
+   * reports {@link #served}, whichever that is).
+   */
+  private static final class LiveExport {
+    volatile ServedExport served;
+    StatusSocket status; // null without status sockets
+
+    LiveExport(ServedExport served) {
+      this.served = served;
+    }
+  }
+
+  /** Listens where the options say; the URI of an export by its name. */
+  private Function<String, String> listen() throws IOException {
     if (listening.stdin()) {
-      return List.of(); // the client started this process: it needs no URI
+      return name -> null; // the client started this process: it needs no URI
+    }
+    if (activated) {
+      SocketActivation a = SocketActivation.take();
+      server.listen(a.channel(), a::close);
+      SocketAddress at = a.channel().getLocalAddress();
+      log.line("listening on the socket passed by socket activation (fd 3): " + at);
+      boolean tls = listening.tls().on();
+      return name ->
+          at instanceof UnixDomainSocketAddress u
+              ? NbdUri.unix(u.getPath(), name)
+              : NbdUri.tcp((InetSocketAddress) at, name, tls);
     }
     if (listening.socket() != null) {
       try {
@@ -293,7 +497,7 @@ public final class Server {
             ServerException.Reason.IO,
             "--socket " + listening.socket() + ": cannot listen: " + e.getMessage());
       }
-      return served.stream().map(e -> NbdUri.unix(listening.socket(), e.spec.name())).toList();
+      return name -> NbdUri.unix(listening.socket(), name);
     }
     InetSocketAddress address = new InetSocketAddress(listening.bind(), listening.port());
     if (address.isUnresolved()) {
@@ -317,7 +521,7 @@ public final class Server {
               + e.getMessage());
     }
     boolean tls = listening.tls().on();
-    return served.stream().map(e -> NbdUri.tcp(bound, e.spec.name(), tls)).toList();
+    return name -> NbdUri.tcp(bound, name, tls);
   }
 
   /** One connection on stdin/stdout, as {@code nbdkit -s}: stdout carries the protocol only. */

@@ -22,6 +22,7 @@ import org.jverity.server.Locations;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.Server;
 import org.jverity.server.ServerException;
+import org.jverity.server.SocketActivation;
 import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
 
@@ -57,7 +58,8 @@ public final class OpenCommand implements Command {
                   + " serves until SIGINT, SIGTERM or jverity close NAME (exit 0). Logs connections and corrupted blocks on stderr."
                   + " Refuses to start, with verify's diagnosis and exit code, when the image could serve nothing (a wrong"
                   + " root hash, wrong parameters, another image's hash file or a damaged top hash block); damaged blocks"
-                  + " elsewhere do not stop it.",
+                  + " elsewhere do not stop it. Under socket activation (LISTEN_PID is jverity's, LISTEN_FDS=1:"
+                  + " systemd, nbdcopy -- [ CMD ]) it accepts on the socket passed as fd 3 and prints no URI.",
               OpenCommand::new)
           .parameter(
               "DATA",
@@ -108,6 +110,10 @@ public final class OpenCommand implements Command {
         && (e.socket != null || io.given().contains("--port") || io.given().contains("--bind"))) {
       throw new CliException(
           ExitCode.USAGE, "--stdin serves stdin: give no --socket, --port or --bind");
+    }
+    boolean activated = SocketActivation.requested();
+    if (activated) {
+      ActivationConflicts.refuseOptions(io.given());
     }
     if (stdin && json) {
       throw new CliException(
@@ -175,6 +181,7 @@ public final class OpenCommand implements Command {
                 io.out(),
                 io.err())
             .withJsonEvents(json)
+            .withSocketActivation(activated)
             .run());
   }
 

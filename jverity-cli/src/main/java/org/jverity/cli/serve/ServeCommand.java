@@ -12,13 +12,16 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.server.ConfigReload;
 import org.jverity.server.RuntimeDir;
 import org.jverity.server.Server;
+import org.jverity.server.SocketActivation;
 
 /**
  * {@code jverity serve CONFIG}: several images as named exports of one NBD server, from an
  * nbd-server-style INI file ({@link ServeConfig}), sharing one hash block cache and the hashing
- * pool. Prints one URI per export, then serves until SIGINT or SIGTERM.
+ * pool. Prints one URI per export, then serves until SIGINT or SIGTERM; SIGHUP rereads the config
+ * ({@link Server#withReload}).
  */
 public final class ServeCommand implements Command {
   /** Larger is not a config file. */
@@ -41,7 +44,11 @@ public final class ServeCommand implements Command {
                   + " flags as key = true). Prints one URI per export on stdout, then serves until SIGINT, SIGTERM or"
                   + " jverity close of its last export (exit 0). An export that could serve nothing (wrong root hash,"
                   + " wrong parameters, another image's hash file) refuses the server before it listens, naming it,"
-                  + " with verify's diagnosis and exit code.",
+                  + " with verify's diagnosis and exit code. SIGHUP rereads CONFIG: exports added, removed or"
+                  + " changed (the connections of those changed or removed end), the others untouched; a config"
+                  + " with a mistake, a changed [generic] or an export that cannot open is refused whole, in one"
+                  + " line of the log, and the old exports serve on. Under socket activation (LISTEN_PID is"
+                  + " jverity's, LISTEN_FDS=1) it accepts on the socket passed as fd 3 and prints no URI.",
               ServeCommand::new)
           .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
           .option(
@@ -60,6 +67,40 @@ public final class ServeCommand implements Command {
 
   @Override
   public int run(Io io) throws IOException {
+    IniFile ini = readIni();
+    boolean activated = SocketActivation.requested();
+    if (activated) {
+      ActivationConflicts.refuseOptions(io.given());
+      ActivationConflicts.refuseKeys(ini);
+    }
+    ServeConfig c = read(ini);
+    service.check(c.listening());
+    return ExitCode.of(
+        new Server(
+                c.exports(),
+                c.listening(),
+                service.toService(),
+                ExportChecks.INSTANCE,
+                Map.of(config, "the config file"),
+                ExitCode::of,
+                io.out(),
+                io.err())
+            .withJsonEvents(json)
+            .withSocketActivation(activated)
+            .withReload(
+                () -> {
+                  ServeConfig again = read(readIni());
+                  return new ConfigReload.Config(again.listening(), again.exports());
+                })
+            .run());
+  }
+
+  private ServeConfig read(IniFile ini) throws IOException {
+    return ServeConfig.read(ini, config.toAbsolutePath().getParent(), runtimeDir);
+  }
+
+  /** The config file's sections; a mistake is one line naming it (exit 3). */
+  private IniFile readIni() throws IOException {
     Checks.requireFile(config, "config");
     if (Files.size(config) > MAX_CONFIG_BYTES) {
       throw new CliException(
@@ -78,21 +119,6 @@ public final class ServeCommand implements Command {
       throw new CliException(
           ExitCode.INVALID_PARAMETER, config + ": not UTF-8 text (expected: a config file)");
     }
-    IniFile ini = IniFile.parse(config.toString(), text);
-    Path base = config.toAbsolutePath().getParent();
-    ServeConfig c = ServeConfig.read(ini, base, runtimeDir);
-    service.check(c.listening());
-    return ExitCode.of(
-        new Server(
-                c.exports(),
-                c.listening(),
-                service.toService(),
-                ExportChecks.INSTANCE,
-                Map.of(config, "the config file"),
-                ExitCode::of,
-                io.out(),
-                io.err())
-            .withJsonEvents(json)
-            .run());
+    return IniFile.parse(config.toString(), text);
   }
 }
