@@ -26,6 +26,7 @@ class ConfigChangesTest {
         CorruptionMode.EIO,
         false,
         false,
+        false,
         IoClass.NONE,
         null,
         null);
