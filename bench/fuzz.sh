@@ -60,7 +60,7 @@ while read -r module class method source; do
   JAZZER_FUZZ=1 JAZZER_MAX_DURATION=${SECONDS_PER_TARGET}s \
     JAZZER_DISABLED_HOOKS=com.code_intelligence.jazzer.sanitizers.FilePathTraversal jverity_mvn -pl "$module" -am test \
     -Dtest="$class#$method" -Dsurefire.failIfNoSpecifiedTests=false -Dspotless.check.skip=true \
-    -Dtest.heap="${FUZZ_HEAP:-512m}" >"$log" 2>&1 || true
+    -Dtest.heap="${FUZZ_HEAP:-512m}" -Djazzer.hooks=true >"$log" 2>&1 || true
   after=$(find "$inputs" -name 'crash-*' 2>/dev/null | wc -l)
   runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -1)
   stats=$(grep -E '^#[0-9]+' "$log" | grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*' | tail -1)

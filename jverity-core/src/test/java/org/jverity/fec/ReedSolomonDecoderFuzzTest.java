@@ -17,10 +17,23 @@ import org.jverity.testkit.ParserContract;
 class ReedSolomonDecoderFuzzTest {
   private static final int N = ReedSolomon.N;
 
+  /** The code and its decoder per number of roots: their tables cost more than a run. */
+  private static final ReedSolomon[] CODES = new ReedSolomon[ReedSolomon.MAX_ROOTS + 1];
+
+  private static final ReedSolomonDecoder[] DECODERS =
+      new ReedSolomonDecoder[ReedSolomon.MAX_ROOTS + 1];
+
+  static {
+    for (int r = ReedSolomon.MIN_ROOTS; r <= ReedSolomon.MAX_ROOTS; r++) {
+      CODES[r] = new ReedSolomon(r);
+      DECODERS[r] = new ReedSolomonDecoder(r);
+    }
+  }
+
   @FuzzTest(maxDuration = "2m")
   void decodesWithinCapabilityAndNeverLeavesANonCodeword(FuzzedDataProvider in) {
     int roots = in.consumeInt(ReedSolomon.MIN_ROOTS, ReedSolomon.MAX_ROOTS);
-    ReedSolomon code = new ReedSolomon(roots);
+    ReedSolomon code = CODES[roots];
     int k = code.messageLength();
     boolean raw = in.consumeBoolean(); // the fuzzer's own 255 bytes, not an encoded message
     byte[] original = new byte[N];
@@ -46,7 +59,7 @@ class ReedSolomonDecoderFuzzTest {
     ParserContract.holds(
         N,
         () -> {
-          int changed = new ReedSolomonDecoder(roots).decode(word, 0, erasures, erasures.length);
+          int changed = DECODERS[roots].decode(word, 0, erasures, erasures.length);
           if (changed < 0) {
             assertThat(word).as("a refused word is left as it was").isEqualTo(before);
             if (!raw) {
