@@ -41,22 +41,28 @@ public final class ParserContract {
   }
 
   /**
-   * As {@link #holds}, with an explicit allocation bound in bytes. The parse runs twice and the
-   * second run is measured: the first loads (and, when fuzzing, instruments) the classes its path
-   * needs, on this thread; a parser is a function of its input, so the second run allocates what
-   * every later run on the same input would.
+   * As {@link #holds}, with an explicit allocation bound in bytes. The parse runs three times and
+   * the least the second and third runs allocated is measured: the first loads the classes its path
+   * needs, on this thread, and when fuzzing Jazzer's instrumentation also allocates on this thread
+   * now and then (ServeConfigFuzzTest saw 24 MB once for an input whose runs allocate 14 KB); a
+   * parser is a function of its input, so what it allocates itself is in both runs.
    */
   @SafeVarargs
   public static void holdsWithin(
       long maxAllocatedBytes, Parse parse, Class<? extends Throwable>... refusals) {
     returnsOrRefuses(parse, refusals);
-    long before = THREADS.getCurrentThreadAllocatedBytes();
-    returnsOrRefuses(parse, refusals);
-    long used = THREADS.getCurrentThreadAllocatedBytes() - before;
+    long used = Math.min(allocatedBy(parse, refusals), allocatedBy(parse, refusals));
     if (used > maxAllocatedBytes) {
       throw new AssertionError(
           "parser allocated " + used + " bytes (expected: at most " + maxAllocatedBytes + ")");
     }
+  }
+
+  @SafeVarargs
+  private static long allocatedBy(Parse parse, Class<? extends Throwable>... refusals) {
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    returnsOrRefuses(parse, refusals);
+    return THREADS.getCurrentThreadAllocatedBytes() - before;
   }
 
   @SafeVarargs
