@@ -216,8 +216,14 @@ final class Pkcs7 {
   private static String describe(SignerInformation s) {
     var sid = s.getSID();
     if (sid.getIssuer() != null) {
+      String issuer;
+      try {
+        issuer = sid.getIssuer().toString();
+      } catch (RuntimeException e) { // BouncyCastle decodes the name's strings only here, unchecked
+        issuer = "unreadable (" + oneLine(e) + ")";
+      }
       return "issuer '"
-          + sid.getIssuer()
+          + issuer
           + "' serial "
           + sid.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
     }
