@@ -48,6 +48,22 @@ public record FecLayout(
               + fecOffset
               + " (expected: non-negative, data blocks >= 1)");
     }
+    // The parity must end within a device's byte range, so that every offset below is a long.
+    try {
+      long rounds = Math.ceilDiv(Math.addExact(dataBlocks, hashBlocks), ReedSolomon.N - roots);
+      Math.addExact(fecOffset, Math.multiplyExact(rounds, (long) blockSize * roots));
+    } catch (ArithmeticException e) {
+      throw new VerityParameterException(
+          "FEC layout: offset "
+              + fecOffset
+              + ", "
+              + dataBlocks
+              + " data and "
+              + hashBlocks
+              + " hash blocks of "
+              + blockSize
+              + " bytes (expected: parity that ends before byte 2^63)");
+    }
   }
 
   /**

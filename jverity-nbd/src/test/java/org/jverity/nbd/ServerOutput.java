@@ -222,9 +222,13 @@ final class ServerOutput {
     long offset = -1;
     byte[] data = new byte[0];
     if (error == 0) {
+      // The longest read of that cookie whose bytes are there: a client may reuse a cookie, and a
+      // shorter read from the same offset matches a prefix of a longer one's data (a fuzzed
+      // stream, three READs of cookie 0 from offset 0, had the 9472-byte reply taken as 512).
       Request read = null;
       for (Request r : sent) {
         if (r.type() == NbdCommand.READ.wire
+            && (read == null || r.length() > read.length())
             && r.length() <= b.remaining()
             && r.offset() >= 0
             && r.offset() + r.length() <= image.length
@@ -236,7 +240,6 @@ final class ServerOutput {
                 (int) r.offset(),
                 (int) (r.offset() + r.length()))) {
           read = r;
-          break;
         }
       }
       if (read != null) {

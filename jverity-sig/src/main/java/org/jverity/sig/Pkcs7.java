@@ -142,8 +142,12 @@ final class Pkcs7 {
       Collection<X509Certificate> trusted)
       throws InvalidSignatureException {
     CMSSignedData cms;
+    Collection<SignerInformation> signers;
     try {
       cms = new CMSSignedData(new CMSProcessableByteArray(content), signature);
+      // BouncyCastle decodes the signer infos only when asked: malformed ones throw here, unchecked
+      // (Pkcs7FuzzTest found an IllegalArgumentException from a SET where a SEQUENCE belongs).
+      signers = cms.getSignerInfos().getSigners();
     } catch (CMSException
         | RuntimeException e) { // BouncyCastle reports some malformed DER unchecked
       throw new InvalidSignatureException(
@@ -160,7 +164,6 @@ final class Pkcs7 {
               + cms.getSignedContentTypeOID()
               + ")");
     }
-    Collection<SignerInformation> signers = cms.getSignerInfos().getSigners();
     if (signers.size() != 1) {
       throw new InvalidSignatureException(
           InvalidSignatureException.Reason.MALFORMED,
@@ -213,8 +216,14 @@ final class Pkcs7 {
   private static String describe(SignerInformation s) {
     var sid = s.getSID();
     if (sid.getIssuer() != null) {
+      String issuer;
+      try {
+        issuer = sid.getIssuer().toString();
+      } catch (RuntimeException e) { // BouncyCastle decodes the name's strings only here, unchecked
+        issuer = "unreadable (" + oneLine(e) + ")";
+      }
       return "issuer '"
-          + sid.getIssuer()
+          + issuer
           + "' serial "
           + sid.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
     }
