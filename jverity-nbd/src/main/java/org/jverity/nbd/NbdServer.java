@@ -135,41 +135,25 @@ public final class NbdServer implements AutoCloseable {
     Files.deleteIfExists(path);
     ServerSocketChannel channel = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
     channel.bind(UnixDomainSocketAddress.of(path), 128);
-    listeners.add(
+    listen(
+        channel,
         () -> {
           channel.close();
           Files.deleteIfExists(path);
         });
-    Thread.ofVirtual()
-        .name("nbd-accept-unix")
-        .start(
-            () -> {
-              int n = 0;
-              while (!shuttingDown) {
-                try {
-                  SocketChannel c = channel.accept();
-                  String peer = "unix:" + path + "#" + (++n);
-                  accept(() -> new Transport.OverChannel(c, peer), c::close);
-                } catch (IOException e) {
-                  if (shuttingDown || !channel.isOpen()) {
-                    return;
-                  }
-                  LOG.log(System.Logger.Level.WARNING, "accept failed: " + e.getMessage());
-                }
-              }
-            });
   }
 
   /**
    * Accepts on a socket already bound and listening, which another process passed (systemd socket
-   * activation): TCP or Unix-domain. {@code close} is how the listener closes at shutdown.
+   * activation), or that {@link #listenUnix} bound: TCP or Unix-domain. {@code close} is how the
+   * listener closes at shutdown.
    */
   public void listen(ServerSocketChannel channel, AutoCloseable close) throws IOException {
     boolean unix = channel.getLocalAddress() instanceof UnixDomainSocketAddress;
     String name = unix ? "unix:" + channel.getLocalAddress() : null;
     listeners.add(close);
     Thread.ofVirtual()
-        .name("nbd-accept-activated")
+        .name(unix ? "nbd-accept-unix" : "nbd-accept-tcp")
         .start(
             () -> {
               int n = 0;
