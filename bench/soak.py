@@ -921,10 +921,16 @@ def main():
         c1, c3, _ = thirds(series[l], "heap_committed")
         r1, r3, _ = thirds(series[l], "RssAnon")
         v1, v3, _ = thirds(series[l], "VmRSS")
-        live0, live1 = base[l].get("heap_used", float("nan")), end_live[l].get("heap_used", float("nan"))
+        idle0, idle1 = base[l].get("heap_used", float("nan")), end_live[l].get("heap_used", float("nan"))
+        # What is live is what jcmd's histogram counts: it collects the whole heap first. The
+        # jstat figure after the idle collection can be a later sample, with garbage made since
+        # (a CI run saw 40.9 MiB there while the histogram, taken next, had grown by 8).
+        live0 = sum(b for _, b in histo0[l].values()) / MIB
+        live1 = sum(b for _, b in histo1[l].values()) / MIB
         log(f"{l}: heap used, mean of the first third vs the last third of {n} samples: {h1:.1f} -> {h3:.1f} MiB "
             f"(committed {c1:.1f} -> {c3:.1f}); RssAnon {r1:.1f} -> {r3:.1f} MiB (VmRSS {v1:.1f} -> {v3:.1f})")
-        log(f"{l}: live heap after the idle collection: {live0:.1f} MiB after warm-up, {live1:.1f} MiB after the soak"
+        log(f"{l}: live heap (jcmd GC.class_histogram): {live0:.1f} MiB after warm-up, {live1:.1f} MiB after the soak; "
+            f"heap used after the idle collection {idle0:.1f} and {idle1:.1f} MiB"
             + (f" (waited {waited:.0f} s)" if waited is not None else " (no idle collection seen in 40 s)"))
         log(f"{l}: open files {start[l]['fds']} before any client, {base[l]['fds']} after warm-up, {end[l]['fds']} at the end; "
             f"threads {start[l]['Threads']}, {base[l]['Threads']}, {end[l]['Threads']} (settled in {settle_s:.0f} s)")

@@ -67,7 +67,8 @@ class SoakTest {
     // Back to the baseline once the clients left (soak.sh waits up to 60 s for pools to shrink).
     assertThat(ratio.get("soak_fd_growth")).as("open files; %s", report).isLessThanOrEqualTo(0);
     assertThat(ratio.get("soak_thread_growth")).as("threads; %s", report).isLessThanOrEqualTo(0);
-    // The heap after the idle collection, which holds the caches filled meanwhile (FEC's decoded
+    // The live heap (jcmd's class histogram, after a full collection), which holds the caches
+    // filled meanwhile (FEC's decoded
     // rounds, 8 MiB per FEC export; the first 100 corruptions of each export): the -Xmx is 65 MiB
     // (bin/lib.sh: a 128 KiB hash block cache + 64), 4.9 MiB are live after warm-up, 10-12 MiB
     // after 30 s, 14 MiB after 10 minutes.
