@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Hashes one block with a salt placed before or after it: H(salt ‖ block) or H(block ‖ salt). The
@@ -102,6 +103,33 @@ public final class BlockHasher {
       digest.update(salt);
     }
     finish(out, outOff);
+  }
+
+  /**
+   * Hashes {@code count} consecutive blocks of {@code blockSize} bytes from {@code blocks[off]} on,
+   * writing block {@code i}'s digest to {@code out[outOff + i * stride]}: a level's run of digests
+   * in one call, so that a bulk pass (a tree's build or check) can hand the whole run to a native
+   * loop at once.
+   */
+  public void hashBlocks(
+      byte[] blocks, int off, int blockSize, int count, byte[] out, int outOff, int stride) {
+    checkRun(blocks, off, blockSize, count, out, outOff, stride);
+    for (int i = 0; i < count; i++) {
+      hash(blocks, off + i * blockSize, blockSize, out, outOff + i * stride);
+    }
+  }
+
+  private void checkRun(
+      byte[] blocks, int off, int blockSize, int count, byte[] out, int outOff, int stride) {
+    if (count < 0 || blockSize <= 0 || stride < digestSize) {
+      throw new IllegalArgumentException(
+          "run of " + count + " blocks of " + blockSize + " bytes, digests " + stride + " apart");
+    }
+    if (count == 0) {
+      return;
+    }
+    Objects.checkFromIndexSize((long) off, (long) blockSize * count, blocks.length);
+    Objects.checkFromIndexSize(outOff, (long) stride * (count - 1) + digestSize, out.length);
   }
 
   /** The digest of {@code block[off, off+len)} as a new array. */

@@ -174,13 +174,19 @@ public final class LevelPass {
      * inlined in a long task would wait for an on-stack replacement.
      */
     private void hashChunk(int n, long x, long outBase, int hbs) {
-      for (int j = 0; j < n; j++) {
-        hasher.hash(
+      int perBlock = layout.hashesPerBlock();
+      // In runs that stay in one output hash block, where digests are a slot apart.
+      for (int j = 0; j < n; ) {
+        int run = (int) Math.min(n - j, perBlock - ((x + j) & (perBlock - 1)));
+        hasher.hashBlocks(
             in,
             j * inputBlockSize,
             inputBlockSize,
+            run,
             out,
-            at(layout.locate(level, x + j), outBase, hbs));
+            at(layout.locate(level, x + j), outBase, hbs),
+            layout.slotSize());
+        j += run;
       }
     }
 
