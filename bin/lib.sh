@@ -54,12 +54,15 @@ jverity_mvn() {
 
 # Records an AOT cache for the jar by formatting and verifying a small temporary image.
 jverity_train_aot() {
-  local jar=$1 aot=$2 tmp
+  local jar=$1 aot=$2 tmp native=()
   tmp=$(mktemp -d)
+  # With the native hashing loop when the build made it, so that its classes are in the cache too.
+  [ -f "$ROOT/jverity-core/target/native/libjverityhash.so" ] &&
+    native=(-Djverity.native.library="$ROOT/jverity-core/target/native/libjverityhash.so")
   # One process runs the commands users run most (format, verify, dump, read, digest of a big file
   # and of many small ones): the cache keeps their classes and the profiles of their hashing loops.
   # The JVM options must be those of the runs that use the cache (bin/jverity), or it is refused.
-  "$JAVA_HOME/bin/java" -XX:AOTCacheOutput="$aot" -Xlog:aot=off -Xlog:cds=off \
+  "$JAVA_HOME/bin/java" -XX:AOTCacheOutput="$aot" -Xlog:aot=off -Xlog:cds=off ${native[@]+"${native[@]}"} \
     --enable-native-access=ALL-UNNAMED -cp "$jar" org.jverity.cli.AotTraining "$tmp" >/dev/null 2>&1 || rm -f "$aot"
   rm -rf "$tmp"
   [ -s "$aot" ]

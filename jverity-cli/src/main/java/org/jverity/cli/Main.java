@@ -31,6 +31,7 @@ import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.SuperblockException;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
+import org.jverity.hash.BlockHasher;
 import org.jverity.hashes.VeritysetupHashes;
 import org.jverity.io.DeviceTooSmallException;
 import org.jverity.server.CaptiveRun;
@@ -199,6 +200,7 @@ public final class Main {
     out.flush();
     int exit = returned.applyAsInt(code);
     if (io != null) {
+      BlockHasher.bulkHashingNote().ifPresent(io::debug);
       io.debug("Exit code " + exit + " (" + ExitCode.meaning(code) + ").");
     }
     if (global.verbose) { // as veritysetup -v

@@ -5,6 +5,7 @@ import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Hashes one block with a salt placed before or after it: H(salt ‖ block) or H(block ‖ salt). The
@@ -13,6 +14,10 @@ import java.util.Objects;
  * #saltAfter}), and {@link #fsVerity} pads the salt as fs-verity does (and puts it first). Each
  * placement is named by its factory, not by a value a caller passes. Holds a reusable {@link
  * MessageDigest}, so it is <b>not</b> thread-safe: one per thread.
+ *
+ * <p>A run of blocks ({@link #hashBlocks}) goes to the native loop when it is loaded and tested for
+ * the algorithm ({@code NativeHashing}), else through the same Java code as one block: the digests
+ * are the same either way.
  */
 public final class BlockHasher {
   private final HashAlgorithm algorithm;
@@ -20,13 +25,23 @@ public final class BlockHasher {
   private final byte[] salt; // as hashed, padding included
   private final boolean saltFirst; // H(salt ‖ block); else H(block ‖ salt)
   private final int digestSize; // bytes
+  private final boolean javaOnly; // never the native loop
+  private int nativeCode = UNRESOLVED; // the native loop's algorithm code, or JAVA
 
-  private BlockHasher(HashAlgorithm algorithm, byte[] salt, boolean saltFirst) {
+  private static final int UNRESOLVED = -2;
+  private static final int JAVA = -1;
+
+  private BlockHasher(HashAlgorithm algorithm, byte[] salt, boolean saltFirst, boolean javaOnly) {
     this.algorithm = algorithm;
     this.digest = algorithm.newDigest();
     this.salt = salt.clone();
     this.saltFirst = saltFirst;
     this.digestSize = algorithm.digestSize();
+    this.javaOnly = javaOnly;
+  }
+
+  private BlockHasher(HashAlgorithm algorithm, byte[] salt, boolean saltFirst) {
+    this(algorithm, salt, saltFirst, false);
   }
 
   /** H(salt ‖ block), the salt as given: dm-verity format 1. */
@@ -52,7 +67,23 @@ public final class BlockHasher {
 
   /** A hasher with the same algorithm, salt and placement (for another thread). */
   public BlockHasher copy() {
-    return new BlockHasher(algorithm, salt, saltFirst);
+    return new BlockHasher(algorithm, salt, saltFirst, javaOnly);
+  }
+
+  /**
+   * The same hasher with every run hashed in Java, never by the native loop (to compare the two,
+   * and for callers that want no native code).
+   */
+  public BlockHasher inJava() {
+    return new BlockHasher(algorithm, salt, saltFirst, true);
+  }
+
+  /**
+   * One line on which path runs of blocks took in this process, for {@code --debug}; empty when
+   * none was hashed.
+   */
+  public static Optional<String> bulkHashingNote() {
+    return NativeHashing.note();
   }
 
   /**
@@ -113,14 +144,52 @@ public final class BlockHasher {
    */
   public void hashBlocks(
       byte[] blocks, int off, int blockSize, int count, byte[] out, int outOff, int stride) {
-    checkRun(blocks, off, blockSize, count, out, outOff, stride);
+    checkRun(blocks.length, off, blockSize, count, out, outOff, stride);
+    if (runsNatively() && count > 0) {
+      NativeHashing.hashBlocks(
+          nativeCode, salt, saltFirst, blocks, off, blockSize, count, out, outOff, stride);
+      return;
+    }
     for (int i = 0; i < count; i++) {
       hash(blocks, off + i * blockSize, blockSize, out, outOff + i * stride);
     }
   }
 
+  /**
+   * As {@link #hashBlocks(byte[], int, int, int, byte[], int, int)}, the blocks in {@code blocks}
+   * from its index {@code off} on (its position and limit are left alone). A direct buffer is what
+   * the native loop reads best: a file read into it is copied once, and hashed where it lies.
+   */
+  public void hashBlocks(
+      ByteBuffer blocks, int off, int blockSize, int count, byte[] out, int outOff, int stride) {
+    if (blocks.hasArray()) {
+      hashBlocks(blocks.array(), blocks.arrayOffset() + off, blockSize, count, out, outOff, stride);
+      return;
+    }
+    checkRun(blocks.capacity(), off, blockSize, count, out, outOff, stride);
+    if (runsNatively() && count > 0) {
+      NativeHashing.hashBlocks(
+          nativeCode, salt, saltFirst, blocks, off, blockSize, count, out, outOff, stride);
+      return;
+    }
+    for (int i = 0; i < count; i++) {
+      hash(blocks.slice(off + i * blockSize, blockSize), out, outOff + i * stride);
+    }
+  }
+
+  /**
+   * Whether runs of blocks go to the native loop (loaded, self-tested for this algorithm, this salt
+   * not too long): a caller then reads its blocks into a direct buffer.
+   */
+  public boolean runsNatively() {
+    if (nativeCode == UNRESOLVED) {
+      nativeCode = javaOnly ? JAVA : NativeHashing.codeFor(algorithm, salt).orElse(JAVA);
+    }
+    return nativeCode != JAVA;
+  }
+
   private void checkRun(
-      byte[] blocks, int off, int blockSize, int count, byte[] out, int outOff, int stride) {
+      int blocks, int off, int blockSize, int count, byte[] out, int outOff, int stride) {
     if (count < 0 || blockSize <= 0 || stride < digestSize) {
       throw new IllegalArgumentException(
           "run of " + count + " blocks of " + blockSize + " bytes, digests " + stride + " apart");
@@ -128,7 +197,7 @@ public final class BlockHasher {
     if (count == 0) {
       return;
     }
-    Objects.checkFromIndexSize((long) off, (long) blockSize * count, blocks.length);
+    Objects.checkFromIndexSize((long) off, (long) blockSize * count, blocks);
     Objects.checkFromIndexSize(outOff, (long) stride * (count - 1) + digestSize, out.length);
   }
 

@@ -116,9 +116,10 @@ public final class LevelPass {
     private final BlockHasher hasher;
     private final int blocksPerTask;
     private final long outputBlocks;
-    // A chunk of input blocks, hashed where it was read: a heap array, into which a mapped file is
-    // copied once (a direct buffer would be copied again, into the digest's own array).
-    private final byte[] in;
+    // A chunk of input blocks, hashed where it was read. Direct when the native loop hashes: a file
+    // is read into it with one copy and hashed in place. Else a heap array, into which a mapped
+    // file is copied once (the JDK's digest would copy a direct buffer again, into its own array).
+    private final ByteBuffer in;
     private final byte[] out; // the task's computed hash blocks
     private final byte[] stored; // the task's stored hash blocks (CHECK only)
 
@@ -131,7 +132,8 @@ public final class LevelPass {
               (long) blocksPerTask * layout.hashesPerBlock() * inputBlockSize,
               inputBlocks * inputBlockSize);
       int chunk = (int) Math.max(inputBlockSize, Math.min(CHUNK_BYTES, taskInput));
-      this.in = new byte[chunk - chunk % inputBlockSize];
+      int size = chunk - chunk % inputBlockSize;
+      this.in = hasher.runsNatively() ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
       this.out = new byte[blocksPerTask * layout.hashBlockSize()];
       this.stored = mode == Mode.CHECK ? new byte[out.length] : null;
     }
@@ -147,13 +149,12 @@ public final class LevelPass {
       long first = firstOut << bits;
       long end = Math.min((firstOut + outCount) << bits, inputBlocks);
       long outBase = layout.levelStart(level) + firstOut; // hash block of out[0]
-      int chunkBlocks = in.length / inputBlockSize;
+      int chunkBlocks = in.capacity() / inputBlockSize;
       for (long x = first; x < end; ) {
         int n = (int) Math.min(chunkBlocks, end - x);
         int bytes = (int) Math.min((long) n * inputBlockSize, inputBytes - x * inputBlockSize);
-        input.readFully(inputOffset + x * inputBlockSize, in, 0, bytes);
-        Arrays.fill(
-            in, bytes, n * inputBlockSize, (byte) 0); // the short last block, hashed as a whole one
+        input.readFully(inputOffset + x * inputBlockSize, in.clear().limit(bytes));
+        zero(in.clear(), bytes, n * inputBlockSize); // the short last block, hashed as a whole one
         hashChunk(n, x, outBase, hbs);
         x += n;
       }
@@ -223,6 +224,12 @@ public final class LevelPass {
           findings.spareNotZero(firstOut + b);
         }
       }
+    }
+  }
+
+  private static void zero(ByteBuffer b, int from, int to) {
+    for (int i = from; i < to; i += ZEROS.length) {
+      b.put(i, ZEROS, 0, Math.min(ZEROS.length, to - i));
     }
   }
 

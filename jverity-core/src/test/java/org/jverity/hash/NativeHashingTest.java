@@ -1,0 +1,161 @@
+package org.jverity.hash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.SplittableRandom;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.jverity.format.VerityParams;
+import org.jverity.io.MemoryDevice;
+import org.jverity.tree.LevelPass;
+import org.jverity.tree.MerkleLayout;
+import org.jverity.tree.ProgressListener;
+
+/**
+ * The native block-hashing loop gives the Java path's digests for every algorithm it takes, both
+ * salt placements and any run, from a heap array or a direct buffer; and the build made it here
+ * (the test command installs gcc and libssl-dev, so its absence is a failure, not a skip).
+ */
+class NativeHashingTest {
+  private static final List<HashAlgorithm> NATIVE =
+      List.of(
+          HashAlgorithm.SHA1,
+          HashAlgorithm.SHA224,
+          HashAlgorithm.SHA256,
+          HashAlgorithm.SHA384,
+          HashAlgorithm.SHA512);
+
+  @Test
+  void theBuildMadeTheLoopAndItPassedItsSelfTest() {
+    for (HashAlgorithm a : NATIVE) {
+      assertThat(BlockHasher.saltBefore(a, new byte[32]).runsNatively())
+          .as(
+              "native loop for %s: %s (built by jverity-core's build with gcc and libssl-dev)",
+              a, BlockHasher.bulkHashingNote().orElse("?"))
+          .isTrue();
+    }
+    assertThat(BlockHasher.bulkHashingNote()).hasValueSatisfying(n -> n.contains("native loop"));
+  }
+
+  @Test
+  void algorithmsItLacksAndLongSaltsStayInJava() {
+    assertThat(BlockHasher.saltBefore(HashAlgorithm.SHA3_256, new byte[32]).runsNatively())
+        .isFalse();
+    assertThat(BlockHasher.saltBefore(HashAlgorithm.SHA512_256, new byte[32]).runsNatively())
+        .isFalse();
+    byte[] longSalt = new byte[NativeHashing.MAX_SALT + 1];
+    BlockHasher h = BlockHasher.saltAfter(HashAlgorithm.SHA256, longSalt);
+    assertThat(h.runsNatively()).isFalse();
+    byte[] block = new byte[512];
+    byte[] out = new byte[32];
+    h.hashBlocks(block, 0, 512, 1, out, 0, 32);
+    assertThat(out).isEqualTo(h.hash(block, 0, 512));
+    assertThat(h.inJava().runsNatively()).isFalse();
+  }
+
+  @Property(tries = 200)
+  void runsGiveTheJavaDigests(
+      @ForAll @IntRange(min = 0, max = 4) int algorithm,
+      @ForAll @IntRange(min = 0, max = 300) int saltLength,
+      @ForAll boolean saltFirst,
+      @ForAll @IntRange(min = 0, max = 2) int blockSizeIndex,
+      @ForAll @IntRange(min = 1, max = 40) int count,
+      @ForAll @IntRange(min = 0, max = 16) int spare,
+      @ForAll @IntRange(min = 0, max = 100) int offset,
+      @ForAll long seed) {
+    HashAlgorithm a = NATIVE.get(algorithm);
+    int blockSize = new int[] {512, 1024, 4096}[blockSizeIndex];
+    SplittableRandom random = new SplittableRandom(seed);
+    byte[] salt = new byte[saltLength];
+    random.nextBytes(salt);
+    BlockHasher hasher =
+        saltFirst ? BlockHasher.saltBefore(a, salt) : BlockHasher.saltAfter(a, salt);
+    BlockHasher java = hasher.inJava();
+    byte[] blocks = new byte[offset + blockSize * count];
+    random.nextBytes(blocks);
+    int stride = a.digestSize() + spare;
+    int outOff = offset % 7;
+    int outLength = outOff + stride * count;
+
+    byte[] expected = new byte[outLength];
+    java.hashBlocks(blocks, offset, blockSize, count, expected, outOff, stride);
+    for (int i = 0; i < count; i++) { // the Java run is the one-block hash, block by block
+      byte[] one = java.hash(blocks, offset + i * blockSize, blockSize);
+      assertThat(expected).containsSequence(one);
+    }
+
+    byte[] fromArray = new byte[outLength];
+    hasher.hashBlocks(blocks, offset, blockSize, count, fromArray, outOff, stride);
+    assertThat(fromArray).isEqualTo(expected);
+
+    ByteBuffer direct = ByteBuffer.allocateDirect(blocks.length).put(0, blocks);
+    byte[] fromDirect = new byte[outLength];
+    hasher.hashBlocks(direct, offset, blockSize, count, fromDirect, outOff, stride);
+    assertThat(fromDirect).isEqualTo(expected);
+
+    byte[] fromJavaDirect = new byte[outLength];
+    java.hashBlocks(direct, offset, blockSize, count, fromJavaDirect, outOff, stride);
+    assertThat(fromJavaDirect).isEqualTo(expected);
+  }
+
+  @Test
+  void aRunOutsideItsArraysIsRefusedBeforeAnyByteIsWritten() {
+    BlockHasher h = BlockHasher.saltBefore(HashAlgorithm.SHA256, new byte[32]);
+    byte[] blocks = new byte[4096 * 4];
+    byte[] out = new byte[32 * 4];
+    assertThatThrownBy(() -> h.hashBlocks(blocks, 1, 4096, 4, out, 0, 32))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> h.hashBlocks(blocks, 0, 4096, 4, out, 1, 32))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> h.hashBlocks(blocks, 0, 4096, 4, out, 0, 31))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> h.hashBlocks(ByteBuffer.allocateDirect(4096), 0, 4096, 2, out, 0, 32))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+    assertThat(out).containsOnly(0);
+  }
+
+  /** A whole tree, both layouts: the native loop's levels are the Java path's, byte for byte. */
+  @Property(tries = 30)
+  void treesAreTheSameEitherWay(
+      @ForAll @IntRange(min = 1, max = 3000) int blocks,
+      @ForAll @IntRange(min = 0, max = 4095) int tail,
+      @ForAll boolean fsVerity,
+      @ForAll long seed)
+      throws IOException {
+    byte[] data = new byte[blocks * 4096 - (fsVerity ? tail : 0)];
+    new SplittableRandom(seed).nextBytes(data);
+    byte[] salt = new byte[fsVerity ? 8 : 32];
+    new SplittableRandom(~seed).nextBytes(salt);
+    // dm-verity with SHA-1: 20-byte digests in 32-byte slots, the stride the loop must keep.
+    VerityParams dm =
+        VerityParams.builder()
+            .hashAlgorithm(HashAlgorithm.SHA1)
+            .dataBlocks(blocks)
+            .salt(salt)
+            .superblock(false)
+            .build();
+    MerkleLayout layout =
+        fsVerity
+            ? MerkleLayout.fsVerity(HashAlgorithm.SHA256, 4096, data.length)
+            : MerkleLayout.dmVerity(dm);
+    BlockHasher hasher =
+        fsVerity ? BlockHasher.fsVerity(HashAlgorithm.SHA256, salt) : dm.blockHasher();
+    MemoryDevice viaNative = new MemoryDevice("native");
+    MemoryDevice viaJava = new MemoryDevice("java");
+    MemoryDevice in = new MemoryDevice("data", data);
+    LevelPass.writeLevels(layout, hasher, in, viaNative, ProgressListener.NONE, 2);
+    LevelPass.writeLevels(layout, hasher.inJava(), in, viaJava, ProgressListener.NONE, 2);
+    assertThat(viaNative.size()).isEqualTo(viaJava.size());
+    byte[] a = new byte[(int) viaNative.size()];
+    byte[] b = new byte[a.length];
+    viaNative.readFully(0, a, 0, a.length);
+    viaJava.readFully(0, b, 0, b.length);
+    assertThat(a).isEqualTo(b);
+  }
+}
