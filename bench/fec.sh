@@ -24,8 +24,11 @@
 #      then re-checks (cmp) the files the timed runs left;
 #   5. prints the table; each tool's FEC time is its "with FEC" median minus its plain
 #      format median (so JVM start and tree building cancel out), FEC MB/s = SIZE / FEC time.
-# The last line is exactly:  RATIO fec_encode_over_veritysetup <x.xx>
-#   (jverity FEC MB/s over veritysetup FEC MB/s, by median).
+# The last two lines are exactly:
+#   RATIO fec_format_<size>_over_veritysetup <x.xx>   (whole `format --fec-device` processes:
+#                                                      veritysetup median / jverity median)
+#   RATIO fec_encode_over_veritysetup <x.xx>          (jverity FEC MB/s over veritysetup FEC
+#                                                      MB/s, by median: plain format subtracted)
 # Needs: veritysetup, hyperfine, openssl, numfmt, cmp, and jq or python3.  Files are removed
 # on exit.  Runtime for 512M at roots 2, RUNS=3: about 1-2 minutes (veritysetup's FEC
 # encoder does ~50-70 MB/s here).
@@ -204,4 +207,5 @@ printf '  1%% of blocks corrupted: %8s s  %6s MB/s  (%s blocks corrected, %s cor
   "$CORRECTED" "$NBAD"
 # ==== end of PART 2 ===========================================================================
 
+echo "RATIO fec_format_$(echo "$SIZE_ARG" | tr 'A-Z' 'a-z')_over_veritysetup $(div "${MED[veritysetup format+fec]}" "${MED[jverity format+fec]}")"
 echo "RATIO fec_encode_over_veritysetup $(div "$VS_FEC_MED" "$JV_FEC_MED")"

@@ -28,7 +28,10 @@
 #      exit 0 against veritysetup's root hash (hyperfine fails on a non-zero exit);
 #   5. openssl speed sha256 on 4 KiB blocks, 1 process and -multi $(nproc), as the
 #      in-process hash limit;
-#   6. prints the table, the jverity/veritysetup ratios and jverity vs the hash limit.
+#   6. prints the table, the jverity/veritysetup ratios and jverity vs the hash limit, and ends
+#      with two lines (veritysetup median / jverity median; > 1 = jverity faster):
+#        RATIO format_<size>_over_veritysetup <x.xx>
+#        RATIO verify_<size>_over_veritysetup <x.xx>
 # Needs: veritysetup, hyperfine, openssl, numfmt, and jq or python3.  The image and
 # hash files are removed on exit.  Runtime for 2G, RUNS=3: about 1-2 minutes.
 set -euo pipefail
@@ -229,3 +232,7 @@ if [ -n "$HLN" ]; then
   printf '  jverity format MB/s / %s-core hash limit: %s (best), %s (median)\n' "$NPROC" \
     "$(div "$(mbs "${MIN[jverity format]}")" "$HLN")" "$(div "$(mbs "${MED[jverity format]}")" "$HLN")"
 fi
+echo
+for op in format verify; do
+  echo "RATIO ${op}_$(echo "$SIZE_ARG" | tr 'A-Z' 'a-z')_over_veritysetup $(div "${MED[veritysetup $op]}" "${MED[jverity $op]}")"
+done

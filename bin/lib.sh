@@ -57,8 +57,8 @@ jverity_train_aot() {
   local jar=$1 aot=$2 tmp native=()
   tmp=$(mktemp -d)
   # With the native hashing loop when the build made it, so that its classes are in the cache too.
-  [ -f "$ROOT/jverity-core/target/native/libjverityhash.so" ] &&
-    native=(-Djverity.native.library="$ROOT/jverity-core/target/native/libjverityhash.so")
+  [ -f "$ROOT/jverity-core/target/native/libjverity.so" ] &&
+    native=(-Djverity.native.library="$ROOT/jverity-core/target/native/libjverity.so")
   # One process runs the commands users run most (format, verify, dump, read, digest of a big file
   # and of many small ones): the cache keeps their classes and the profiles of their hashing loops.
   # The JVM options must be those of the runs that use the cache (bin/jverity), or it is refused.

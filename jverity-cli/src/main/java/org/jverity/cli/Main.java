@@ -27,6 +27,7 @@ import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.UsageException;
+import org.jverity.fec.FecEncoder;
 import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.SuperblockException;
 import org.jverity.format.UnsupportedHashAlgorithmException;
@@ -201,6 +202,7 @@ public final class Main {
     int exit = returned.applyAsInt(code);
     if (io != null) {
       BlockHasher.bulkHashingNote().ifPresent(io::debug);
+      FecEncoder.parityNote().ifPresent(io::debug);
       io.debug("Exit code " + exit + " (" + ExitCode.meaning(code) + ").");
     }
     if (global.verbose) { // as veritysetup -v

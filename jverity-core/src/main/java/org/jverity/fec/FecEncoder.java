@@ -3,6 +3,7 @@ package org.jverity.fec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Optional;
 import org.jverity.internal.Parallel;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.WritableDevice;
@@ -45,6 +46,14 @@ public final class FecEncoder {
     this.tables = new PackedInterleaved.Tables(new ReedSolomon(layout.roots()));
     this.threads = threads;
     this.progress = progress;
+  }
+
+  /**
+   * One line on which path the parity took in this process (the native loop or Java), for {@code
+   * --debug}; empty when none was computed.
+   */
+  public static Optional<String> parityNote() {
+    return NativeFec.note();
   }
 
   /** An encoder for {@code layout} using every core and reporting no progress. */

@@ -32,8 +32,16 @@ final class PackedInterleaved {
     final int messageLength; // k
     final int words; // longs per codeword: ⌈roots / 8⌉
     final long[][][] t; // t[x][i][v]: word x of v·c_i
+    // packed[i][x·256 + v] = t[x][i][v]: position i's words in one array, as the native loop takes
+    // them; null when it is not used.
+    final long[][] packed;
 
     Tables(ReedSolomon rs) {
+      this(rs, true);
+    }
+
+    /** {@code nativeLoop}: feed through the native loop when it is available. */
+    Tables(ReedSolomon rs, boolean nativeLoop) {
       this.roots = rs.roots();
       this.messageLength = rs.messageLength();
       this.words = Math.ceilDiv(roots, Long.BYTES);
@@ -53,6 +61,17 @@ final class PackedInterleaved {
           }
         }
       }
+      this.packed = nativeLoop && NativeFec.available() ? pack() : null;
+    }
+
+    private long[][] pack() {
+      long[][] p = new long[messageLength][words * GaloisField.SIZE];
+      for (int i = 0; i < messageLength; i++) {
+        for (int x = 0; x < words; x++) {
+          System.arraycopy(t[x][i], 0, p[i], x * GaloisField.SIZE, GaloisField.SIZE);
+        }
+      }
+      return p;
     }
   }
 
@@ -88,6 +107,10 @@ final class PackedInterleaved {
    */
   void feed(byte[] bytes, int off) {
     int i = advance(1);
+    if (tables.packed != null) {
+      NativeFec.feed(acc, words, width, bytes, off, 0, tables.packed[i], null);
+      return;
+    }
     long[] a = acc;
     switch (words) {
       case 1 -> {
@@ -126,6 +149,10 @@ final class PackedInterleaved {
    */
   void feed2(byte[] bytes, int off, int off2) {
     int i = advance(2);
+    if (tables.packed != null) {
+      NativeFec.feed(acc, words, width, bytes, off, off2, tables.packed[i], tables.packed[i + 1]);
+      return;
+    }
     long[] a = acc;
     switch (words) {
       case 1 -> {

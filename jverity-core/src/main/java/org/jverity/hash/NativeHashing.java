@@ -1,18 +1,17 @@
 package org.jverity.hash;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import org.jverity.internal.NativeLibrary;
 
 /**
- * The native block-hashing loop ({@code libjverityhash.so}, {@code src/main/c/jverity_hash.c}): a
- * run of blocks hashed by the system's libcrypto in one JNI call.
+ * The native block-hashing loop ({@link NativeLibrary}, {@code src/main/c/hash_blocks.c}): a run of
+ * blocks hashed by the system's libcrypto in one JNI call.
  *
  * <p>Why: a one-shot command is a whole process, and the JDK's SHA-2 reaches its full speed only
  * once the JIT has compiled it, ~400 ms in; until then blocks hash at ~70 MB/s a core. libcrypto
@@ -20,26 +19,19 @@ import java.util.concurrent.ConcurrentMap;
  * JNI, not FFM: loading the library and the first call take ~4 ms, where FFM's first downcall
  * handle took ~50 ms to bind on this machine even from an AOT cache.
  *
- * <p>Loaded from the path in {@code -Djverity.native.library} ({@code bin/jverity} gives the one
- * the build made, unless {@code JVERITY_NATIVE=off}); without it, or when it fails to load or its
- * self-test disagrees with the JDK, hashing stays in Java with identical results. Each algorithm is
- * self-tested on first use, both salt placements, against the JDK's digest.
+ * <p>Without the library, or when its self-test disagrees with the JDK, hashing stays in Java with
+ * identical results. Each algorithm is self-tested on first use, both salt placements, from a heap
+ * array and a direct buffer, against the JDK's digest.
  */
 final class NativeHashing {
-  /** The interface version this class speaks; a library built from another source is refused. */
-  static final int ABI_VERSION = 1;
-
   /** Longest salt the library takes (its MAX_SALT): longer ones are hashed in Java. */
   static final int MAX_SALT = 1024;
 
-  static final String LIBRARY_PROPERTY = "jverity.native.library";
-
   private static final int OK = 0;
 
-  /** Whether the library loaded, and if not why: read once, on first use. */
-  private static final class Library {
-    static final String PROBLEM = load(); // null: loaded
-    static final String VERSION = PROBLEM == null ? libcryptoVersion() : null;
+  /** libcrypto's version line, read once the library is loaded. */
+  private static final class Libcrypto {
+    static final String VERSION = libcryptoVersion();
   }
 
   /** Per algorithm (its kernel name): whether its self-test passed (absent: not tested yet). */
@@ -57,7 +49,7 @@ final class NativeHashing {
   static Optional<Integer> codeFor(HashAlgorithm algorithm, byte[] salt) {
     asked = true;
     Integer code = code(algorithm);
-    if (code == null || salt.length > MAX_SALT || Library.PROBLEM != null) {
+    if (code == null || salt.length > MAX_SALT || !NativeLibrary.loaded()) {
       return Optional.empty();
     }
     return TESTED.computeIfAbsent(algorithm.kernelName(), n -> selfTest(algorithm, code))
@@ -113,18 +105,18 @@ final class NativeHashing {
     if (!asked) {
       return Optional.empty();
     }
-    if (Library.PROBLEM != null) {
+    if (!NativeLibrary.loaded()) {
       return Optional.of(
-          "Block hashing: in Java (native loop not loaded: " + Library.PROBLEM + ")");
+          "Block hashing: in Java (native loop not loaded: " + NativeLibrary.problem() + ")");
     }
     StringBuilder b = new StringBuilder("Block hashing: native loop over ");
-    b.append(Library.VERSION);
+    b.append(Libcrypto.VERSION);
     TESTED.forEach(
         (name, ok) -> b.append(ok ? "" : "; " + name + " in Java (failed its self-test)"));
     return Optional.of(b.toString());
   }
 
-  /** The library's numbering (jverity_hash.c's ALG_*), or null for an algorithm it lacks. */
+  /** The library's numbering (hash_blocks.c's ALG_*), or null for an algorithm it lacks. */
   private static Integer code(HashAlgorithm algorithm) {
     if (algorithm.equals(HashAlgorithm.SHA1)) {
       return 1;
@@ -138,25 +130,6 @@ final class NativeHashing {
       return 5;
     }
     return null;
-  }
-
-  private static String load() {
-    String path = System.getProperty(LIBRARY_PROPERTY, "");
-    if (path.isEmpty()) {
-      return "-D" + LIBRARY_PROPERTY + " not set";
-    }
-    if (!Files.isRegularFile(Path.of(path))) {
-      return path + ": no such file";
-    }
-    try {
-      System.load(path);
-      int abi = abiVersion();
-      return abi == ABI_VERSION
-          ? null
-          : path + ": interface version " + abi + " (expected " + ABI_VERSION + ")";
-    } catch (UnsatisfiedLinkError | SecurityException e) {
-      return path + ": " + e.getMessage();
-    }
   }
 
   /**
@@ -208,8 +181,6 @@ final class NativeHashing {
     }
     return true;
   }
-
-  private static native int abiVersion();
 
   private static native String libcryptoVersion();
 

@@ -1,6 +1,6 @@
 /*
- * jverity's native block-hashing loop: the digests of a run of equal-sized blocks, each hashed
- * with a salt before or after it, by the system's libcrypto (OpenSSL).
+ * The native block-hashing loop: the digests of a run of equal-sized blocks, each hashed with a
+ * salt before or after it, by the system's libcrypto (OpenSSL). Part of libjverity.so.
  *
  * Why native: a one-shot command (format, verify, digest) is a whole process, and the JDK's SHA-2
  * runs at full speed only once the JIT has compiled it, ~400 ms in; libcrypto uses SHA-NI or AVX2
@@ -26,9 +26,6 @@ enum { ALG_SHA1 = 1, ALG_SHA224 = 2, ALG_SHA256 = 3, ALG_SHA384 = 4, ALG_SHA512 
 
 /* Results, as NativeHashing reads them. */
 enum { OK = 0, UNKNOWN_ALGORITHM = -1, BAD_RANGE = -2, NO_MEMORY = -3 };
-
-/* The interface's version: NativeHashing refuses a library built from another one. */
-#define ABI_VERSION 1
 
 /* Longest salt taken: dm-verity's is at most 256 bytes, fs-verity's 32 (padded to 128). */
 #define MAX_SALT 1024
@@ -76,12 +73,6 @@ static void hash_run(jint algorithm, const unsigned char *salt, jint salt_len, j
 /* Whether [off, off + length) lies within an array of `size` bytes (no overflow: 64-bit sums). */
 static int within(jlong off, jlong length, jsize size) {
   return off >= 0 && length >= 0 && off + length <= (jlong)size;
-}
-
-JNIEXPORT jint JNICALL Java_org_jverity_hash_NativeHashing_abiVersion(JNIEnv *env, jclass cls) {
-  (void)env;
-  (void)cls;
-  return ABI_VERSION;
 }
 
 JNIEXPORT jstring JNICALL Java_org_jverity_hash_NativeHashing_libcryptoVersion(JNIEnv *env,

@@ -1,0 +1,15 @@
+/*
+ * libjverity.so: the loops a one-shot jverity command runs over every byte of an image, at full
+ * speed from the process's first block (hash_blocks.c, fec_feed.c). Loaded by
+ * org.jverity.internal.NativeLibrary, which refuses a library of another interface version.
+ */
+#include <jni.h>
+
+/* Bumped whenever a native method's signature or meaning changes. */
+#define ABI_VERSION 2
+
+JNIEXPORT jint JNICALL Java_org_jverity_internal_NativeLibrary_abiVersion(JNIEnv *env, jclass cls) {
+  (void)env;
+  (void)cls;
+  return ABI_VERSION;
+}
