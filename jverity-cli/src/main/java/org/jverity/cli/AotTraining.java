@@ -27,6 +27,9 @@ public final class AotTraining {
 
   static final int SMALL_FILES = 200;
 
+  /** The image formatted with FEC: a few rounds of every parity path. */
+  static final int FEC_DATA_BYTES = 4 << 20;
+
   public static void main(String[] args) throws IOException {
     if (args.length != 1) {
       System.err.println("usage: AotTraining DIR");
@@ -50,6 +53,15 @@ public final class AotTraining {
     run("format", data.toString(), hash, "--root-hash-file", rootFile);
     String root = Files.readString(Path.of(rootFile)).strip();
     run("verify", data.toString(), hash, root);
+    // FEC: its classes and tables (the parity loop is native where the library is).
+    Path fecData = dir.resolve("fec-data.img");
+    Files.write(fecData, bytes(random, FEC_DATA_BYTES));
+    run(
+        "format",
+        fecData.toString(),
+        dir.resolve("fec-data.hash").toString(),
+        "--fec-device",
+        dir.resolve("fec-data.fec").toString());
     run("dump", hash);
     run("read", data.toString(), hash, root, "--length", "1M", "-o", dir.resolve("out").toString());
     // The remote path: the JDK's HTTP client, the size probes, RemoteDevice's cache and fetches.
