@@ -21,7 +21,7 @@ import java.util.Optional;
  */
 public final class BlockHasher {
   private final HashAlgorithm algorithm;
-  private final MessageDigest digest;
+  private MessageDigest digest; // the JDK's, made on first use: a native run needs none
   private final byte[] salt; // as hashed, padding included
   private final boolean saltFirst; // H(salt ‖ block); else H(block ‖ salt)
   private final int digestSize; // bytes
@@ -33,7 +33,6 @@ public final class BlockHasher {
 
   private BlockHasher(HashAlgorithm algorithm, byte[] salt, boolean saltFirst, boolean javaOnly) {
     this.algorithm = algorithm;
-    this.digest = algorithm.newDigest();
     this.salt = salt.clone();
     this.saltFirst = saltFirst;
     this.digestSize = algorithm.digestSize();
@@ -110,6 +109,7 @@ public final class BlockHasher {
 
   /** Writes the digest of {@code block[off, off+len)} to {@code out[outOff, outOff+digestSize)}. */
   public void hash(byte[] block, int off, int len, byte[] out, int outOff) {
+    MessageDigest digest = digest();
     if (saltFirst) {
       digest.update(salt);
       digest.update(block, off, len);
@@ -126,6 +126,7 @@ public final class BlockHasher {
    * block read straight from the kernel is copied once, into cache-resident memory.
    */
   public void hash(ByteBuffer block, byte[] out, int outOff) {
+    MessageDigest digest = digest();
     if (saltFirst) {
       digest.update(salt);
       digest.update(block);
@@ -206,6 +207,17 @@ public final class BlockHasher {
     byte[] out = new byte[digestSize];
     hash(block, off, len, out, 0);
     return out;
+  }
+
+  /**
+   * The JDK's digest, made on first use: starting the JDK's security providers costs a one-shot
+   * command ~25 ms, and a tree hashed by the native loop needs none.
+   */
+  private MessageDigest digest() {
+    if (digest == null) {
+      digest = algorithm.newDigest();
+    }
+    return digest;
   }
 
   private void finish(byte[] out, int outOff) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
@@ -41,6 +43,25 @@ class NativeHashingTest {
           .isTrue();
     }
     assertThat(BlockHasher.bulkHashingNote()).hasValueSatisfying(n -> n.contains("native loop"));
+  }
+
+  /** The self-test's known answers are the JDK's: its runs, hashed in Java, digested by the JDK. */
+  @Test
+  void theSelfTestsAnswersAreTheJdks() throws Exception {
+    assertThat(NativeHashing.KNOWN_ANSWERS.keySet())
+        .containsExactlyInAnyOrderElementsOf(
+            NATIVE.stream().map(HashAlgorithm::kernelName).toList());
+    for (HashAlgorithm a : NATIVE) {
+      byte[] runs =
+          NativeHashing.selfTestRuns(
+              a,
+              (salt, saltFirst, blocks, off, blockSize, count, out, outOff, stride) ->
+                  (saltFirst ? BlockHasher.saltBefore(a, salt) : BlockHasher.saltAfter(a, salt))
+                      .inJava()
+                      .hashBlocks(blocks, off, blockSize, count, out, outOff, stride));
+      String jdk = HexFormat.of().formatHex(MessageDigest.getInstance(a.jcaName()).digest(runs));
+      assertThat(NativeHashing.KNOWN_ANSWERS.get(a.kernelName())).as("%s", a).isEqualTo(jdk);
+    }
   }
 
   @Test
