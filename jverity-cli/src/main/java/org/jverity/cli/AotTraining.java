@@ -27,6 +27,8 @@ public final class AotTraining {
 
   static final int SMALL_FILES = 200;
 
+  static final int SMALL_DIRS = 4;
+
   public static void main(String[] args) throws IOException {
     if (args.length != 1) {
       System.err.println("usage: AotTraining DIR");
@@ -37,8 +39,10 @@ public final class AotTraining {
     Path data = dir.resolve("data.img");
     Files.write(data, bytes(random, DATA_BYTES));
     List<String> small = new ArrayList<>();
+    Path tree = dir.resolve("tree"); // the small files in a few directories, for --recursive
     for (int i = 0; i < SMALL_FILES; i++) {
-      Path f = dir.resolve("small-" + i);
+      Path sub = Files.createDirectories(tree.resolve("d" + i % SMALL_DIRS));
+      Path f = sub.resolve("small-" + i);
       Files.write(f, bytes(random, 4096 * (1 + random.nextInt(16))));
       small.add(f.toString());
     }
@@ -65,6 +69,7 @@ public final class AotTraining {
     List<String> digest = new ArrayList<>(List.of("digest"));
     digest.addAll(small);
     run(digest.toArray(String[]::new));
+    run("digest", "--recursive", tree.toString());
   }
 
   private static void run(String... args) {

@@ -22,6 +22,7 @@ public final class SmallFileDigester {
   private final BlockHasher descriptorHasher; // the file digest's: the descriptor, unsalted
   private final byte[] digest; // the root's or the file digest's, before it is copied out
   private byte[] levels = new byte[0]; // the levels above the data, reused; grown as needed
+  private int dirty; // levels[dirty..] are all zeros: only the bytes below may need clearing
 
   public SmallFileDigester(FsVerityParams params) {
     this.params = params;
@@ -70,9 +71,14 @@ public final class SmallFileDigester {
     int next = 0; // where the level above it starts in `levels`
     while (blocks > 1) {
       int above = Math.ceilDiv(blocks, blockSize / digestSize); // hash blocks of the level above
-      ensureLevels(next + above * blockSize);
-      Arrays.fill(levels, next, next + above * blockSize, (byte) 0); // digests packed, then zeros
+      int end = next + above * blockSize;
+      int written = next + blocks * digestSize; // digests packed, then zeros to the block's end
+      ensureLevels(end);
+      if (written < Math.min(end, dirty)) {
+        Arrays.fill(levels, written, Math.min(end, dirty), (byte) 0);
+      }
       hasher.hashBlocks(level, levelAt, blockSize, blocks, levels, next, digestSize);
+      dirty = Math.max(dirty, written);
       level = levels;
       levelAt = next;
       next += above * blockSize;

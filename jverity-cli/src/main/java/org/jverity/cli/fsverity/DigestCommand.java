@@ -165,8 +165,11 @@ public final class DigestCommand implements Command {
     return result(io);
   }
 
-  /** A file to digest: its location and, when local, its size when it was found (else -1). */
-  private record Target(String location, long size) {
+  /**
+   * A file to digest: its location and, when local, its path and its size when it was found (else
+   * null and -1).
+   */
+  private record Target(String location, Path path, long size) {
     boolean big() {
       return size < 0 || size > SMALL_FILE;
     }
@@ -193,7 +196,7 @@ public final class DigestCommand implements Command {
       }
       try {
         FsVerityDescriptor d =
-            WholeFileDigests.suits(params, t.size()) ? whole.digest(Path.of(t.location())) : null;
+            WholeFileDigests.suits(params, t.size()) ? whole.digest(t.path(), t.size()) : null;
         if (d == null) {
           d = digest(single, t.location(), false);
         }
@@ -372,7 +375,10 @@ public final class DigestCommand implements Command {
         given.add(null);
       } else {
         requireRegular(f);
-        given.add(new Target(f, Locations.isRemote(f) ? -1 : Files.size(Path.of(f))));
+        given.add(
+            Locations.isRemote(f)
+                ? new Target(f, null, -1)
+                : new Target(f, Path.of(f), Files.size(Path.of(f))));
       }
     }
     for (int i = 0; i < files.size(); i++) {
@@ -380,7 +386,8 @@ public final class DigestCommand implements Command {
         visitor.visit(given.get(i));
       } else {
         SortedFileWalk.walk(
-            Path.of(files.get(i)), f -> visitor.visit(new Target(f.path().toString(), f.size())));
+            Path.of(files.get(i)),
+            f -> visitor.visit(new Target(f.path().toString(), f.path(), f.size())));
       }
     }
   }
