@@ -37,7 +37,10 @@ import org.jverity.server.Locations;
 /**
  * {@code fsverity digest}: prints each file's fs-verity digest, optionally writing its Merkle tree
  * and descriptor, with fsverity-utils 1.5's output. Small files are hashed side by side, one per
- * core; a big one on every core; lines come out in argument order.
+ * core, in batches handed out as they are found (a --recursive walk is hashed while it goes on);
+ * those of up to a MiB are read whole and hashed in memory ({@link WholeFileDigests}), which is
+ * what 10^5 files of a few KiB (a container image) cost: an open, two reads and a close a file. A
+ * big file is hashed on every core. Lines come out in argument order, a batch at a time.
  */
 public final class DigestCommand implements Command {
   /** Files up to this size are hashed one per thread; bigger ones on every thread in turn. */

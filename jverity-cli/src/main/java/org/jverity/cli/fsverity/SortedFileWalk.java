@@ -6,7 +6,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -30,15 +30,19 @@ final class SortedFileWalk {
   }
 
   /**
-   * A subdirectory's place among its siblings: the key of {@code d} is {@code d/\u0001}, which
-   * compares with a sibling as every path under {@code d} does (a name holds neither {@code /} nor
-   * a byte below {@code \u0001} that could sort between them).
+   * A subdirectory's place among its siblings: the key of {@code d} is {@code d/} and the byte 1,
+   * which compares with a sibling as every path under {@code d} does: no name holds a {@code /},
+   * and none starts with a byte below 1 (a name holds no NUL) that could sort before the key.
    */
   private static final String BELOW_EVERY_NAME = "\u0001";
 
-  private record Entry(Path path, Path key, BasicFileAttributes attributes) {}
-
-  private static final Comparator<Entry> ORDER = Comparator.comparing(Entry::key);
+  private record Entry(Path path, Path key, BasicFileAttributes attributes)
+      implements Comparable<Entry> {
+    @Override
+    public int compareTo(Entry other) {
+      return key.compareTo(other.key);
+    }
+  }
 
   private SortedFileWalk() {}
 
@@ -69,7 +73,7 @@ final class SortedFileWalk {
         }
       }
     }
-    entries.sort(ORDER);
+    Collections.sort(entries);
     for (Entry e : entries) {
       if (e.attributes().isDirectory()) {
         directory(e.path(), visitor);
