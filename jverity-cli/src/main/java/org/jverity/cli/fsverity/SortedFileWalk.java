@@ -1,5 +1,6 @@
 package org.jverity.cli.fsverity;
 
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -72,6 +73,8 @@ final class SortedFileWalk {
           entries.add(new Entry(p, p, a));
         }
       }
+    } catch (DirectoryIteratorException e) { // a listing that failed part way: why, naming it
+      throw e.getCause();
     }
     Collections.sort(entries);
     for (Entry e : entries) {
