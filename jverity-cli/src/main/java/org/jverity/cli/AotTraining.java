@@ -27,6 +27,8 @@ public final class AotTraining {
 
   static final int SMALL_FILES = 200;
 
+  static final int SMALL_DIRS = 4;
+
   /** The image formatted with FEC: a few rounds of every parity path. */
   static final int FEC_DATA_BYTES = 4 << 20;
 
@@ -40,8 +42,10 @@ public final class AotTraining {
     Path data = dir.resolve("data.img");
     Files.write(data, bytes(random, DATA_BYTES));
     List<String> small = new ArrayList<>();
+    Path tree = dir.resolve("tree"); // the small files in a few directories, for --recursive
     for (int i = 0; i < SMALL_FILES; i++) {
-      Path f = dir.resolve("small-" + i);
+      Path sub = Files.createDirectories(tree.resolve("d" + i % SMALL_DIRS));
+      Path f = sub.resolve("small-" + i);
       Files.write(f, bytes(random, 4096 * (1 + random.nextInt(16))));
       small.add(f.toString());
     }
@@ -77,6 +81,7 @@ public final class AotTraining {
     List<String> digest = new ArrayList<>(List.of("digest"));
     digest.addAll(small);
     run(digest.toArray(String[]::new));
+    run("digest", "--recursive", tree.toString());
   }
 
   private static void run(String... args) {

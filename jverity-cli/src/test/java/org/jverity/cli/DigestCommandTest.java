@@ -164,6 +164,54 @@ public class DigestCommandTest {
     assertThat(mine.stdout()).isEqualTo(theirs.stdout());
   }
 
+  /**
+   * A tree as a container image has one: files in directories at several depths, names that sort on
+   * either side of a subdirectory's "/" ("b-", "b.d/", "b/", "b0"), a file or two past each size
+   * the command hashes differently (whole in memory, through a device, on every thread), more files
+   * than a batch, links that are not followed: the lines of {@code fsverity digest} given the paths
+   * in {@code LC_ALL=C sort} order, on one thread or several.
+   */
+  @ParameterizedTest(name = "--threads {0}")
+  @CsvSource({"1", "3"})
+  void recursiveTreeInByteOrderAsFsverityOverSortedFind(int threads, @TempDir Path tree)
+      throws Exception {
+    SplittableRandom r = new SplittableRandom(18);
+    List<String> names =
+        List.of("b-", "b0", "a b", "B", "b.d/x", "b/a", "b/c/z", "b/c-", "z/y/x/w");
+    List<Path> files = new ArrayList<>();
+    for (String n : names) {
+      files.add(tree.resolve(n));
+    }
+    for (int i = 0; i < 700; i++) {
+      files.add(tree.resolve("many/d" + i % 7 + "/f" + i));
+    }
+    files.add(tree.resolve("many/whole-limit-plus-1"));
+    files.add(tree.resolve("many/big"));
+    for (Path f : files) {
+      Files.createDirectories(f.getParent());
+      String name = f.getFileName().toString();
+      int size =
+          switch (name) {
+            case "whole-limit-plus-1" -> (1 << 20) + 1;
+            case "big" -> (9 << 20) + 5;
+            default -> r.nextInt(20_000);
+          };
+      byte[] b = new byte[size];
+      r.nextBytes(b);
+      Files.write(f, b);
+    }
+    Files.createDirectories(tree.resolve("empty"));
+    Files.createSymbolicLink(tree.resolve("b/link-to-file"), tree.resolve("b0"));
+    Files.createSymbolicLink(tree.resolve("b/link-to-dir"), tree.resolve("many"));
+    List<String> sorted =
+        files.stream().map(Path::toString).sorted().toList(); // ASCII: byte order, as C sort
+    ToolRun mine = Jverity.run("digest", "--recursive", "--threads", "" + threads, tree.toString());
+    assertThat(mine.exitCode()).as("%s", mine).isZero();
+    ToolRun theirs = fsverity(sorted);
+    assertThat(theirs.exitCode()).as("%s", theirs).isZero();
+    assertThat(mine.stdout()).isEqualTo(theirs.stdout());
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',

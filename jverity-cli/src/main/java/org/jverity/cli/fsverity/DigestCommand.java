@@ -4,18 +4,14 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
@@ -28,6 +24,7 @@ import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.fsverity.FsVerityDescriptor;
+import org.jverity.fsverity.FsVerityDigest;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.FsVerityTreeBuilder;
 import org.jverity.image.DeviceSource;
@@ -40,11 +37,26 @@ import org.jverity.server.Locations;
 /**
  * {@code fsverity digest}: prints each file's fs-verity digest, optionally writing its Merkle tree
  * and descriptor, with fsverity-utils 1.5's output. Small files are hashed side by side, one per
- * core; a big one on every core; lines come out in argument order.
+ * core, in batches handed out as they are found (a --recursive walk is hashed while it goes on);
+ * those of up to a MiB are read whole and hashed in memory ({@link WholeFileDigests}), which is
+ * what 10^5 files of a few KiB (a container image) cost: an open, two reads and a close a file. A
+ * big file is hashed on every core. Lines come out in argument order, a batch at a time.
  */
 public final class DigestCommand implements Command {
   /** Files up to this size are hashed one per thread; bigger ones on every thread in turn. */
   static final long SMALL_FILE = 8L << 20; // bytes
+
+  /**
+   * Small files go to the hashing threads in batches of this many files or bytes, whichever is
+   * reached first: few enough hand-overs for 10^5 files of a few KiB, enough batches for the
+   * threads to share a few larger files evenly.
+   */
+  static final int BATCH_FILES = 256;
+
+  static final long BATCH_BYTES = 16L << 20;
+
+  /** Batches out per hashing thread: they keep the threads busy while lines are printed. */
+  static final int WINDOW_PER_THREAD = 4;
 
   /** Paths, or URLs (each one object: hashed as one file). */
   List<String> files;
@@ -118,14 +130,11 @@ public final class DigestCommand implements Command {
   }
 
   private int digestAll(Io io) throws Exception {
-    List<String> all = expand();
     int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
     FsVerityTreeBuilder builder = FsVerityTreeBuilder.of(params).withThreads(n);
-    FsVerityTreeBuilder single = builder.withThreads(1);
-    boolean sidecars = outTree != null || outDescriptor != null;
-
     PrintWriter out = io.out();
-    if (sidecars) {
+    if (outTree != null || outDescriptor != null) {
+      List<String> all = expand();
       new DistinctFiles()
           .inputs("file", all.stream().map(Locations::file).filter(p -> p != null).toList())
           .output("--out-merkle-tree", outTree)
@@ -136,33 +145,106 @@ public final class DigestCommand implements Command {
       sequentially(builder, all, out);
       return result(io);
     }
-    List<Future<FsVerityDescriptor>> small = new ArrayList<>();
     ExecutorService pool =
         Executors.newFixedThreadPool(
             n, Thread.ofPlatform().daemon().name("jverity-digest-", 1).factory());
     try {
-      for (String p : all) {
-        requireRegular(p);
-        small.add(
-            !Locations.isRemote(p) && Files.size(Path.of(p)) <= SMALL_FILE
-                ? pool.submit(() -> digest(single, p, false))
-                : null);
-      }
-      for (int i = 0; i < all.size(); i++) {
-        FsVerityDescriptor d =
-            small.get(i) != null ? await(small.get(i)) : digest(builder, all.get(i), true);
-        say(out, d, all.get(i));
-      }
+      FsVerityTreeBuilder single = builder.withThreads(1);
+      ThreadLocal<WholeFileDigests> whole =
+          ThreadLocal.withInitial(() -> new WholeFileDigests(params));
+      InOrderBatches<Target, Digested> batches =
+          new InOrderBatches<>(
+              pool,
+              BATCH_FILES,
+              BATCH_BYTES,
+              WINDOW_PER_THREAD * n,
+              batch -> digestBatch(batch, single, whole.get()),
+              (batch, results) -> sayBatch(out, builder, batch, results));
+      forEachTarget(t -> batches.add(t, Math.max(0, t.size())));
+      batches.finish();
     } finally {
       pool.shutdownNow();
     }
     return result(io);
   }
 
+  /**
+   * A file to digest: its location and, when local, its path and its size when it was found (else
+   * null and -1).
+   */
+  private record Target(String location, Path path, long size) {
+    boolean big() {
+      return size < 0 || size > SMALL_FILE;
+    }
+  }
+
+  /**
+   * A file's result: its descriptor and file digest and, unless --json, its line; or why it failed;
+   * or nothing, for a big file, which the printing thread hashes on every thread when it comes to
+   * it.
+   */
+  private record Digested(FsVerityDescriptor descriptor, byte[] digest, String line, Exception e) {}
+
+  /**
+   * Hashes a batch's small files, each on this thread alone: whole in memory when it fits, else
+   * through a device. A failure ends the batch: it is reported after the lines before it.
+   */
+  private List<Digested> digestBatch(
+      List<Target> batch, FsVerityTreeBuilder single, WholeFileDigests whole) {
+    List<Digested> results = new ArrayList<>(batch.size());
+    for (Target t : batch) {
+      if (t.big()) {
+        results.add(null);
+        continue;
+      }
+      try {
+        FsVerityDescriptor d =
+            WholeFileDigests.suits(params, t.size()) ? whole.digest(t.path(), t.size()) : null;
+        if (d == null) {
+          d = digest(single, t.location(), false);
+        }
+        byte[] digest = whole.fileDigest(d);
+        results.add(new Digested(d, digest, json ? null : line(d, digest, t.location()), null));
+      } catch (Exception e) {
+        results.add(new Digested(null, null, null, e));
+        break;
+      }
+    }
+    return results;
+  }
+
+  /** Prints a batch's lines (or keeps its objects) in order, hashing its big files meanwhile. */
+  private void sayBatch(
+      PrintWriter out, FsVerityTreeBuilder builder, List<Target> batch, List<Digested> results)
+      throws Exception {
+    StringBuilder lines = new StringBuilder();
+    try {
+      for (int i = 0; i < results.size(); i++) {
+        Digested r = results.get(i);
+        String file = batch.get(i).location();
+        if (r == null) {
+          out.append(lines);
+          lines.setLength(0);
+          FsVerityDescriptor d = digest(builder, file, true);
+          say(out, d, d.digest(), file);
+        } else if (r.e() != null) {
+          throw r.e();
+        } else if (r.line() != null) {
+          lines.append(r.line()).append(System.lineSeparator());
+        } else {
+          say(out, r.descriptor(), r.digest(), file);
+        }
+      }
+    } finally {
+      out.append(lines); // the lines before a failure, as fsverity prints them
+      out.flush();
+    }
+  }
+
   /** A file's digest: its line, or under --json its object, kept for {@link #result}. */
-  private void say(PrintWriter out, FsVerityDescriptor d, String file) {
+  private void say(PrintWriter out, FsVerityDescriptor d, byte[] digest, String file) {
     if (!json) {
-      out.println(line(d, file));
+      out.println(line(d, digest, file));
       return;
     }
     Map<String, Object> m = new LinkedHashMap<>();
@@ -172,7 +254,7 @@ public final class DigestCommand implements Command {
     m.put("salt", params.salt().length == 0 ? "-" : HexFormat.of().formatHex(params.salt()));
     m.put("dataSize", d.dataSize());
     m.put("rootHash", HexFormat.of().formatHex(d.rootHash()));
-    m.put("digest", HexFormat.of().formatHex(d.digest()));
+    m.put("digest", HexFormat.of().formatHex(digest));
     m.put("builtinSigDigest", HexFormat.of().formatHex(d.signedDigest()));
     digests.add(m);
   }
@@ -262,7 +344,7 @@ public final class DigestCommand implements Command {
         descriptors.writeFully(descriptorEnd, ByteBuffer.wrap(d.encode()));
         descriptorEnd += FsVerityDescriptor.SIZE;
       }
-      say(out, d, p);
+      say(out, d, d.digest(), p);
     }
     if (descriptors != null) {
       descriptors.flush();
@@ -272,21 +354,50 @@ public final class DigestCommand implements Command {
   /**
    * The files to hash: the arguments, each directory replaced by its regular files (--recursive).
    */
-  private List<String> expand() throws IOException {
+  private List<String> expand() throws Exception {
     List<String> all = new ArrayList<>();
+    forEachTarget(t -> all.add(t.location()));
+    return all;
+  }
+
+  /** Receives the files to hash, in order. */
+  private interface TargetVisitor {
+    void visit(Target t) throws Exception;
+  }
+
+  /**
+   * Hands over the files to hash in order: the arguments, each directory replaced by its regular
+   * files in sorted order (--recursive), as the walk reaches them. The files named as arguments are
+   * checked first, so a missing one fails before any is hashed; those a walk finds are regular by
+   * its stat, and fail (no such file, permission denied) when opened.
+   */
+  private void forEachTarget(TargetVisitor visitor) throws Exception {
+    List<Target> given = new ArrayList<>(files.size());
     for (String f : files) {
-      if (recursive && !Locations.isRemote(f) && Files.isDirectory(Path.of(f))) {
-        try (Stream<Path> walk = Files.walk(Path.of(f))) {
-          walk.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
-              .sorted()
-              .map(Path::toString)
-              .forEach(all::add);
-        }
+      if (walked(f)) {
+        given.add(null);
       } else {
-        all.add(f);
+        requireRegular(f);
+        given.add(
+            Locations.isRemote(f)
+                ? new Target(f, null, -1)
+                : new Target(f, Path.of(f), Files.size(Path.of(f))));
       }
     }
-    return all;
+    for (int i = 0; i < files.size(); i++) {
+      if (given.get(i) != null) {
+        visitor.visit(given.get(i));
+      } else {
+        SortedFileWalk.walk(
+            Path.of(files.get(i)),
+            f -> visitor.visit(new Target(f.path().toString(), f.path(), f.size())));
+      }
+    }
+  }
+
+  /** Whether {@code f} is a directory whose files --recursive hashes. */
+  private boolean walked(String f) {
+    return recursive && !Locations.isRemote(f) && Files.isDirectory(Path.of(f));
   }
 
   private void requireRegular(String location) {
@@ -306,19 +417,14 @@ public final class DigestCommand implements Command {
     }
   }
 
-  private String line(FsVerityDescriptor d, String file) {
+  /** A file's line, given its descriptor and file digest (hashed once, by the caller). */
+  private String line(FsVerityDescriptor d, byte[] digest, String file) {
     if (forBuiltinSig) {
       String signed = HexFormat.of().formatHex(d.signedDigest());
       return compact ? signed : signed + " " + file;
     }
-    return compact ? HexFormat.of().formatHex(d.digest()) : d.fileDigest() + " " + file;
-  }
-
-  private static <T> T await(Future<T> f) throws Exception {
-    try {
-      return f.get();
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof Exception x ? x : new IllegalStateException(e.getCause());
-    }
+    return compact
+        ? HexFormat.of().formatHex(digest)
+        : new FsVerityDigest(params.algorithm(), digest) + " " + file;
   }
 }
