@@ -27,6 +27,7 @@ import org.jverity.fsverity.FsVerityDescriptor;
 import org.jverity.fsverity.FsVerityDigest;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.FsVerityTreeBuilder;
+import org.jverity.hash.BlockHasher;
 import org.jverity.image.DeviceSource;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
@@ -283,15 +284,24 @@ public final class DigestCommand implements Command {
   }
 
   /**
-   * A big file is mapped (one copy from the page cache instead of two); a small one is read, which
-   * costs less than setting up and tearing down a mapping; a URL through the remote source.
+   * A file is read with pread: the native loop hashes the direct buffer it is read into, one copy
+   * from the page cache. Hashed in Java (into heap arrays, where a read is two copies), a big file
+   * is mapped instead: one copy, at the price of a page fault per few pages (measured on 1 GiB in
+   * /dev/shm with the native loop: 0.76 s of system time mapped, 0.30 s read). A small one is
+   * always read, which costs less than setting up and tearing down a mapping; a URL through the
+   * remote source.
    */
   private BlockDevice open(String file, boolean big) throws IOException {
     if (Locations.isRemote(file)) {
       return source.open(file);
     }
     Path p = Path.of(file);
-    return big ? BlockDevices.openRead(p) : FileDevice.openChannel(p, false);
+    return big && !hashedNatively() ? BlockDevices.openRead(p) : FileDevice.openChannel(p, false);
+  }
+
+  /** Whether this command's blocks go to the native loop. */
+  private boolean hashedNatively() {
+    return BlockHasher.fsVerity(params.algorithm(), params.salt()).runsNatively();
   }
 
   /** Whether {@code file} is big enough to be hashed on every core (a URL always is). */
