@@ -133,7 +133,7 @@ public final class LevelPass {
               inputBlocks * inputBlockSize);
       int chunk = (int) Math.max(inputBlockSize, Math.min(CHUNK_BYTES, taskInput));
       int size = chunk - chunk % inputBlockSize;
-      this.in = hasher.runsNatively() ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
+      this.in = hasher.runsNatively() ? direct(size) : ByteBuffer.allocate(size);
       this.out = new byte[blocksPerTask * layout.hashBlockSize()];
       this.stored = mode == Mode.CHECK ? new byte[out.length] : null;
     }
@@ -226,6 +226,18 @@ public final class LevelPass {
       }
     }
   }
+
+  /**
+   * A direct buffer of {@code size} bytes starting on a page. The kernel copies a read into some
+   * misaligned buffers at a fraction of its speed: a 1 GiB format from /dev/shm spent 0.7-0.8 s of
+   * system time reading into {@code allocateDirect}'s buffer as malloc placed it, 0.2-0.3 s into a
+   * page-aligned one (2-core Xeon VM; {@code cat} takes 0.17 s).
+   */
+  private static ByteBuffer direct(int size) {
+    return ByteBuffer.allocateDirect(size + PAGE).alignedSlice(PAGE).limit(size).slice();
+  }
+
+  private static final int PAGE = 4096;
 
   private static void zero(ByteBuffer b, int from, int to) {
     for (int i = from; i < to; i += ZEROS.length) {
