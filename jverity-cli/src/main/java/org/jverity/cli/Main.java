@@ -76,15 +76,19 @@ public final class Main {
    */
   private static final Set<String> ENDS_AT_ONCE = Set.of("format", "verify", "dump", "digest");
 
+  static final String HALT_PROPERTY = "jverity.halt";
+
   /**
    * Ends the process. {@code Runtime.exit} asks a System.Logger whether to log the exit, and
    * finding out starts the logging backend, whose search for a logger finder opens the 12 MB jar:
-   * ~30 ms of a 115 ms {@code dump}. A one-shot command, its output flushed, halts instead; the
-   * others (a server's hooks stop its exports) exit.
+   * ~30 ms of a 115 ms {@code dump}. A one-shot command, its output flushed, halts instead when its
+   * launcher says nothing else needs the exit ({@code -Djverity.halt=true}: {@code bin/jverity}
+   * gives it unless JVM options were added, which may start a recording or an agent that writes at
+   * exit); the others (a server's hooks stop its exports) exit.
    */
   private static void exit(int code, String[] args) {
     int at = commandIndex(List.of(args));
-    if (at < 0 || ENDS_AT_ONCE.contains(args[at])) {
+    if (Boolean.getBoolean(HALT_PROPERTY) && (at < 0 || ENDS_AT_ONCE.contains(args[at]))) {
       Runtime.getRuntime().halt(code);
     }
     System.exit(code);
