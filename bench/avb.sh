@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# avb.sh — `jverity avb add_hashtree_footer` with FEC against `veritysetup format --fec-device`
+# on the same single-device layout (an AVB hashtree is a dm-verity v1 tree without a superblock,
+# and its FEC is veritysetup's single-device FEC: ../shared/AVB.md 4.1 and 4.3). avbtool itself is
+# not installable here and shells out to a `fec` binary that is not either, so veritysetup is the
+# nearest peer. Whole processes as a user runs them (JVM start included), one deterministic image
+# held in page cache.
+#
+# Usage: bench/avb.sh [SIZE]        SIZE default 1G (IEC; a multiple of 4096)
+# Env:   ROOTS=2              --fec_num_roots / --fec-roots (2..24)
+#        HASH=sha1            --hash_algorithm / --hash (avbtool's default is sha1)
+#        RUNS=3 WARMUP=1      hyperfine runs per command
+#        SALT=<40 hex>        fixed salt (avbtool's default salt is random, as long as the digest)
+#
+# What it does:
+#   1. builds jverity (untimed); writes SIZE bytes of AES-128-CTR keystream to /dev/shm (or /tmp);
+#   2. runs add_hashtree_footer once on copy A (untimed), reads the tree and FEC offsets from
+#      `jverity avb info_image`, runs veritysetup with those offsets on copy B, and checks that the
+#      two files are byte-identical up to the vbmeta (data, tree and parity: cmp) and that the root
+#      digests agree; then `veritysetup verify` accepts copy A with its FEC; exits 1 otherwise;
+#   3. one hyperfine invocation: both commands back to back, each rewriting its own copy in place
+#      (add_hashtree_footer is idempotent on an image that has a footer: it truncates it to the
+#      original size and builds everything again, so every run does the whole work);
+#   4. re-checks the files the timed runs left, prints the table.
+# The last line is exactly:
+#   RATIO avb_hashtree_fec_over_veritysetup <x.xx>   (veritysetup median / jverity median)
+# Needs: veritysetup, hyperfine, openssl, numfmt, cmp, and jq or python3. Files are removed on exit.
+set -euo pipefail
+
+SIZE_ARG=${1:-1G}
+ROOTS=${ROOTS:-2}
+HASH=${HASH:-sha1}
+RUNS=${RUNS:-3}
+WARMUP=${WARMUP:-1}
+SALT=${SALT:-5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a}
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$REPO
+JV="$REPO/bin/jverity"
+# shellcheck source=bin/lib.sh
+. "$REPO/bin/lib.sh"
+
+die() { echo "avb: $*" >&2; exit 2; }
+
+export PATH="$PATH:/usr/sbin:/sbin"
+for t in veritysetup hyperfine openssl numfmt awk cmp; do
+  command -v "$t" >/dev/null || die "missing tool: $t (Debian: apt-get install cryptsetup-bin hyperfine)"
+done
+if command -v jq >/dev/null; then JSONTOOL=jq
+elif command -v python3 >/dev/null; then JSONTOOL=python3
+else die "needs jq or python3 to read hyperfine's JSON"; fi
+VS=$(command -v veritysetup)
+
+SIZE=$(numfmt --from=iec "$SIZE_ARG") || die "bad SIZE: $SIZE_ARG"
+[ "$SIZE" -gt 0 ] && [ $((SIZE % 4096)) -eq 0 ] || die "SIZE must be a positive multiple of 4096 (got $SIZE)"
+[[ $ROOTS =~ ^[0-9]+$ ]] && [ "$ROOTS" -ge 2 ] && [ "$ROOTS" -le 24 ] || die "ROOTS must be 2..24"
+[[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || die "RUNS must be >= 1"
+
+echo "# building jverity (untimed): $JV --version" >&2
+JV_VERSION=$("$JV" --version) || die "bin/jverity --version failed (build?)"
+
+DIR=""
+cleanup() { [ -n "$DIR" ] && rm -rf "$DIR"; return 0; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+# the original, two copies, each with its tree and parity (roots/(255-roots)) + slack
+NEED_KB=$(( SIZE / 1024 * (305 + 200 * ROOTS / (255 - ROOTS)) / 100 + 65536 ))
+avail_kb() { df -Pk "$1" 2>/dev/null | awk 'NR==2{print $4}'; }
+if [ -d /dev/shm ] && [ "$(avail_kb /dev/shm || echo 0)" -gt "$NEED_KB" ]; then
+  DIR=$(mktemp -d /dev/shm/avb.XXXXXX); WHERE="tmpfs /dev/shm"
+elif [ "$(avail_kb "${TMPDIR:-/tmp}" || echo 0)" -gt "$NEED_KB" ]; then
+  DIR=$(mktemp -d "${TMPDIR:-/tmp}/avb.XXXXXX"); WHERE="$(dirname "$DIR") (page cache)"
+else
+  die "not enough space: need ${NEED_KB} KiB in /dev/shm or ${TMPDIR:-/tmp}"
+fi
+ORIG=$DIR/orig.img; A=$DIR/jverity.img; B=$DIR/veritysetup.img; JSON=$DIR/hyperfine.json
+echo "# writing $SIZE bytes of AES-128-CTR keystream to $ORIG" >&2
+jverity_bench_image "$ORIG" "$SIZE" || die "image generation failed"
+cp "$ORIG" "$A"; cp "$ORIG" "$B"
+
+# ---- 2. correctness ------------------------------------------------------------------------
+JV_CMD=("$JV" avb add_hashtree_footer --image "$A" --partition_name system --hash_algorithm "$HASH"
+        --salt "$SALT" --fec_num_roots "$ROOTS")
+JVERITY_NO_PROGRESS=1 "${JV_CMD[@]}" || die "add_hashtree_footer failed"
+INFO=$("$JV" avb info_image --image "$A") || die "info_image failed"
+field() { awk -v k="$1" -F': +' '$1 ~ "^ *"k"$" {print $2; exit}' <<<"$INFO" | awk '{print $1}'; }
+TREE_OFF=$(field "Tree Offset"); FEC_OFF=$(field "FEC offset"); VBMETA_OFF=$(field "VBMeta offset")
+AVB_ROOT=$(field "Root Digest")
+[ "$TREE_OFF" = "$SIZE" ] || die "info_image: Tree Offset $TREE_OFF (expected: $SIZE)"
+[ -n "$FEC_OFF" ] && [ "$FEC_OFF" != 0 ] || die "info_image shows no FEC"
+BLOCKS=$((SIZE / 4096))
+VS_ARGS=(--no-superblock --format=1 --hash="$HASH" --salt="$SALT" --data-blocks="$BLOCKS"
+         --hash-offset="$TREE_OFF" --fec-device="$B" --fec-offset="$FEC_OFF" --fec-roots="$ROOTS")
+VS_ROOT=$("$VS" format "${VS_ARGS[@]}" "$B" "$B" | awk '/^Root hash:/{print $3}')
+check_same() {
+  [ "$VS_ROOT" = "$AVB_ROOT" ] || { echo "!!! root digests differ: veritysetup $VS_ROOT, jverity $AVB_ROOT" >&2; exit 1; }
+  cmp -n "$VBMETA_OFF" "$A" "$B" >&2 ||
+    { echo "!!! $1: jverity's data, tree and FEC differ from veritysetup's (first $VBMETA_OFF bytes)" >&2; exit 1; }
+  echo "# $1: [0, $VBMETA_OFF) byte-identical, root $AVB_ROOT" >&2
+}
+check_same "untimed run"
+VS_VERIFY_ARGS=("${VS_ARGS[@]/--fec-device=$B/--fec-device=$A}")
+"$VS" verify "${VS_VERIFY_ARGS[@]}" "$A" "$A" "$AVB_ROOT" >/dev/null ||
+  { echo "!!! veritysetup verify refuses jverity's AVB image" >&2; exit 1; }
+echo "# veritysetup verify accepts jverity's AVB image with its FEC" >&2
+
+# ---- 3. timings ---------------------------------------------------------------------------
+q() { printf '%q' "$1"; }
+NAMES=("veritysetup format --fec-device" "jverity avb add_hashtree_footer")
+CMDS=("$(q "$VS") format ${VS_ARGS[*]} $(q "$B") $(q "$B")"
+      "$(printf '%q ' "${JV_CMD[@]}")")
+HF_ARGS=(-N --style none --runs "$RUNS" --warmup "$WARMUP" --export-json "$JSON")
+for i in "${!CMDS[@]}"; do HF_ARGS+=(--command-name "${NAMES[$i]}" "${CMDS[$i]}"); done
+echo "# hyperfine: ${#CMDS[@]} commands x ($WARMUP warm-up + $RUNS runs)" >&2
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+if ! JVERITY_NO_PROGRESS=1 hyperfine "${HF_ARGS[@]}" >"$DIR/hf.out" 2>"$DIR/hf.err"; then
+  echo "!!! hyperfine failed (a command exited non-zero?):" >&2
+  cat "$DIR/hf.err" "$DIR/hf.out" >&2
+  exit 1
+fi
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+check_same "after timed runs"
+
+hf_stats() {  # "name<TAB>min<TAB>median" per command
+  if [ "$JSONTOOL" = jq ]; then
+    jq -r '.results[] | [.command, .min, .median] | @tsv' "$JSON"
+  else
+    python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print("%s\t%s\t%s" % (r["command"], r["min"], r["median"]))' "$JSON"
+  fi
+}
+declare -A MIN MED
+while IFS=$'\t' read -r name min med; do MIN[$name]=$min; MED[$name]=$med; done < <(hf_stats)
+
+div() { awk -v a="$1" -v b="$2" 'BEGIN{if (b + 0 == 0) print "-"; else printf "%.2f", a / b}'; }
+mbs() { awk -v b="$SIZE" -v t="$1" 'BEGIN{printf "%.0f", b / t / 1e6}'; }
+CPU=$(awk -F': *' '/^model name/{print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
+echo
+echo "avb.sh  $(date -u '+%F %T UTC')"
+echo "machine: nproc=$(nproc), CPU: ${CPU:-?}, kernel $(uname -r)"
+echo "tools:   $("$VS" --version | awk '{print $1, $2}'), $JV_VERSION, $(hyperfine --version)"
+echo "data:    $SIZE bytes ($((SIZE >> 20)) MiB) in $WHERE; $HASH, FEC roots $ROOTS; $RUNS runs + $WARMUP warm-up per command"
+echo "noise:   loadavg $LOAD_BEFORE before timing, $LOAD_AFTER after"
+echo "check:   data, tree and FEC byte-identical (cmp) and roots equal, before and after the timed runs;"
+echo "         veritysetup verify accepts jverity's image — OK"
+echo
+printf '%-34s %8s %9s %12s\n' "command" "min s" "median s" "MB/s (med)"
+for n in "${NAMES[@]}"; do
+  printf '%-34s %8.3f %9.3f %12s\n' "$n" "${MIN[$n]}" "${MED[$n]}" "$(mbs "${MED[$n]}")"
+done
+echo
+echo "RATIO avb_hashtree_fec_over_veritysetup $(div "${MED[veritysetup format --fec-device]}" "${MED[jverity avb add_hashtree_footer]}")"
