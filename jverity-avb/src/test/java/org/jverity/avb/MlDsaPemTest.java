@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,8 +44,7 @@ class MlDsaPemTest {
       seed[i] = (byte) i;
     }
     byte[] seedKey =
-        java.util.HexFormat.of()
-            .parseHex("3034020100300b06096086480165030403" + oidLast + "04228020");
+        HexFormat.of().parseHex("3034020100300b06096086480165030403" + oidLast + "04228020");
     byte[] der = new byte[seedKey.length + 32];
     System.arraycopy(seedKey, 0, der, 0, seedKey.length);
     System.arraycopy(seed, 0, der, seedKey.length, 32);

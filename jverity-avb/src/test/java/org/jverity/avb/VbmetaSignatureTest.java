@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,7 +62,7 @@ class VbmetaSignatureTest {
     assertThat(out).contains("Verified OK");
     // and the stored hash is the digest openssl computes
     String hex = Openssl.in(dir).check("dgst", digest, "-r", "data").out().split(" ")[0].strip();
-    assertThat(java.util.HexFormat.of().formatHex(image.hash())).isEqualTo(hex);
+    assertThat(HexFormat.of().formatHex(image.hash())).isEqualTo(hex);
   }
 
   @Test
