@@ -180,6 +180,36 @@ class VbmetaSignatureTest {
         .hasMessage("vbmeta: embedded key has 4096 bits (expected: 2048 for SHA256_RSA2048)");
   }
 
+  @Test
+  void aSignatureOfAnotherSizeThanTheKeyIsRefused() throws Exception {
+    byte[] blob = signed("testkey_rsa2048.pem", AvbAlgorithm.SHA256_RSA2048);
+    ByteBuffer.wrap(blob).putLong(56, 128); // signature_size, still inside the auth block
+    byte[] rehashed = rehash(blob);
+    assertThatThrownBy(() -> VbmetaImage.parse(rehashed).verifySignature())
+        .isInstanceOf(AvbVerificationException.class)
+        .hasMessage("vbmeta: signature is 128 bytes (expected: 256, the key's length)");
+  }
+
+  @Test
+  void aTruncatedKeyIsRefused() throws Exception {
+    byte[] blob = signed("testkey_rsa2048.pem", AvbAlgorithm.SHA256_RSA2048);
+    ByteBuffer.wrap(blob).putLong(72, 519); // public_key_size
+    byte[] rehashed = rehash(blob);
+    assertThatThrownBy(() -> VbmetaImage.parse(rehashed).verifySignature())
+        .isInstanceOf(AvbVerificationException.class)
+        .hasMessage(
+            "vbmeta: embedded key: AVB RSA public key: 519 bytes for 2048 bits (expected: 520)");
+  }
+
+  /** The blob with its stored hash recomputed, as anyone can; the signature kept. */
+  static byte[] rehash(byte[] blob) throws Exception {
+    VbmetaImage image = VbmetaImage.parse(blob);
+    byte[] out = blob.clone();
+    byte[] hash = SignatureCheck.digest(image.algorithm(), image.signedBytes());
+    System.arraycopy(hash, 0, out, 256 + (int) image.header().hashOffset(), hash.length);
+    return out;
+  }
+
   /** The blob with {@code key} in place of its key and the hash recomputed (the signature kept). */
   static byte[] withKey(byte[] blob, VbmetaImage image, byte[] key) {
     byte[] out = blob.clone();
