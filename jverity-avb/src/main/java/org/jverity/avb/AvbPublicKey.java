@@ -72,11 +72,14 @@ public final class AvbPublicKey {
     int bits = n.bitLength();
     if (bits != 2048 && bits != 4096 && bits != 8192) {
       throw new IllegalArgumentException(
-          "RSA key: " + n.bitLength() + " bits (expected: 2048, 4096 or 8192)");
+          "RSA key: " + bits + " bits (expected: 2048, 4096 or 8192)");
+    }
+    if (!n.testBit(0)) {
+      throw new IllegalArgumentException("RSA modulus: even (expected: an odd modulus)");
     }
     BigInteger b32 = BigInteger.ONE.shiftLeft(32);
     long n0inv = b32.subtract(n.modInverse(b32)).longValueExact();
-    BigInteger r = BigInteger.ONE.shiftLeft(n.bitLength());
+    BigInteger r = BigInteger.ONE.shiftLeft(bits);
     BigInteger rr = r.multiply(r).mod(n);
     ByteBuffer b = ByteBuffer.allocate(8 + 2 * bits / 8);
     b.putInt(bits).putInt((int) n0inv).put(fixed(n, bits / 8)).put(fixed(rr, bits / 8));
