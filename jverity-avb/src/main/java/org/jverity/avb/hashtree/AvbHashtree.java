@@ -93,8 +93,10 @@ public final class AvbHashtree {
 
   /**
    * Checks every data and hash block against the root digest, like {@code veritysetup verify}, and
-   * when the geometry has FEC and something is corrupt, what FEC could repair: it reads the image
-   * through the core's verified reader with FEC as its repairer (in memory: nothing is written).
+   * when the geometry has FEC: if something is corrupt, what FEC could repair (the image read
+   * through the core's verified reader with FEC as its repairer, corrections kept in memory); if
+   * nothing is, that the parity stored is the parity of the data and tree (recomputed and
+   * compared). Nothing is written.
    *
    * @param treeOffset where the tree is (the descriptor's {@code tree_offset}; avbtool: {@code
    *     imageSize})
@@ -123,7 +125,9 @@ public final class AvbHashtree {
     requireTreeSize(geometry, layout);
     CheckReport r = checker.check(image, image, root);
     if (r.ok()) {
-      return new AvbTreeReport(true, 0, 0, 0, 0, "");
+      return geometry.fecRoots() == 0
+          ? new AvbTreeReport(true, 0, 0, 0, 0, "")
+          : checkParity(image, geometry, treeOffset, threads, progress);
     }
     long corruptData = r.dataCorruptionCount() + r.uncheckedDataBlocks();
     long corruptHash = r.corruptionCount() - r.dataCorruptionCount();
@@ -172,6 +176,39 @@ public final class AvbHashtree {
     }
     return new AvbTreeReport(
         r.rootMatches(), corruptData, corruptHash, repairable, unrepairable, first + verdict);
+  }
+
+  /**
+   * Recomputes the FEC parity of an image whose tree verifies and compares it with the parity
+   * stored, writing nothing: a stale or zeroed FEC area would repair nothing on a device.
+   */
+  private static AvbTreeReport checkParity(
+      BlockDevice image,
+      AvbTreeGeometry geometry,
+      long treeOffset,
+      int threads,
+      ProgressListener progress)
+      throws IOException {
+    FecLayout layout = fecLayout(geometry, treeOffset);
+    FecEncoder encoder = FecEncoder.of(layout).withProgress(progress);
+    if (threads > 0) {
+      encoder = encoder.withThreads(threads);
+    }
+    ParityComparison parity =
+        new ParityComparison(image, geometry.fecOffset(), geometry.blockSize());
+    encoder.encode(image, image, parity);
+    long stale = parity.mismatchedBlocks();
+    String problem =
+        stale == 0
+            ? ""
+            : "FEC parity: "
+                + stale
+                + " of "
+                + layout.parityBlocks()
+                + " blocks do not match the data and tree, the first at byte "
+                + parity.firstMismatch()
+                + " (stale or zeroed FEC: it would repair nothing)";
+    return new AvbTreeReport(true, 0, 0, 0, 0, problem, stale);
   }
 
   /**
