@@ -3,6 +3,8 @@ package org.jverity.avb.hashtree;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import org.jverity.fec.FecEncoder;
@@ -12,6 +14,7 @@ import org.jverity.fec.FecRepairer;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
+import org.jverity.io.FileDevice;
 import org.jverity.io.WritableDevice;
 import org.jverity.tree.Area;
 import org.jverity.tree.CheckReport;
@@ -77,6 +80,35 @@ public final class AvbHashtree {
     }
     image.flush();
     return root;
+  }
+
+  /**
+   * The root digest {@link #build} would return, the image left as it is: {@code
+   * add_hashtree_footer --no_hashtree} records the root of a tree it does not append. The tree is
+   * built in a temporary file (deleted after; about 1/128 of the image with SHA-256), so memory
+   * stays bounded.
+   */
+  public static byte[] rootDigest(
+      BlockDevice image,
+      AvbTreeGeometry geometry,
+      byte[] salt,
+      int threads,
+      ProgressListener progress)
+      throws IOException {
+    if (geometry.imageSize() == 0) {
+      return saltDigest(geometry, salt);
+    }
+    TreeBuilder builder = TreeBuilder.of(geometry.verityParams(salt, 0)).withProgress(progress);
+    if (threads > 0) {
+      builder = builder.withThreads(threads);
+    }
+    requireTreeSize(geometry, builder.layout());
+    Path scratch = Files.createTempFile("jverity-avb-tree", ".tmp");
+    try (FileDevice tree = FileDevice.openChannel(scratch, true)) {
+      return builder.build(image, tree);
+    } finally {
+      Files.deleteIfExists(scratch);
+    }
   }
 
   /** Bytes {@link #build} reports to its progress listener: the tree's input, then the FEC's. */
