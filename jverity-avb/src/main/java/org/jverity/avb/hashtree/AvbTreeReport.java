@@ -16,9 +16,6 @@ import java.util.Objects;
  *     every corrupt block
  * @param firstProblem one line naming the first problem (block order, data first), empty when
  *     {@link #ok()}
- * @param staleParityBlocks FEC parity blocks that do not match the data and tree (checked only when
- *     the tree verifies: a stale or zeroed FEC area, which would repair nothing); a device refuses
- *     nothing for them, so {@link #treeOk()} leaves them out
  */
 public record AvbTreeReport(
     boolean rootMatches,
@@ -26,53 +23,25 @@ public record AvbTreeReport(
     long corruptHashBlocks,
     long repairableBlocks,
     long unrepairableBlocks,
-    String firstProblem,
-    long staleParityBlocks) {
+    String firstProblem) {
 
   public AvbTreeReport {
     Objects.requireNonNull(firstProblem, "firstProblem");
     if (corruptDataBlocks < 0
         || corruptHashBlocks < 0
         || repairableBlocks < 0
-        || unrepairableBlocks < 0
-        || staleParityBlocks < 0) {
+        || unrepairableBlocks < 0) {
       throw new IllegalArgumentException("block counts: negative");
     }
   }
 
-  /** The report of the contract's six fields: no parity checked. */
-  public AvbTreeReport(
-      boolean rootMatches,
-      long corruptDataBlocks,
-      long corruptHashBlocks,
-      long repairableBlocks,
-      long unrepairableBlocks,
-      String firstProblem) {
-    this(
-        rootMatches,
-        corruptDataBlocks,
-        corruptHashBlocks,
-        repairableBlocks,
-        unrepairableBlocks,
-        firstProblem,
-        0);
-  }
-
-  /** True when the root digest matches, no block is corrupt and the FEC parity is current. */
+  /** True when the root digest matches and no block is corrupt. */
   public boolean ok() {
-    return treeOk() && staleParityBlocks == 0;
-  }
-
-  /** True when the root digest matches and no block is corrupt: what dm-verity checks. */
-  public boolean treeOk() {
     return rootMatches && corruptDataBlocks == 0 && corruptHashBlocks == 0;
   }
 
-  /**
-   * True when FEC can repair everything found (nothing found included); never with stale parity,
-   * which would repair nothing.
-   */
+  /** True when FEC can repair everything found (nothing found included). */
   public boolean repairable() {
-    return staleParityBlocks == 0 && unrepairableBlocks == 0 && (treeOk() || repairableBlocks > 0);
+    return unrepairableBlocks == 0 && (ok() || repairableBlocks > 0);
   }
 }
