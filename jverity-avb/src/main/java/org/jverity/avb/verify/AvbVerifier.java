@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.jverity.avb.AvbFooter;
+import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.AvbPublicKey;
 import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.ChainPartitionDescriptor;
@@ -168,8 +169,27 @@ public final class AvbVerifier {
       }
       BlockDevice device = BlockDevices.openRead(path);
       toClose.add(device);
-      Optional<AvbFooter> footer = AvbFooter.read(device);
-      VbmetaImage vbmeta = VbmetaImage.read(device, footer.orElse(null));
+      Optional<AvbFooter> footer;
+      VbmetaImage vbmeta;
+      try {
+        footer = AvbFooter.read(device);
+        try {
+          vbmeta = VbmetaImage.read(device, footer.orElse(null));
+        } catch (AvbFormatException e) {
+          if (footer.isEmpty()) {
+            throw new AvbFormatException(
+                display
+                    + ": no AVB footer (its last 64 bytes do not start with AVBf), and no vbmeta"
+                    + " image at its start either ("
+                    + e.getMessage()
+                    + ")");
+          }
+          throw e;
+        }
+      } catch (AvbFormatException e) {
+        throw new AvbVerificationException(
+            e.getMessage() + " (a device refuses it: invalid vbmeta metadata)");
+      }
       boolean signed = VbmetaTrust.verifySignature(display, vbmeta);
       if (!signed && !options.acceptUnsigned()) {
         throw VbmetaTrust.unsigned(display, "only an unlocked device boots it");
