@@ -416,38 +416,9 @@ public final class AvbVerifier {
     private void verifyHash(Loaded image, HashDescriptor d) throws IOException {
       String name = d.partitionName();
       String alg = d.hashAlgorithm();
-      if (!alg.equals("sha256") && !alg.equals("sha512")) {
-        throw new AvbVerificationException(
-            name
-                + ": hash descriptor in "
-                + image.display()
-                + " uses "
-                + alg
-                + " (expected: sha256 or sha512; a device refuses it: 'Unsupported hash"
-                + " algorithm')");
-      }
-      HashAlgorithm algorithm = HashAlgorithm.lookup(alg).orElseThrow(); // built in
+      HashAlgorithm algorithm =
+          HashDescriptorRules.check(name + ": hash descriptor in " + image.display(), d);
       byte[] expected = d.digest();
-      if (expected.length == 0) {
-        throw new AvbVerificationException(
-            name
-                + ": hash descriptor in "
-                + image.display()
-                + " has no digest (a persistent digest, avb.persistent_digest."
-                + name
-                + ", held by the device, not by an image)");
-      }
-      if (expected.length != algorithm.digestSize()) {
-        throw new AvbVerificationException(
-            name
-                + ": hash descriptor in "
-                + image.display()
-                + " has a digest of "
-                + expected.length
-                + " bytes (expected: "
-                + algorithm.digestSize()
-                + "; a device refuses it: 'Digest in descriptor not of expected size')");
-      }
       if (++loadedPartitions > MAX_LOADED_PARTITIONS) {
         throw new AvbVerificationException(
             name
@@ -617,7 +588,13 @@ public final class AvbVerifier {
       }
       BlockDevice device = BlockDevices.openRead(path);
       toClose.add(device);
-      Optional<AvbFooter> footer = AvbFooter.read(device);
+      Optional<AvbFooter> footer;
+      try {
+        footer = AvbFooter.read(device);
+      } catch (AvbFormatException e) {
+        throw new AvbVerificationException(
+            name + ": " + e.getMessage() + " (a device refuses it: invalid footer)");
+      }
       Target t =
           new Target(
               path.toString(),

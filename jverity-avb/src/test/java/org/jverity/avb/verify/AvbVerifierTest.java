@@ -256,6 +256,19 @@ class AvbVerifierTest {
   }
 
   @Test
+  void aChainBackToTheMainImageIsACycle() throws Exception {
+    Path vbmeta =
+        AvbFixtures.vbmetaImage(
+            dir.resolve("vbmeta.img"),
+            AvbFixtures.rsa2048(),
+            List.of(new ChainPartitionDescriptor(1, "vbmeta", blob("testkey_rsa2048.pem"), 0)),
+            v -> v);
+    assertThatThrownBy(() -> verify(vbmeta, o -> o.followChains(true)))
+        .isInstanceOf(AvbVerificationException.class)
+        .hasMessageContaining("the chain loops");
+  }
+
+  @Test
   void chainLocationsMustBeNonZeroAndDistinct() throws Exception {
     Path vbmeta =
         vbmetaChaining(
