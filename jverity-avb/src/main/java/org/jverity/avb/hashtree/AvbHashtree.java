@@ -132,7 +132,7 @@ public final class AvbHashtree {
       first = r.corruptions().getFirst().describe() + " is corrupted";
     } else if (layout.levels() == 0) {
       corruptData = 1; // one block and no tree: the block or the root digest is wrong
-      first = "data block 0 does not hash to the root digest (a one-block image has no tree)";
+      first = "data block 0 does not hash to the root digest (the image is one block: no tree)";
     } else {
       first =
           "root digest mismatch: the tree hashes to "
@@ -148,7 +148,7 @@ public final class AvbHashtree {
           corruptHash,
           0,
           Math.max(1, corruptData + corruptHash),
-          first + (geometry.fecRoots() == 0 ? "" : " (FEC cannot repair it)"));
+          first + (geometry.fecRoots() == 0 ? "" : "; FEC cannot repair it"));
     }
     FecRecovery recovery =
         new FecRecovery(p, new FecRepairer(fecLayout(geometry, treeOffset), image, image, image));
@@ -161,16 +161,14 @@ public final class AvbHashtree {
     String verdict;
     if (!fixed.uncorrectable().isEmpty()) {
       verdict =
-          " (FEC cannot repair "
+          "; FEC cannot repair "
               + unrepairable
               + " data block"
               + (unrepairable == 1 ? "" : "s")
               + ", the first "
-              + fixed.uncorrectable().getFirst().dataBlock()
-              + ")";
+              + fixed.uncorrectable().getFirst().dataBlock();
     } else {
-      verdict =
-          " (FEC can repair " + (repairable == 1 ? "it" : "all " + repairable + " blocks") + ")";
+      verdict = "; FEC can repair " + (repairable == 1 ? "it" : "all " + repairable + " blocks");
     }
     return new AvbTreeReport(
         r.rootMatches(), corruptData, corruptHash, repairable, unrepairable, first + verdict);
