@@ -21,6 +21,7 @@ import org.jverity.avb.AvbSigner;
 import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.ChainPartitionDescriptor;
 import org.jverity.avb.Descriptor;
+import org.jverity.avb.HashDescriptor;
 import org.jverity.avb.VbmetaBuilder;
 import org.jverity.avb.VbmetaHeader;
 import org.jverity.avb.hashtree.AvbHashtree;
@@ -366,6 +367,39 @@ class AvbVerifierTest {
             "system: Successfully verified sha256 hashtree of "
                 + system.path()
                 + " for image of 65536 bytes");
+  }
+
+  @Test
+  void moreThan32PartitionsToLoadAreRefused() throws Exception {
+    Built boot =
+        AvbFixtures.hashImage(
+            dir.resolve("boot.img"),
+            AvbFixtures.pattern(5000, 3),
+            "boot",
+            HashAlgorithm.SHA256,
+            AvbFixtures.rsa2048(),
+            v -> v);
+    HashDescriptor h = (HashDescriptor) boot.descriptor();
+    List<HashDescriptor> many = new ArrayList<>();
+    for (int i = 0; i <= AvbVerifier.MAX_LOADED_PARTITIONS; i++) {
+      many.add(new HashDescriptor(h.imageSize(), "sha256", "p" + i, h.salt(), h.digest(), 0));
+    }
+    Path vbmeta =
+        AvbFixtures.vbmetaImage(dir.resolve("vbmeta.img"), AvbFixtures.rsa2048(), many, v -> v);
+    UnaryOperator<AvbVerifyOptions.Builder> images =
+        o -> {
+          for (HashDescriptor d : many) {
+            o.image(d.partitionName(), boot.path());
+          }
+          return o;
+        };
+    assertThatThrownBy(() -> verify(vbmeta, images))
+        .hasMessage(
+            "p32: more than 32 partitions to load (a device refuses them: 'Too many loaded"
+                + " partitions')");
+    many.removeLast();
+    AvbFixtures.vbmetaImage(dir.resolve("vbmeta.img"), AvbFixtures.rsa2048(), many, v -> v);
+    assertThat(verify(vbmeta, images)).hasSize(2 + 32);
   }
 
   @Test
