@@ -175,7 +175,7 @@ public final class AvbVerifier {
                 display
                     + ": no AVB footer (its last 64 bytes do not start with AVBf), and no vbmeta"
                     + " image at its start either ("
-                    + e.getMessage()
+                    + withoutPrefix(e.getMessage(), device.description() + ": ")
                     + ")");
           }
           throw e;
@@ -444,6 +444,10 @@ public final class AvbVerifier {
       }
     }
     return null;
+  }
+
+  private static String withoutPrefix(String message, String prefix) {
+    return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
   }
 
   private static byte[] publicKey(Loaded image) {

@@ -22,26 +22,23 @@ final class ParityComparison implements WritableDevice {
 
   @Override
   public void writeFully(long offset, ByteBuffer src) throws IOException {
-    int n = src.remaining();
-    ByteBuffer stored = ByteBuffer.allocate(n);
+    ByteBuffer given = src.slice();
+    src.position(src.limit());
+    ByteBuffer stored = ByteBuffer.allocate(given.remaining());
     image.readFully(offset, stored);
     stored.flip();
+    int first = given.mismatch(stored);
+    if (first < 0) {
+      return; // the usual case: compared at memory speed
+    }
     long differing = 0;
-    long first = -1;
-    for (int i = 0; i < n; i++) {
-      if (src.get(src.position() + i) != stored.get(i)) {
+    for (int i = first; i < given.remaining(); i++) {
+      if (given.get(i) != stored.get(i)) {
         differing++;
-        if (first < 0) {
-          first = offset + i;
-        }
       }
     }
-    src.position(src.limit());
-    if (differing > 0) {
-      differingBytes.addAndGet(differing);
-      long f = first;
-      firstDifference.accumulateAndGet(f, Math::min);
-    }
+    differingBytes.addAndGet(differing);
+    firstDifference.accumulateAndGet(offset + first, Math::min);
   }
 
   @Override

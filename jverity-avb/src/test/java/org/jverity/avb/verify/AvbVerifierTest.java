@@ -142,7 +142,8 @@ class AvbVerifierTest {
     }
     assertThatThrownBy(() -> verify(b.path(), o -> o))
         .isInstanceOf(AvbVerificationException.class)
-        .hasMessageStartingWith(b.path() + ": no AVB footer");
+        .hasMessageStartingWith(b.path() + ": no AVB footer")
+        .hasMessageContaining("and no vbmeta image at its start either (vbmeta magic");
   }
 
   @Test
