@@ -1,18 +1,13 @@
 package org.jverity.avb.verify;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.hashtree.AvbHashtree;
 import org.jverity.avb.hashtree.AvbTreeReport;
-import org.jverity.fec.FecEncoder;
 import org.jverity.io.BlockDevice;
-import org.jverity.io.FileDevice;
 import org.jverity.tree.ProgressListener;
-import org.jverity.tree.TreeBuilder;
 
 /**
  * One hashtree descriptor checked against the partition's file, as {@code verify_image} should: the
@@ -62,7 +57,7 @@ final class HashtreeVerification {
             d.rootDigest(),
             threads,
             ProgressListener.NONE);
-    if (!report.ok()) {
+    if (!report.treeOk()) {
       throw new AvbVerificationException(
           name
               + ": "
@@ -74,8 +69,14 @@ final class HashtreeVerification {
               + "; "
               + counts(report));
     }
-    if (checked.geometry().fecRoots() > 0) {
-      checkFec(name, target, checked, threads);
+    if (!report.ok()) { // the tree verifies, the FEC is stale
+      throw new AvbVerificationException(
+          name
+              + ": "
+              + target.display()
+              + ": "
+              + report.firstProblem()
+              + ": a device could not repair corruption with it");
     }
     return name
         + ": Successfully verified "
@@ -89,52 +90,20 @@ final class HashtreeVerification {
 
   /**
    * With no tree on the image to check, the data still must hash to the descriptor's root, as
-   * avbtool checks before it skips the tree: the tree is built into a scratch file (its size, a
-   * fraction of the data's, on disk rather than in memory).
+   * avbtool checks before it skips the tree (the tree is built aside, in a scratch file).
    */
   private static void requireRootOfData(
       String name, PartitionFile target, CheckedHashtree checked, int threads) throws IOException {
     HashtreeDescriptor d = checked.descriptor();
-    Path scratch = Files.createTempFile("jverity-avb-tree", ".tmp");
-    byte[] root;
-    try (FileDevice tree = FileDevice.openWrite(scratch)) {
-      TreeBuilder builder = TreeBuilder.of(checked.geometry().verityParams(d.salt(), 0));
-      if (threads > 0) {
-        builder = builder.withThreads(threads);
-      }
-      root = builder.build(target.device(), tree);
-    } finally {
-      Files.deleteIfExists(scratch);
-    }
+    byte[] root =
+        AvbHashtree.rootDigest(
+            target.device(), checked.geometry(), d.salt(), threads, ProgressListener.NONE);
     if (!MessageDigest.isEqual(root, d.rootDigest())) {
       throw new AvbVerificationException(
           name
               + ": hashtree of "
               + target.display()
               + " does not match descriptor (the data hashes to another root)");
-    }
-  }
-
-  /** Re-encodes the FEC over data and tree and compares it with the image's. */
-  private static void checkFec(
-      String name, PartitionFile target, CheckedHashtree checked, int threads) throws IOException {
-    HashtreeDescriptor d = checked.descriptor();
-    FecEncoder encoder = FecEncoder.of(checked.geometry().fecLayout(d.treeOffset()));
-    if (threads > 0) {
-      encoder = encoder.withThreads(threads);
-    }
-    ParityComparison comparison = new ParityComparison(target.device());
-    encoder.encode(target.device(), target.device(), comparison);
-    if (comparison.differingBytes() > 0) {
-      throw new AvbVerificationException(
-          name
-              + ": FEC of "
-              + target.display()
-              + " does not match its data and tree ("
-              + comparison.differingBytes()
-              + " parity bytes differ, the first at byte "
-              + comparison.firstDifference()
-              + "): a device could not repair corruption with it");
     }
   }
 
