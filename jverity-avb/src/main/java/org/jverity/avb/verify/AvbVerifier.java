@@ -122,7 +122,15 @@ public final class AvbVerifier {
                   ? " using key at " + options.trustedKeyName()
                   : " using embedded public key"));
       Loaded main = load(top, display, null);
-      if (main.signed() && trusted != null && !MessageDigest.isEqual(trusted, publicKey(main))) {
+      if (trusted != null && !main.signed()) { // avbtool: "Embedded public key does not match"
+        throw new AvbVerificationException(
+            "vbmeta of "
+                + display
+                + " is not signed (algorithm NONE), so not by the --key given (sha1 "
+                + AvbPublicKey.sha1(trusted)
+                + ")");
+      }
+      if (trusted != null && !MessageDigest.isEqual(trusted, publicKey(main))) {
         throw VbmetaTrust.untrustedKey(display, publicKey(main), trusted, "--key");
       }
       succeeded(main);

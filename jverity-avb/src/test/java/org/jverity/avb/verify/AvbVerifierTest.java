@@ -159,6 +159,17 @@ class AvbVerifierTest {
         .hasMessageContaining("is not signed (algorithm NONE)");
     assertThat(verify(b.path(), o -> o.acceptUnsigned(true)))
         .contains("vbmeta: Successfully verified footer and NONE vbmeta struct in " + b.path());
+    assertThatThrownBy(
+            () ->
+                verify(
+                    b.path(),
+                    o -> unchecked(() -> withKey(o, "testkey_rsa2048.pem")).acceptUnsigned(true)))
+        .hasMessage(
+            "vbmeta of "
+                + b.path()
+                + " is not signed (algorithm NONE), so not by the --key given (sha1 "
+                + SHA1_2048
+                + ")");
   }
 
   @Test
