@@ -9,6 +9,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.avb.AvbAlgorithm;
 import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.AvbPublicKey;
 import org.jverity.avb.AvbSigner;
@@ -223,6 +226,28 @@ class AvbVerifierTest {
     assertThatThrownBy(() -> verify(vbmeta, o -> o.expectChain(otherKey)))
         .hasMessageContaining(
             "names key sha1 " + SHA1_4096 + ", not the expected sha1 " + SHA1_2048);
+  }
+
+  @Test
+  void aChainToAnMlDsaSignedPartitionVerifies() throws Exception {
+    KeyPair keys = KeyPairGenerator.getInstance("ML-DSA-65").generateKeyPair();
+    AvbSigner mldsa = AvbSigner.of(AvbAlgorithm.MLDSA65, keys);
+    Path vbmeta = vbmetaChaining(mldsa.publicKeyBlob());
+    Built system = system("system.img", mldsa, v -> v);
+    assertThat(verify(vbmeta, o -> o.followChains(true)))
+        .contains(
+            "vbmeta: Successfully verified footer and MLDSA65 vbmeta struct in " + system.path())
+        .last()
+        .asString()
+        .startsWith("system: Successfully verified sha256 hashtree");
+    Built other =
+        system(
+            "system.img",
+            AvbSigner.of(
+                AvbAlgorithm.MLDSA65, KeyPairGenerator.getInstance("ML-DSA-65").generateKeyPair()),
+            v -> v);
+    assertThatThrownBy(() -> verify(vbmeta, o -> o.followChains(true)))
+        .hasMessageContaining("vbmeta of " + other.path() + " is signed by key sha1 ");
   }
 
   @Test
