@@ -113,10 +113,10 @@ public final class AvbHashtree {
 
   /**
    * Checks every data and hash block against the root digest, like {@code veritysetup verify}, and
-   * when the geometry has FEC and something is corrupt, what FEC could repair: the image read
-   * through the core's verified reader with FEC as its repairer, the corrections kept in memory.
-   * Nothing is written. Whether the parity itself is current is not checked here (a full encode:
-   * the verifier does it when it asks for it).
+   * when the geometry has FEC: if something is corrupt, what FEC could repair (the image read
+   * through the core's verified reader with FEC as its repairer, corrections kept in memory); if
+   * nothing is, that the parity stored is the parity of the data and tree (recomputed and
+   * compared). Nothing is written.
    *
    * @param treeOffset where the tree is (the descriptor's {@code tree_offset}; avbtool: {@code
    *     imageSize})

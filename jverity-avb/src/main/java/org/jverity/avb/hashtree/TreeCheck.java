@@ -2,6 +2,8 @@ package org.jverity.avb.hashtree;
 
 import java.io.IOException;
 import java.security.MessageDigest;
+import org.jverity.fec.FecEncoder;
+import org.jverity.fec.FecLayout;
 import org.jverity.fec.FecRecovery;
 import org.jverity.fec.FecRepairer;
 import org.jverity.format.Hex;
@@ -16,7 +18,8 @@ import org.jverity.tree.TreeChecker;
 
 /**
  * {@link AvbHashtree#check}: the core's full tree check, then FEC's view of what it found (the
- * core's recovery, as {@code jverity verify --fec-device} runs it). Writes nothing.
+ * core's recovery, as {@code jverity verify --fec-device} runs it) or, when nothing is corrupt, the
+ * parity recomputed and compared. Writes nothing.
  */
 final class TreeCheck {
   private TreeCheck() {}
@@ -43,7 +46,9 @@ final class TreeCheck {
     MerkleLayout layout = checker.layout();
     CheckReport r = checker.check(image, image, root);
     if (r.ok()) {
-      return new AvbTreeReport(true, 0, 0, 0, 0, "");
+      return geometry.fecRoots() == 0
+          ? new AvbTreeReport(true, 0, 0, 0, 0, "")
+          : checkParity(image, geometry, treeOffset, threads, progress);
     }
     long corruptData = r.dataCorruptionCount() + r.uncheckedDataBlocks();
     long corruptHash = r.corruptionCount() - r.dataCorruptionCount();
@@ -92,6 +97,39 @@ final class TreeCheck {
     }
     return new AvbTreeReport(
         r.rootMatches(), corruptData, corruptHash, repairable, unrepairable, first + verdict);
+  }
+
+  /**
+   * Recomputes the FEC parity of an image whose tree verifies and compares it with the parity
+   * stored, writing nothing: a stale or zeroed FEC area would repair nothing on a device.
+   */
+  private static AvbTreeReport checkParity(
+      BlockDevice image,
+      AvbTreeGeometry geometry,
+      long treeOffset,
+      int threads,
+      ProgressListener progress)
+      throws IOException {
+    FecLayout layout = geometry.fecLayout(treeOffset);
+    FecEncoder encoder = FecEncoder.of(layout).withProgress(progress);
+    if (threads > 0) {
+      encoder = encoder.withThreads(threads);
+    }
+    ParityComparison parity =
+        new ParityComparison(image, geometry.fecOffset(), geometry.blockSize());
+    encoder.encode(image, image, parity);
+    long stale = parity.mismatchedBlocks();
+    String problem =
+        stale == 0
+            ? ""
+            : "FEC parity: "
+                + stale
+                + " of "
+                + layout.parityBlocks()
+                + " blocks do not match the data and tree, the first at byte "
+                + parity.firstMismatch()
+                + " (stale or zeroed FEC: it would repair nothing)";
+    return new AvbTreeReport(true, 0, 0, 0, 0, problem, stale);
   }
 
   /**

@@ -141,6 +141,27 @@ class AvbHashtreeEdgeTest {
   }
 
   @Test
+  void staleParityIsFoundWhenTheTreeVerifies() throws IOException {
+    Path image = TestImages.write(dir, "image", TestImages.random(300 * 4096, 9));
+    AvbTreeGeometry g = AvbTreeGeometry.of(300 * 4096, 4096, HashAlgorithm.SHA256, 2);
+    byte[] root = TestImages.build(image, g, SALT);
+    assertThat(TestImages.check(image, g, SALT, root))
+        .isEqualTo(new AvbTreeReport(true, 0, 0, 0, 0, "", 0));
+    long at = g.fecOffset() + 3 * 4096 + 10; // parity block 3 of 4
+    TestImages.flipByte(image, at);
+    AvbTreeReport r = TestImages.check(image, g, SALT, root);
+    assertThat(r.treeOk()).isTrue();
+    assertThat(r.ok()).isFalse();
+    assertThat(r.staleParityBlocks()).isEqualTo(1);
+    assertThat(r.repairable()).isFalse();
+    assertThat(r.firstProblem())
+        .isEqualTo(
+            "FEC parity: 1 of 4 blocks do not match the data and tree, the first at byte "
+                + (g.fecOffset() + 3 * 4096)
+                + " (stale or zeroed FEC: it would repair nothing)");
+  }
+
+  @Test
   void zeroHashtreeMarksTreeAndFec() throws IOException {
     byte[] data = TestImages.random(129 * 4096, 7);
     Path image = TestImages.write(dir, "image", data);
