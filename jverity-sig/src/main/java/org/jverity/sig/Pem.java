@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -15,6 +16,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.openssl.PEMEncryptedKeyPair;
 import org.bouncycastle.openssl.PEMException;
 import org.bouncycastle.openssl.PEMKeyPair;
@@ -22,7 +24,9 @@ import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 
-/** PEM private keys and certificates, as openssl writes them. Stateless and thread-safe. */
+/**
+ * PEM private and public keys and certificates, as openssl writes them. Stateless and thread-safe.
+ */
 public final class Pem {
   private Pem() {}
 
@@ -87,6 +91,38 @@ public final class Pem {
       };
     } catch (PEMException e) {
       throw new IOException(file + ": unusable private key: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The first public key of a PEM file: X.509 SubjectPublicKeyInfo ("BEGIN PUBLIC KEY", as {@code
+   * openssl pkey -pubout} writes it) or PKCS#1 ("BEGIN RSA PUBLIC KEY").
+   *
+   * @throws IOException naming the file, when it is missing, unreadable or holds no public key
+   */
+  public static PublicKey readPublicKey(Path file) throws IOException {
+    SubjectPublicKeyInfo key = null;
+    try (Reader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
+        PEMParser pem = new PEMParser(r)) {
+      for (Object o = pem.readObject(); o != null && key == null; o = pem.readObject()) {
+        if (o instanceof SubjectPublicKeyInfo info) {
+          key = info;
+        }
+      }
+    } catch (NoSuchFileException e) {
+      throw e;
+    } catch (IOException
+        | RuntimeException e) { // BouncyCastle reports some malformed input unchecked
+      throw new IOException(file + ": not a PEM public key: " + e.getMessage(), e);
+    }
+    if (key == null) {
+      throw new IOException(
+          file + ": no public key (expected: PEM 'BEGIN PUBLIC KEY' or 'BEGIN RSA PUBLIC KEY')");
+    }
+    try {
+      return new JcaPEMKeyConverter().getPublicKey(key);
+    } catch (PEMException e) {
+      throw new IOException(file + ": unusable public key: " + e.getMessage(), e);
     }
   }
 }
