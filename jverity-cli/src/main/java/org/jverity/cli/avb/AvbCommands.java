@@ -37,6 +37,7 @@ public final class AvbCommands {
           "make_vbmeta_image",
           "append_vbmeta_image",
           "info_image",
+          "verify_image",
           "erase_footer",
           "zero_hashtree",
           "extract_public_key",
@@ -52,6 +53,7 @@ public final class AvbCommands {
       case "make_vbmeta_image" -> MakeVbmetaImageCommand.SYNTAX;
       case "append_vbmeta_image" -> AppendVbmetaImageCommand.SYNTAX;
       case "info_image" -> InfoImageCommand.SYNTAX;
+      case "verify_image" -> VerifyImageCommand.SYNTAX;
       case "erase_footer" -> EraseFooterCommand.SYNTAX;
       case "zero_hashtree" -> ZeroHashtreeCommand.SYNTAX;
       case "extract_public_key" -> ExtractPublicKeyCommand.SYNTAX;

@@ -2,9 +2,8 @@ package org.jverity.cli.avb;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import org.jverity.avb.tool.OutputFile;
 import org.jverity.cli.command.Io;
 
 /** The text a reporting subcommand writes: on stdout, or in {@code --output} (avbtool's). */
@@ -15,15 +14,8 @@ final class TextOutput {
     if (output == null) {
       io.out().print(text);
       io.out().flush();
-      return;
-    }
-    Path dir = output.toAbsolutePath().getParent();
-    Path tmp = Files.createTempFile(dir, "." + output.getFileName() + ".", ".tmp");
-    try {
-      Files.writeString(tmp, text, StandardCharsets.UTF_8);
-      Files.move(tmp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(tmp);
+    } else {
+      OutputFile.write(output, text.getBytes(StandardCharsets.UTF_8));
     }
   }
 }
