@@ -9,6 +9,7 @@ import org.jverity.avb.AvbFooter;
 import org.jverity.avb.AvbPublicKey;
 import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.Descriptor;
+import org.jverity.avb.HashDescriptor;
 import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.VbmetaImage;
 import org.jverity.avb.hashtree.AvbHashtree;
@@ -106,6 +107,11 @@ public record AvbPartition(
       throw VbmetaTrust.unsigned(location, TRUST_OPTION + " " + AvbTrust.NONE + " accepts it");
     }
     VbmetaTrust.requireVerificationEnabled(location, vbmeta.header());
+    for (Descriptor other : vbmeta.descriptors()) {
+      if (other instanceof HashDescriptor h) { // a device refuses the whole vbmeta for one
+        HashDescriptorRules.check(h.partitionName() + ": hash descriptor in " + location, h);
+      }
+    }
     HashtreeDescriptor d = onlyHashtree(location, vbmeta.descriptors());
     String where = location + ": hashtree descriptor (" + d.partitionName() + ")";
     CheckedHashtree checked = CheckedHashtree.check(where, d, footer.vbmetaOffset());

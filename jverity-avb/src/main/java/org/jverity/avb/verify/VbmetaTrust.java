@@ -11,6 +11,9 @@ import org.jverity.avb.VbmetaImage;
  * device refuses. Stateless.
  */
 final class VbmetaTrust {
+  /** How VbmetaImage's own messages start; replaced by one naming the image. */
+  private static final String PREFIX = "vbmeta: ";
+
   private VbmetaTrust() {}
 
   /**
@@ -23,8 +26,12 @@ final class VbmetaTrust {
     try {
       return vbmeta.verifySignature();
     } catch (AvbVerificationException e) {
+      String why = e.getMessage();
+      if (why.startsWith(PREFIX)) {
+        why = why.substring(PREFIX.length());
+      }
       throw new AvbVerificationException(
-          "vbmeta of " + image + ": " + e.getMessage() + " (a device refuses it)");
+          "vbmeta of " + image + ": " + why + " (a device refuses it)");
     }
   }
 
