@@ -12,7 +12,6 @@ import org.jverity.avb.hashtree.AvbTreeGeometry;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.HashAlgorithm;
-import org.jverity.io.FileDevice;
 import org.jverity.tree.ProgressListener;
 
 /**
@@ -184,11 +183,7 @@ public record AddHashtreeFooter(
       edit.resize(imageSize);
       int roots = generateFec && !noHashtree ? fecNumRoots : 0;
       AvbTreeGeometry geometry = AvbTreeGeometry.of(imageSize, blockSize, alg, roots);
-      byte[] root;
-      try (FileDevice dev = FileDevice.openChannel(image, true)) {
-        root = AvbHashtree.build(dev, geometry, saltBytes, threads, progress);
-        dev.flush();
-      }
+      byte[] root = AvbHashtree.build(edit.device(), geometry, saltBytes, threads, progress);
       long treeSize = noHashtree ? 0 : geometry.treeSize();
       long end = imageSize + Sizes.roundUp(treeSize, Sizes.IMAGE_BLOCK);
       long fecOffset = 0;

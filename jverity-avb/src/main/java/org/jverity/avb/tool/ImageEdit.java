@@ -1,38 +1,52 @@
 package org.jverity.avb.tool;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.jverity.io.FileDevice;
+import org.jverity.io.WritableDevice;
 
 /**
  * An image being changed in place from some offset on, as avbtool changes it (the footer commands
- * truncate the image to its original size and append), but undone on failure: the bytes past that
+ * cut the image back to its original size and append), but undone on failure: the bytes past that
  * offset are first copied aside (beside the image, or in the temporary directory), and {@link
- * #close} without {@link #commit} truncates the image back and puts them back. The bytes before the
- * offset are never written, so a failure leaves the file as it was, byte for byte. Memory is
+ * #close} without {@link #commit} cuts the image back and puts them back. The bytes before the
+ * offset are never written, so a failure leaves the file as it was, byte for byte. So does the end
+ * of the process before {@link #commit} (Ctrl-C, SIGTERM): a shutdown hook closes {@link #device}
+ * (which waits for the writes in flight and refuses later ones) and restores the image. Memory is
  * bounded: the copy streams through the file system.
+ *
+ * <p>Thread-safe: {@link #device} takes the parallel writes of a tree build; this class's own
+ * methods are serialized with the restore.
  */
 final class ImageEdit implements AutoCloseable {
   private final Path image;
   private final long keep;
   private final Path saved; // the bytes at [keep, size), or null when there were none
   private final FileChannel channel;
-  private boolean committed;
+  private final FileDevice device;
+  private final Thread hook;
+  private boolean committed; // guarded by this
+  private boolean finished; // guarded by this: restored or committed, and closed
 
-  private ImageEdit(Path image, long keep, Path saved, FileChannel channel) {
+  private ImageEdit(Path image, long keep, Path saved, FileChannel channel, FileDevice device) {
     this.image = image;
     this.keep = keep;
     this.saved = saved;
     this.channel = channel;
+    this.device = device;
+    this.hook = new Thread(this::finishQuietly, "restore " + image);
   }
 
   /** Saves the bytes of {@code image} past {@code keep}, then truncates it to {@code keep}. */
   static ImageEdit from(Path image, long keep) throws IOException {
     FileChannel ch = FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE);
     Path saved = null;
+    FileDevice device = null;
     try {
       long size = ch.size();
       if (size > keep) {
@@ -41,10 +55,16 @@ final class ImageEdit implements AutoCloseable {
           copy(ch, keep, size - keep, out, 0);
           out.force(false);
         }
-        ch.truncate(keep);
       }
-      return new ImageEdit(image, keep, saved, ch);
+      device = FileDevice.openChannel(image, true);
+      ImageEdit edit = new ImageEdit(image, keep, saved, ch, device);
+      Runtime.getRuntime().addShutdownHook(edit.hook);
+      ch.truncate(keep);
+      return edit;
     } catch (IOException | RuntimeException e) {
+      if (device != null) {
+        device.close();
+      }
       if (saved != null) {
         Files.deleteIfExists(saved);
       }
@@ -53,12 +73,14 @@ final class ImageEdit implements AutoCloseable {
     }
   }
 
-  long size() throws IOException {
-    return channel.size();
+  /** The image, for parallel writes (a tree and its FEC); closed by {@link #close}. */
+  WritableDevice device() {
+    return device;
   }
 
   /** Writes {@code bytes} at {@code offset}. */
-  void write(long offset, byte[] bytes) throws IOException {
+  synchronized void write(long offset, byte[] bytes) throws IOException {
+    requireOpen();
     ByteBuffer b = ByteBuffer.wrap(bytes);
     while (b.hasRemaining()) {
       offset += channel.write(b, offset);
@@ -69,7 +91,8 @@ final class ImageEdit implements AutoCloseable {
    * Makes the image exactly {@code size} bytes: truncated, or grown with zeros (a hole where the
    * file system has them, as avbtool's DONT_CARE padding).
    */
-  void resize(long size) throws IOException {
+  synchronized void resize(long size) throws IOException {
+    requireOpen();
     long now = channel.size();
     if (size < now) {
       channel.truncate(size);
@@ -82,17 +105,15 @@ final class ImageEdit implements AutoCloseable {
    * Puts the saved bytes back where they were, for an edit that overwrites them rather than
    * appending; a failure after this still restores them.
    */
-  void putBack() throws IOException {
-    channel.truncate(keep);
-    if (saved != null) {
-      try (FileChannel in = FileChannel.open(saved, StandardOpenOption.READ)) {
-        copy(in, 0, in.size(), channel, keep);
-      }
-    }
+  synchronized void putBack() throws IOException {
+    requireOpen();
+    restore();
   }
 
   /** Keeps the changes: the saved bytes are dropped. */
-  void commit() throws IOException {
+  synchronized void commit() throws IOException {
+    requireOpen();
+    device.flush();
     channel.force(false);
     committed = true;
   }
@@ -101,8 +122,22 @@ final class ImageEdit implements AutoCloseable {
   @Override
   public void close() throws IOException {
     try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // the process is ending: the hook runs (or ran) finish()
+    }
+    finish();
+  }
+
+  private synchronized void finish() throws IOException {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    try {
+      device.close(); // waits for the writes in flight; later ones fail
       if (!committed) {
-        putBack();
+        restore();
         channel.force(false);
       }
     } finally {
@@ -110,6 +145,29 @@ final class ImageEdit implements AutoCloseable {
       if (saved != null) {
         Files.deleteIfExists(saved);
       }
+    }
+  }
+
+  private void finishQuietly() {
+    try {
+      finish();
+    } catch (IOException e) {
+      throw new UncheckedIOException(image + ": restoring the image failed", e);
+    }
+  }
+
+  private void restore() throws IOException {
+    channel.truncate(keep);
+    if (saved != null) {
+      try (FileChannel in = FileChannel.open(saved, StandardOpenOption.READ)) {
+        copy(in, 0, in.size(), channel, keep);
+      }
+    }
+  }
+
+  private void requireOpen() throws IOException {
+    if (finished) {
+      throw new IOException(image + ": the edit was abandoned (the process is ending)");
     }
   }
 

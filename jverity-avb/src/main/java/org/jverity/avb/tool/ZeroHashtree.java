@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.hashtree.AvbHashtree;
-import org.jverity.io.FileDevice;
 
 /**
  * avbtool's {@code zero_hashtree}: the tree and the FEC overwritten with "ZeRoHaSH" and zeros (an
@@ -49,11 +48,8 @@ public record ZeroHashtree(Path image) {
     }
     try (ImageEdit edit = ImageEdit.from(image, ht.treeOffset())) {
       // Restored wholly on failure: the saved bytes are the region zeroed and the vbmeta after it.
-      try (FileDevice dev = FileDevice.openChannel(image, true)) {
-        edit.putBack();
-        AvbHashtree.zero(dev, ht.treeOffset(), ht.treeSize(), fecOffset, fecSize);
-        dev.flush();
-      }
+      edit.putBack();
+      AvbHashtree.zero(edit.device(), ht.treeOffset(), ht.treeSize(), fecOffset, fecSize);
       edit.commit();
     }
   }
