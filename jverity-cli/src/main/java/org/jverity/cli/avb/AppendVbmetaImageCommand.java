@@ -24,17 +24,17 @@ public final class AppendVbmetaImageCommand implements Command {
               "Append the vbmeta of another image and an AVB footer to a partition image, as avbtool"
                   + " does.",
               AppendVbmetaImageCommand::new)
-          .option(
+          .requiredOption(
               "--image",
               "IMAGE",
               "The partition image (changed in place).",
               (c, v) -> c.image = FileName.parse(v))
-          .option(
+          .requiredOption(
               names("--partition_size"),
               "BYTES",
               "Partition size, a multiple of 4096.",
               (c, v) -> c.partitionSize = AvbNumber.parseLong(v))
-          .option(
+          .requiredOption(
               names("--vbmeta_image"),
               "IMAGE",
               "The image whose vbmeta is appended.",

@@ -25,7 +25,7 @@ public final class CalculateKernelCmdlineCommand implements Command {
               "Print the kernel cmdline of an image's descriptors and of its chained images', as"
                   + " avbtool does.",
               CalculateKernelCmdlineCommand::new)
-          .option(
+          .requiredOption(
               "--image",
               "IMAGE",
               "The top-level vbmeta image.",

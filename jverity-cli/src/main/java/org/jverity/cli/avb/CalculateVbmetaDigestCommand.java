@@ -25,7 +25,7 @@ public final class CalculateVbmetaDigestCommand implements Command {
               "Print the digest of the vbmeta of an image and of the images it chains to (found"
                   + " beside it, as avbtool finds them): androidboot.vbmeta.digest.",
               CalculateVbmetaDigestCommand::new)
-          .option(
+          .requiredOption(
               "--image",
               "IMAGE",
               "The top-level vbmeta image.",

@@ -22,7 +22,7 @@ public final class EraseFooterCommand implements Command {
               "Cut an image back to its size before the footer command (byte for byte the file it"
                   + " was given), as avbtool does.",
               EraseFooterCommand::new)
-          .option(
+          .requiredOption(
               "--image",
               "IMAGE",
               "The image with a footer (changed in place).",

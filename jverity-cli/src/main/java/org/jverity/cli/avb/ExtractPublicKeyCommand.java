@@ -23,8 +23,9 @@ public final class ExtractPublicKeyCommand implements Command {
               "Write the AVB public-key blob of a key (what --chain_partition and avb_custom_key"
                   + " take), as avbtool does.",
               ExtractPublicKeyCommand::new)
-          .option("--key", "KEY", "PEM private or public key.", (c, v) -> c.key = FileName.parse(v))
-          .option(
+          .requiredOption(
+              "--key", "KEY", "PEM private or public key.", (c, v) -> c.key = FileName.parse(v))
+          .requiredOption(
               "--output", "FILE", "The blob to write.", (c, v) -> c.output = OutputFile.parse(v));
 
   @Override

@@ -23,7 +23,7 @@ public final class InfoImageCommand implements Command {
                   + " hashtree the dm-verity table libfs_avb builds and the equivalent veritysetup"
                   + " open command.",
               InfoImageCommand::new)
-          .option(
+          .requiredOption(
               "--image",
               "IMAGE",
               "An image with a footer, or a vbmeta image.",

@@ -23,7 +23,7 @@ public final class PrintPartitionDigestsCommand implements Command {
               "Print each partition's digest (hash descriptor) or root digest (hashtree), following"
                   + " chains, as avbtool does.",
               PrintPartitionDigestsCommand::new)
-          .option(
+          .requiredOption(
               "--image",
               "IMAGE",
               "The top-level vbmeta image.",

@@ -40,7 +40,7 @@ public final class VerifyImageCommand implements Command {
                   + " locked device would (stricter than avbtool: chained keys, flags, rollback"
                   + " rules, FEC).",
               VerifyImageCommand::new)
-          .option(
+          .requiredOption(
               "--image",
               "IMAGE",
               "The image (a vbmeta image, or one with a footer).",

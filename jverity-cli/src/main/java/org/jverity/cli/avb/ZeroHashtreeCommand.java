@@ -19,7 +19,7 @@ public final class ZeroHashtreeCommand implements Command {
               "Overwrite an image's hash tree and FEC with \"ZeRoHaSH\" and zeros, as avbtool does"
                   + " (sizes and vbmeta kept).",
               ZeroHashtreeCommand::new)
-          .option(
+          .requiredOption(
               "--image",
               "IMAGE",
               "The image with a hashtree footer (changed in place).",
