@@ -36,17 +36,22 @@ public record MakeVbmetaImage(Path output, long paddingSize, VbmetaOptions vbmet
       throw new VerityParameterException("--output: missing (expected: the file to write)");
     }
     byte[] blob = VbmetaAssembler.prepare(vbmeta).build(List.of(), null, 0);
-    byte[] out = blob;
-    if (paddingSize > 0) {
-      long padded = Sizes.roundUp(blob.length, paddingSize);
-      if (padded > Integer.MAX_VALUE - 8) {
-        throw new VerityParameterException(
-            "--padding_size: " + paddingSize + " (expected: a size the vbmeta can be padded to)");
-      }
-      out = new byte[(int) padded];
-      System.arraycopy(blob, 0, out, 0, blob.length);
-    }
-    OutputFile.write(output, out);
+    OutputFile.write(output, padded(blob, paddingSize));
     return blob;
+  }
+
+  /** {@code blob} zero-padded to a multiple of {@code paddingSize} (0: as it is). */
+  static byte[] padded(byte[] blob, long paddingSize) {
+    if (paddingSize <= 0) {
+      return blob;
+    }
+    long padded = Sizes.roundUp(blob.length, paddingSize);
+    if (padded > Integer.MAX_VALUE - 8) {
+      throw new VerityParameterException(
+          "--padding_size: " + paddingSize + " (expected: a size the vbmeta can be padded to)");
+    }
+    byte[] out = new byte[(int) padded];
+    System.arraycopy(blob, 0, out, 0, blob.length);
+    return out;
   }
 }

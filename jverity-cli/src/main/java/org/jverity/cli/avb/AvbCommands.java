@@ -40,6 +40,8 @@ public final class AvbCommands {
           "verify_image",
           "erase_footer",
           "zero_hashtree",
+          "extract_vbmeta_image",
+          "resize_image",
           "extract_public_key",
           "calculate_vbmeta_digest",
           "calculate_kernel_cmdline",
@@ -56,6 +58,8 @@ public final class AvbCommands {
       case "verify_image" -> VerifyImageCommand.SYNTAX;
       case "erase_footer" -> EraseFooterCommand.SYNTAX;
       case "zero_hashtree" -> ZeroHashtreeCommand.SYNTAX;
+      case "extract_vbmeta_image" -> ExtractVbmetaImageCommand.SYNTAX;
+      case "resize_image" -> ResizeImageCommand.SYNTAX;
       case "extract_public_key" -> ExtractPublicKeyCommand.SYNTAX;
       case "calculate_vbmeta_digest" -> CalculateVbmetaDigestCommand.SYNTAX;
       case "calculate_kernel_cmdline" -> CalculateKernelCmdlineCommand.SYNTAX;

@@ -121,4 +121,24 @@ class VbmetaOptionsCommandTest {
     ok("erase_footer", "--image", img);
     assertThat(read(img)).isEqualTo(read(pattern(dir.resolve("orig"), 10_000)));
   }
+
+  @Test
+  void extractVbmetaImageAndResizeImage() throws Exception {
+    Path img = pattern(dir.resolve("img"), 10_000);
+    ok("add_hash_footer", "--image", img, "--partition_size", 131072, "--salt", "00");
+    Path vbmeta = dir.resolve("vbmeta.img");
+    ok("extract_vbmeta_image", "--image", img, "--output", vbmeta, "--padding_size", 4096);
+    assertThat(Files.size(vbmeta)).isEqualTo(4096);
+    byte[] blob = Arrays.copyOfRange(read(img), 12288, 12288 + 512);
+    assertThat(Arrays.copyOf(read(vbmeta), 512)).isEqualTo(blob);
+    String info = ok("info_image", "--image", img).stdout();
+    ok("resize_image", "--image", img, "--partition_size", 262144);
+    assertThat(Files.size(img)).isEqualTo(262144);
+    assertThat(ok("info_image", "--image", img).stdout())
+        .isEqualTo(
+            info.replace("Image size:               131072", "Image size:               262144"));
+    ToolRun small = avb("resize_image", "--image", img, "--partition_size", 12288);
+    assertThat(small.exitCode()).isEqualTo(ExitCode.DEVICE_TOO_SMALL);
+    assertThat(Files.size(img)).isEqualTo(262144);
+  }
 }
