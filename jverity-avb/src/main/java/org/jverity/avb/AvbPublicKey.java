@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.KeyPair;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
@@ -71,11 +72,14 @@ public final class AvbPublicKey {
     int bits = n.bitLength();
     if (bits != 2048 && bits != 4096 && bits != 8192) {
       throw new IllegalArgumentException(
-          "RSA key: " + n.bitLength() + " bits (expected: 2048, 4096 or 8192)");
+          "RSA key: " + bits + " bits (expected: 2048, 4096 or 8192)");
+    }
+    if (!n.testBit(0)) {
+      throw new IllegalArgumentException("RSA modulus: even (expected: an odd modulus)");
     }
     BigInteger b32 = BigInteger.ONE.shiftLeft(32);
     long n0inv = b32.subtract(n.modInverse(b32)).longValueExact();
-    BigInteger r = BigInteger.ONE.shiftLeft(n.bitLength());
+    BigInteger r = BigInteger.ONE.shiftLeft(bits);
     BigInteger rr = r.multiply(r).mod(n);
     ByteBuffer b = ByteBuffer.allocate(8 + 2 * bits / 8);
     b.putInt(bits).putInt((int) n0inv).put(fixed(n, bits / 8)).put(fixed(rr, bits / 8));
@@ -149,7 +153,7 @@ public final class AvbPublicKey {
       String text = new String(bytes, StandardCharsets.US_ASCII);
       try {
         if (text.contains("PRIVATE KEY-----")) {
-          return blob(Pem.readPrivateKey(file));
+          return blob(Pem.readKeyPair(file).getPublic());
         }
         return blob(Pem.readPublicKey(file));
       } catch (IllegalArgumentException e) {
@@ -168,6 +172,15 @@ public final class AvbPublicKey {
   /** A PEM private key (PKCS#1 as AOSP ships its keys, PKCS#8, ...), through jverity-sig's Pem. */
   public static PrivateKey readPrivateKey(Path file) throws IOException {
     return Pem.readPrivateKey(file);
+  }
+
+  /**
+   * A PEM private key with its public key, as a signer needs both ({@link
+   * AvbSigner#of(AvbAlgorithm, KeyPair)}): RSA, or ML-DSA-65/87 in any PKCS#8 form (seed, expanded
+   * or both).
+   */
+  public static KeyPair readKeyPair(Path file) throws IOException {
+    return Pem.readKeyPair(file);
   }
 
   /** The sha1 of a blob, hex: what info_image shows. */

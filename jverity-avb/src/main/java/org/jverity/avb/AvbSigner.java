@@ -8,7 +8,9 @@ import java.security.PrivateKey;
  * What signs a vbmeta: its algorithm, the public-key blob the vbmeta embeds, and the signature over
  * header ‖ aux. {@link #NONE} is {@code --algorithm NONE}; {@link #of} signs with a private key
  * through the JDK (RSA PKCS#1 v1.5, which is deterministic, as avbtool's {@code openssl rsautl
- * -sign} is; ML-DSA). An external signer (a signing helper) implements this interface.
+ * -sign} is; ML-DSA, which the JDK signs hedged (randomized: FIPS 204's default, with no API for
+ * the deterministic variant avbroot uses), so an ML-DSA vbmeta verifies but is not byte-identical
+ * from run to run). An external signer (a signing helper) implements this interface.
  */
 public interface AvbSigner {
   /** No signature: no hash, no key, an empty auth block. */

@@ -10,6 +10,11 @@ import java.util.Objects;
  */
 public record UnknownDescriptor(long tag, byte[] payload) implements Descriptor {
   public UnknownDescriptor {
+    if (tag >= PropertyDescriptor.TAG && tag <= ChainPartitionDescriptor.TAG) {
+      // its bytes would parse back as that descriptor, or not at all
+      throw new IllegalArgumentException(
+          "unknown descriptor tag: " + tag + " (expected: none of the known tags 0..4)");
+    }
     payload = DescriptorFrame.nonNull("descriptor payload", payload).clone();
   }
 

@@ -3,13 +3,17 @@ package org.jverity.avb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyFactory;
 import java.security.PublicKey;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
+import java.security.spec.RSAPublicKeySpec;
+import java.util.Arrays;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,8 +69,8 @@ class AvbPublicKeyTest {
   @Test
   void rrIsTwoToTheTwiceBitsModN() throws Exception {
     byte[] blob = AvbPublicKey.readBlob(AvbTestKeys.path("testkey_rsa2048.pem"));
-    BigInteger n = new BigInteger(1, java.util.Arrays.copyOfRange(blob, 8, 8 + 256));
-    BigInteger rr = new BigInteger(1, java.util.Arrays.copyOfRange(blob, 8 + 256, 8 + 512));
+    BigInteger n = new BigInteger(1, Arrays.copyOfRange(blob, 8, 8 + 256));
+    BigInteger rr = new BigInteger(1, Arrays.copyOfRange(blob, 8 + 256, 8 + 512));
     assertThat(rr).isEqualTo(BigInteger.TWO.pow(4096).mod(n));
     long n0inv = Integer.toUnsignedLong(ByteBuffer.wrap(blob).getInt(4));
     // n0inv * n ≡ -1 (mod 2^32)
@@ -78,7 +82,7 @@ class AvbPublicKeyTest {
   @Test
   void refusesBlobsOfTheWrongShape() throws Exception {
     byte[] blob = AvbPublicKey.readBlob(AvbTestKeys.copy("testkey_rsa2048.pem", dir));
-    assertThatThrownBy(() -> AvbPublicKey.decode(java.util.Arrays.copyOf(blob, 519)))
+    assertThatThrownBy(() -> AvbPublicKey.decode(Arrays.copyOf(blob, 519)))
         .isInstanceOf(AvbFormatException.class)
         .hasMessage("AVB RSA public key: 519 bytes for 2048 bits (expected: 520)");
     byte[] odd = blob.clone();
@@ -106,7 +110,7 @@ class AvbPublicKeyTest {
             "-out",
             "k3072.pem");
     assertThatThrownBy(() -> AvbPublicKey.readBlob(dir.resolve("k3072.pem")))
-        .isInstanceOf(java.io.IOException.class)
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("3072 bits (expected: 2048, 4096 or 8192)");
     Openssl.in(dir)
         .check(
@@ -124,8 +128,7 @@ class AvbPublicKeyTest {
   }
 
   static PublicKey publicOf(RSAPrivateCrtKey key) throws Exception {
-    return java.security.KeyFactory.getInstance("RSA")
-        .generatePublic(
-            new java.security.spec.RSAPublicKeySpec(key.getModulus(), key.getPublicExponent()));
+    return KeyFactory.getInstance("RSA")
+        .generatePublic(new RSAPublicKeySpec(key.getModulus(), key.getPublicExponent()));
   }
 }

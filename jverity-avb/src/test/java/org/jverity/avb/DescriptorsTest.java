@@ -120,6 +120,13 @@ class DescriptorsTest {
   }
 
   @Test
+  void anUnknownDescriptorCannotTakeAKnownTag() {
+    assertThatThrownBy(() -> new UnknownDescriptor(HashtreeDescriptor.TAG, new byte[8]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unknown descriptor tag: 1 (expected: none of the known tags 0..4)");
+  }
+
+  @Test
   void recordsCopyTheirArrays() {
     byte[] salt = {1, 2, 3};
     HashDescriptor d = new HashDescriptor(1, "sha256", "x", salt, new byte[0], 0);

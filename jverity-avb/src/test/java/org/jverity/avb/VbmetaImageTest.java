@@ -31,6 +31,15 @@ class VbmetaImageTest {
   }
 
   @Test
+  void headerRoundTripsEveryField() throws Exception {
+    VbmetaHeader h =
+        new VbmetaHeader(
+            1, 3, 320, 1344, 2, 0, 32, 32, 256, 200, 520, 720, 5, 0, 200, -2L, 3, 7, "release x");
+    assertThat(VbmetaHeader.parse(h.encode(), 0)).isEqualTo(h);
+    assertThat(h.encode()).hasSize(VbmetaHeader.SIZE);
+  }
+
+  @Test
   void refusesABadMagic() throws Exception {
     byte[] blob = unsigned();
     blob[3] = '1';

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,7 +62,7 @@ class VbmetaSignatureTest {
     assertThat(out).contains("Verified OK");
     // and the stored hash is the digest openssl computes
     String hex = Openssl.in(dir).check("dgst", digest, "-r", "data").out().split(" ")[0].strip();
-    assertThat(java.util.HexFormat.of().formatHex(image.hash())).isEqualTo(hex);
+    assertThat(HexFormat.of().formatHex(image.hash())).isEqualTo(hex);
   }
 
   @Test
@@ -177,6 +178,36 @@ class VbmetaSignatureTest {
     assertThatThrownBy(() -> VbmetaImage.parse(tampered).verifySignature())
         .isInstanceOf(AvbVerificationException.class)
         .hasMessage("vbmeta: embedded key has 4096 bits (expected: 2048 for SHA256_RSA2048)");
+  }
+
+  @Test
+  void aSignatureOfAnotherSizeThanTheKeyIsRefused() throws Exception {
+    byte[] blob = signed("testkey_rsa2048.pem", AvbAlgorithm.SHA256_RSA2048);
+    ByteBuffer.wrap(blob).putLong(56, 128); // signature_size, still inside the auth block
+    byte[] rehashed = rehash(blob);
+    assertThatThrownBy(() -> VbmetaImage.parse(rehashed).verifySignature())
+        .isInstanceOf(AvbVerificationException.class)
+        .hasMessage("vbmeta: signature is 128 bytes (expected: 256, the key's length)");
+  }
+
+  @Test
+  void aTruncatedKeyIsRefused() throws Exception {
+    byte[] blob = signed("testkey_rsa2048.pem", AvbAlgorithm.SHA256_RSA2048);
+    ByteBuffer.wrap(blob).putLong(72, 519); // public_key_size
+    byte[] rehashed = rehash(blob);
+    assertThatThrownBy(() -> VbmetaImage.parse(rehashed).verifySignature())
+        .isInstanceOf(AvbVerificationException.class)
+        .hasMessage(
+            "vbmeta: embedded key: AVB RSA public key: 519 bytes for 2048 bits (expected: 520)");
+  }
+
+  /** The blob with its stored hash recomputed, as anyone can; the signature kept. */
+  static byte[] rehash(byte[] blob) throws Exception {
+    VbmetaImage image = VbmetaImage.parse(blob);
+    byte[] out = blob.clone();
+    byte[] hash = SignatureCheck.digest(image.algorithm(), image.signedBytes());
+    System.arraycopy(hash, 0, out, 256 + (int) image.header().hashOffset(), hash.length);
+    return out;
   }
 
   /** The blob with {@code key} in place of its key and the hash recomputed (the signature kept). */
