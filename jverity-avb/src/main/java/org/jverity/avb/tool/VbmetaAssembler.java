@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.PrivateKey;
+import java.security.KeyPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -177,7 +177,7 @@ public final class VbmetaAssembler {
       throw new VerityParameterException(
           "--key: missing (expected: a PEM private key for " + algorithm + ")");
     }
-    PrivateKey k = AvbPublicKey.readPrivateKey(key);
+    KeyPair k = AvbPublicKey.readKeyPair(key); // RSA or ML-DSA, with its public key
     try {
       return AvbSigner.of(algorithm, k);
     } catch (IllegalArgumentException e) {

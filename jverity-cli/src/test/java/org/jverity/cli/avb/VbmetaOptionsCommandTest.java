@@ -8,9 +8,13 @@ import static org.jverity.cli.avb.AvbFixtures.ok;
 import static org.jverity.cli.avb.AvbFixtures.pattern;
 import static org.jverity.cli.avb.AvbFixtures.read;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.util.Arrays;
+import java.util.Base64;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.ToolRun;
@@ -140,5 +144,34 @@ class VbmetaOptionsCommandTest {
     ToolRun small = avb("resize_image", "--image", img, "--partition_size", 12288);
     assertThat(small.exitCode()).isEqualTo(ExitCode.DEVICE_TOO_SMALL);
     assertThat(Files.size(img)).isEqualTo(262144);
+  }
+
+  /** ML-DSA-65 (Android 17): a PKCS#8 key the JDK made, signing a vbmeta our verifier accepts. */
+  @Test
+  void mlDsaSignedVbmeta() throws Exception {
+    KeyPair pair = KeyPairGenerator.getInstance("ML-DSA-65").generateKeyPair();
+    Path pem =
+        Files.writeString(
+            dir.resolve("mldsa65.pem"),
+            "-----BEGIN PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                    .encodeToString(pair.getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n");
+    Path v = dir.resolve("vbmeta.img");
+    ok("make_vbmeta_image", "--output", v, "--algorithm", "MLDSA65", "--key", pem);
+    assertThat(ok("info_image", "--image", v).stdout())
+        .contains("Algorithm:                MLDSA65");
+    assertThat(ok("verify_image", "--image", v).stdout()).contains("MLDSA65 vbmeta struct");
+    ToolRun wrong =
+        avb(
+            "make_vbmeta_image",
+            "--output",
+            dir.resolve("w.img"),
+            "--algorithm",
+            "MLDSA87",
+            "--key",
+            pem);
+    assertThat(wrong.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(wrong.stderrLines()).hasSize(1);
   }
 }
