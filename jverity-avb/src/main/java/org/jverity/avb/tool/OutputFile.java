@@ -2,6 +2,7 @@ package org.jverity.avb.tool;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
@@ -18,6 +19,9 @@ public final class OutputFile {
   /** Writes {@code bytes} as the whole of {@code file}. */
   public static void write(Path file, byte[] bytes) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
+    if (!Files.isDirectory(dir)) { // named, rather than the temporary file that could not be made
+      throw new NoSuchFileException(dir.toString(), null, "the directory of " + file);
+    }
     Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
     try {
       Files.write(tmp, bytes);

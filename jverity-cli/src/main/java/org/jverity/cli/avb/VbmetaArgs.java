@@ -170,6 +170,20 @@ final class VbmetaArgs {
       in.add(setupRootfsFromKernel);
     }
     in.addAll(includeDescriptorsFromImage);
+    for (String prop : propsFromFile) { // KEY:PATH
+      int colon = prop.indexOf(':');
+      if (colon >= 0 && colon + 1 < prop.length()) {
+        in.add(Path.of(prop.substring(colon + 1)));
+      }
+    }
+    List<String> chains = new ArrayList<>(chainPartitions);
+    chains.addAll(chainPartitionsDoNotUseAb);
+    for (String chain : chains) { // NAME:LOCATION:PATH
+      String[] t = chain.split(":", -1);
+      if (t.length == 3 && !t[2].isEmpty()) {
+        in.add(Path.of(t[2]));
+      }
+    }
     return in;
   }
 }
