@@ -11,5 +11,5 @@ module org.jverity.avb {
   exports org.jverity.avb;
   exports org.jverity.avb.hashtree;
   exports org.jverity.avb.verify;
-// Each package below is exported once it has a type: org.jverity.avb.tool.
+  exports org.jverity.avb.tool;
 }

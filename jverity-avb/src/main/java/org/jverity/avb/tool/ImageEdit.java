@@ -1,0 +1,202 @@
+package org.jverity.avb.tool;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.jverity.io.FileDevice;
+import org.jverity.io.WritableDevice;
+
+/**
+ * An image being changed in place from some offset on, as avbtool changes it (the footer commands
+ * cut the image back to its original size and append), but undone on failure: the bytes past that
+ * offset are first copied aside (beside the image, or in the temporary directory), and {@link
+ * #close} without {@link #commit} cuts the image back and puts them back. The bytes before the
+ * offset are never written, so a failure leaves the file as it was, byte for byte. So does the end
+ * of the process before {@link #commit} (Ctrl-C, SIGTERM): a shutdown hook closes {@link #device}
+ * (which waits for the writes in flight and refuses later ones) and restores the image. Memory is
+ * bounded: the copy streams through the file system.
+ *
+ * <p>Thread-safe: {@link #device} takes the parallel writes of a tree build; this class's own
+ * methods are serialized with the restore.
+ */
+final class ImageEdit implements AutoCloseable {
+  private final Path image;
+  private final long keep;
+  private final Path saved; // the bytes at [keep, size), or null when there were none
+  private final FileChannel channel;
+  private final FileDevice device;
+  private final Thread hook;
+  private boolean committed; // guarded by this
+  private boolean finished; // guarded by this: restored or committed, and closed
+
+  private ImageEdit(Path image, long keep, Path saved, FileChannel channel, FileDevice device) {
+    this.image = image;
+    this.keep = keep;
+    this.saved = saved;
+    this.channel = channel;
+    this.device = device;
+    this.hook = new Thread(this::finishQuietly, "restore " + image);
+  }
+
+  /** Saves the bytes of {@code image} past {@code keep}, then truncates it to {@code keep}. */
+  static ImageEdit from(Path image, long keep) throws IOException {
+    FileChannel ch = FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    Path saved = null;
+    FileDevice device = null;
+    try {
+      long size = ch.size();
+      if (size > keep) {
+        saved = tempBeside(image);
+        try (FileChannel out = FileChannel.open(saved, StandardOpenOption.WRITE)) {
+          copy(ch, keep, size - keep, out, 0);
+          out.force(false);
+        }
+      }
+      device = FileDevice.openChannel(image, true);
+      ImageEdit edit = new ImageEdit(image, keep, saved, ch, device);
+      Runtime.getRuntime().addShutdownHook(edit.hook);
+      ch.truncate(keep);
+      return edit;
+    } catch (IOException | RuntimeException e) {
+      if (device != null) {
+        device.close();
+      }
+      if (saved != null) {
+        Files.deleteIfExists(saved);
+      }
+      ch.close();
+      throw e;
+    }
+  }
+
+  /** The image, for parallel writes (a tree and its FEC); closed by {@link #close}. */
+  WritableDevice device() {
+    return device;
+  }
+
+  /** Writes {@code bytes} at {@code offset}. */
+  synchronized void write(long offset, byte[] bytes) throws IOException {
+    requireOpen();
+    ByteBuffer b = ByteBuffer.wrap(bytes);
+    while (b.hasRemaining()) {
+      offset += channel.write(b, offset);
+    }
+  }
+
+  /**
+   * Makes the image exactly {@code size} bytes: truncated, or grown with zeros (a hole where the
+   * file system has them, as avbtool's DONT_CARE padding).
+   */
+  synchronized void resize(long size) throws IOException {
+    requireOpen();
+    long now = channel.size();
+    if (size < now) {
+      channel.truncate(size);
+    } else if (size > now) {
+      channel.write(ByteBuffer.allocate(1), size - 1);
+    }
+  }
+
+  /**
+   * Puts the saved bytes back where they were, for an edit that overwrites them rather than
+   * appending; a failure after this still restores them.
+   */
+  synchronized void putBack() throws IOException {
+    requireOpen();
+    restore();
+  }
+
+  /** Keeps the changes: the saved bytes are dropped. */
+  synchronized void commit() throws IOException {
+    requireOpen();
+    device.flush();
+    channel.force(false);
+    committed = true;
+  }
+
+  /** Without {@link #commit}: the image back as it was. */
+  @Override
+  public void close() throws IOException {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // the process is ending: the hook runs (or ran) finish()
+    }
+    finish();
+  }
+
+  private synchronized void finish() throws IOException {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    try {
+      device.close(); // waits for the writes in flight; later ones fail
+      if (!committed) {
+        restore();
+        channel.force(false);
+      }
+    } finally {
+      channel.close();
+      if (saved != null) {
+        Files.deleteIfExists(saved);
+      }
+    }
+  }
+
+  private void finishQuietly() {
+    try {
+      finish();
+    } catch (IOException e) {
+      throw new UncheckedIOException(image + ": restoring the image failed", e);
+    }
+  }
+
+  private void restore() throws IOException {
+    channel.truncate(keep);
+    if (saved != null) {
+      try (FileChannel in = FileChannel.open(saved, StandardOpenOption.READ)) {
+        copy(in, 0, in.size(), channel, keep);
+      }
+    }
+  }
+
+  private void requireOpen() throws IOException {
+    if (finished) {
+      throw new IOException(image + ": the edit was abandoned (the process is ending)");
+    }
+  }
+
+  private static void copy(FileChannel from, long at, long length, FileChannel to, long toAt)
+      throws IOException {
+    long done = 0;
+    while (done < length) {
+      long n = from.transferTo(at + done, length - done, to.position(toAt + done));
+      if (n <= 0) {
+        throw new IOException(
+            "copying " + length + " bytes at " + at + ": the file ended at " + (at + done));
+      }
+      done += n;
+    }
+  }
+
+  /** A new empty file beside {@code image} (same file system: a fast copy), else in /tmp. */
+  private static Path tempBeside(Path image) throws IOException {
+    Path dir = image.toAbsolutePath().getParent();
+    String prefix = "." + image.getFileName() + ".";
+    try {
+      return Files.createTempFile(dir, prefix, ".avb-saved");
+    } catch (IOException e) {
+      return Files.createTempFile(prefix, ".avb-saved");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return image.toString();
+  }
+}
