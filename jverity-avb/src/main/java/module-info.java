@@ -9,6 +9,7 @@ module org.jverity.avb {
   requires org.jverity.sig;
 
   exports org.jverity.avb;
-// Each package below is exported once it has a type: org.jverity.avb.hashtree,
+  exports org.jverity.avb.hashtree;
+// Each package below is exported once it has a type:
 // org.jverity.avb.verify, org.jverity.avb.tool.
 }
