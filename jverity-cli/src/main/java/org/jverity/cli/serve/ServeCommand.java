@@ -73,7 +73,7 @@ public final class ServeCommand implements Command {
       ActivationConflicts.refuseOptions(io.given());
       ActivationConflicts.refuseKeys(ini);
     }
-    ServeConfig c = read(ini);
+    ServeConfig c = read(ini, io);
     service.check(c.listening());
     return ExitCode.of(
         new Server(
@@ -89,14 +89,14 @@ public final class ServeCommand implements Command {
             .withSocketActivation(activated)
             .withReload(
                 () -> {
-                  ServeConfig again = read(readIni());
+                  ServeConfig again = read(readIni(), io);
                   return new ConfigReload.Config(again.listening(), again.exports());
                 })
             .run());
   }
 
-  private ServeConfig read(IniFile ini) throws IOException {
-    return ServeConfig.read(ini, config.toAbsolutePath().getParent(), runtimeDir);
+  private ServeConfig read(IniFile ini, Io io) throws IOException {
+    return ServeConfig.read(ini, config.toAbsolutePath().getParent(), runtimeDir, io.err());
   }
 
   /** The config file's sections; a mistake is one line naming it (exit 3). */

@@ -2,6 +2,7 @@ package org.jverity.cli.verity;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Set;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
@@ -12,7 +13,9 @@ import org.jverity.server.Locations;
 
 /**
  * DATA HASH [ROOT_HASH] and --root-hash-file: what every command that checks an image is given.
- * DATA and HASH are locations: a file, or a URL ({@link Location}) for the commands that read.
+ * DATA and HASH are locations: a file, or a URL ({@link Location}) for the commands that read. HASH
+ * is left out only for an AVB partition image ({@link AvbOptions}), whose vbmeta says where its
+ * tree is: the syntax takes it as optional, {@link #check} requires it.
  */
 final class ImageArguments {
   String data;
@@ -26,9 +29,9 @@ final class ImageArguments {
               "DATA",
               "Data image: a file, or a URL (http://, https://, s3://BUCKET/KEY).",
               (a, v) -> a.data = Location.parse(v))
-          .parameter(
+          .optionalParameter(
               "HASH",
-              "Hash device (may be DATA with --hash-offset): a file or a URL.",
+              "Hash device (may be DATA with --hash-offset): a file or a URL (none with --avb-key).",
               (a, v) -> a.hash = Location.parse(v))
           .optionalParameter(
               "ROOT_HASH",
@@ -46,6 +49,7 @@ final class ImageArguments {
    * hash text (not yet parsed).
    */
   String check(String command) throws IOException {
+    requireHash(command);
     requireLocal(data, "data");
     requireLocal(hash, "hash");
     return RootHashes.text(command, rootHash, rootHashFile);
@@ -65,7 +69,30 @@ final class ImageArguments {
 
   /** HASH as a file, for a command that writes it. */
   Path hashFile(String command) {
+    requireHash(command);
     return writable(command, hash, "HASH");
+  }
+
+  /** HASH, which only an AVB image goes without, exit 2 as a missing parameter. */
+  private void requireHash(String command) {
+    if (hash == null) {
+      throw new CliException(
+          ExitCode.USAGE, command + " needs HASH (or --avb-key, for an AVB partition image)");
+    }
+  }
+
+  /**
+   * For {@code --avb-key}: DATA checked as {@link #check} checks it, and HASH, ROOT_HASH and
+   * --root-hash-file refused with {@code options} that the vbmeta gives too ({@link
+   * AvbOptions#refuseConflicts}).
+   */
+  void checkAvb(AvbOptions avb, Set<String> options) {
+    avb.refuseConflicts(options, "HASH", hash, "ROOT_HASH", rootHash);
+    requireLocal(data, "data");
+    Path key = avb.keyFile();
+    if (key != null) {
+      Checks.requireFile(key, "AVB key");
+    }
   }
 
   /** A location {@code command} writes to: a URL is refused ({@link #localFile}). */
