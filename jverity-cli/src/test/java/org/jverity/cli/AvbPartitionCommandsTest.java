@@ -219,7 +219,7 @@ class AvbPartitionCommandsTest {
     }
     ToolRun noHash = Jverity.run("verify", img);
     assertThat(noHash.exitCode()).as(noHash.toString()).isEqualTo(ExitCode.USAGE);
-    assertThat(noHash.stderr()).contains("verify needs HASH (or --avb-key");
+    assertThat(noHash.stderr()).contains("missing required parameter 'HASH'");
   }
 
   @Test

@@ -15,6 +15,7 @@ import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.UsageException;
 import org.jverity.cli.verity.AvbImage;
 import org.jverity.cli.verity.AvbOptions;
 import org.jverity.cli.verity.RootHashes;
@@ -172,8 +173,7 @@ public final class OpenCommand implements Command {
   /** The export DATA HASH ROOT_HASH and the options give. */
   private ExportConfig spec() throws IOException {
     if (hash == null) {
-      throw new CliException(
-          ExitCode.USAGE, "open needs HASH (or --avb-key, for an AVB partition image)");
+      throw new UsageException("missing required parameter 'HASH'");
     }
     String rootText = RootHashes.text("open", rootHash, rootHashFile);
     ExportOptions x = export;

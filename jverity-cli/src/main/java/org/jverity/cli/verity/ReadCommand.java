@@ -64,7 +64,7 @@ public final class ReadCommand implements Command {
                   + " written; --output FILE is written only when the whole range verified (through a temporary file"
                   + " beside it, renamed over it): a read that fails leaves FILE as it was, or absent.",
               ReadCommand::new)
-          .include(ImageArguments.SYNTAX, c -> c.image)
+          .include(ImageArguments.OR_AVB, c -> c.image)
           .include(VerityOptions.CHECK, c -> c.options)
           .include(FecOptions.SYNTAX, c -> c.fec)
           .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)

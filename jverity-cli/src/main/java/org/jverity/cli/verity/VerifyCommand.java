@@ -51,7 +51,7 @@ public final class VerifyCommand implements Command {
                   + Corruption.MAX_REPORTED
                   + ", then a count).",
               VerifyCommand::new)
-          .include(ImageArguments.SYNTAX, c -> c.image)
+          .include(ImageArguments.OR_AVB, c -> c.image)
           .include(VerityOptions.CHECK, c -> c.options)
           .include(FecOptions.SYNTAX, c -> c.fec)
           .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
