@@ -10,6 +10,6 @@ module org.jverity.avb {
 
   exports org.jverity.avb;
   exports org.jverity.avb.hashtree;
-// Each package below is exported once it has a type:
-// org.jverity.avb.verify, org.jverity.avb.tool.
+  exports org.jverity.avb.verify;
+  exports org.jverity.avb.tool;
 }

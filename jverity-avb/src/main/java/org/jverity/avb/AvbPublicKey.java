@@ -66,8 +66,9 @@ public final class AvbPublicKey {
       throw new IllegalArgumentException(
           "RSA public exponent: " + e + " (expected: 65537, the only one AVB supports)");
     }
-    // avbtool: round_to_pow2(ceil(log2(n))); the modulus of a k-bit key has k bits
-    int bits = Integer.highestOneBit(n.bitLength() - 1) << 1;
+    // avbtool rounds the size up to a power of two (a 3072-bit key would claim 4096 bits), but
+    // its rr = (2^bitLength)^2 mod n is then not libavb's R^2: only full-size keys verify.
+    int bits = n.bitLength();
     if (bits != 2048 && bits != 4096 && bits != 8192) {
       throw new IllegalArgumentException(
           "RSA key: " + n.bitLength() + " bits (expected: 2048, 4096 or 8192)");

@@ -1,6 +1,7 @@
 package org.jverity.cli;
 
 import java.util.List;
+import org.jverity.cli.avb.AvbCommands;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.demo.DemoCommand;
 import org.jverity.cli.fsverity.CatCommand;
@@ -41,7 +42,8 @@ final class Commands {
           "digest",
           "cat",
           "sign",
-          "verify-sig");
+          "verify-sig",
+          AvbCommands.NAME);
 
   /** The syntax of the command {@code name}, or null when there is none of that name. */
   static Syntax<? extends Command> named(String name) {
@@ -60,6 +62,7 @@ final class Commands {
       case "cat" -> CatCommand.SYNTAX;
       case "sign" -> SignCommand.SYNTAX;
       case "verify-sig" -> VerifySigCommand.SYNTAX;
+      case AvbCommands.NAME -> AvbCommands.SYNTAX;
       default -> null;
     };
   }

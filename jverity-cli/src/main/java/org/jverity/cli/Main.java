@@ -15,6 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntUnaryOperator;
+import org.jverity.avb.AvbFormatException;
+import org.jverity.avb.AvbVerificationException;
+import org.jverity.avb.tool.PartitionTooSmallException;
+import org.jverity.cli.avb.AvbCommands;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
@@ -74,7 +78,8 @@ public final class Main {
    * Commands whose process may end at once: they install no shutdown hook (no server) and leave no
    * file to delete at exit.
    */
-  private static final Set<String> ENDS_AT_ONCE = Set.of("format", "verify", "dump", "digest");
+  private static final Set<String> ENDS_AT_ONCE =
+      Set.of("format", "verify", "dump", "digest", AvbCommands.NAME);
 
   static final String HALT_PROPERTY = "jverity.halt";
 
@@ -136,6 +141,26 @@ public final class Main {
       IntUnaryOperator returned,
       JsonOutput json) {
     Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
+    int words = 1; // the command's name: one word, or two for a subcommand (avb info_image)
+    if (command == AvbCommands.SYNTAX) {
+      String sub = at + 1 < args.size() ? args.get(at + 1) : null;
+      if (sub != null && !sub.startsWith("-")) {
+        command = AvbCommands.named(sub);
+        if (command == null) {
+          err.println(
+              "jverity: unknown subcommand 'avb "
+                  + sub
+                  + "' (subcommands: "
+                  + String.join(", ", AvbCommands.NAMES)
+                  + "; see 'jverity avb --help')");
+          return ExitCode.USAGE;
+        }
+        words = 2;
+      } else if (flagged(args, "-?", "--help") || flagged(args, "--usage")) {
+        out.print(Usage.subcommandHelp(AvbCommands.SYNTAX, AvbCommands.all()));
+        return ExitCode.OK;
+      }
+    }
     if (flagged(args, "-V", "--version")) {
       out.println("jverity " + Version.get());
       return ExitCode.OK;
@@ -173,7 +198,7 @@ public final class Main {
       return ExitCode.USAGE;
     }
     List<String> rest = new ArrayList<>(args);
-    rest.remove(at);
+    rest.subList(at, at + words).clear();
     return execute(command, rest, out, err, args, returned, json);
   }
 
@@ -326,6 +351,9 @@ public final class Main {
       case SuperblockException s -> ExitCode.BAD_SUPERBLOCK;
       case IdentityMismatchException m -> ExitCode.SUPERBLOCK_MISMATCH;
       case DeviceTooSmallException d -> ExitCode.DEVICE_TOO_SMALL;
+      case PartitionTooSmallException p -> ExitCode.DEVICE_TOO_SMALL;
+      case AvbFormatException f -> ExitCode.AVB_INVALID;
+      case AvbVerificationException v -> ExitCode.AVB_REFUSED;
       case CorruptBlockException c -> ExitCode.CORRUPTION;
       case EOFException eof -> ExitCode.DEVICE_TOO_SMALL;
       case FileSystemException f -> ExitCode.IO_ERROR;

@@ -71,6 +71,29 @@ final class Usage {
     return b.toString();
   }
 
+  /**
+   * {@code jverity avb --help}: a command made of subcommands, each with its summary, and how to
+   * get a subcommand's help.
+   */
+  static String subcommandHelp(Syntax<?> command, List<? extends Syntax<?>> subcommands) {
+    StringBuilder b =
+        new StringBuilder("Usage: jverity " + command.name() + " SUBCOMMAND [OPTION...]\n");
+    wrap(b, command.summary(), 0, 0);
+    b.append("\nSubcommands:\n");
+    for (Syntax<?> c : subcommands) {
+      String name = c.name().substring(command.name().length() + 1);
+      b.append("  ").append(name).append('\n').append("      ");
+      wrap(b, c.summary(), 6, 6);
+    }
+    b.append('\n');
+    wrap(b, ExitCodeRule.helpFor(command.name()), 0, 0);
+    b.append(
+        "\nSee 'jverity "
+            + command.name()
+            + " SUBCOMMAND --help' for the options of each subcommand.\n");
+    return b.toString();
+  }
+
   /** {@code --usage}: one usage line, wrapped, naming every option, as popt's. */
   static String brief(Syntax<?> command) {
     List<String> words = new ArrayList<>();

@@ -3,6 +3,8 @@ package org.jverity.avb.hashtree;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import org.jverity.fec.FecEncoder;
@@ -12,6 +14,7 @@ import org.jverity.fec.FecRepairer;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
+import org.jverity.io.FileDevice;
 import org.jverity.io.WritableDevice;
 import org.jverity.tree.Area;
 import org.jverity.tree.CheckReport;
@@ -79,6 +82,35 @@ public final class AvbHashtree {
     return root;
   }
 
+  /**
+   * The root digest {@link #build} would return, the image left as it is: {@code
+   * add_hashtree_footer --no_hashtree} records the root of a tree it does not append. The tree is
+   * built in a temporary file (deleted after; about 1/128 of the image with SHA-256), so memory
+   * stays bounded.
+   */
+  public static byte[] rootDigest(
+      BlockDevice image,
+      AvbTreeGeometry geometry,
+      byte[] salt,
+      int threads,
+      ProgressListener progress)
+      throws IOException {
+    if (geometry.imageSize() == 0) {
+      return saltDigest(geometry, salt);
+    }
+    TreeBuilder builder = TreeBuilder.of(geometry.verityParams(salt, 0)).withProgress(progress);
+    if (threads > 0) {
+      builder = builder.withThreads(threads);
+    }
+    requireTreeSize(geometry, builder.layout());
+    Path scratch = Files.createTempFile("jverity-avb-tree", ".tmp");
+    try (FileDevice tree = FileDevice.openChannel(scratch, true)) {
+      return builder.build(image, tree);
+    } finally {
+      Files.deleteIfExists(scratch);
+    }
+  }
+
   /** Bytes {@link #build} reports to its progress listener: the tree's input, then the FEC's. */
   public static long workBytes(AvbTreeGeometry geometry) {
     if (geometry.imageSize() == 0) {
@@ -93,8 +125,10 @@ public final class AvbHashtree {
 
   /**
    * Checks every data and hash block against the root digest, like {@code veritysetup verify}, and
-   * when the geometry has FEC and something is corrupt, what FEC could repair: it reads the image
-   * through the core's verified reader with FEC as its repairer (in memory: nothing is written).
+   * when the geometry has FEC: if something is corrupt, what FEC could repair (the image read
+   * through the core's verified reader with FEC as its repairer, corrections kept in memory); if
+   * nothing is, that the parity stored is the parity of the data and tree (recomputed and
+   * compared). Nothing is written.
    *
    * @param treeOffset where the tree is (the descriptor's {@code tree_offset}; avbtool: {@code
    *     imageSize})
@@ -123,7 +157,9 @@ public final class AvbHashtree {
     requireTreeSize(geometry, layout);
     CheckReport r = checker.check(image, image, root);
     if (r.ok()) {
-      return new AvbTreeReport(true, 0, 0, 0, 0, "");
+      return geometry.fecRoots() == 0
+          ? new AvbTreeReport(true, 0, 0, 0, 0, "")
+          : checkParity(image, geometry, treeOffset, threads, progress);
     }
     long corruptData = r.dataCorruptionCount() + r.uncheckedDataBlocks();
     long corruptHash = r.corruptionCount() - r.dataCorruptionCount();
@@ -132,7 +168,7 @@ public final class AvbHashtree {
       first = r.corruptions().getFirst().describe() + " is corrupted";
     } else if (layout.levels() == 0) {
       corruptData = 1; // one block and no tree: the block or the root digest is wrong
-      first = "data block 0 does not hash to the root digest (a one-block image has no tree)";
+      first = "data block 0 does not hash to the root digest (the image is one block: no tree)";
     } else {
       first =
           "root digest mismatch: the tree hashes to "
@@ -148,7 +184,7 @@ public final class AvbHashtree {
           corruptHash,
           0,
           Math.max(1, corruptData + corruptHash),
-          first + (geometry.fecRoots() == 0 ? "" : " (FEC cannot repair it)"));
+          first + (geometry.fecRoots() == 0 ? "" : "; FEC cannot repair it"));
     }
     FecRecovery recovery =
         new FecRecovery(p, new FecRepairer(fecLayout(geometry, treeOffset), image, image, image));
@@ -161,19 +197,50 @@ public final class AvbHashtree {
     String verdict;
     if (!fixed.uncorrectable().isEmpty()) {
       verdict =
-          " (FEC cannot repair "
+          "; FEC cannot repair "
               + unrepairable
               + " data block"
               + (unrepairable == 1 ? "" : "s")
               + ", the first "
-              + fixed.uncorrectable().getFirst().dataBlock()
-              + ")";
+              + fixed.uncorrectable().getFirst().dataBlock();
     } else {
-      verdict =
-          " (FEC can repair " + (repairable == 1 ? "it" : "all " + repairable + " blocks") + ")";
+      verdict = "; FEC can repair " + (repairable == 1 ? "it" : "all " + repairable + " blocks");
     }
     return new AvbTreeReport(
         r.rootMatches(), corruptData, corruptHash, repairable, unrepairable, first + verdict);
+  }
+
+  /**
+   * Recomputes the FEC parity of an image whose tree verifies and compares it with the parity
+   * stored, writing nothing: a stale or zeroed FEC area would repair nothing on a device.
+   */
+  private static AvbTreeReport checkParity(
+      BlockDevice image,
+      AvbTreeGeometry geometry,
+      long treeOffset,
+      int threads,
+      ProgressListener progress)
+      throws IOException {
+    FecLayout layout = fecLayout(geometry, treeOffset);
+    FecEncoder encoder = FecEncoder.of(layout).withProgress(progress);
+    if (threads > 0) {
+      encoder = encoder.withThreads(threads);
+    }
+    ParityComparison parity =
+        new ParityComparison(image, geometry.fecOffset(), geometry.blockSize());
+    encoder.encode(image, image, parity);
+    long stale = parity.mismatchedBlocks();
+    String problem =
+        stale == 0
+            ? ""
+            : "FEC parity: "
+                + stale
+                + " of "
+                + layout.parityBlocks()
+                + " blocks do not match the data and tree, the first at byte "
+                + parity.firstMismatch()
+                + " (stale or zeroed FEC: it would repair nothing)";
+    return new AvbTreeReport(true, 0, 0, 0, 0, problem, stale);
   }
 
   /**

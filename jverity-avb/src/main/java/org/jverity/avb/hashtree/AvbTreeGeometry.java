@@ -61,12 +61,7 @@ public record AvbTreeGeometry(
       throw new VerityParameterException("hash algorithm: none given");
     }
     if (imageSize < 0 || imageSize % blockSize != 0) {
-      throw new VerityParameterException(
-          "image size: "
-              + imageSize
-              + " (expected: a non-negative multiple of the block size "
-              + blockSize
-              + "; the caller pads the image)");
+      throw notPadded(imageSize, blockSize);
     }
     checkRoots(fecRoots);
     if (treeSize < 0 || fecOffset < 0 || fecSize < 0) {
@@ -97,6 +92,9 @@ public record AvbTreeGeometry(
   public static AvbTreeGeometry of(
       long imageSize, int blockSize, HashAlgorithm algorithm, int fecRoots) {
     long tree = treeSize(imageSize, blockSize, algorithm);
+    if (imageSize % blockSize != 0) {
+      throw notPadded(imageSize, blockSize);
+    }
     checkRoots(fecRoots);
     long fecOffset = 0;
     long fecSize = 0;
@@ -245,6 +243,15 @@ public record AvbTreeGeometry(
         .salt(salt)
         .superblock(false)
         .build();
+  }
+
+  private static VerityParameterException notPadded(long imageSize, int blockSize) {
+    return new VerityParameterException(
+        "image size: "
+            + imageSize
+            + " (expected: a non-negative multiple of the block size "
+            + blockSize
+            + "; the caller pads the image)");
   }
 
   private static void checkRoots(int roots) {

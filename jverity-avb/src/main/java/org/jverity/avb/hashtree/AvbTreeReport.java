@@ -16,6 +16,9 @@ import java.util.Objects;
  *     every corrupt block
  * @param firstProblem one line naming the first problem (block order, data first), empty when
  *     {@link #ok()}
+ * @param staleParityBlocks FEC parity blocks that do not match the data and tree (checked only when
+ *     the tree verifies: a stale or zeroed FEC area, which would repair nothing); a device refuses
+ *     nothing for them, so {@link #treeOk()} leaves them out
  */
 public record AvbTreeReport(
     boolean rootMatches,
@@ -23,25 +26,50 @@ public record AvbTreeReport(
     long corruptHashBlocks,
     long repairableBlocks,
     long unrepairableBlocks,
-    String firstProblem) {
+    String firstProblem,
+    long staleParityBlocks) {
 
   public AvbTreeReport {
     Objects.requireNonNull(firstProblem, "firstProblem");
     if (corruptDataBlocks < 0
         || corruptHashBlocks < 0
         || repairableBlocks < 0
-        || unrepairableBlocks < 0) {
+        || unrepairableBlocks < 0
+        || staleParityBlocks < 0) {
       throw new IllegalArgumentException("block counts: negative");
     }
   }
 
-  /** True when the root digest matches and no block is corrupt. */
+  /** The report of the contract's six fields: no parity checked. */
+  public AvbTreeReport(
+      boolean rootMatches,
+      long corruptDataBlocks,
+      long corruptHashBlocks,
+      long repairableBlocks,
+      long unrepairableBlocks,
+      String firstProblem) {
+    this(
+        rootMatches,
+        corruptDataBlocks,
+        corruptHashBlocks,
+        repairableBlocks,
+        unrepairableBlocks,
+        firstProblem,
+        0);
+  }
+
+  /** True when the root digest matches, no block is corrupt and the FEC parity is current. */
   public boolean ok() {
+    return treeOk() && staleParityBlocks == 0;
+  }
+
+  /** True when the root digest matches and no block is corrupt: what dm-verity checks. */
+  public boolean treeOk() {
     return rootMatches && corruptDataBlocks == 0 && corruptHashBlocks == 0;
   }
 
   /** True when FEC can repair everything found (nothing found included). */
   public boolean repairable() {
-    return unrepairableBlocks == 0 && (ok() || repairableBlocks > 0);
+    return unrepairableBlocks == 0 && (treeOk() || repairableBlocks > 0);
   }
 }

@@ -7,6 +7,7 @@ import static org.jverity.avb.hashtree.TestImages.sha256;
 import static org.jverity.avb.hashtree.TestImages.slice;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.jverity.format.Hex;
 import org.jverity.hash.HashAlgorithm;
 import org.jverity.hashes.VeritysetupHashes;
+import org.jverity.io.FileDevice;
+import org.jverity.tree.ProgressListener;
 
 /** The known answers of AVB.md section 8: AOSP's avbtool_unittest and runs of avbtool. */
 class AvbHashtreeVectorTest {
@@ -77,6 +80,29 @@ class AvbHashtreeVectorTest {
     assertThat(g.treeSize()).isZero();
     assertThat(g.fecSize()).isEqualTo(8192);
     assertThat(Files.size(image)).isEqualTo(12288); // vbmeta@12288
+  }
+
+  @Test
+  void aospNoHashtreeRootLeavesTheImageAlone() throws IOException {
+    byte[] content = pattern(10_416_128);
+    Path image = TestImages.write(dir, "image", content);
+    AvbTreeGeometry g = AvbTreeGeometry.of(content.length, 4096, HashAlgorithm.SHA1, 0);
+    byte[] root;
+    try (FileDevice dev = FileDevice.openChannel(image, false)) {
+      root =
+          AvbHashtree.rootDigest(dev, g, Hex.parse("salt", "deadbeef"), 0, ProgressListener.NONE);
+    }
+    assertThat(Hex.format(root)).isEqualTo("4215bd42bcc99636f42956ce3d2c7884d6a8093b");
+    assertThat(Files.size(image)).isEqualTo(content.length);
+  }
+
+  @Test
+  void avbrootEmptyImageRoot() throws IOException {
+    Path image = TestImages.write(dir, "image", new byte[0]);
+    AvbTreeGeometry g = AvbTreeGeometry.of(0, 4096, HashAlgorithm.SHA256, 0);
+    assertThat(Hex.format(build(image, g, "Salt".getBytes(StandardCharsets.US_ASCII))))
+        .startsWith("150fe551")
+        .endsWith("00a3");
   }
 
   @Test

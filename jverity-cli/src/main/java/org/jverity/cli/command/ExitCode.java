@@ -84,6 +84,19 @@ public final class ExitCode {
   public static final int ORIGIN_DENIED = 16;
 
   /**
+   * Not a valid AVB image: a footer, vbmeta header or descriptor that libavb would refuse to parse,
+   * or an image without the footer or descriptor a command needs ({@code jverity avb ...}).
+   */
+  public static final int AVB_INVALID = 17;
+
+  /**
+   * An AVB image a device would refuse: a vbmeta hash or signature that does not verify, an
+   * untrusted key, a digest or root that does not match the image ({@code jverity avb
+   * verify_image}, {@code --avb-key}).
+   */
+  public static final int AVB_REFUSED = 18;
+
+  /**
    * {@code read} or {@code cat} to a pipe whose reader went away ({@code | head}): 128 + SIGPIPE,
    * what a shell reports for {@code cat} there, so that {@code set -o pipefail} sees the same; no
    * message ({@link Stdout}).
@@ -110,6 +123,8 @@ public final class ExitCode {
       case SIGNATURE_INVALID -> "signature not trusted";
       case UNSUPPORTED_HASH -> "hash algorithm not supported";
       case ORIGIN_DENIED -> "remote origin refused the credentials";
+      case AVB_INVALID -> "not a valid AVB image";
+      case AVB_REFUSED -> "AVB verification failed";
       case OUTPUT_CLOSED -> "standard output closed by its reader";
       default -> "unknown";
     };

@@ -1,0 +1,30 @@
+package org.jverity.avb.tool;
+
+import java.util.List;
+import org.jverity.avb.HashtreeDescriptor;
+import org.jverity.avb.KernelCmdlineDescriptor;
+import org.jverity.avb.verify.DmVerityTable;
+
+/**
+ * The two kernel-cmdline descriptors avbtool's {@code --setup_rootfs_from_kernel} and {@code
+ * --setup_as_rootfs_from_kernel} add for a hashtree (avbtool's {@code
+ * _get_cmdline_descriptors_for_hashtree_descriptor}, AVB.md 4.4): the {@code dm=} table used while
+ * the hashtree is enabled (flag 1), and {@code root=} the partition itself when it is disabled
+ * (flag 2). The texts are {@link DmVerityTable}'s.
+ */
+final class DmVerityCmdline {
+  private DmVerityCmdline() {}
+
+  /** USE_ONLY_IF_HASHTREE_NOT_DISABLED. */
+  static final int HASHTREE_ENABLED = 1;
+
+  /** USE_ONLY_IF_HASHTREE_DISABLED. */
+  static final int HASHTREE_DISABLED = 2;
+
+  static List<KernelCmdlineDescriptor> descriptors(HashtreeDescriptor ht) {
+    return List.of(
+        new KernelCmdlineDescriptor(HASHTREE_ENABLED, DmVerityTable.avbtoolCmdline(ht)),
+        new KernelCmdlineDescriptor(
+            HASHTREE_DISABLED, DmVerityTable.AVBTOOL_CMDLINE_HASHTREE_DISABLED));
+  }
+}

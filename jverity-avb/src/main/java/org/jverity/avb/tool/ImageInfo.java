@@ -1,0 +1,46 @@
+package org.jverity.avb.tool;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.jverity.avb.Descriptor;
+import org.jverity.avb.HashtreeDescriptor;
+import org.jverity.avb.InfoImage;
+import org.jverity.avb.verify.DmVerityTable;
+
+/**
+ * avbtool's {@code info_image}: its text line for line, then, for each hashtree descriptor, what
+ * avbtool does not say: the dm-verity table first-stage init (libfs_avb) builds from it, and the
+ * {@code veritysetup open} command that maps the image the same way.
+ */
+public record ImageInfo(Path image) {
+  /** avbtool's text alone. */
+  public String avbtoolText() throws IOException {
+    AvbImage parsed = AvbImage.read(image);
+    return InfoImage.format(parsed.footer(), parsed.size(), parsed.vbmeta());
+  }
+
+  /** avbtool's text, then the dm-verity lines. */
+  public String text() throws IOException {
+    AvbImage parsed = AvbImage.read(image);
+    StringBuilder b =
+        new StringBuilder(InfoImage.format(parsed.footer(), parsed.size(), parsed.vbmeta()));
+    for (Descriptor d : parsed.vbmeta().descriptors()) {
+      if (d instanceof HashtreeDescriptor h) {
+        b.append(tables(h, image.toString()));
+      }
+    }
+    return b.toString();
+  }
+
+  /** The libfs_avb table and the veritysetup command of one hashtree descriptor. */
+  static String tables(HashtreeDescriptor h, String image) {
+    String name = h.partitionName().isEmpty() ? "avb" : h.partitionName();
+    return "dm-verity table (libfs_avb) of "
+        + name
+        + ":\n  "
+        + DmVerityTable.libfsAvb(h, image)
+        + "\nEquivalent veritysetup command:\n  "
+        + DmVerityTable.veritysetupOpen(h, image, name)
+        + "\n";
+  }
+}

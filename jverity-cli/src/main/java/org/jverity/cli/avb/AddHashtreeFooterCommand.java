@@ -1,0 +1,170 @@
+package org.jverity.cli.avb;
+
+import static org.jverity.cli.avb.AvbSpelling.names;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.jverity.avb.tool.AddHashtreeFooter;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.OutputFile;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.term.ProgressBar;
+
+/** {@code jverity avb add_hashtree_footer}: avbtool's, with FEC built in. */
+public final class AddHashtreeFooterCommand implements Command {
+  Path image;
+  long partitionSize;
+  String partitionName = "";
+  String hashAlgorithm = AddHashtreeFooter.DEFAULT_HASH;
+  String salt;
+  int blockSize = AddHashtreeFooter.DEFAULT_BLOCK_SIZE;
+  boolean doNotGenerateFec;
+  boolean generateFec;
+  int fecNumRoots = AddHashtreeFooter.DEFAULT_FEC_ROOTS;
+  boolean calcMaxImageSize;
+  Path outputVbmetaImage;
+  boolean doNotAppendVbmetaImage;
+  boolean setupAsRootfsFromKernel;
+  boolean noHashtree;
+  boolean checkAtMostOnce;
+  boolean usePersistentDigest;
+  boolean doNotUseAb;
+  Integer threads;
+  final VbmetaArgs vbmeta = new VbmetaArgs();
+
+  public static final Syntax<AddHashtreeFooterCommand> SYNTAX =
+      Syntax.command(
+              "avb add_hashtree_footer",
+              "Append a hash tree, FEC, a vbmeta and an AVB footer to a partition image, as avbtool"
+                  + " does (in place; a failure leaves the image as it was).",
+              AddHashtreeFooterCommand::new)
+          .option(
+              "--image",
+              "IMAGE",
+              "The partition image (changed in place).",
+              (c, v) -> c.image = FileName.parse(v))
+          .option(
+              names("--partition_size"),
+              "BYTES",
+              "Partition size, a multiple of 4096; 0 (default) ends the image after the footer.",
+              (c, v) -> c.partitionSize = AvbNumber.parseLong(v))
+          .option(
+              names("--partition_name"),
+              "NAME",
+              "Partition name in the descriptor (default '').",
+              (c, v) -> c.partitionName = v)
+          .option(
+              names("--hash_algorithm"),
+              "ALG",
+              "Hash of the tree (default sha1).",
+              (c, v) -> c.hashAlgorithm = v)
+          .option(
+              "--salt", "HEX", "Salt (default: random, as long as a digest).", (c, v) -> c.salt = v)
+          .option(
+              names("--block_size"),
+              "BYTES",
+              "Data and hash block size (default 4096).",
+              (c, v) -> c.blockSize = AvbNumber.parseInt(v))
+          .flag(names("--do_not_generate_fec"), "Append no FEC.", c -> c.doNotGenerateFec = true)
+          .flag(
+              names("--generate_fec"),
+              "Deprecated: FEC is appended by default.",
+              c -> c.generateFec = true)
+          .option(
+              names("--fec_num_roots"),
+              "N",
+              "FEC parity bytes per codeword, "
+                  + AddHashtreeFooter.MIN_FEC_ROOTS
+                  + " to "
+                  + AddHashtreeFooter.MAX_FEC_ROOTS
+                  + " (default "
+                  + AddHashtreeFooter.DEFAULT_FEC_ROOTS
+                  + ").",
+              (c, v) -> c.fecNumRoots = AvbNumber.parseInt(v))
+          .flag(
+              names("--calc_max_image_size"),
+              "Print the largest image that fits --partition_size with its tree, FEC and metadata.",
+              c -> c.calcMaxImageSize = true)
+          .option(
+              names("--output_vbmeta_image"),
+              "FILE",
+              "Also write the vbmeta to FILE.",
+              (c, v) -> c.outputVbmetaImage = OutputFile.parse(v))
+          .flag(
+              names("--do_not_append_vbmeta_image"),
+              "Append tree and FEC only: no vbmeta, no footer.",
+              c -> c.doNotAppendVbmetaImage = true)
+          .flag(
+              names("--setup_as_rootfs_from_kernel"),
+              "Add the dm-verity kernel cmdline that sets up this image as root.",
+              c -> c.setupAsRootfsFromKernel = true)
+          .flag(
+              names("--no_hashtree"),
+              "Record the descriptor but append no tree and no FEC.",
+              c -> c.noHashtree = true)
+          .flag(
+              names("--check_at_most_once"),
+              "Verify each data block only the first time it is read (needs libavb 1.1).",
+              c -> c.checkAtMostOnce = true)
+          .flag(
+              names("--use_persistent_digest"),
+              "Store no root digest: the device keeps it (needs libavb 1.1).",
+              c -> c.usePersistentDigest = true)
+          .flag(
+              names("--do_not_use_ab"),
+              "The partition does not use A/B (needs libavb 1.1).",
+              c -> c.doNotUseAb = true)
+          .option(
+              "--threads",
+              "N",
+              "Hashing and FEC threads (default: one per core).",
+              (c, v) -> c.threads = AvbNumber.parseInt(v))
+          .include(VbmetaArgs.SYNTAX, c -> c.vbmeta);
+
+  @Override
+  public int run(Io io) throws IOException {
+    AddHashtreeFooter command =
+        new AddHashtreeFooter(
+            image,
+            partitionSize,
+            partitionName,
+            hashAlgorithm,
+            salt,
+            blockSize,
+            !doNotGenerateFec,
+            fecNumRoots,
+            noHashtree,
+            checkAtMostOnce,
+            setupAsRootfsFromKernel,
+            usePersistentDigest,
+            doNotUseAb,
+            outputVbmetaImage,
+            doNotAppendVbmetaImage,
+            vbmeta.options());
+    if (generateFec) {
+      io.err()
+          .println(
+              "The --generate_fec option is deprecated since FEC is now generated by default."
+                  + " Use the option --do_not_generate_fec to not generate FEC.");
+    }
+    if (vbmeta.printRequiredLibavbVersion) {
+      io.out().println(command.requiredLibavbVersion());
+      return ExitCode.OK;
+    }
+    if (calcMaxImageSize) {
+      io.out().println(command.maxImageSize());
+      return ExitCode.OK;
+    }
+    Outputs.requireImage(image);
+    Outputs.check(image, outputVbmetaImage, "--output_vbmeta_image", vbmeta.inputs());
+    try (ProgressBar bar =
+        ProgressBar.start("add_hashtree_footer", command.workBytes(), System.err)) {
+      command.apply(Outputs.threads(threads), bar);
+      bar.finish();
+    }
+    return ExitCode.OK;
+  }
+}

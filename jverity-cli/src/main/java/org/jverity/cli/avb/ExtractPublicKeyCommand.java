@@ -1,0 +1,39 @@
+package org.jverity.cli.avb;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.jverity.avb.tool.ExtractPublicKey;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.OutputFile;
+import org.jverity.cli.syntax.Syntax;
+
+/** {@code jverity avb extract_public_key}: avbtool's. */
+public final class ExtractPublicKeyCommand implements Command {
+  Path key;
+  Path output;
+
+  public static final Syntax<ExtractPublicKeyCommand> SYNTAX =
+      Syntax.command(
+              "avb extract_public_key",
+              "Write the AVB public-key blob of a key (what --chain_partition and avb_custom_key"
+                  + " take), as avbtool does.",
+              ExtractPublicKeyCommand::new)
+          .option("--key", "KEY", "PEM private or public key.", (c, v) -> c.key = FileName.parse(v))
+          .option(
+              "--output", "FILE", "The blob to write.", (c, v) -> c.output = OutputFile.parse(v));
+
+  @Override
+  public int run(Io io) throws IOException {
+    Outputs.requireGiven(key, "--key");
+    Outputs.requireGiven(output, "--output");
+    Checks.requireFile(key, "key");
+    Outputs.check("--key", key, output, "--output", List.of());
+    new ExtractPublicKey(key, output).apply();
+    return ExitCode.OK;
+  }
+}

@@ -1,0 +1,44 @@
+package org.jverity.cli.avb;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.jverity.avb.tool.ImageInfo;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.OutputFile;
+import org.jverity.cli.syntax.Syntax;
+
+/** {@code jverity avb info_image}: avbtool's text, then the dm-verity table and command. */
+public final class InfoImageCommand implements Command {
+  Path image;
+  Path output;
+
+  public static final Syntax<InfoImageCommand> SYNTAX =
+      Syntax.command(
+              "avb info_image",
+              "Print what an image's footer and vbmeta say, line for line as avbtool, then for each"
+                  + " hashtree the dm-verity table libfs_avb builds and the equivalent veritysetup"
+                  + " open command.",
+              InfoImageCommand::new)
+          .option(
+              "--image",
+              "IMAGE",
+              "An image with a footer, or a vbmeta image.",
+              (c, v) -> c.image = FileName.parse(v))
+          .option(
+              "--output",
+              "FILE",
+              "Write the text to FILE instead of stdout.",
+              (c, v) -> c.output = OutputFile.parse(v));
+
+  @Override
+  public int run(Io io) throws IOException {
+    Outputs.requireImage(image);
+    Outputs.check(image, output, "--output", List.of());
+    TextOutput.print(io, output, new ImageInfo(image).text());
+    return ExitCode.OK;
+  }
+}
