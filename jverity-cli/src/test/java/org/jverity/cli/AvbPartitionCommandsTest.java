@@ -104,7 +104,7 @@ class AvbPartitionCommandsTest {
     ToolRun r =
         Jverity.run(
             "read", s(image.file()), "--avb-key", s(key(AvbTestImage.OTHER_KEY)), "-o", s(out));
-    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.SIGNATURE_INVALID);
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.AVB_REFUSED);
     assertThat(r.stderrLines())
         .hasSize(1)
         .first()
@@ -116,7 +116,7 @@ class AvbPartitionCommandsTest {
         .isDirectoryNotContaining(p -> p.getFileName().toString().startsWith(".out.img"));
 
     ToolRun v = Jverity.run("verify", s(image.file()), "--avb-key", s(key(AvbTestImage.OTHER_KEY)));
-    assertThat(v.exitCode()).as(v.toString()).isEqualTo(ExitCode.SIGNATURE_INVALID);
+    assertThat(v.exitCode()).as(v.toString()).isEqualTo(ExitCode.AVB_REFUSED);
     assertThat(v.stderrLines()).hasSize(1);
   }
 
@@ -129,7 +129,7 @@ class AvbPartitionCommandsTest {
 
     ToolRun refused =
         Jverity.run("read", s(image.file()), "--avb-key", s(key(AvbTestImage.KEY)), "-o", s(out));
-    assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCode.SIGNATURE_INVALID);
+    assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCode.AVB_REFUSED);
     assertThat(refused.stderrLines()).hasSize(1);
     assertThat(out).doesNotExist();
 
@@ -143,7 +143,7 @@ class AvbPartitionCommandsTest {
     ToolRun signedWithNone = Jverity.run("verify", s(signedImage().file()), "--avb-key", "none");
     assertThat(signedWithNone.exitCode())
         .as("none accepts only an unsigned image: %s", signedWithNone)
-        .isEqualTo(ExitCode.SIGNATURE_INVALID);
+        .isEqualTo(ExitCode.AVB_REFUSED);
   }
 
   @Test
@@ -159,7 +159,7 @@ class AvbPartitionCommandsTest {
     Path out = dir.resolve("out.img");
     ToolRun r =
         Jverity.run("read", s(image.file()), "--avb-key", s(key(AvbTestImage.KEY)), "-o", s(out));
-    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.SIGNATURE_INVALID);
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.AVB_REFUSED);
     assertThat(r.stderrLines()).hasSize(1);
     assertThat(out).doesNotExist();
   }
@@ -238,9 +238,7 @@ class AvbPartitionCommandsTest {
   void anImageWithoutAFooterIsRefusedInOneLine() throws Exception {
     Path plain = AvbTestImage.data(dir.resolve("plain.img"), 8, 1);
     ToolRun r = Jverity.run("verify", s(plain), "--avb-key", s(key(AvbTestImage.KEY)));
-    assertThat(r.exitCode())
-        .as(r.toString())
-        .isIn(ExitCode.SIGNATURE_INVALID, ExitCode.BAD_SUPERBLOCK);
+    assertThat(r.exitCode()).as(r.toString()).isIn(ExitCode.AVB_REFUSED, ExitCode.AVB_INVALID);
     assertThat(r.stderrLines()).hasSize(1).first().asString().contains("plain.img");
   }
 }

@@ -77,7 +77,7 @@ class AvbServingTest {
             other.toString(),
             "--port",
             "0")) {
-      assertThat(server.waitFor()).as(server.stderr()).isEqualTo(ExitCode.SIGNATURE_INVALID);
+      assertThat(server.waitFor()).as(server.stderr()).isEqualTo(ExitCode.AVB_REFUSED);
       assertThat(server.restOfStdout()).as("no URI").isEmpty();
       assertThat(server.stderr().lines().filter(l -> l.startsWith("jverity: ")).toList())
           .hasSize(1)
@@ -154,7 +154,7 @@ class AvbServingTest {
         Files.writeString(
             dir.resolve("w.conf"), "[a]\ndata = a.img\navb-key = " + AvbTestImage.OTHER_KEY + "\n");
     ToolRun w = Jverity.run("serve", wrong.toString());
-    assertThat(w.exitCode()).as(w.toString()).isEqualTo(ExitCode.SIGNATURE_INVALID);
+    assertThat(w.exitCode()).as(w.toString()).isEqualTo(ExitCode.AVB_REFUSED);
     assertThat(w.stderrLines())
         .hasSize(1)
         .first()

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.jverity.avb.AvbFormatException;
+import org.jverity.avb.AvbVerificationException;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
@@ -235,8 +237,12 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     }
     String key = keyFile == null ? AvbOptions.UNSIGNED : keyFile.toString();
     AvbImage image;
-    try {
+    try { // a refusal names the line, keeping its kind (and so its exit code)
       image = AvbExports.resolve(data, key, AVB_KEY + " =");
+    } catch (AvbVerificationException e) {
+      throw new AvbVerificationException(k.at(AVB_KEY) + e.getMessage());
+    } catch (AvbFormatException e) {
+      throw new AvbFormatException(k.at(AVB_KEY) + e.getMessage());
     } catch (CliException e) {
       throw new CliException(e.exitCode(), k.at(AVB_KEY) + e.getMessage());
     }

@@ -8,8 +8,6 @@ import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.verify.AvbPartition;
 import org.jverity.avb.verify.AvbTrust;
 import org.jverity.cli.command.Checks;
-import org.jverity.cli.command.CliException;
-import org.jverity.cli.command.ExitCode;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.image.DeviceSource;
@@ -49,11 +47,11 @@ public record AvbImage(
 
   /**
    * Reads {@code location}'s footer and vbmeta through {@code source} and checks them against
-   * {@code key} (a key file, or {@link AvbOptions#UNSIGNED}). A signature that does not verify, a
+   * {@code key} (a key file, or {@link AvbOptions#UNSIGNED}), before anything else of the image is
+   * read. A refusal is {@link AvbPartition#open}'s one line: a signature that does not verify, a
    * key that is not the one given, an unsigned vbmeta without {@code none}, verification or the
-   * hashtree disabled by the vbmeta's flags: exit 14 ({@link ExitCode#SIGNATURE_INVALID}); no
-   * footer, a malformed vbmeta or no hashtree descriptor for the image: exit 5 ({@link
-   * ExitCode#BAD_SUPERBLOCK}, the footer being the image's superblock). One line each.
+   * hashtree disabled by the flags, no footer ({@link AvbVerificationException}, exit 18), or bytes
+   * that are no vbmeta ({@link AvbFormatException}, exit 17).
    */
   public static AvbImage resolve(DeviceSource source, String location, String key)
       throws IOException {
@@ -69,10 +67,6 @@ public record AvbImage(
       FecSource fec =
           p.fecRoots() > 0 ? new FecSource(location, p.fecOffset(), p.fecRoots()) : null;
       return new AvbImage(location, p.params(), p.rootDigest(), fec, p.signed());
-    } catch (AvbVerificationException e) {
-      throw new CliException(ExitCode.SIGNATURE_INVALID, e.getMessage());
-    } catch (AvbFormatException e) {
-      throw new CliException(ExitCode.BAD_SUPERBLOCK, e.getMessage());
     }
   }
 
