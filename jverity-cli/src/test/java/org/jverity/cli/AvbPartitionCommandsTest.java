@@ -12,6 +12,7 @@ import org.jverity.avb.AvbPublicKey;
 import org.jverity.avb.VbmetaHeader;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.testkit.AvbTestKeys;
+import org.jverity.testkit.Nginx;
 import org.jverity.testkit.Openssl;
 
 /**
@@ -240,5 +241,48 @@ class AvbPartitionCommandsTest {
     ToolRun r = Jverity.run("verify", s(plain), "--avb-key", s(key(AvbTestImage.KEY)));
     assertThat(r.exitCode()).as(r.toString()).isIn(ExitCode.AVB_REFUSED, ExitCode.AVB_INVALID);
     assertThat(r.stderrLines()).hasSize(1).first().asString().contains("plain.img");
+  }
+
+  @Test
+  void anImageAtAUrlIsReadAndVerifiedWhereAServerRefusesIt() throws Exception {
+    AvbTestImage image = signedImage();
+    String key = s(key(AvbTestImage.KEY));
+    try (Nginx nginx = Nginx.start(Files.createDirectories(dir.resolve("nginx")))) {
+      Files.copy(image.file(), nginx.www().resolve("system.img"));
+      String url = nginx.url("system.img").toString();
+      Path out = dir.resolve("out.img");
+      ToolRun read = Jverity.run("read", url, "--avb-key", key, "-o", s(out));
+      assertThat(read.exitCode()).as(read.toString()).isZero();
+      assertThat(Files.readAllBytes(out)).isEqualTo(original);
+      ToolRun verify = Jverity.run("verify", url, "--avb-key", key);
+      assertThat(verify.exitCode()).as(verify.toString()).isZero();
+      ToolRun wrong = Jverity.run("verify", url, "--avb-key", s(key(AvbTestImage.OTHER_KEY)));
+      assertThat(wrong.exitCode()).as(wrong.toString()).isEqualTo(ExitCode.AVB_REFUSED);
+
+      ToolRun open = Jverity.run("open", url, "system", "--avb-key", key, "--port", "0");
+      assertThat(open.exitCode()).as(open.toString()).isEqualTo(ExitCode.INVALID_PARAMETER);
+      assertThat(open.stderrLines())
+          .containsExactly(
+              "jverity: "
+                  + url
+                  + ": an AVB image at a URL (expected: a local file with --avb-key)");
+    }
+  }
+
+  @Test
+  void openRefusesWhatTheVbmetaGivesBeforeListening() throws Exception {
+    AvbTestImage image = signedImage();
+    String img = s(image.file());
+    String key = s(key(AvbTestImage.KEY));
+    String[][] conflicting = {
+      {"open", img, "system", img, "--avb-key", key},
+      {"open", img, "system", "--avb-key", key, "--salt", "00"},
+      {"open", img, "system", "--avb-key", key, "--fec-roots", "2"},
+    };
+    for (String[] args : conflicting) {
+      ToolRun r = Jverity.run(args);
+      assertThat(r.exitCode()).as("%s: %s", Arrays.toString(args), r).isEqualTo(ExitCode.USAGE);
+      assertThat(r.stderrLines()).as(Arrays.toString(args)).hasSize(1);
+    }
   }
 }
