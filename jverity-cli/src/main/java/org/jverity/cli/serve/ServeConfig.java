@@ -44,8 +44,10 @@ import org.jverity.verify.HashBlockCache;
  * hash-algorithm} for {@code --hash}) and dm-verity's flags as {@code key = true}. The keys are
  * {@code open}'s options: both read through the same declarations ({@link EndpointOptions}, {@link
  * ExportOptions}), so an option added to {@code open} is a key here too. Relative paths are
- * relative to the config file's directory. Every refusal names file:line and the key, exit 3.
- * Immutable once read.
+ * relative to the config file's directory. An AVB partition image's section has {@code data} and
+ * {@code avb-key} (a key file or {@code none}) instead of {@code hash} and the root hash: its
+ * vbmeta is checked when the config is read ({@link AvbExports}). Every refusal names file:line and
+ * the key, exit 3 (an AVB image refused: the AVB exit codes). Immutable once read.
  *
  * @param listening the server's settings
  * @param exports the exports, in file order
