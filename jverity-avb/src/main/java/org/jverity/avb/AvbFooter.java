@@ -117,16 +117,16 @@ public record AvbFooter(
     } catch (AvbFormatException e) {
       throw new AvbFormatException(image.description() + ": " + e.getMessage());
     }
-    if (footer.vbmetaOffset > size - SIZE
-        || footer.vbmetaSize > size - SIZE - footer.vbmetaOffset) {
+    // libavb reads vbmeta_size bytes at vbmeta_offset from the partition: they must be in it
+    if (footer.vbmetaOffset > size || footer.vbmetaSize > size - footer.vbmetaOffset) {
       throw new AvbFormatException(
           image.description()
               + ": AVB footer vbmeta ["
               + footer.vbmetaOffset
               + ", +"
               + footer.vbmetaSize
-              + ") (expected: inside the image's first "
-              + (size - SIZE)
+              + ") (expected: inside the image's "
+              + size
               + " bytes)");
     }
     return Optional.of(footer);

@@ -78,11 +78,10 @@ class AvbFooterTest {
     assertThat(AvbFooter.read(new MemoryDevice("c.img", new byte[10]))).isEmpty();
     // magic present but pointing outside the image: refused, naming the image
     byte[] bad = image.clone();
-    System.arraycopy(AvbFooter.of(4096, 8000, 256).encode(), 0, bad, 8192 - 64, 64);
+    System.arraycopy(AvbFooter.of(4096, 8000, 193).encode(), 0, bad, 8192 - 64, 64);
     assertThatThrownBy(() -> AvbFooter.read(new MemoryDevice("d.img", bad)))
         .isInstanceOf(AvbFormatException.class)
         .hasMessage(
-            "d.img: AVB footer vbmeta [8000, +256) (expected: inside the image's first 8128"
-                + " bytes)");
+            "d.img: AVB footer vbmeta [8000, +193) (expected: inside the image's 8192 bytes)");
   }
 }

@@ -64,7 +64,7 @@ class AvbPublicKeyTest {
 
   @Test
   void rrIsTwoToTheTwiceBitsModN() throws Exception {
-    byte[] blob = AvbPublicKey.readBlob(AvbTestKeys.copy("testkey_rsa2048.pem", dir));
+    byte[] blob = AvbPublicKey.readBlob(AvbTestKeys.path("testkey_rsa2048.pem"));
     BigInteger n = new BigInteger(1, java.util.Arrays.copyOfRange(blob, 8, 8 + 256));
     BigInteger rr = new BigInteger(1, java.util.Arrays.copyOfRange(blob, 8 + 256, 8 + 512));
     assertThat(rr).isEqualTo(BigInteger.TWO.pow(4096).mod(n));

@@ -1,5 +1,6 @@
 package org.jverity.avb.hashtree;
 
+import java.security.MessageDigest;
 import org.jverity.fec.FecLayout;
 import org.jverity.fec.ReedSolomon;
 import org.jverity.format.HashFormat;
@@ -24,6 +25,10 @@ import org.jverity.tree.MerkleLayout;
  * <p>avbtool computes the level sizes on the image rounded to the block size but hashes it rounded
  * to 4096 (a crash below 4096); here the caller pads the image (to the block size at least, to 4096
  * as avbtool lays it out) and the geometry is computed on that final size.
+ *
+ * <p>A geometry is consistent: one built from a hashtree descriptor whose tree or FEC size is not
+ * the one its image size, block size, algorithm, roots and FEC offset give is refused. (avbtool's
+ * FEC below 4096-byte blocks, cut in 4096-byte blocks by libfec, is such a case.)
  *
  * @param imageSize bytes of data covered, a multiple of {@code blockSize}; the tree starts here
  * @param blockSize data and hash block size, a power of two in [512, 512 KiB]
@@ -74,13 +79,45 @@ public record AvbTreeGeometry(
               + fecSize
               + " (expected: non-negative)");
     }
-    if (fecRoots > 0 && fecSize > 0 && fecOffset < imageSize + treeSize) {
+    long tree = treeSize(imageSize, blockSize, algorithm);
+    if (treeSize != tree) {
       throw new VerityParameterException(
-          "FEC offset: "
-              + fecOffset
-              + " (expected: after the tree, which ends at byte "
-              + (imageSize + treeSize)
+          "tree size: "
+              + treeSize
+              + " (expected: "
+              + tree
+              + " for "
+              + imageSize
+              + " bytes in "
+              + blockSize
+              + "-byte blocks of "
+              + algorithm
               + ")");
+    }
+    if (fecRoots > 0 && imageSize > 0) {
+      if (fecOffset < imageSize + treeSize) {
+        throw new VerityParameterException(
+            "FEC offset: "
+                + fecOffset
+                + " (expected: after the tree, which ends at byte "
+                + (imageSize + treeSize)
+                + ")");
+      }
+      long parity = fecLayout(imageSize, blockSize, algorithm, fecRoots, fecOffset).paritySize();
+      if (fecSize != parity) {
+        throw new VerityParameterException(
+            "FEC size: "
+                + fecSize
+                + " (expected: "
+                + parity
+                + " for "
+                + fecRoots
+                + " roots over "
+                + fecOffset
+                + " bytes in "
+                + blockSize
+                + "-byte blocks)");
+      }
     }
   }
 
@@ -218,12 +255,38 @@ public record AvbTreeGeometry(
     return params(dataBlocks(), blockSize, algorithm, salt, treeOffset);
   }
 
-  /** The FEC layout of this geometry for a tree at {@code treeOffset}; requires FEC and data. */
+  /**
+   * The FEC layout of this geometry for a tree at {@code treeOffset} (FEC and data required).
+   *
+   * @throws VerityParameterException when a tree elsewhere than at {@code imageSize} changes what
+   *     the parity covers, so that it no longer has {@code fecSize} bytes
+   */
   public FecLayout fecLayout(long treeOffset) {
     if (fecRoots == 0 || imageSize == 0) {
       throw new IllegalStateException("no FEC in this geometry: " + this);
     }
-    return FecLayout.of(verityParams(new byte[0], treeOffset), fecRoots, fecOffset, true, 0);
+    FecLayout layout =
+        FecLayout.of(verityParams(new byte[0], treeOffset), fecRoots, fecOffset, true, 0);
+    if (layout.paritySize() != fecSize) {
+      throw new VerityParameterException(
+          "tree offset: "
+              + treeOffset
+              + " (expected: "
+              + imageSize
+              + "; FEC over a tree there has "
+              + layout.paritySize()
+              + " bytes of parity, not "
+              + fecSize
+              + ")");
+    }
+    return layout;
+  }
+
+  /** The root digest of an empty image: {@code H(salt)} (avbroot; avbtool crashes). */
+  byte[] emptyRoot(byte[] salt) {
+    MessageDigest d = algorithm.newDigest();
+    d.update(salt);
+    return d.digest();
   }
 
   private static FecLayout fecLayout(

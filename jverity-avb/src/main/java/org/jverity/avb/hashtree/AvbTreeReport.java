@@ -68,8 +68,11 @@ public record AvbTreeReport(
     return rootMatches && corruptDataBlocks == 0 && corruptHashBlocks == 0;
   }
 
-  /** True when FEC can repair everything found (nothing found included). */
+  /**
+   * True when FEC can repair everything found (nothing found included); never with stale parity,
+   * which would repair nothing.
+   */
   public boolean repairable() {
-    return unrepairableBlocks == 0 && (treeOk() || repairableBlocks > 0);
+    return staleParityBlocks == 0 && unrepairableBlocks == 0 && (treeOk() || repairableBlocks > 0);
   }
 }

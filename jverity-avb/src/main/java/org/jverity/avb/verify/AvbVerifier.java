@@ -7,7 +7,6 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,15 +23,9 @@ import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.VbmetaHeader;
 import org.jverity.avb.VbmetaImage;
 import org.jverity.avb.hashtree.AvbHashDigest;
-import org.jverity.avb.hashtree.AvbHashtree;
-import org.jverity.avb.hashtree.AvbTreeReport;
-import org.jverity.fec.FecEncoder;
 import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
-import org.jverity.io.FileDevice;
-import org.jverity.tree.ProgressListener;
-import org.jverity.tree.TreeBuilder;
 
 /**
  * {@code verify_image}, as strict as libavb on a locked device rather than as avbtool: the output
@@ -98,15 +91,12 @@ public final class AvbVerifier {
     }
   }
 
-  /** The file a descriptor's partition is read from. */
-  private record Target(String display, BlockDevice device, long metadataStart) {}
-
   /** One verification: what it opened, and the counts libavb limits. */
   private final class Run implements AutoCloseable {
     private final Path top;
     private final String extension;
     private final Consumer<String> out;
-    private final Map<String, Target> opened = new HashMap<>();
+    private final Map<String, PartitionFile> opened = new HashMap<>();
     private final List<BlockDevice> toClose = new ArrayList<>();
     private final Set<Path> visited = new HashSet<>();
     private int vbmetaImages;
@@ -136,8 +126,12 @@ public final class AvbVerifier {
       succeeded(main);
       VbmetaHeader header = main.vbmeta().header();
       VbmetaTrust.requireVerificationEnabled(display, header);
-      checkRollback(display, header.rollbackIndexLocation(), header.rollbackIndex());
-      checkChainDescriptors(main);
+      RollbackRules.checkIndex(
+          display,
+          header.rollbackIndexLocation(),
+          header.rollbackIndex(),
+          options.rollbackIndexes());
+      RollbackRules.checkChains(main.display(), main.vbmeta());
       for (Descriptor d : main.vbmeta().descriptors()) {
         switch (d) {
           case HashDescriptor h -> verifyHash(main, h);
@@ -181,7 +175,7 @@ public final class AvbVerifier {
                 display
                     + ": no AVB footer (its last 64 bytes do not start with AVBf), and no vbmeta"
                     + " image at its start either ("
-                    + e.getMessage()
+                    + withoutPrefix(e.getMessage(), device.description() + ": ")
                     + ")");
           }
           throw e;
@@ -207,95 +201,6 @@ public final class AvbVerifier {
               + image.vbmeta().algorithm()
               + " vbmeta struct in "
               + image.display());
-    }
-
-    /**
-     * The main vbmeta's chain descriptors, before any is followed: at most as many as libavb loads,
-     * each with a location from 1 to 31 that no other uses, each partition chained once.
-     */
-    private void checkChainDescriptors(Loaded main) throws AvbVerificationException {
-      Map<Integer, String> locations = new LinkedHashMap<>();
-      int own = main.vbmeta().header().rollbackIndexLocation();
-      if (own != 0) {
-        locations.put(own, "the main vbmeta");
-      }
-      Set<String> names = new HashSet<>();
-      int chains = 0;
-      for (Descriptor d : main.vbmeta().descriptors()) {
-        if (!(d instanceof ChainPartitionDescriptor c)) {
-          continue;
-        }
-        chains++;
-        String where = main.display() + ": chain partition descriptor for " + c.partitionName();
-        int location = c.rollbackIndexLocation();
-        if (location == 0) {
-          throw new AvbVerificationException(
-              where
-                  + ": rollback_index_location 0 (expected: 1 to "
-                  + (MAX_ROLLBACK_INDEX_LOCATIONS - 1)
-                  + "; a device refuses it: 'Chain partition has invalid rollback_index_location"
-                  + " field')");
-        }
-        if (Integer.compareUnsigned(location, MAX_ROLLBACK_INDEX_LOCATIONS) >= 0) {
-          throw new AvbVerificationException(
-              where
-                  + ": rollback_index_location "
-                  + Integer.toUnsignedString(location)
-                  + " (expected: below "
-                  + MAX_ROLLBACK_INDEX_LOCATIONS
-                  + "; a device refuses it: 'Invalid rollback_index_location')");
-        }
-        String other = locations.putIfAbsent(location, c.partitionName());
-        if (other != null) {
-          throw new AvbVerificationException(
-              where
-                  + ": rollback_index_location "
-                  + location
-                  + " is also "
-                  + other
-                  + "'s (expected: one location per vbmeta, or one stored index guards both)");
-        }
-        if (!names.add(c.partitionName())) {
-          throw new AvbVerificationException(where + ": the partition is chained twice");
-        }
-      }
-      if (1 + chains > MAX_VBMETA_IMAGES) {
-        throw new AvbVerificationException(
-            main.display()
-                + ": "
-                + chains
-                + " chain partition descriptors (expected: at most "
-                + (MAX_VBMETA_IMAGES - 1)
-                + "; a device refuses more: 'Too many vbmeta images')");
-      }
-    }
-
-    private void checkRollback(String display, int location, long index)
-        throws AvbVerificationException {
-      if (Integer.compareUnsigned(location, MAX_ROLLBACK_INDEX_LOCATIONS) >= 0) {
-        throw new AvbVerificationException(
-            "vbmeta of "
-                + display
-                + ": rollback_index_location "
-                + Integer.toUnsignedString(location)
-                + " (expected: below "
-                + MAX_ROLLBACK_INDEX_LOCATIONS
-                + "; a device refuses it: 'Invalid rollback_index_location')");
-      }
-      long stored = options.rollbackIndexes().getOrDefault(location, 0L);
-      if (Long.compareUnsigned(index, stored) < 0) {
-        throw new AvbVerificationException(
-            "vbmeta of "
-                + display
-                + ": rollback index "
-                + Long.toUnsignedString(index)
-                + " is below the "
-                + Long.toUnsignedString(stored)
-                + " stored for location "
-                + location
-                + " (a device refuses it: 'Image rollback index is less than the stored rollback"
-                + " index')");
-      }
     }
 
     private void verifyChain(Loaded main, ChainPartitionDescriptor c) throws IOException {
@@ -393,7 +298,8 @@ public final class AvbVerifier {
                 + c.rollbackIndexLocation()
                 + ")");
       }
-      checkRollback(display, c.rollbackIndexLocation(), header.rollbackIndex());
+      RollbackRules.checkIndex(
+          display, c.rollbackIndexLocation(), header.rollbackIndex(), options.rollbackIndexes());
       for (Descriptor d : chained.vbmeta().descriptors()) {
         switch (d) {
           case HashDescriptor h -> verifyHash(chained, h);
@@ -426,7 +332,7 @@ public final class AvbVerifier {
                 + MAX_LOADED_PARTITIONS
                 + " partitions to load (a device refuses them: 'Too many loaded partitions')");
       }
-      Target target = target(image, name);
+      PartitionFile target = target(image, name);
       long size = target.device().size();
       if (size < d.imageSize()) {
         throw new AvbVerificationException(
@@ -462,122 +368,18 @@ public final class AvbVerifier {
     }
 
     private void verifyHashtree(Loaded image, HashtreeDescriptor d) throws IOException {
-      String name = d.partitionName();
-      Target target = target(image, name);
-      String where = name + ": hashtree descriptor in " + image.display();
-      CheckedHashtree checked = CheckedHashtree.check(where, d, target.metadataStart());
-      BlockDevice device = target.device();
-      boolean zeroed =
-          !checked.treePresent()
-              || (checked.geometry().treeSize() > 0
-                  && AvbHashtree.isZeroed(device, d.treeOffset()));
-      if (zeroed) {
-        requireRootOfData(name, target, checked);
-        if (!options.acceptZeroedHashtree()) {
-          throw new AvbVerificationException(
-              name
-                  + ": hashtree of "
-                  + target.display()
-                  + " is zeroed or absent (zero_hashtree, --no_hashtree): a device cannot verify"
-                  + " its data (--accept_zeroed_hashtree skips it)");
-        }
-        out.accept(
-            name
-                + ": skipping verification since hashtree is zeroed and --accept_zeroed_hashtree"
-                + " was given");
-        return;
-      }
-      AvbTreeReport report =
-          AvbHashtree.check(
-              device,
-              checked.geometry(),
-              d.treeOffset(),
-              d.salt(),
-              d.rootDigest(),
-              options.threads(),
-              ProgressListener.NONE);
-      if (!report.ok()) {
-        throw new AvbVerificationException(
-            name
-                + ": "
-                + d.hashAlgorithm()
-                + " hashtree of "
-                + target.display()
-                + " does not verify: "
-                + report.firstProblem()
-                + "; "
-                + counts(report));
-      }
-      if (checked.geometry().fecRoots() > 0) {
-        checkFec(name, target, checked);
-      }
+      PartitionFile target = target(image, d.partitionName());
       out.accept(
-          name
-              + ": Successfully verified "
-              + d.hashAlgorithm()
-              + " hashtree of "
-              + target.display()
-              + " for image of "
-              + d.imageSize()
-              + " bytes");
-    }
-
-    /**
-     * With no tree on the image to check, the data still must hash to the descriptor's root, as
-     * avbtool checks before it skips the tree: the tree is built into a scratch file (its size, a
-     * fraction of the data's, on disk rather than in memory).
-     */
-    private void requireRootOfData(String name, Target target, CheckedHashtree checked)
-        throws IOException {
-      HashtreeDescriptor d = checked.descriptor();
-      Path scratch = Files.createTempFile("jverity-avb-tree", ".tmp");
-      byte[] root;
-      try (FileDevice tree = FileDevice.openWrite(scratch)) {
-        TreeBuilder builder = TreeBuilder.of(checked.geometry().verityParams(d.salt(), 0));
-        if (options.threads() > 0) {
-          builder = builder.withThreads(options.threads());
-        }
-        root = builder.build(target.device(), tree);
-      } finally {
-        Files.deleteIfExists(scratch);
-      }
-      if (!MessageDigest.isEqual(root, d.rootDigest())) {
-        throw new AvbVerificationException(
-            name
-                + ": hashtree of "
-                + target.display()
-                + " does not match descriptor (the data hashes to another root)");
-      }
-    }
-
-    /** Re-encodes the FEC over data and tree and compares it with the image's. */
-    private void checkFec(String name, Target target, CheckedHashtree checked) throws IOException {
-      HashtreeDescriptor d = checked.descriptor();
-      FecEncoder encoder = FecEncoder.of(checked.geometry().fecLayout(d.treeOffset()));
-      if (options.threads() > 0) {
-        encoder = encoder.withThreads(options.threads());
-      }
-      ParityComparison comparison = new ParityComparison(target.device());
-      encoder.encode(target.device(), target.device(), comparison);
-      if (comparison.differingBytes() > 0) {
-        throw new AvbVerificationException(
-            name
-                + ": FEC of "
-                + target.display()
-                + " does not match its data and tree ("
-                + comparison.differingBytes()
-                + " parity bytes differ, the first at byte "
-                + comparison.firstDifference()
-                + "): a device could not repair corruption with it");
-      }
+          HashtreeVerification.verify(
+              image.display(), target, d, options.acceptZeroedHashtree(), options.threads()));
     }
 
     /** The image holding partition {@code name}: the image itself for its own descriptors. */
-    private Target target(Loaded image, String name) throws IOException {
+    private PartitionFile target(Loaded image, String name) throws IOException {
       if (name.isEmpty() || name.equals(image.ownName())) {
-        return new Target(image.display(), image.device(), image.metadataStart());
+        return new PartitionFile(image.display(), image.device(), image.metadataStart());
       }
-      Target known = opened.get(name);
+      PartitionFile known = opened.get(name);
       if (known != null) {
         return known;
       }
@@ -595,8 +397,8 @@ public final class AvbVerifier {
         throw new AvbVerificationException(
             name + ": " + e.getMessage() + " (a device refuses it: invalid footer)");
       }
-      Target t =
-          new Target(
+      PartitionFile t =
+          new PartitionFile(
               path.toString(),
               device,
               footer.isPresent() ? footer.get().vbmetaOffset() : device.size());
@@ -644,21 +446,11 @@ public final class AvbVerifier {
     return null;
   }
 
-  private static byte[] publicKey(Loaded image) {
-    return image.vbmeta().publicKey();
+  private static String withoutPrefix(String message, String prefix) {
+    return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
   }
 
-  private static String counts(AvbTreeReport r) {
-    return r.corruptDataBlocks()
-        + " data and "
-        + r.corruptHashBlocks()
-        + " hash blocks corrupt, "
-        + (r.repairable()
-            ? "all repairable by FEC"
-            : r.unrepairableBlocks()
-                + " not repairable"
-                + (r.repairableBlocks() > 0
-                    ? ", " + r.repairableBlocks() + " repairable by FEC"
-                    : ""));
+  private static byte[] publicKey(Loaded image) {
+    return image.vbmeta().publicKey();
   }
 }

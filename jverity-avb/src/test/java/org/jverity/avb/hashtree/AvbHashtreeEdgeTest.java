@@ -153,6 +153,7 @@ class AvbHashtreeEdgeTest {
     assertThat(r.treeOk()).isTrue();
     assertThat(r.ok()).isFalse();
     assertThat(r.staleParityBlocks()).isEqualTo(1);
+    assertThat(r.repairable()).isFalse();
     assertThat(r.firstProblem())
         .isEqualTo(
             "FEC parity: 1 of 4 blocks do not match the data and tree, the first at byte "

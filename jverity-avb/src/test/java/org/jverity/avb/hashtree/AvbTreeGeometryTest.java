@@ -135,6 +135,35 @@ class AvbTreeGeometryTest {
   }
 
   @Test
+  void aDescriptorsGeometryMustBeConsistent() {
+    // as a hashtree descriptor gives it: the AOSP vector's values
+    AvbTreeGeometry g =
+        new AvbTreeGeometry(1_052_672, 4096, HashAlgorithm.SHA1, 16384, 2, 1_069_056, 16384);
+    assertThat(g).isEqualTo(AvbTreeGeometry.of(1_052_672, 4096, HashAlgorithm.SHA1, 2));
+    assertThatThrownBy(
+            () ->
+                new AvbTreeGeometry(
+                    1_052_672, 4096, HashAlgorithm.SHA1, 12288, 2, 1_069_056, 16384))
+        .isInstanceOf(VerityParameterException.class)
+        .hasMessage(
+            "tree size: 12288 (expected: 16384 for 1052672 bytes in 4096-byte blocks of sha1)");
+    assertThatThrownBy(
+            () ->
+                new AvbTreeGeometry(1_052_672, 4096, HashAlgorithm.SHA1, 16384, 2, 1_069_056, 8192))
+        .hasMessage(
+            "FEC size: 8192 (expected: 16384 for 2 roots over 1069056 bytes in 4096-byte blocks)");
+    assertThatThrownBy(
+            () ->
+                new AvbTreeGeometry(
+                    1_052_672, 4096, HashAlgorithm.SHA1, 16384, 2, 1_060_000, 16384))
+        .hasMessageStartingWith("FEC offset: 1060000 (expected: after the tree");
+    // FEC further away covers more (the gap reads as zeros): 512 blocks, 3 rounds of 231
+    AvbTreeGeometry far =
+        new AvbTreeGeometry(1_052_672, 4096, HashAlgorithm.SHA1, 16384, 24, 2 * MIB, 3 * 24 * 4096);
+    assertThat(far.end()).isEqualTo(2 * MIB + 3 * 24 * 4096);
+  }
+
+  @Test
   void treeSizeRoundsAPartialBlockUp() {
     // calc_max_image_size sizes the tree on a partition that need not be a block multiple
     assertThat(AvbTreeGeometry.treeSize(4097, 4096, HashAlgorithm.SHA256)).isEqualTo(4096);
