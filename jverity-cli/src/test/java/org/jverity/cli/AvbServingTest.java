@@ -15,6 +15,7 @@ import org.jverity.avb.AvbAlgorithm;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.testkit.AvbTestKeys;
 import org.jverity.testkit.NbdClients;
+import org.jverity.testkit.Nginx;
 import org.jverity.testkit.Tool;
 
 /**
@@ -60,6 +61,42 @@ class AvbServingTest {
       assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(want);
       assertThat(server.terminate()).as(server.stderr()).isZero();
       assertThat(server.stderr()).contains("data block 7 corrected");
+    }
+  }
+
+  @Test
+  void anImageAtAUrlIsServedByOpenAndServe() throws Exception {
+    Path file = AvbTestImage.data(dir.resolve("system.img"), 100, 13);
+    String want = NbdClients.sha256(file);
+    AvbTestImage image = AvbTestImage.signed(file);
+    Path key = AvbTestKeys.copy(AvbTestImage.KEY, dir);
+    try (Nginx nginx = Nginx.start(Files.createDirectories(dir.resolve("nginx")))) {
+      Files.copy(image.file(), nginx.www().resolve("system.img"));
+      String url = nginx.url("system.img").toString();
+      try (ServerProcess server =
+          ServerProcess.start(
+              dir, "open", url, "system", "--avb-key", key.toString(), "--port", "0")) {
+        String uri = server.line();
+        assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(want);
+        assertThat(server.terminate()).as(server.stderr()).isZero();
+      }
+      Path conf =
+          Files.writeString(
+              dir.resolve("serve.conf"),
+              "[generic]\nport = 0\ncache-dir = cache\n\n[s]\ndata = "
+                  + url
+                  + "\navb-key = "
+                  + key.getFileName()
+                  + "\n");
+      try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString())) {
+        String uri = server.line();
+        assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(want);
+        // a reload reads the vbmeta again while the server holds its cache directory
+        Tool.of("kill").check("-HUP", Long.toString(server.pid()));
+        awaitLog(server, "reloaded config");
+        assertThat(server.stderr()).contains("0 changed, 1 unchanged");
+        assertThat(server.terminate()).as(server.stderr()).isZero();
+      }
     }
   }
 

@@ -3,10 +3,11 @@ package org.jverity.cli.serve;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.jverity.cli.command.Checks;
-import org.jverity.cli.command.CliException;
-import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.remote.RemoteArguments;
 import org.jverity.cli.verity.AvbImage;
 import org.jverity.cli.verity.Trust;
+import org.jverity.image.DeviceSource;
+import org.jverity.remote.RemoteOptions;
 import org.jverity.server.ExportConfig;
 import org.jverity.server.Locations;
 import org.jverity.verify.CorruptionMode;
@@ -24,25 +25,32 @@ final class AvbExports {
   private AvbExports() {}
 
   /**
-   * {@code data}'s vbmeta checked against {@code key} (as {@code keyName} gives it: the option or
-   * the config key) and resolved; the caller says when it is unsigned ({@link
-   * AvbImage#unsignedNotice}). An image at a URL is refused: its vbmeta would be read apart from
-   * the server's remote source and its cache.
+   * {@code data}'s vbmeta checked against {@code key} and resolved; the caller says when it is
+   * unsigned ({@link AvbImage#unsignedNotice}). An image at a URL is read through a remote source
+   * of its own with {@code remote}'s settings, closed before the server opens its devices; its
+   * chunks kept in memory only, so that a cache directory a running server holds (a reload) stays
+   * the server's.
    */
-  static AvbImage resolve(String data, String key, String keyName) throws IOException {
-    if (Locations.isRemote(data)) {
-      throw new CliException(
-          ExitCode.INVALID_PARAMETER,
-          Locations.withoutQuery(data)
-              + ": an AVB image at a URL (expected: a local file with "
-              + keyName
-              + ")");
+  static AvbImage resolve(String data, String key, RemoteArguments remote) throws IOException {
+    if (!Locations.isRemote(data)) {
+      Checks.requireFile(Path.of(data), "data");
+      return AvbImage.resolve(Trust.ONE_SHOT, data, key);
     }
-    Checks.requireFile(Path.of(data), "data");
-    return AvbImage.resolve(Trust.ONE_SHOT, data, key);
+    RemoteArguments inMemory = RemoteArguments.over(remote, new RemoteArguments());
+    inMemory.cacheDir = null;
+    DeviceSource source = inMemory.source(Trust.ONE_SHOT, data);
+    try {
+      return AvbImage.resolve(source, data, key);
+    } finally {
+      RemoteArguments.close(source);
+    }
   }
 
-  /** The export of {@code image}, with the settings given besides. */
+  /**
+   * The export of {@code image}, with the settings given besides.
+   *
+   * @param remote how the server reaches the image at a URL; null for a local one
+   */
   static ExportConfig config(
       String name,
       String description,
@@ -52,7 +60,8 @@ final class AvbExports {
       boolean errorAsCorruption,
       boolean ignoreZeroBlocks,
       boolean checkAtMostOnce,
-      IoClass ioClass) {
+      IoClass ioClass,
+      RemoteOptions remote) {
     return new ExportConfig(
         name,
         description,
@@ -67,7 +76,7 @@ final class AvbExports {
         checkAtMostOnce,
         ioClass,
         image.fec(),
-        null,
+        remote,
         keyFile);
   }
 }

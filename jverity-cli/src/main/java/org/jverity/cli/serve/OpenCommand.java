@@ -206,7 +206,7 @@ public final class OpenCommand implements Command {
    */
   private ExportConfig avbSpec(Io io) throws IOException {
     avb.refuseConflicts(io.given(), "HASH", hash, "ROOT_HASH", rootHash);
-    AvbImage image = AvbExports.resolve(data, avb.key, "--avb-key");
+    AvbImage image = AvbExports.resolve(data, avb.key, export.remote);
     String notice = image.unsignedNotice("--avb-key " + AvbOptions.UNSIGNED);
     if (notice != null) {
       io.err().println("jverity: " + notice);
@@ -222,7 +222,8 @@ public final class OpenCommand implements Command {
         x.corruption.errorAsCorruption(),
         x.corruption.ignoreZeroBlocks,
         x.corruption.checkAtMostOnce,
-        x.ioClass);
+        x.ioClass,
+        Locations.isRemote(data) ? RemoteDevices.options(x.remote) : null);
   }
 
   /** Runs a server check, whose message names config keys, naming options instead. */

@@ -97,7 +97,7 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     for (IniFile.Section s : ini.sections()) {
       if (!s.name().equals(GENERIC)) {
         Keys k = new Keys(ini, s, baseDir);
-        exports.add(k.has(AVB_KEY) ? avbExport(k, err) : export(k, remote));
+        exports.add(k.has(AVB_KEY) ? avbExport(k, remote, err) : export(k, remote));
       }
     }
     if (exports.isEmpty()) {
@@ -211,10 +211,11 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
   /**
    * The export of an AVB partition image ({@link AvbExports}): {@code data} and {@code avb-key}
    * ("none", or a key file relative to the config's directory); the keys its vbmeta gives instead
-   * are refused, naming the first, and so is a URL. A vbmeta that does not verify against the key
-   * is refused naming the section's {@code avb-key}, with its exit code.
+   * are refused, naming the first. A vbmeta that does not verify against the key is refused naming
+   * the section's {@code avb-key}, with its exit code.
    */
-  private static ExportConfig avbExport(Keys k, PrintWriter err) throws IOException {
+  private static ExportConfig avbExport(Keys k, RemoteArguments generic, PrintWriter err)
+      throws IOException {
     for (String key : AvbOptions.conflictingKeys()) {
       if (k.has(key)) {
         throw k.error(
@@ -228,9 +229,6 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     if (!k.has("data")) {
       throw k.sectionError("data: missing (expected: the AVB partition image's path)");
     }
-    if (Locations.isRemote(k.text("data"))) {
-      throw k.error("data", k.text("data") + " (expected: a local file with " + AVB_KEY + ")");
-    }
     String data = k.location("data", "the AVB partition image's path", "data");
     String keyText = k.text(AVB_KEY);
     Path keyFile = null;
@@ -238,9 +236,10 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
       keyFile = k.existing(k.path(AVB_KEY), AVB_KEY, "AVB key");
     }
     String key = keyFile == null ? AvbOptions.UNSIGNED : keyFile.toString();
+    RemoteOptions remote = remote(k, data, data, null, generic, o.remote); // its files checked
     AvbImage image;
     try { // a refusal names the line, keeping its kind (and so its exit code)
-      image = AvbExports.resolve(data, key, AVB_KEY + " =");
+      image = AvbExports.resolve(data, key, RemoteArguments.over(generic, o.remote));
     } catch (AvbVerificationException e) {
       throw new AvbVerificationException(k.at(AVB_KEY) + e.getMessage());
     } catch (AvbFormatException e) {
@@ -265,7 +264,8 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
         errorAsCorruption,
         o.corruption.ignoreZeroBlocks,
         o.corruption.checkAtMostOnce,
-        o.ioClass);
+        o.ioClass,
+        remote);
   }
 
   /**
