@@ -205,7 +205,7 @@ public final class OpenCommand implements Command {
    * server starts, its hashtree descriptor giving the rest ({@link AvbExports}).
    */
   private ExportConfig avbSpec(Io io) throws IOException {
-    avb.refuseConflicts(io.given(), "HASH", hash, "ROOT_HASH", rootHash);
+    avb.refuseConflicts(io.given(), hash, rootHash);
     AvbImage image = AvbExports.resolve(data, avb.key, export.remote);
     String notice = image.unsignedNotice("--avb-key " + AvbOptions.UNSIGNED);
     if (notice != null) {

@@ -57,22 +57,23 @@ public final class AvbOptions {
   }
 
   /**
-   * Refuses, with {@code --avb-key}, what the image's vbmeta gives instead: each parameter given
-   * ({@code labelled}: "HASH" to its value, null when absent) and each option in {@code options}
-   * (the command line's, by their longest names) that says where the tree is or what it is, exit 2,
-   * one line naming them all.
+   * Refuses, with {@code --avb-key}, what the image's vbmeta gives instead: the HASH and ROOT_HASH
+   * parameters (each null when not given) and each option in {@code options} (the command line's,
+   * by their longest names) that says where the tree is or what it is, exit 2, one line naming them
+   * all.
    */
-  public void refuseConflicts(Set<String> options, String... labelled) {
+  public void refuseConflicts(Set<String> options, String hash, String rootHash) {
     if (!given()) {
       return;
     }
     List<String> conflicts = new ArrayList<>();
-    for (int i = 0; i + 1 < labelled.length; i += 2) {
-      if (labelled[i + 1] != null) {
-        conflicts.add(labelled[i]);
-      }
+    if (hash != null) {
+      conflicts.add("HASH");
     }
-    Stream.concat(Stream.of("--root-hash-file"), GIVEN_BY_VBMETA.stream().map(o -> o.name()))
+    if (rootHash != null) {
+      conflicts.add("ROOT_HASH");
+    }
+    Stream.concat(Stream.of("--root-hash-file"), GIVEN_BY_VBMETA.stream().map(Syntax.Option::name))
         .filter(options::contains)
         .forEach(conflicts::add);
     if (!conflicts.isEmpty()) {

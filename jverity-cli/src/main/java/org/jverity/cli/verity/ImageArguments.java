@@ -99,7 +99,7 @@ final class ImageArguments {
    * AvbOptions#refuseConflicts}).
    */
   void checkAvb(AvbOptions avb, Set<String> options) {
-    avb.refuseConflicts(options, "HASH", hash, "ROOT_HASH", rootHash);
+    avb.refuseConflicts(options, hash, rootHash);
     requireLocal(data, "data");
     Path key = avb.keyFile();
     if (key != null) {
