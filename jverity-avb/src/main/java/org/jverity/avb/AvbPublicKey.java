@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.KeyPair;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
@@ -149,7 +150,7 @@ public final class AvbPublicKey {
       String text = new String(bytes, StandardCharsets.US_ASCII);
       try {
         if (text.contains("PRIVATE KEY-----")) {
-          return blob(Pem.readPrivateKey(file));
+          return blob(Pem.readKeyPair(file).getPublic());
         }
         return blob(Pem.readPublicKey(file));
       } catch (IllegalArgumentException e) {
@@ -168,6 +169,15 @@ public final class AvbPublicKey {
   /** A PEM private key (PKCS#1 as AOSP ships its keys, PKCS#8, ...), through jverity-sig's Pem. */
   public static PrivateKey readPrivateKey(Path file) throws IOException {
     return Pem.readPrivateKey(file);
+  }
+
+  /**
+   * A PEM private key with its public key, as a signer needs both ({@link
+   * AvbSigner#of(AvbAlgorithm, KeyPair)}): RSA, or ML-DSA-65/87 in any PKCS#8 form (seed, expanded
+   * or both).
+   */
+  public static KeyPair readKeyPair(Path file) throws IOException {
+    return Pem.readKeyPair(file);
   }
 
   /** The sha1 of a blob, hex: what info_image shows. */

@@ -156,8 +156,12 @@ public final class Main {
           return ExitCode.USAGE;
         }
         words = 2;
-      } else if (flagged(args, "-?", "--help") || flagged(args, "--usage")) {
-        out.print(Usage.subcommandHelp(AvbCommands.SYNTAX, AvbCommands.all()));
+      } else if (flagged(args, "-?", "--help")) {
+        out.print(
+            Usage.subcommandHelp(AvbCommands.SYNTAX, AvbCommands.all(), GlobalOptions.SYNTAX));
+        return ExitCode.OK;
+      } else if (flagged(args, "--usage")) {
+        out.print(Usage.subcommandUsage(AvbCommands.SYNTAX));
         return ExitCode.OK;
       }
     }

@@ -75,30 +75,41 @@ final class Usage {
    * {@code jverity avb --help}: a command made of subcommands, each with its summary, and how to
    * get a subcommand's help.
    */
-  static String subcommandHelp(Syntax<?> command, List<? extends Syntax<?>> subcommands) {
-    StringBuilder b =
-        new StringBuilder("Usage: jverity " + command.name() + " SUBCOMMAND [OPTION...]\n");
+  static String subcommandHelp(
+      Syntax<?> command, List<? extends Syntax<?>> subcommands, Syntax<?> global) {
+    StringBuilder b = new StringBuilder(subcommandUsage(command));
     wrap(b, command.summary(), 0, 0);
-    b.append("\nSubcommands:\n");
+    b.append('\n');
+    wrap(
+        b,
+        "Subcommands (their options are avbtool's, spelt with underscores; dashes are accepted"
+            + " too):",
+        0,
+        0);
     for (Syntax<?> c : subcommands) {
       String name = c.name().substring(command.name().length() + 1);
       b.append("  ").append(name).append('\n').append("      ");
       wrap(b, c.summary(), 6, 6);
     }
-    b.append('\n');
+    b.append("\nGlobal options (before or after the command):\n");
+    options(b, global);
+    b.append("\nSee 'jverity ")
+        .append(command.name())
+        .append(" SUBCOMMAND --help' for the options of each subcommand.\n\n");
     wrap(b, ExitCodeRule.helpFor(command.name()), 0, 0);
-    b.append(
-        "\nSee 'jverity "
-            + command.name()
-            + " SUBCOMMAND --help' for the options of each subcommand.\n");
     return b.toString();
+  }
+
+  /** {@code jverity avb --usage}. */
+  static String subcommandUsage(Syntax<?> command) {
+    return "Usage: jverity " + command.name() + " SUBCOMMAND [OPTION...]\n";
   }
 
   /** {@code --usage}: one usage line, wrapped, naming every option, as popt's. */
   static String brief(Syntax<?> command) {
     List<String> words = new ArrayList<>();
     for (Syntax.Option<?> o : command.options()) {
-      String names = String.join("|", o.names());
+      String names = String.join("|", shown(o));
       String w = names + (o.takesValue() ? "=" + o.label() : "");
       words.add(o.required() ? w : "[" + w + "]");
     }
@@ -123,7 +134,7 @@ final class Usage {
 
   private static void options(StringBuilder b, Syntax<?> s) {
     for (Syntax.Option<?> o : s.options()) {
-      String names = String.join(", ", o.names());
+      String names = String.join(", ", shown(o));
       if (!o.names().getFirst().startsWith("--")) {
         names = "  " + names;
       } else {
@@ -134,6 +145,19 @@ final class Usage {
           names + (o.takesValue() ? "=" + o.label() : ""),
           o.help() + (o.required() ? " (required)" : ""));
     }
+  }
+
+  /**
+   * The names help shows: all but a dashed twin of an underscored name ({@code --partition-size} of
+   * avbtool's {@code --partition_size}), which is accepted but would double the line.
+   */
+  private static List<String> shown(Syntax.Option<?> o) {
+    return o.names().stream()
+        .filter(
+            n ->
+                n.equals(n.replace('-', '_').replaceFirst("^__", "--"))
+                    || !o.names().contains(n.replace('-', '_').replaceFirst("^__", "--")))
+        .toList();
   }
 
   /**

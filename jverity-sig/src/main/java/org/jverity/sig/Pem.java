@@ -7,16 +7,27 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.RSAPublicKeySpec;
+import java.security.spec.X509EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.jcajce.interfaces.MLDSAPrivateKey;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.openssl.PEMEncryptedKeyPair;
 import org.bouncycastle.openssl.PEMException;
 import org.bouncycastle.openssl.PEMKeyPair;
@@ -58,6 +69,67 @@ public final class Pem {
    * @throws IOException naming the file, when it is missing, unreadable or holds no usable key
    */
   public static PrivateKey readPrivateKey(Path file) throws IOException {
+    Object key = readPrivateKeyObject(file);
+    try {
+      JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+      return switch (key) {
+        case PEMKeyPair pair -> converter.getPrivateKey(pair.getPrivateKeyInfo());
+        case PrivateKeyInfo info -> converter.getPrivateKey(info);
+        default -> throw encrypted(file);
+      };
+    } catch (PEMException e) {
+      throw new IOException(file + ": unusable private key: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The first private key of a PEM file with its public key, as JDK keys: an RSA key (PKCS#1 or
+   * PKCS#8) with the public key of its modulus and exponent, an EC key pair (SEC1), or an
+   * ML-DSA-44, -65 or -87 key (PKCS#8, in any of RFC 9881's seed, expanded or both forms, as
+   * openssl 3.5 and BouncyCastle write them), whose public key BouncyCastle derives: the JDK can
+   * neither derive it nor read a seed, so the private key is handed to the JDK in its expanded
+   * form.
+   *
+   * @throws IOException naming the file, when it holds no usable key or the public key cannot be
+   *     had
+   */
+  public static KeyPair readKeyPair(Path file) throws IOException {
+    Object key = readPrivateKeyObject(file);
+    try {
+      JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+      return switch (key) {
+        case PEMKeyPair pair -> converter.getKeyPair(pair);
+        case PrivateKeyInfo info when MlDsa.isMlDsa(info.getPrivateKeyAlgorithm().getAlgorithm()) ->
+            MlDsa.keyPair(info);
+        case PrivateKeyInfo info -> {
+          PrivateKey k = converter.getPrivateKey(info);
+          if (!(k instanceof RSAPrivateCrtKey rsa)) {
+            throw new IOException(
+                file
+                    + ": a PKCS#8 "
+                    + k.getAlgorithm()
+                    + " key without its public key (expected: RSA, ML-DSA, or a SEC1 EC key)");
+          }
+          yield new KeyPair(
+              KeyFactory.getInstance("RSA")
+                  .generatePublic(new RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent())),
+              rsa);
+        }
+        default -> throw encrypted(file);
+      };
+    } catch (PEMException
+        | GeneralSecurityException
+        | RuntimeException e) { // BouncyCastle refuses some ML-DSA keys unchecked
+      throw new IOException(file + ": unusable private key: " + e.getMessage(), e);
+    }
+  }
+
+  private static IOException encrypted(Path file) {
+    return new IOException(file + ": the private key is encrypted (expected: an unencrypted key)");
+  }
+
+  /** The first private key object of a PEM file, as BouncyCastle's parser gives it. */
+  private static Object readPrivateKeyObject(Path file) throws IOException {
     Object key = null;
     try (Reader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
         PEMParser pem = new PEMParser(r)) {
@@ -75,22 +147,63 @@ public final class Pem {
         | RuntimeException e) { // BouncyCastle reports some malformed input unchecked
       throw new IOException(file + ": not a PEM private key: " + e.getMessage(), e);
     }
-    try {
-      JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-      return switch (key) {
-        case PEMKeyPair pair -> converter.getPrivateKey(pair.getPrivateKeyInfo());
-        case PrivateKeyInfo info -> converter.getPrivateKey(info);
-        case null ->
-            throw new IOException(
-                file
-                    + ": no private key (expected: PEM 'BEGIN PRIVATE KEY', "
-                    + "'BEGIN RSA PRIVATE KEY' or 'BEGIN EC PRIVATE KEY')");
-        default ->
-            throw new IOException(
-                file + ": the private key is encrypted (expected: an unencrypted key)");
-      };
-    } catch (PEMException e) {
-      throw new IOException(file + ": unusable private key: " + e.getMessage(), e);
+    if (key == null) {
+      throw new IOException(
+          file
+              + ": no private key (expected: PEM 'BEGIN PRIVATE KEY', "
+              + "'BEGIN RSA PRIVATE KEY' or 'BEGIN EC PRIVATE KEY')");
+    }
+    return key;
+  }
+
+  /** ML-DSA keys between BouncyCastle (which reads every RFC 9881 form) and the JDK. */
+  private static final class MlDsa {
+    private static final String ARC = "2.16.840.1.101.3.4.3.";
+
+    static boolean isMlDsa(ASN1ObjectIdentifier oid) {
+      String id = oid.getId();
+      return id.equals(ARC + "17") || id.equals(ARC + "18") || id.equals(ARC + "19");
+    }
+
+    static KeyPair keyPair(PrivateKeyInfo info) throws IOException, GeneralSecurityException {
+      MLDSAPrivateKey bc =
+          (MLDSAPrivateKey)
+              KeyFactory.getInstance("ML-DSA", new BouncyCastleProvider())
+                  .generatePrivate(new PKCS8EncodedKeySpec(info.getEncoded()));
+      KeyFactory jdk = KeyFactory.getInstance("ML-DSA");
+      // PKCS#8 { version 0, AlgorithmIdentifier { oid }, OCTET STRING { OCTET STRING expandedKey }
+      // }
+      byte[] pkcs8 =
+          der(
+              0x30,
+              HexFormat.of().parseHex("020100"),
+              der(0x30, info.getPrivateKeyAlgorithm().getAlgorithm().getEncoded()),
+              der(0x04, der(0x04, bc.getPrivateData())));
+      return new KeyPair(
+          jdk.generatePublic(new X509EncodedKeySpec(bc.getPublicKey().getEncoded())),
+          jdk.generatePrivate(new PKCS8EncodedKeySpec(pkcs8)));
+    }
+
+    /** A DER TLV of the concatenated parts (contents below 64 KiB). */
+    private static byte[] der(int tag, byte[]... parts) {
+      int length = 0;
+      for (byte[] p : parts) {
+        length += p.length;
+      }
+      byte[] header =
+          length < 128
+              ? new byte[] {(byte) tag, (byte) length}
+              : length < 256
+                  ? new byte[] {(byte) tag, (byte) 0x81, (byte) length}
+                  : new byte[] {(byte) tag, (byte) 0x82, (byte) (length >> 8), (byte) length};
+      byte[] out = new byte[header.length + length];
+      System.arraycopy(header, 0, out, 0, header.length);
+      int at = header.length;
+      for (byte[] p : parts) {
+        System.arraycopy(p, 0, out, at, p.length);
+        at += p.length;
+      }
+      return out;
     }
   }
 

@@ -15,10 +15,10 @@ import org.jverity.avb.HashtreeDescriptor;
 public record EraseFooter(Path image, boolean keepHashtree) {
   /** Returns the image's new size. */
   public long apply() throws IOException {
-    AvbImage parsed = AvbImage.read(image);
-    if (parsed.footer() == null) {
+    if (FooterBlock.existing(image).isEmpty()) {
       throw new AvbFormatException(image + ": no AVB footer (expected: an image with a footer)");
     }
+    AvbImage parsed = AvbImage.read(image);
     long size = parsed.footer().originalImageSize();
     if (keepHashtree) {
       HashtreeDescriptor ht =

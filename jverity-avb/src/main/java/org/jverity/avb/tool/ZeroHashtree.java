@@ -14,10 +14,10 @@ import org.jverity.io.FileDevice;
  */
 public record ZeroHashtree(Path image) {
   public void apply() throws IOException {
-    AvbImage parsed = AvbImage.read(image);
-    if (parsed.footer() == null) {
+    if (FooterBlock.existing(image).isEmpty()) {
       throw new AvbFormatException(image + ": no AVB footer (expected: an image with a footer)");
     }
+    AvbImage parsed = AvbImage.read(image);
     HashtreeDescriptor ht =
         parsed
             .hashtree()

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.jverity.avb.AvbFooter;
+import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.AvbPublicKey;
 import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.Descriptor;
@@ -73,12 +74,14 @@ public record AvbPartition(
    *
    * @param location names the image in messages (its path)
    * @throws AvbVerificationException saying, in one line, why a device would refuse the image
+   * @throws AvbFormatException when it is no AVB partition with a hashtree: no footer, no single
+   *     hashtree descriptor, or a footer or vbmeta libavb cannot parse
    */
   public static AvbPartition open(BlockDevice image, String location, AvbTrust trust)
       throws IOException {
     Optional<AvbFooter> maybeFooter = AvbFooter.read(image);
     if (maybeFooter.isEmpty()) {
-      throw new AvbVerificationException(
+      throw new AvbFormatException(
           location
               + ": no AVB footer (its last 64 bytes do not start with AVBf): a partition with a"
               + " hashtree ends with one; a vbmeta image holds no data to verify");
@@ -142,7 +145,7 @@ public record AvbPartition(
 
   /** The one hashtree descriptor; none or several is a one-line refusal. */
   private static HashtreeDescriptor onlyHashtree(String location, List<Descriptor> descriptors)
-      throws AvbVerificationException {
+      throws AvbFormatException {
     List<HashtreeDescriptor> found = new ArrayList<>();
     for (Descriptor d : descriptors) {
       if (d instanceof HashtreeDescriptor h) {
@@ -153,7 +156,7 @@ public record AvbPartition(
       return found.getFirst();
     }
     if (found.isEmpty()) {
-      throw new AvbVerificationException(
+      throw new AvbFormatException(
           "vbmeta of "
               + location
               + " has no hashtree descriptor (a hash-footer partition such as boot is checked"
@@ -163,7 +166,7 @@ public record AvbPartition(
     for (HashtreeDescriptor h : found) {
       names.add(h.partitionName());
     }
-    throw new AvbVerificationException(
+    throw new AvbFormatException(
         "vbmeta of "
             + location
             + " has "

@@ -38,8 +38,10 @@ import org.jverity.io.BlockDevices;
  * re-encoded and compared; a corruption says what FEC could repair.
  *
  * <p>Each refusal is an {@link AvbVerificationException} whose message says, in one line, why a
- * device would refuse the image; the lines printed before it are what was verified. One instance
- * may verify any number of images, one at a time or at once.
+ * device would refuse the image; the lines printed before it are what was verified. An image libavb
+ * cannot even parse (a footer, vbmeta header or descriptor out of its rules) is an {@link
+ * AvbFormatException}, also one line naming the file. One instance may verify any number of images,
+ * one at a time or at once.
  */
 public final class AvbVerifier {
   /** libavb's {@code MAX_NUMBER_OF_VBMETA_IMAGES}: the main vbmeta and its chains. */
@@ -120,7 +122,15 @@ public final class AvbVerifier {
                   ? " using key at " + options.trustedKeyName()
                   : " using embedded public key"));
       Loaded main = load(top, display, null);
-      if (main.signed() && trusted != null && !MessageDigest.isEqual(trusted, publicKey(main))) {
+      if (trusted != null && !main.signed()) { // avbtool: "Embedded public key does not match"
+        throw new AvbVerificationException(
+            "vbmeta of "
+                + display
+                + " is not signed (algorithm NONE), so not by the --key given (sha1 "
+                + AvbPublicKey.sha1(trusted)
+                + ")");
+      }
+      if (trusted != null && !MessageDigest.isEqual(trusted, publicKey(main))) {
         throw VbmetaTrust.untrustedKey(display, publicKey(main), trusted, "--key");
       }
       succeeded(main);
@@ -165,24 +175,19 @@ public final class AvbVerifier {
       toClose.add(device);
       Optional<AvbFooter> footer;
       VbmetaImage vbmeta;
+      footer = AvbFooter.read(device);
       try {
-        footer = AvbFooter.read(device);
-        try {
-          vbmeta = VbmetaImage.read(device, footer.orElse(null));
-        } catch (AvbFormatException e) {
-          if (footer.isEmpty()) {
-            throw new AvbFormatException(
-                display
-                    + ": no AVB footer (its last 64 bytes do not start with AVBf), and no vbmeta"
-                    + " image at its start either ("
-                    + withoutPrefix(e.getMessage(), device.description() + ": ")
-                    + ")");
-          }
+        vbmeta = VbmetaImage.read(device, footer.orElse(null));
+      } catch (AvbFormatException e) {
+        if (footer.isPresent()) {
           throw e;
         }
-      } catch (AvbFormatException e) {
-        throw new AvbVerificationException(
-            e.getMessage() + " (a device refuses it: invalid vbmeta metadata)");
+        throw new AvbFormatException(
+            display
+                + ": no AVB footer (its last 64 bytes do not start with AVBf), and no vbmeta image"
+                + " at its start either ("
+                + withoutPrefix(e.getMessage(), device.description() + ": ")
+                + ")");
       }
       boolean signed = VbmetaTrust.verifySignature(display, vbmeta);
       if (!signed && !options.acceptUnsigned()) {
@@ -390,13 +395,7 @@ public final class AvbVerifier {
       }
       BlockDevice device = BlockDevices.openRead(path);
       toClose.add(device);
-      Optional<AvbFooter> footer;
-      try {
-        footer = AvbFooter.read(device);
-      } catch (AvbFormatException e) {
-        throw new AvbVerificationException(
-            name + ": " + e.getMessage() + " (a device refuses it: invalid footer)");
-      }
+      Optional<AvbFooter> footer = AvbFooter.read(device);
       PartitionFile t =
           new PartitionFile(
               path.toString(),

@@ -76,7 +76,8 @@ record CheckedHashtree(
           where,
           "data_block_size "
               + bs
-              + " (expected: a power of two from 512 to 524288, as dm-verity takes)");
+              + " (expected: a power of two from 512 to 524288, as veritysetup takes; the kernel"
+              + " also wants at most its page size)");
     }
     if (bs < 2 * digestSize) {
       throw refuse(

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.AvbPublicKey;
 import org.jverity.avb.AvbSigner;
 import org.jverity.avb.AvbVerificationException;
@@ -135,7 +136,7 @@ class AvbPartitionTest {
     Path plain = dir.resolve("plain.img");
     Files.write(plain, AvbFixtures.pattern(SIZE, 0));
     assertThatThrownBy(() -> open(plain, AvbTrust.unsigned()))
-        .isInstanceOf(AvbVerificationException.class)
+        .isInstanceOf(AvbFormatException.class)
         .hasMessage(
             plain
                 + ": no AVB footer (its last 64 bytes do not start with AVBf): a partition with a"
@@ -159,6 +160,7 @@ class AvbPartitionTest {
             AvbFixtures.rsa2048(),
             v -> v);
     assertThatThrownBy(() -> open(hash.path(), key("testkey_rsa2048.pem")))
+        .isInstanceOf(AvbFormatException.class)
         .hasMessageContaining("has no hashtree descriptor");
     Built first = system(AvbFixtures.rsa2048(), v -> v);
     Built two =

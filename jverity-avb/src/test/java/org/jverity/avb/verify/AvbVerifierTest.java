@@ -9,6 +9,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -16,6 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.avb.AvbAlgorithm;
+import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.AvbPublicKey;
 import org.jverity.avb.AvbSigner;
 import org.jverity.avb.AvbVerificationException;
@@ -93,14 +97,15 @@ class AvbVerifierTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
-    "data, 100, hashtree of",
-    "tree, 65546, hashtree of",
-    "vbmeta header, -1, hash mismatch",
-    "vbmeta aux, -2, hash mismatch",
-    "vbmeta signature, -3, signature mismatch",
-    "footer, -4, vbmeta magic",
+    "data, 100, hashtree of, AvbVerificationException",
+    "tree, 65546, hashtree of, AvbVerificationException",
+    "vbmeta header, -1, hash mismatch, AvbVerificationException",
+    "vbmeta aux, -2, hash mismatch, AvbVerificationException",
+    "vbmeta signature, -3, signature mismatch, AvbVerificationException",
+    "footer, -4, vbmeta magic, AvbFormatException", // the vbmeta is looked for elsewhere
   })
-  void aFlippedByteIsRefusedInOneLine(String what, long offset, String reason) throws Exception {
+  void aFlippedByteIsRefusedInOneLine(String what, long offset, String reason, String type)
+      throws Exception {
     Built b = system("system.img", AvbFixtures.rsa2048(), v -> v);
     long at =
         switch ((int) offset) {
@@ -113,7 +118,10 @@ class AvbVerifierTest {
     AvbFixtures.flip(b.path(), at);
     assertThatThrownBy(() -> verify(b.path(), o -> o))
         .as(what)
-        .isInstanceOf(AvbVerificationException.class)
+        .isInstanceOf(
+            type.equals("AvbFormatException")
+                ? AvbFormatException.class
+                : AvbVerificationException.class)
         .hasMessageContaining(reason)
         .hasMessageNotContaining("\n");
   }
@@ -141,7 +149,7 @@ class AvbVerifierTest {
       ch.truncate(Files.size(b.path()) - 10);
     }
     assertThatThrownBy(() -> verify(b.path(), o -> o))
-        .isInstanceOf(AvbVerificationException.class)
+        .isInstanceOf(AvbFormatException.class)
         .hasMessageStartingWith(b.path() + ": no AVB footer")
         .hasMessageContaining("and no vbmeta image at its start either (vbmeta magic");
   }
@@ -154,6 +162,17 @@ class AvbVerifierTest {
         .hasMessageContaining("is not signed (algorithm NONE)");
     assertThat(verify(b.path(), o -> o.acceptUnsigned(true)))
         .contains("vbmeta: Successfully verified footer and NONE vbmeta struct in " + b.path());
+    assertThatThrownBy(
+            () ->
+                verify(
+                    b.path(),
+                    o -> unchecked(() -> withKey(o, "testkey_rsa2048.pem")).acceptUnsigned(true)))
+        .hasMessage(
+            "vbmeta of "
+                + b.path()
+                + " is not signed (algorithm NONE), so not by the --key given (sha1 "
+                + SHA1_2048
+                + ")");
   }
 
   @Test
@@ -207,6 +226,28 @@ class AvbVerifierTest {
     assertThatThrownBy(() -> verify(vbmeta, o -> o.expectChain(otherKey)))
         .hasMessageContaining(
             "names key sha1 " + SHA1_4096 + ", not the expected sha1 " + SHA1_2048);
+  }
+
+  @Test
+  void aChainToAnMlDsaSignedPartitionVerifies() throws Exception {
+    KeyPair keys = KeyPairGenerator.getInstance("ML-DSA-65").generateKeyPair();
+    AvbSigner mldsa = AvbSigner.of(AvbAlgorithm.MLDSA65, keys);
+    Path vbmeta = vbmetaChaining(mldsa.publicKeyBlob());
+    Built system = system("system.img", mldsa, v -> v);
+    assertThat(verify(vbmeta, o -> o.followChains(true)))
+        .contains(
+            "vbmeta: Successfully verified footer and MLDSA65 vbmeta struct in " + system.path())
+        .last()
+        .asString()
+        .startsWith("system: Successfully verified sha256 hashtree");
+    Built other =
+        system(
+            "system.img",
+            AvbSigner.of(
+                AvbAlgorithm.MLDSA65, KeyPairGenerator.getInstance("ML-DSA-65").generateKeyPair()),
+            v -> v);
+    assertThatThrownBy(() -> verify(vbmeta, o -> o.followChains(true)))
+        .hasMessageContaining("vbmeta of " + other.path() + " is signed by key sha1 ");
   }
 
   @Test

@@ -112,7 +112,17 @@ class InfoImageCommandTest {
     ToolRun one = Jverity.run("avb", "add_hashtree_footer", "--help");
     assertThat(one.stdout())
         .startsWith("Usage: jverity avb add_hashtree_footer")
-        .contains("--partition-size, --partition_size=BYTES");
+        .contains("      --partition_size=BYTES")
+        .doesNotContain("--partition-size");
+    for (String name : AvbCommands.NAMES) {
+      String help = Jverity.run("avb", name, "--help").stdout();
+      assertThat(help.lines()).allMatch(l -> l.length() <= 80 || !l.contains(" "), "80 columns");
+      String last = help.strip().substring(help.strip().lastIndexOf("\n\n") + 2);
+      assertThat(last.replace("\n", " "))
+          .as(name)
+          .startsWith("Exit codes (jverity's;")
+          .contains("17 not a valid AVB");
+    }
     ToolRun unknown = Jverity.run("avb", "resize_everything");
     assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(unknown.stderrLines()).hasSize(1);

@@ -1,0 +1,114 @@
+package org.jverity.avb.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.jverity.avb.AvbAlgorithm;
+import org.jverity.testkit.AvbTestKeys;
+import org.jverity.tree.ProgressListener;
+
+/**
+ * The footer commands change an image in place, as avbtool does, but a failure after they started
+ * writing leaves it byte for byte as it was, its old footer included (avbtool truncates it to its
+ * original size, losing the footer).
+ */
+class AtomicFooterTest {
+  @TempDir Path dir;
+
+  private Path pattern(String name, int size) throws IOException {
+    byte[] b = new byte[size];
+    for (int i = 0; i < size; i++) {
+      b[i] = (byte) i;
+    }
+    return Files.write(dir.resolve(name), b);
+  }
+
+  private static VbmetaOptions signed() {
+    return new VbmetaOptions(
+        AvbAlgorithm.SHA256_RSA2048,
+        AvbTestKeys.path("testkey_rsa2048.pem"),
+        null,
+        0,
+        0,
+        0,
+        List.of(),
+        List.of(),
+        List.of("k:v"),
+        List.of(),
+        List.of(),
+        null,
+        List.of(),
+        null,
+        null);
+  }
+
+  private AddHashtreeFooter hashtree(Path img, Path vbmetaOut) {
+    return new AddHashtreeFooter(
+        img, 2 << 20, "system", "sha256", "00", 4096, true, 2, false, false, false, false, false,
+        vbmetaOut, false, signed());
+  }
+
+  @Test
+  void aFailureAfterTheTreeWasWrittenRestoresTheOldFooter() throws Exception {
+    Path img = pattern("system.img", 1 << 20);
+    hashtree(img, null).apply(1, ProgressListener.NONE);
+    byte[] before = Files.readAllBytes(img);
+    // the vbmeta is written last, into a directory that does not exist: everything before it ran
+    Path nowhere = dir.resolve("missing/vbmeta.img");
+    assertThatThrownBy(() -> hashtree(img, nowhere).apply(1, ProgressListener.NONE))
+        .isInstanceOf(NoSuchFileException.class);
+    assertThat(Files.readAllBytes(img)).isEqualTo(before);
+    assertThat(Files.list(dir).map(p -> p.getFileName().toString()))
+        .containsExactly("system.img"); // the saved tail is gone too
+  }
+
+  @Test
+  void aFailedFirstRunLeavesTheInputAsItWas() throws Exception {
+    Path img = pattern("boot.img", 10_000);
+    byte[] before = Files.readAllBytes(img);
+    AddHashFooter add =
+        new AddHashFooter(
+            img,
+            1 << 20,
+            false,
+            "boot",
+            null,
+            "00",
+            false,
+            false,
+            dir.resolve("no/such"),
+            false,
+            signed());
+    assertThatThrownBy(add::apply).isInstanceOf(NoSuchFileException.class);
+    assertThat(Files.readAllBytes(img)).isEqualTo(before);
+  }
+
+  @Test
+  void zeroHashtreeMarksTheTreeAndKeepsTheSize() throws Exception {
+    Path img = pattern("z.img", 1 << 20);
+    hashtree(img, null).apply(1, ProgressListener.NONE);
+    new ZeroHashtree(img).apply();
+    byte[] b = Files.readAllBytes(img);
+    assertThat(new String(b, 1 << 20, 8, "US-ASCII")).isEqualTo("ZeRoHaSH");
+    assertThat(b).hasSize(2 << 20);
+  }
+
+  @Test
+  void eraseFooterKeepsTheHashtreeWhenAsked() throws Exception {
+    Path img = pattern("k.img", 1 << 20);
+    AddHashtreeFooter.Added added = hashtree(img, null).apply(1, ProgressListener.NONE);
+    long end = new EraseFooter(img, true).apply();
+    assertThat(end)
+        .isEqualTo(added.descriptor().fecOffset() + added.descriptor().fecSize())
+        .isEqualTo(Files.size(img));
+    assertThatThrownBy(() -> new EraseFooter(img, false).apply())
+        .hasMessageContaining("no AVB footer");
+  }
+}
