@@ -50,8 +50,8 @@ public record AvbImage(
    * {@code key} (a key file, or {@link AvbOptions#UNSIGNED}), before anything else of the image is
    * read. A refusal is {@link AvbPartition#open}'s one line: a signature that does not verify, a
    * key that is not the one given, an unsigned vbmeta without {@code none}, verification or the
-   * hashtree disabled by the flags, no footer ({@link AvbVerificationException}, exit 18), or bytes
-   * that are no vbmeta ({@link AvbFormatException}, exit 17).
+   * hashtree disabled by the flags ({@link AvbVerificationException}, exit 18); no footer, no
+   * hashtree descriptor, bytes that are no vbmeta ({@link AvbFormatException}, exit 17).
    */
   public static AvbImage resolve(DeviceSource source, String location, String key)
       throws IOException {
