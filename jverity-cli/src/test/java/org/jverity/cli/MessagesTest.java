@@ -157,7 +157,7 @@ class MessagesTest {
     String hash = im.hash().toString();
     assertThat(oneLine(Jverity.run("verify", data, hash, im.root(), "extra"), ExitCode.USAGE))
         .isEqualTo(
-            "jverity: unexpected argument 'extra' (verify takes DATA HASH [ROOT_HASH]) (try 'jverity verify"
+            "jverity: unexpected argument 'extra' (verify takes DATA [HASH] [ROOT_HASH]) (try 'jverity verify"
                 + " --help')");
     assertThat(oneLine(Jverity.run("dump", hash, "x", "y"), ExitCode.USAGE))
         .startsWith("jverity: unexpected arguments 'x', 'y' (dump takes HASH)");

@@ -33,6 +33,8 @@ import org.jverity.verify.IoClass;
  * @param fec where the Reed-Solomon parity is; null for none
  * @param remote how its remote devices are reached and cached; null when every location is local
  *     (then nothing of jverity-remote is loaded)
+ * @param avbKey the key an AVB partition image's vbmeta was checked against when the front end
+ *     resolved it into the values above (its hashtree descriptor's); null for none
  */
 public record ExportConfig(
     String name,
@@ -48,7 +50,8 @@ public record ExportConfig(
     boolean checkAtMostOnce,
     IoClass ioClass,
     FecSource fec,
-    RemoteOptions remote) {
+    RemoteOptions remote,
+    Path avbKey) {
 
   /**
    * A root-hash signature: its files (inputs a pid file must never overwrite) and the check that
@@ -81,6 +84,9 @@ public record ExportConfig(
     putFile(all, hash, export + "hash device");
     if (fec != null) {
       putFile(all, fec.device(), export + "FEC device");
+    }
+    if (avbKey != null) {
+      all.putIfAbsent(avbKey, export + "AVB key");
     }
     if (signature != null) {
       all.putIfAbsent(signature.signature(), export + "root hash signature");

@@ -29,6 +29,7 @@ class ConfigChangesTest {
         false,
         IoClass.NONE,
         null,
+        null,
         null);
   }
 

@@ -15,6 +15,9 @@ import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.UsageException;
+import org.jverity.cli.verity.AvbImage;
+import org.jverity.cli.verity.AvbOptions;
 import org.jverity.cli.verity.RootHashes;
 import org.jverity.server.Endpoint;
 import org.jverity.server.ExportConfig;
@@ -37,6 +40,9 @@ public final class OpenCommand implements Command {
   String hash;
   String rootHash;
   Path rootHashFile;
+
+  /** DATA is an AVB partition image: its vbmeta gives HASH, ROOT_HASH, the tree and FEC. */
+  final AvbOptions avb = new AvbOptions();
 
   /** Per export: what a {@code serve} export section takes as keys. */
   final ExportOptions export = new ExportOptions();
@@ -69,9 +75,9 @@ public final class OpenCommand implements Command {
               "NAME",
               "Export name clients ask for (\"\" for the default export).",
               (c, v) -> c.name = v)
-          .parameter(
+          .optionalParameter(
               "HASH",
-              "Hash device (may be DATA with --hash-offset): a file or a URL.",
+              "Hash device (may be DATA with --hash-offset): a file or a URL (none with --avb-key).",
               (c, v) -> c.hash = Location.parse(v))
           .optionalParameter(
               "ROOT_HASH",
@@ -82,6 +88,7 @@ public final class OpenCommand implements Command {
               "FILE",
               "Read the root hash (hex) or identity from FILE.",
               (c, v) -> c.rootHashFile = FileName.parse(v))
+          .include(AvbOptions.SYNTAX, c -> c.avb)
           .include(ExportOptions.CHECKS, c -> c.export)
           .include(EndpointOptions.LISTEN, c -> c.server)
           .flag(
@@ -142,34 +149,12 @@ public final class OpenCommand implements Command {
             e.runtimeDir,
             tlsConfig,
             metrics);
-    String rootText = RootHashes.text("open", rootHash, rootHashFile);
-    ExportOptions x = export;
-    x.fec.check(); // before listening: a FEC file that cannot serve, or FEC options without one
-    String fecDevice = x.fec.given() ? x.fec.device : null;
-    // Made only for a URL: a server of local files loads nothing of jverity-remote.
-    var remote =
-        Locations.anyRemote(data, hash, fecDevice) ? RemoteDevices.options(x.remote) : null;
-    ExportConfig spec =
-        new ExportConfig(
-            name,
-            x.description,
-            data,
-            hash,
-            rootText,
-            x.tree.overrides(),
-            ExportChecks.signature(x.signature),
-            x.corruption.mode(),
-            x.corruption.errorAsCorruption(),
-            x.corruption.ignoreZeroBlocks,
-            x.corruption.checkAtMostOnce,
-            x.ioClass,
-            x.fec.given() ? x.fec.source() : null,
-            remote);
+    ExportConfig spec = avb.given() ? avbSpec(io) : spec();
+    service.check(listening);
     Map<Path, String> inputs = new LinkedHashMap<>();
     if (rootHashFile != null) {
       inputs.put(rootHashFile, "the root hash file");
     }
-    service.check(listening);
     return ExitCode.of(
         new Server(
                 List.of(spec),
@@ -183,6 +168,62 @@ public final class OpenCommand implements Command {
             .withJsonEvents(json)
             .withSocketActivation(activated)
             .run());
+  }
+
+  /** The export DATA HASH ROOT_HASH and the options give. */
+  private ExportConfig spec() throws IOException {
+    if (hash == null) {
+      throw new UsageException("missing required parameter 'HASH'");
+    }
+    String rootText = RootHashes.text("open", rootHash, rootHashFile);
+    ExportOptions x = export;
+    x.fec.check(); // before listening: a FEC file that cannot serve, or FEC options without one
+    String fecDevice = x.fec.given() ? x.fec.device : null;
+    // Made only for a URL: a server of local files loads nothing of jverity-remote.
+    var remote =
+        Locations.anyRemote(data, hash, fecDevice) ? RemoteDevices.options(x.remote) : null;
+    return new ExportConfig(
+        name,
+        x.description,
+        data,
+        hash,
+        rootText,
+        x.tree.overrides(),
+        ExportChecks.signature(x.signature),
+        x.corruption.mode(),
+        x.corruption.errorAsCorruption(),
+        x.corruption.ignoreZeroBlocks,
+        x.corruption.checkAtMostOnce,
+        x.ioClass,
+        x.fec.given() ? x.fec.source() : null,
+        remote,
+        null);
+  }
+
+  /**
+   * The export of the AVB partition image DATA: its vbmeta checked against --avb-key before the
+   * server starts, its hashtree descriptor giving the rest ({@link AvbExports}).
+   */
+  private ExportConfig avbSpec(Io io) throws IOException {
+    avb.refuseConflicts(io.given(), hash, rootHash);
+    AvbImage image = AvbExports.resolve(data, avb.key, export.remote);
+    String notice = image.unsignedNotice("--avb-key " + AvbOptions.UNSIGNED);
+    if (notice != null) {
+      io.err().println("jverity: " + notice);
+      io.err().flush();
+    }
+    ExportOptions x = export;
+    return AvbExports.config(
+        name,
+        x.description,
+        image,
+        avb.keyFile(),
+        x.corruption.mode(),
+        x.corruption.errorAsCorruption(),
+        x.corruption.ignoreZeroBlocks,
+        x.corruption.checkAtMostOnce,
+        x.ioClass,
+        Locations.isRemote(data) ? RemoteDevices.options(x.remote) : null);
   }
 
   /** Runs a server check, whose message names config keys, naming options instead. */

@@ -41,7 +41,8 @@ public final class ServeCommand implements Command {
                   + "; and one [NAME] section per export with the keys "
                   + String.join(", ", ServeConfig.EXPORT_KEYS)
                   + " (root-hash or root-hash-file; the tree options as open's without dashes, hash-algorithm for --hash;"
-                  + " flags as key = true). Prints one URI per export on stdout, then serves until SIGINT, SIGTERM or"
+                  + " flags as key = true; an AVB partition image takes data and avb-key = KEY or none, and no hash,"
+                  + " root-hash, tree or FEC keys: its vbmeta, checked against KEY, gives them). Prints one URI per export on stdout, then serves until SIGINT, SIGTERM or"
                   + " jverity close of its last export (exit 0). An export that could serve nothing (wrong root hash,"
                   + " wrong parameters, another image's hash file) refuses the server before it listens, naming it,"
                   + " with verify's diagnosis and exit code. SIGHUP rereads CONFIG: exports added, removed or"
@@ -73,7 +74,7 @@ public final class ServeCommand implements Command {
       ActivationConflicts.refuseOptions(io.given());
       ActivationConflicts.refuseKeys(ini);
     }
-    ServeConfig c = read(ini);
+    ServeConfig c = read(ini, io);
     service.check(c.listening());
     return ExitCode.of(
         new Server(
@@ -89,14 +90,14 @@ public final class ServeCommand implements Command {
             .withSocketActivation(activated)
             .withReload(
                 () -> {
-                  ServeConfig again = read(readIni());
+                  ServeConfig again = read(readIni(), io);
                   return new ConfigReload.Config(again.listening(), again.exports());
                 })
             .run());
   }
 
-  private ServeConfig read(IniFile ini) throws IOException {
-    return ServeConfig.read(ini, config.toAbsolutePath().getParent(), runtimeDir);
+  private ServeConfig read(IniFile ini, Io io) throws IOException {
+    return ServeConfig.read(ini, config.toAbsolutePath().getParent(), runtimeDir, io.err());
   }
 
   /** The config file's sections; a mistake is one line naming it (exit 3). */

@@ -1,12 +1,16 @@
 package org.jverity.cli.serve;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.jverity.avb.AvbFormatException;
+import org.jverity.avb.AvbVerificationException;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
@@ -16,6 +20,8 @@ import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.Port;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.verity.AvbImage;
+import org.jverity.cli.verity.AvbOptions;
 import org.jverity.cli.verity.RootHashes;
 import org.jverity.remote.RemoteOptions;
 import org.jverity.server.Endpoint;
@@ -23,6 +29,7 @@ import org.jverity.server.ExportConfig;
 import org.jverity.server.Locations;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.ServerException;
+import org.jverity.server.ServerLog;
 import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
 import org.jverity.verify.HashBlockCache;
@@ -37,8 +44,10 @@ import org.jverity.verify.HashBlockCache;
  * hash-algorithm} for {@code --hash}) and dm-verity's flags as {@code key = true}. The keys are
  * {@code open}'s options: both read through the same declarations ({@link EndpointOptions}, {@link
  * ExportOptions}), so an option added to {@code open} is a key here too. Relative paths are
- * relative to the config file's directory. Every refusal names file:line and the key, exit 3.
- * Immutable once read.
+ * relative to the config file's directory. An AVB partition image's section has {@code data} and
+ * {@code avb-key} (a key file or {@code none}) instead of {@code hash} and the root hash: its
+ * vbmeta is checked when the config is read ({@link AvbExports}). Every refusal names file:line and
+ * the key, exit 3 (an AVB image refused: the AVB exit codes). Immutable once read.
  *
  * @param listening the server's settings
  * @param exports the exports, in file order
@@ -46,11 +55,14 @@ import org.jverity.verify.HashBlockCache;
 public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
   static final String GENERIC = "generic";
 
+  /** An AVB partition image's key ({@link AvbOptions}): its vbmeta gives hash, root hash, FEC. */
+  static final String AVB_KEY = "avb-key";
+
   /**
    * The keys an export's section has that are {@code open}'s arguments, not its options: read here.
    */
   private static final List<String> IMAGE_KEYS =
-      List.of("data", "hash", "root-hash", "root-hash-file");
+      List.of("data", "hash", "root-hash", "root-hash-file", AVB_KEY);
 
   /** The keys of [generic], in the order help lists them. */
   public static final List<String> GENERIC_KEYS = EndpointOptions.KEYS.keys();
@@ -63,6 +75,15 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
    * Reads the config; {@code runtimeDir} (from the command line, may be null) wins over the file's.
    */
   static ServeConfig read(IniFile ini, Path baseDir, Path runtimeDir) throws IOException {
+    return read(ini, baseDir, runtimeDir, new PrintWriter(Writer.nullWriter()));
+  }
+
+  /**
+   * As {@link #read(IniFile, Path, Path)}, saying on {@code err} what an export accepts that is not
+   * verified: an unsigned AVB image under {@code avb-key = none}.
+   */
+  static ServeConfig read(IniFile ini, Path baseDir, Path runtimeDir, PrintWriter err)
+      throws IOException {
     Endpoint listening = null;
     RemoteArguments remote = new RemoteArguments(); // [generic]'s, which each export may override
     for (IniFile.Section s : ini.sections()) {
@@ -75,7 +96,8 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     List<ExportConfig> exports = new ArrayList<>();
     for (IniFile.Section s : ini.sections()) {
       if (!s.name().equals(GENERIC)) {
-        exports.add(export(new Keys(ini, s, baseDir), remote));
+        Keys k = new Keys(ini, s, baseDir);
+        exports.add(k.has(AVB_KEY) ? avbExport(k, remote, err) : export(k, remote));
       }
     }
     if (exports.isEmpty()) {
@@ -182,7 +204,68 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
         o.corruption.checkAtMostOnce,
         o.ioClass,
         o.fec.given() ? o.fec.source() : null,
-        remote(k, data, hash, o.fec.given() ? o.fec.device : null, generic, o.remote));
+        remote(k, data, hash, o.fec.given() ? o.fec.device : null, generic, o.remote),
+        null);
+  }
+
+  /**
+   * The export of an AVB partition image ({@link AvbExports}): {@code data} and {@code avb-key}
+   * ("none", or a key file relative to the config's directory); the keys its vbmeta gives instead
+   * are refused, naming the first. A vbmeta that does not verify against the key is refused naming
+   * the section's {@code avb-key}, with its exit code.
+   */
+  private static ExportConfig avbExport(Keys k, RemoteArguments generic, PrintWriter err)
+      throws IOException {
+    for (String key : AvbOptions.conflictingKeys()) {
+      if (k.has(key)) {
+        throw k.error(
+            key,
+            "given with "
+                + AVB_KEY
+                + " (expected: none; the image's vbmeta gives the hash tree, root hash and FEC)");
+      }
+    }
+    ExportOptions o = k.read(ExportOptions.KEYS, new ExportOptions(), Set.copyOf(IMAGE_KEYS));
+    if (!k.has("data")) {
+      throw k.sectionError("data: missing (expected: the AVB partition image's path)");
+    }
+    String data = k.location("data", "the AVB partition image's path", "data");
+    String keyText = k.text(AVB_KEY);
+    Path keyFile = null;
+    if (!keyText.equals(AvbOptions.UNSIGNED)) {
+      keyFile = k.existing(k.path(AVB_KEY), AVB_KEY, "AVB key");
+    }
+    String key = keyFile == null ? AvbOptions.UNSIGNED : keyFile.toString();
+    RemoteOptions remote = remote(k, data, data, null, generic, o.remote); // its files checked
+    AvbImage image;
+    try { // a refusal names the line, keeping its kind (and so its exit code)
+      image = AvbExports.resolve(data, key, RemoteArguments.over(generic, o.remote));
+    } catch (AvbVerificationException e) {
+      throw new AvbVerificationException(k.at(AVB_KEY) + e.getMessage());
+    } catch (AvbFormatException e) {
+      throw new AvbFormatException(k.at(AVB_KEY) + e.getMessage());
+    } catch (CliException e) {
+      throw new CliException(e.exitCode(), k.at(AVB_KEY) + e.getMessage());
+    }
+    String notice = image.unsignedNotice(AVB_KEY + " = " + AvbOptions.UNSIGNED);
+    if (notice != null) {
+      err.println("jverity: export " + ServerLog.display(k.section.name()) + ": " + notice);
+      err.flush();
+    }
+    var mode = k.at(ExportOptions.KEYS, "ignore-corruption", () -> o.corruption.mode());
+    boolean errorAsCorruption =
+        k.at(ExportOptions.KEYS, "error-as-corruption", () -> o.corruption.errorAsCorruption());
+    return AvbExports.config(
+        k.section.name(),
+        o.description,
+        image,
+        keyFile,
+        mode,
+        errorAsCorruption,
+        o.corruption.ignoreZeroBlocks,
+        o.corruption.checkAtMostOnce,
+        o.ioClass,
+        remote);
   }
 
   /**
@@ -270,6 +353,11 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
 
     boolean has(String key) {
       return section.entries().containsKey(key);
+    }
+
+    /** "FILE:LINE: [section] key: ", what a message about {@code key}'s value starts with. */
+    String at(String key) {
+      return ini.at(section.entries().get(key).line()) + "[" + section.name() + "] " + key + ": ";
     }
 
     String text(String key) {

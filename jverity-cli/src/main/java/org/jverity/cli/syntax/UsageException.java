@@ -6,7 +6,7 @@ package org.jverity.cli.syntax;
  * {@link ExitCode#USAGE}.
  */
 public final class UsageException extends RuntimeException {
-  UsageException(String message) {
+  public UsageException(String message) {
     super(message);
   }
 }

@@ -2,17 +2,22 @@ package org.jverity.cli.verity;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.function.BiConsumer;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.UsageException;
 import org.jverity.server.Locations;
 
 /**
  * DATA HASH [ROOT_HASH] and --root-hash-file: what every command that checks an image is given.
- * DATA and HASH are locations: a file, or a URL ({@link Location}) for the commands that read.
+ * DATA and HASH are locations: a file, or a URL ({@link Location}) for the commands that read. HASH
+ * is left out only for an AVB partition image ({@link AvbOptions}), whose vbmeta says where its
+ * tree is: {@link #OR_AVB} takes it as optional, {@link #check} requires it.
  */
 final class ImageArguments {
   String data;
@@ -20,32 +25,45 @@ final class ImageArguments {
   String rootHash;
   Path rootHashFile;
 
-  static final Syntax<ImageArguments> SYNTAX =
-      Syntax.<ImageArguments>group()
-          .parameter(
-              "DATA",
-              "Data image: a file, or a URL (http://, https://, s3://BUCKET/KEY).",
-              (a, v) -> a.data = Location.parse(v))
-          .parameter(
-              "HASH",
-              "Hash device (may be DATA with --hash-offset): a file or a URL.",
-              (a, v) -> a.hash = Location.parse(v))
-          .optionalParameter(
-              "ROOT_HASH",
-              "Root hash in hex, or the image identity (verity1:...) that format prints"
-                  + " (or use --root-hash-file).",
-              (a, v) -> a.rootHash = v)
-          .option(
-              "--root-hash-file",
-              "FILE",
-              "Read the root hash (hex) or identity from FILE.",
-              (a, v) -> a.rootHashFile = FileName.parse(v));
+  /** DATA HASH [ROOT_HASH]: for the commands that take no AVB image ({@code repair}). */
+  static final Syntax<ImageArguments> SYNTAX = syntax(false);
+
+  /**
+   * DATA [HASH] [ROOT_HASH]: HASH left out with {@code --avb-key} ({@code verify}, {@code read}).
+   */
+  static final Syntax<ImageArguments> OR_AVB = syntax(true);
+
+  private static Syntax<ImageArguments> syntax(boolean orAvb) {
+    Syntax<ImageArguments> s =
+        Syntax.<ImageArguments>group()
+            .parameter(
+                "DATA",
+                "Data image: a file, or a URL (http://, https://, s3://BUCKET/KEY).",
+                (a, v) -> a.data = Location.parse(v));
+    String hashHelp = "Hash device (may be DATA with --hash-offset): a file or a URL";
+    BiConsumer<ImageArguments, String> setHash = (a, v) -> a.hash = Location.parse(v);
+    s =
+        orAvb
+            ? s.optionalParameter("HASH", hashHelp + " (none with --avb-key).", setHash)
+            : s.parameter("HASH", hashHelp + ".", setHash);
+    return s.optionalParameter(
+            "ROOT_HASH",
+            "Root hash in hex, or the image identity (verity1:...) that format prints"
+                + " (or use --root-hash-file).",
+            (a, v) -> a.rootHash = v)
+        .option(
+            "--root-hash-file",
+            "FILE",
+            "Read the root hash (hex) or identity from FILE.",
+            (a, v) -> a.rootHashFile = FileName.parse(v));
+  }
 
   /**
    * Checks that the local files exist (a URL is the origin's to answer for) and returns the root
    * hash text (not yet parsed).
    */
   String check(String command) throws IOException {
+    requireHash();
     requireLocal(data, "data");
     requireLocal(hash, "hash");
     return RootHashes.text(command, rootHash, rootHashFile);
@@ -66,6 +84,27 @@ final class ImageArguments {
   /** HASH as a file, for a command that writes it. */
   Path hashFile(String command) {
     return writable(command, hash, "HASH");
+  }
+
+  /** HASH, which only an AVB image goes without: missing, as the parser says it of the others. */
+  private void requireHash() {
+    if (hash == null) {
+      throw new UsageException("missing required parameter 'HASH'");
+    }
+  }
+
+  /**
+   * For {@code --avb-key}: DATA checked as {@link #check} checks it, and HASH, ROOT_HASH and
+   * --root-hash-file refused with {@code options} that the vbmeta gives too ({@link
+   * AvbOptions#refuseConflicts}).
+   */
+  void checkAvb(AvbOptions avb, Set<String> options) {
+    avb.refuseConflicts(options, hash, rootHash);
+    requireLocal(data, "data");
+    Path key = avb.keyFile();
+    if (key != null) {
+      Checks.requireFile(key, "AVB key");
+    }
   }
 
   /** A location {@code command} writes to: a URL is refused ({@link #localFile}). */

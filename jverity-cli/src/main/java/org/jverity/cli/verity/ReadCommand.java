@@ -45,6 +45,7 @@ public final class ReadCommand implements Command {
   final FecOptions fec = new FecOptions();
   final RootHashSignatureOptions signature = new RootHashSignatureOptions();
   final RemoteArguments remote = new RemoteArguments();
+  final AvbOptions avb = new AvbOptions();
   long offset;
   Long length;
   Path output;
@@ -63,11 +64,12 @@ public final class ReadCommand implements Command {
                   + " written; --output FILE is written only when the whole range verified (through a temporary file"
                   + " beside it, renamed over it): a read that fails leaves FILE as it was, or absent.",
               ReadCommand::new)
-          .include(ImageArguments.SYNTAX, c -> c.image)
+          .include(ImageArguments.OR_AVB, c -> c.image)
           .include(VerityOptions.CHECK, c -> c.options)
           .include(FecOptions.SYNTAX, c -> c.fec)
           .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
           .include(RemoteArguments.SYNTAX, c -> c.remote)
+          .include(AvbOptions.SYNTAX, c -> c.avb)
           .option(
               "--offset",
               "BYTES",
@@ -115,14 +117,20 @@ public final class ReadCommand implements Command {
       throw new CliException(
           ExitCode.USAGE, "--json needs -o FILE: without it stdout carries the data");
     }
-    signature.checkGiven();
-    String rootText = image.check("read");
-    fec.check();
+    String rootText = null; // an AVB image's is its vbmeta's
+    if (avb.given()) {
+      image.checkAvb(avb, io.given());
+    } else {
+      signature.checkGiven();
+      rootText = image.check("read");
+      fec.check();
+    }
     String data = image.data;
-    String hash = image.hash;
+    String hash = avb.given() ? data : image.hash;
     new DistinctFiles() // a URL is no file of this machine: never an output's
         .input("data file", Locations.file(data))
         .input("hash file", Locations.file(hash))
+        .input("AVB key", avb.keyFile())
         .input("FEC file", Locations.file(fec.device))
         .input("root hash file", image.rootHashFile)
         .input("signature", signature.signature)
@@ -133,22 +141,30 @@ public final class ReadCommand implements Command {
     // request; URLs through a RemoteSource.
     DeviceSource source = remote.source(DeviceSource.LOCAL, data, hash, fec.device);
     try {
-      return read(io, source, data, hash, rootText);
+      // an AVB image's vbmeta is checked before anything else is read, and long before -o exists
+      AvbImage partition = avb.given() ? avb.resolve(source, data, io.err()) : null;
+      return read(io, source, data, hash, rootText, partition);
     } finally {
       RemoteArguments.close(source); // after the devices
     }
   }
 
-  private int read(Io io, DeviceSource source, String data, String hash, String rootText)
+  /**
+   * @param partition the AVB image DATA is, resolved; null for DATA HASH ROOT_HASH
+   */
+  private int read(
+      Io io, DeviceSource source, String data, String hash, String rootText, AvbImage partition)
       throws IOException, GeneralSecurityException {
     try (VerityImage opened =
-        Trust.open(
-            source,
-            data,
-            hash,
-            options,
-            rootText,
-            signature.rootCheck())) { // checked before any byte is written
+        partition != null
+            ? partition.open(source)
+            : Trust.open(
+                source,
+                data,
+                hash,
+                options,
+                rootText,
+                signature.rootCheck())) { // checked before any byte is written
       TrustedRoot trusted = opened.trusted();
       VerityParams p = trusted.params();
       var err = io.err();
@@ -164,7 +180,7 @@ public final class ReadCommand implements Command {
       ro =
           ro.withRepairer(
               VerityImage.decorated(
-                  opened.fec(fec.source()),
+                  opened.fec(partition != null ? partition.fec() : fec.source()),
                   r ->
                       CorrectionReporter.oncePerBlock(
                           r,

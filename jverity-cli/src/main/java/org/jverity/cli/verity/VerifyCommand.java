@@ -22,6 +22,7 @@ import org.jverity.fec.FecRepairer;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
 import org.jverity.image.DeviceSource;
+import org.jverity.image.FecSource;
 import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerityImage;
 import org.jverity.io.BlockDevice;
@@ -38,6 +39,7 @@ public final class VerifyCommand implements Command {
   final FecOptions fec = new FecOptions();
   final RootHashSignatureOptions signature = new RootHashSignatureOptions();
   final RemoteArguments remote = new RemoteArguments();
+  final AvbOptions avb = new AvbOptions();
   boolean json;
   Integer threads;
 
@@ -49,11 +51,12 @@ public final class VerifyCommand implements Command {
                   + Corruption.MAX_REPORTED
                   + ", then a count).",
               VerifyCommand::new)
-          .include(ImageArguments.SYNTAX, c -> c.image)
+          .include(ImageArguments.OR_AVB, c -> c.image)
           .include(VerityOptions.CHECK, c -> c.options)
           .include(FecOptions.SYNTAX, c -> c.fec)
           .include(RootHashSignatureOptions.SYNTAX, c -> c.signature)
           .include(RemoteArguments.SYNTAX, c -> c.remote)
+          .include(AvbOptions.SYNTAX, c -> c.avb)
           .flag("--json", "Print the result as JSON on stdout.", c -> c.json = true)
           .option(
               "--threads",
@@ -64,23 +67,34 @@ public final class VerifyCommand implements Command {
   @Override
   public int run(Io io) throws IOException, GeneralSecurityException {
     Checks.requireThreads(threads);
-    signature.checkGiven();
-    String rootText = image.check("verify");
-    fec.check();
+    String rootText = null; // an AVB image's is its vbmeta's
+    if (avb.given()) {
+      image.checkAvb(avb, io.given());
+    } else {
+      signature.checkGiven();
+      rootText = image.check("verify");
+      fec.check();
+    }
     String data = image.data;
-    String hash = image.hash;
+    String hash = avb.given() ? data : image.hash;
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts
     // them. URLs through a RemoteSource.
     DeviceSource source = remote.source(Trust.ONE_SHOT, data, hash, fec.device);
     try {
-      return verify(io, source, data, hash, rootText);
+      AvbImage partition = avb.given() ? avb.resolve(source, data, io.err()) : null;
+      return verify(io, source, data, hash, rootText, partition);
     } finally {
       RemoteArguments.close(source); // after the devices
     }
   }
 
-  private int verify(Io io, DeviceSource source, String data, String hash, String rootText)
+  /**
+   * @param partition the AVB image DATA is, resolved; null for DATA HASH ROOT_HASH
+   */
+  private int verify(
+      Io io, DeviceSource source, String data, String hash, String rootText, AvbImage partition)
       throws IOException, GeneralSecurityException {
+    FecSource fecSource = partition != null ? partition.fec() : fec.source();
     CheckReport report;
     TrustedRoot trusted;
     VerityParams p;
@@ -91,7 +105,9 @@ public final class VerifyCommand implements Command {
     Map<String, Object> remoteJson = null; // --json's "remote": what the origins did
     // The root is checked before any hashing: an unsigned root is refused outright.
     try (VerityImage opened =
-        Trust.open(source, data, hash, options, rootText, signature.rootCheck())) {
+        partition != null
+            ? partition.open(source)
+            : Trust.open(source, data, hash, options, rootText, signature.rootCheck())) {
       BlockDevice dataDev = opened.data();
       BlockDevice hashDev = opened.hash();
       trusted = opened.trusted();
@@ -106,10 +122,9 @@ public final class VerifyCommand implements Command {
           : Files.isSameFile(Path.of(data), Path.of(hash))) {
         checker.layout().checkNoOverlapWithData();
       }
-      if (fec
-          .given()) { // as read and open: a FEC file that cannot serve is refused even if the image
-        // verifies
-        repairer = opened.fecRepairer(fec.source(), dataDev, hashDev); // the image closes it
+      if (fecSource != null) {
+        // as read and open: a FEC file that cannot serve is refused even if the image verifies
+        repairer = opened.fecRepairer(fecSource, dataDev, hashDev); // the image closes it
       }
       try (ProgressBar bar = ProgressBar.start("verify", checker.workBytes(), System.err)) {
         report = checker.withProgress(bar).check(dataDev, hashDev, root);
@@ -123,7 +138,7 @@ public final class VerifyCommand implements Command {
                     new RemoteDevices.Opened("data", data, dataDev),
                     new RemoteDevices.Opened("hash", hash, hashDev)));
       }
-      if (fec.given() && fecMayHelp(report, p)) {
+      if (fecSource != null && fecMayHelp(report, p)) {
         return withFec(io, report, trusted, dataDev, hashDev, repairer, remoteJson);
       }
     }
