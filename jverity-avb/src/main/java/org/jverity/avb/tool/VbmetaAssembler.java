@@ -181,7 +181,7 @@ public final class VbmetaAssembler {
     try {
       return AvbSigner.of(algorithm, k);
     } catch (IllegalArgumentException e) {
-      throw new VerityParameterException(e.getMessage());
+      throw new VerityParameterException("--key " + key + ": " + e.getMessage());
     }
   }
 

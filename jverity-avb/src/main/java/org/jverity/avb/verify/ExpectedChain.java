@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
 import org.jverity.avb.AvbPublicKey;
+import org.jverity.format.VerityParameterException;
 
 /**
  * {@code --expected_chain_partition NAME:LOCATION:KEY}: what the main vbmeta's chain descriptor for
@@ -35,7 +36,7 @@ public record ExpectedChain(String partitionName, int rollbackIndexLocation, byt
   public static ExpectedChain parse(String spec) throws IOException {
     String[] parts = spec.split(":", -1);
     if (parts.length != 3 || parts[0].isEmpty() || parts[2].isEmpty()) {
-      throw new IOException(
+      throw new VerityParameterException(
           "--expected_chain_partition "
               + spec
               + " (expected: NAME:ROLLBACK_INDEX_LOCATION:KEY_FILE)");
@@ -44,7 +45,7 @@ public record ExpectedChain(String partitionName, int rollbackIndexLocation, byt
     try {
       location = Integer.parseInt(parts[1]);
     } catch (NumberFormatException e) {
-      throw new IOException(
+      throw new VerityParameterException(
           "--expected_chain_partition "
               + spec
               + ": location "
@@ -52,7 +53,7 @@ public record ExpectedChain(String partitionName, int rollbackIndexLocation, byt
               + " (expected: a number)");
     }
     if (location < 1) {
-      throw new IOException(
+      throw new VerityParameterException(
           "--expected_chain_partition "
               + spec
               + ": location "

@@ -252,6 +252,44 @@ class VbmetaCommandsTest {
     assertThat(out).doesNotExist();
   }
 
+  @Test
+  void aMalformedExpectedChainIsAnInvalidParameter() {
+    ToolRun r =
+        avb(
+            "verify_image",
+            "--image",
+            vbmeta,
+            "--expected_chain_partition",
+            "system:x:" + systemKey);
+    assertThat(r.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(r.stderrLines())
+        .containsExactly(
+            "jverity: --expected_chain_partition system:x:"
+                + systemKey
+                + ": location x (expected: a number)");
+  }
+
+  @Test
+  void aKeyThatDoesNotFitTheAlgorithmNamesTheKey() {
+    Path out = dir.resolve("bad.img");
+    ToolRun r =
+        avb(
+            "make_vbmeta_image",
+            "--output",
+            out,
+            "--algorithm",
+            "SHA256_RSA2048",
+            "--key",
+            key(KEY_4096));
+    assertThat(r.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(r.stderrLines())
+        .containsExactly(
+            "jverity: --key "
+                + key(KEY_4096)
+                + ": a 4096-bit RSA key (expected: 2048 bits for SHA256_RSA2048)");
+    assertThat(out).doesNotExist();
+  }
+
   private static long footerVbmetaOffset(Path image) throws Exception {
     byte[] b = read(image);
     return ByteBuffer.wrap(b, b.length - 64, 64).getLong(b.length - 64 + 20);
