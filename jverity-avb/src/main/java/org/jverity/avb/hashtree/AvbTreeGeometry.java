@@ -1,6 +1,8 @@
 package org.jverity.avb.hashtree;
 
 import java.security.MessageDigest;
+import org.jverity.avb.AvbFooter;
+import org.jverity.avb.VbmetaImage;
 import org.jverity.fec.FecLayout;
 import org.jverity.fec.ReedSolomon;
 import org.jverity.format.HashFormat;
@@ -55,10 +57,10 @@ public record AvbTreeGeometry(
   public static final int FEC_BLOCK = 4096;
 
   /** avbtool's {@code MAX_VBMETA_SIZE}: what {@code --calc_max_image_size} reserves for vbmeta. */
-  public static final int MAX_VBMETA_SIZE = 64 * 1024;
+  public static final int MAX_VBMETA_SIZE = VbmetaImage.MAX_SIZE;
 
   /** avbtool's {@code MAX_FOOTER_SIZE}: the last block, which holds the footer. */
-  public static final int MAX_FOOTER_SIZE = 4096;
+  public static final int MAX_FOOTER_SIZE = AvbFooter.BLOCK;
 
   public AvbTreeGeometry {
     VerityParams.checkBlockSize("block size", blockSize);

@@ -15,16 +15,13 @@ import org.jverity.avb.verify.DmVerityTable;
 final class DmVerityCmdline {
   private DmVerityCmdline() {}
 
-  /** USE_ONLY_IF_HASHTREE_NOT_DISABLED. */
-  static final int HASHTREE_ENABLED = 1;
-
-  /** USE_ONLY_IF_HASHTREE_DISABLED. */
-  static final int HASHTREE_DISABLED = 2;
-
   static List<KernelCmdlineDescriptor> descriptors(HashtreeDescriptor ht) {
     return List.of(
-        new KernelCmdlineDescriptor(HASHTREE_ENABLED, DmVerityTable.avbtoolCmdline(ht)),
         new KernelCmdlineDescriptor(
-            HASHTREE_DISABLED, DmVerityTable.AVBTOOL_CMDLINE_HASHTREE_DISABLED));
+            KernelCmdlineDescriptor.FLAG_USE_ONLY_IF_HASHTREE_NOT_DISABLED,
+            DmVerityTable.avbtoolCmdline(ht)),
+        new KernelCmdlineDescriptor(
+            KernelCmdlineDescriptor.FLAG_USE_ONLY_IF_HASHTREE_DISABLED,
+            DmVerityTable.AVBTOOL_CMDLINE_HASHTREE_DISABLED));
   }
 }

@@ -33,8 +33,10 @@ public record KernelCmdline(Path image, boolean hashtreeDisabled) {
 
   private void add(Descriptor d, List<String> parts) {
     if (d instanceof KernelCmdlineDescriptor k) {
-      boolean onlyEnabled = (k.flags() & DmVerityCmdline.HASHTREE_ENABLED) != 0;
-      boolean onlyDisabled = (k.flags() & DmVerityCmdline.HASHTREE_DISABLED) != 0;
+      boolean onlyEnabled =
+          (k.flags() & KernelCmdlineDescriptor.FLAG_USE_ONLY_IF_HASHTREE_NOT_DISABLED) != 0;
+      boolean onlyDisabled =
+          (k.flags() & KernelCmdlineDescriptor.FLAG_USE_ONLY_IF_HASHTREE_DISABLED) != 0;
       if (!(onlyEnabled && hashtreeDisabled) && !(onlyDisabled && !hashtreeDisabled)) {
         parts.add(k.kernelCmdline());
       }
