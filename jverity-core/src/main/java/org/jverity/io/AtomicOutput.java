@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.io;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -6,6 +6,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -46,7 +47,7 @@ public final class AtomicOutput implements AutoCloseable {
     Path dir = target.getParent();
     String name = target.getFileName().toString();
     if (!Files.isDirectory(dir)) {
-      throw new ServerException(ServerException.Reason.IO, file + ": no such directory");
+      throw new NoSuchFileException(file.toString(), null, "no such directory");
     }
     for (int attempt = 0; ; attempt++) {
       Path tmp =
@@ -64,8 +65,7 @@ public final class AtomicOutput implements AutoCloseable {
         }
         throw e;
       } catch (IOException e) {
-        throw new ServerException(
-            ServerException.Reason.IO,
+        throw new IOException(
             file
                 + ": cannot create a temporary file in "
                 + dir
@@ -84,6 +84,14 @@ public final class AtomicOutput implements AutoCloseable {
         }
       }
       return out;
+    }
+  }
+
+  /** Writes {@code bytes} as the whole of {@code file}, through a temporary and a commit. */
+  public static void write(Path file, byte[] bytes) throws IOException {
+    try (AtomicOutput out = to(file)) {
+      Files.write(out.path(), bytes);
+      out.commit();
     }
   }
 

@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
+import org.jverity.io.AtomicOutput;
 import org.jverity.io.SameFile;
 
 /**

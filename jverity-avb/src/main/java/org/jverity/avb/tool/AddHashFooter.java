@@ -11,6 +11,7 @@ import org.jverity.avb.hashtree.AvbHashDigest;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.HashAlgorithm;
+import org.jverity.io.AtomicOutput;
 import org.jverity.io.FileDevice;
 
 /**
@@ -155,7 +156,7 @@ public record AddHashFooter(
                 edit, offset, blob, original, partition, image.toString());
       }
       if (outputVbmetaImage != null) {
-        OutputFile.write(outputVbmetaImage, blob);
+        AtomicOutput.write(outputVbmetaImage, blob);
       }
       edit.commit();
       return new Added(descriptor, blob, footer);

@@ -12,6 +12,7 @@ import org.jverity.avb.hashtree.AvbTreeGeometry;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.HashAlgorithm;
+import org.jverity.io.AtomicOutput;
 import org.jverity.tree.ProgressListener;
 
 /**
@@ -221,7 +222,7 @@ public record AddHashtreeFooter(
         footer = appendVbmeta(edit, end, blob, original, partitionSize, image.toString());
       }
       if (outputVbmetaImage != null) {
-        OutputFile.write(outputVbmetaImage, blob);
+        AtomicOutput.write(outputVbmetaImage, blob);
       }
       edit.commit();
       return new Added(descriptor, blob, footer);

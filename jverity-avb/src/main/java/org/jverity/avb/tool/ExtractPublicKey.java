@@ -3,6 +3,7 @@ package org.jverity.avb.tool;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.jverity.avb.AvbPublicKey;
+import org.jverity.io.AtomicOutput;
 
 /**
  * avbtool's {@code extract_public_key}: the AVB public-key blob of a key (what {@code
@@ -12,7 +13,7 @@ public record ExtractPublicKey(Path key, Path output) {
   /** Writes the blob; returns it. */
   public byte[] apply() throws IOException {
     byte[] blob = AvbPublicKey.readBlob(key);
-    OutputFile.write(output, blob);
+    AtomicOutput.write(output, blob);
     return blob;
   }
 }

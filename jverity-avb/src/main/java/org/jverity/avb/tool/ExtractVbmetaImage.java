@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.jverity.avb.AvbFormatException;
 import org.jverity.format.VerityParameterException;
+import org.jverity.io.AtomicOutput;
 
 /**
  * avbtool's {@code extract_vbmeta_image}: the vbmeta blob an image's footer points at, written as a
@@ -23,7 +24,7 @@ public record ExtractVbmetaImage(Path image, Path output, long paddingSize) {
       throw new AvbFormatException(image + ": no AVB footer (expected: an image with a footer)");
     }
     byte[] blob = AvbImage.read(image).vbmeta().encode();
-    OutputFile.write(output, MakeVbmetaImage.padded(blob, paddingSize));
+    AtomicOutput.write(output, MakeVbmetaImage.padded(blob, paddingSize));
     return blob;
   }
 }

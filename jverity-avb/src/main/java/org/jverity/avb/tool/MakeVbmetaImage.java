@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.jverity.format.VerityParameterException;
+import org.jverity.io.AtomicOutput;
 
 /**
  * avbtool's {@code make_vbmeta_image}: a vbmeta image of its own (the {@code vbmeta} partition),
@@ -36,7 +37,7 @@ public record MakeVbmetaImage(Path output, long paddingSize, VbmetaOptions vbmet
       throw new VerityParameterException("--output: missing (expected: the file to write)");
     }
     byte[] blob = VbmetaAssembler.prepare(vbmeta).build(List.of(), null, 0);
-    OutputFile.write(output, padded(blob, paddingSize));
+    AtomicOutput.write(output, padded(blob, paddingSize));
     return blob;
   }
 

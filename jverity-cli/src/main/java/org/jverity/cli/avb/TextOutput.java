@@ -3,8 +3,8 @@ package org.jverity.cli.avb;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.jverity.avb.tool.OutputFile;
 import org.jverity.cli.command.Io;
+import org.jverity.io.AtomicOutput;
 
 /** The text a reporting subcommand writes: on stdout, or in {@code --output} (avbtool's). */
 final class TextOutput {
@@ -15,7 +15,7 @@ final class TextOutput {
       io.out().print(text);
       io.out().flush();
     } else {
-      OutputFile.write(output, text.getBytes(StandardCharsets.UTF_8));
+      AtomicOutput.write(output, text.getBytes(StandardCharsets.UTF_8));
     }
   }
 }

@@ -29,10 +29,10 @@ import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.FsVerityTreeBuilder;
 import org.jverity.hash.BlockHasher;
 import org.jverity.image.DeviceSource;
+import org.jverity.io.AtomicOutput;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
-import org.jverity.server.AtomicOutput;
 import org.jverity.server.Locations;
 
 /**

@@ -18,7 +18,7 @@ import org.jverity.format.Hex;
 import org.jverity.fsverity.FsVerityDigest;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.hash.HashAlgorithm;
-import org.jverity.server.AtomicOutput;
+import org.jverity.io.AtomicOutput;
 import org.jverity.sig.FsVeritySignature;
 
 public final class SignCommand implements Command {

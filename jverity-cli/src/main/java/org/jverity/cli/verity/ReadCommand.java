@@ -27,7 +27,7 @@ import org.jverity.image.DeviceSource;
 import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerifiedImage;
 import org.jverity.image.VerityImage;
-import org.jverity.server.AtomicOutput;
+import org.jverity.io.AtomicOutput;
 import org.jverity.server.Locations;
 import org.jverity.tree.Area;
 import org.jverity.verify.CorruptBlockException;
