@@ -4,7 +4,10 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One client's life, as nbdkit's {@code connections.c}: the handshake, then the transmission phase
@@ -30,6 +33,7 @@ final class Connection implements Runnable {
   private Transport transport;
   private final String peer;
   private final Semaphore inFlight; // permits: requests that may still start
+  private final CountDownLatch ended = new CountDownLatch(1); // run() has left the server
   private volatile boolean draining; // the server is shutting down: answer ESHUTDOWN
   private volatile Export export; // once the handshake chose it; null before
 
@@ -90,6 +94,7 @@ final class Connection implements Runnable {
       inFlight.release(limits.maxInFlight()); // (a concurrent drainAndClose waits for the same)
       closeQuietly();
       server.ended(this);
+      ended.countDown();
       String why = reason;
       NbdServer.quietly(() -> events.disconnected(peer, why));
     }
@@ -103,6 +108,19 @@ final class Connection implements Runnable {
     inFlight.acquireUninterruptibly(limits.maxInFlight());
     inFlight.release(limits.maxInFlight());
     closeQuietly();
+  }
+
+  /**
+   * Waits until this connection's thread has left the server (no longer counted in its
+   * connections), at most {@code timeout}; whether it has.
+   */
+  boolean awaitEnd(Duration timeout) {
+    try {
+      return ended.await(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /** Closes the connection now, whatever is in flight (replies being written then fail). */

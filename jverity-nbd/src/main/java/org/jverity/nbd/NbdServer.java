@@ -341,7 +341,17 @@ public final class NbdServer implements AutoCloseable {
     for (Connection c : those) {
       c.forceClose();
     }
+    // A closed socket ends its connection's thread at once, unless a request is still being
+    // answered; waiting for those threads makes "returns when done" true of the connection count
+    // too, and is bounded, so a request stuck in a device cannot hold a withdraw or a shutdown.
+    long last = Math.max(until, System.nanoTime()) + AFTER_CLOSE.toNanos();
+    for (Connection c : those) {
+      c.awaitEnd(Duration.ofNanos(last - System.nanoTime()));
+    }
   }
+
+  /** How long past the grace a drain waits for the threads of the connections it closed. */
+  private static final Duration AFTER_CLOSE = Duration.ofSeconds(1);
 
   /** Waits until {@link #shutdown} has finished. */
   public void awaitShutdown() throws InterruptedException {
