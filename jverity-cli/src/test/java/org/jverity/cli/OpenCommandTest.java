@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -166,6 +167,15 @@ class OpenCommandTest {
           Clients.run("nbdcopy", uri, Files.createTempFile(dir, "copy", ".img").toString());
       assertThat(copy.exitCode()).as("block 37 fails the copy: %s", copy).isNotZero();
 
+      // nbdcopy has exited, but the server sees its connection end a moment later: wait for that,
+      // so the text and the JSON below are taken of the same counters.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!JsonCheck.stdout(Jverity.run("status", "disk", "--runtime-dir", runtime, "--json"))
+              .get("connections")
+              .equals(0L)
+          && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
       ToolRun text = Jverity.run("status", "disk", "--runtime-dir", runtime);
       ToolRun json = Jverity.run("status", "disk", "--runtime-dir", runtime, "--json");
       assertThat(json.exitCode()).as("%s", json).isZero();

@@ -20,9 +20,11 @@ public final class ParentWatch implements AutoCloseable {
     this.thread = thread;
   }
 
-  /** Watches this process's parent now; runs {@code stop} once, when it has exited. */
-  public static ParentWatch start(ServerLog log, Runnable stop) {
-    long parent = parentPid();
+  /**
+   * Runs {@code stop} once, when {@code parent} (this process's parent when the server began, from
+   * {@link #parentPid()}) is no longer its parent, at once if it already has gone.
+   */
+  public static ParentWatch start(long parent, ServerLog log, Runnable stop) {
     Thread t =
         Thread.ofVirtual()
             .name("jverity-parent-watch")
@@ -44,7 +46,8 @@ public final class ParentWatch implements AutoCloseable {
     return new ParentWatch(t);
   }
 
-  private static long parentPid() {
+  /** This process's parent now. */
+  public static long parentPid() {
     return ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
   }
 

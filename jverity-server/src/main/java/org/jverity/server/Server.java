@@ -137,6 +137,9 @@ public final class Server {
 
   /** Serves until stopped; returns how it ended (the command line maps it to an exit code). */
   public Outcome run() throws IOException {
+    // Whose exit stops the server is decided now, before the pid file says it listens: a parent
+    // that waits for that file and then exits must not be gone before the watch knows it.
+    long parent = ParentWatch.parentPid();
     checkSocketDirectory();
     if (service.pidFile() != null) {
       PidFile.check(service.pidFile(), inputFiles());
@@ -198,7 +201,7 @@ public final class Server {
         sighup = SighupReload.install(this::reload);
       }
       if (service.exitWithParent()) {
-        opened.add(ParentWatch.start(log, () -> server.shutdown(GRACE)));
+        opened.add(ParentWatch.start(parent, log, () -> server.shutdown(GRACE)));
       }
       if (listening.stdin()) {
         serveStdin();
