@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.DeviceTooSmallException;
+import org.jverity.tree.ProgressListener;
 
 /**
  * The digest of a hash descriptor ({@code add_hash_footer}): {@code H(salt ‖ image[0:size])}, the
@@ -24,6 +25,13 @@ public final class AvbHashDigest {
    */
   public static byte[] compute(BlockDevice image, long size, HashAlgorithm alg, byte[] salt)
       throws IOException {
+    return compute(image, size, alg, salt, ProgressListener.NONE);
+  }
+
+  /** {@link #compute(BlockDevice, long, HashAlgorithm, byte[])}, told each piece hashed. */
+  public static byte[] compute(
+      BlockDevice image, long size, HashAlgorithm alg, byte[] salt, ProgressListener progress)
+      throws IOException {
     if (size < 0) {
       throw new IllegalArgumentException("image size: " + size + " (expected: >= 0)");
     }
@@ -40,6 +48,7 @@ public final class AvbHashDigest {
       buf.flip();
       d.update(buf);
       pos += n;
+      progress.advanced(n);
     }
     return d.digest();
   }

@@ -99,16 +99,22 @@ public final class AvbHashtree {
     }
   }
 
-  /** Bytes {@link #build} reports to its progress listener: the tree's input, then the FEC's. */
+  /**
+   * Bytes {@link #build} and {@link #check} report to their progress listener: the tree's input,
+   * then the FEC's.
+   */
   public static long workBytes(AvbTreeGeometry geometry) {
-    if (geometry.imageSize() == 0) {
-      return 0;
-    }
-    long tree =
-        TreeBuilder.of(geometry.verityParams(new byte[0], geometry.imageSize())).workBytes();
-    return geometry.fecRoots() == 0
+    long tree = rootWorkBytes(geometry);
+    return geometry.fecRoots() == 0 || tree == 0
         ? tree
         : tree + FecEncoder.of(geometry.fecLayout(geometry.imageSize())).workBytes();
+  }
+
+  /** Bytes {@link #rootDigest} reports to its progress listener: the tree's input. */
+  public static long rootWorkBytes(AvbTreeGeometry geometry) {
+    return geometry.imageSize() == 0
+        ? 0
+        : TreeBuilder.of(geometry.verityParams(new byte[0], geometry.imageSize())).workBytes();
   }
 
   /**

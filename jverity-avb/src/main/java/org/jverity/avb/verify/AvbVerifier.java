@@ -350,7 +350,10 @@ public final class AvbVerifier {
                 + d.imageSize()
                 + " its hash descriptor covers");
       }
-      byte[] digest = AvbHashDigest.compute(target.device(), d.imageSize(), algorithm, d.salt());
+      byte[] digest;
+      try (VerifyProgress.Step step = options.progress().begin(name + " hash", d.imageSize())) {
+        digest = AvbHashDigest.compute(target.device(), d.imageSize(), algorithm, d.salt(), step);
+      }
       if (!MessageDigest.isEqual(digest, expected)) {
         throw new AvbVerificationException(
             name
@@ -376,7 +379,12 @@ public final class AvbVerifier {
       PartitionFile target = target(image, d.partitionName());
       out.accept(
           HashtreeVerification.verify(
-              image.display(), target, d, options.acceptZeroedHashtree(), options.threads()));
+              image.display(),
+              target,
+              d,
+              options.acceptZeroedHashtree(),
+              options.threads(),
+              options.progress()));
     }
 
     /** The image holding partition {@code name}: the image itself for its own descriptors. */

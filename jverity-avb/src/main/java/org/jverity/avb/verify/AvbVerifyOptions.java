@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param rollbackIndexes by rollback index location: the stored index, which an image's must not be
  *     below (locations not named: 0)
  * @param threads hashing threads; 0 for one per core
+ * @param progress shown while partitions are hashed
  */
 public record AvbVerifyOptions(
     byte[] trustedKey,
@@ -33,7 +34,8 @@ public record AvbVerifyOptions(
     boolean acceptZeroedHashtree,
     boolean acceptUnsigned,
     Map<Integer, Long> rollbackIndexes,
-    int threads) {
+    int threads,
+    VerifyProgress progress) {
 
   public AvbVerifyOptions {
     trustedKey = trustedKey == null ? null : trustedKey.clone();
@@ -46,6 +48,7 @@ public record AvbVerifyOptions(
     if (threads < 0) {
       throw new IllegalArgumentException("threads: " + threads + " (expected: 0 or more)");
     }
+    Objects.requireNonNull(progress, "progress");
   }
 
   @Override
@@ -57,7 +60,10 @@ public record AvbVerifyOptions(
     return new Builder();
   }
 
-  /** Mutable; defaults: the embedded key, no chains expected or followed, nothing accepted. */
+  /**
+   * Mutable; defaults: the embedded key, no chains expected or followed, nothing accepted, no
+   * progress shown.
+   */
   public static final class Builder {
     private byte[] trustedKey;
     private String trustedKeyName;
@@ -68,6 +74,7 @@ public record AvbVerifyOptions(
     private boolean acceptUnsigned;
     private final Map<Integer, Long> rollbackIndexes = new LinkedHashMap<>();
     private int threads;
+    private VerifyProgress progress = VerifyProgress.NONE;
 
     private Builder() {}
 
@@ -115,6 +122,11 @@ public record AvbVerifyOptions(
       return this;
     }
 
+    public Builder progress(VerifyProgress v) {
+      progress = Objects.requireNonNull(v, "progress");
+      return this;
+    }
+
     public AvbVerifyOptions build() {
       return new AvbVerifyOptions(
           trustedKey,
@@ -125,7 +137,8 @@ public record AvbVerifyOptions(
           acceptZeroedHashtree,
           acceptUnsigned,
           rollbackIndexes,
-          threads);
+          threads,
+          progress);
     }
   }
 }

@@ -7,7 +7,6 @@ import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.hashtree.AvbHashtree;
 import org.jverity.avb.hashtree.AvbTreeReport;
 import org.jverity.io.BlockDevice;
-import org.jverity.tree.ProgressListener;
 
 /**
  * One hashtree descriptor checked against the partition's file, as {@code verify_image} should: the
@@ -25,7 +24,12 @@ final class HashtreeVerification {
    * @throws AvbVerificationException the first reason a device would refuse the partition
    */
   static String verify(
-      String holder, PartitionFile target, HashtreeDescriptor d, boolean acceptZeroed, int threads)
+      String holder,
+      PartitionFile target,
+      HashtreeDescriptor d,
+      boolean acceptZeroed,
+      int threads,
+      VerifyProgress progress)
       throws IOException {
     String name = d.partitionName();
     String where = name + ": hashtree descriptor in " + holder;
@@ -35,7 +39,7 @@ final class HashtreeVerification {
         !checked.treePresent()
             || (checked.geometry().treeSize() > 0 && AvbHashtree.isZeroed(device, d.treeOffset()));
     if (zeroed) {
-      requireRootOfData(name, target, checked, threads);
+      requireRootOfData(name, target, checked, threads, progress);
       if (!acceptZeroed) {
         throw new AvbVerificationException(
             name
@@ -48,15 +52,13 @@ final class HashtreeVerification {
           + ": skipping verification since hashtree is zeroed and --accept_zeroed_hashtree"
           + " was given";
     }
-    AvbTreeReport report =
-        AvbHashtree.check(
-            device,
-            checked.geometry(),
-            d.treeOffset(),
-            d.salt(),
-            d.rootDigest(),
-            threads,
-            ProgressListener.NONE);
+    AvbTreeReport report;
+    try (VerifyProgress.Step step =
+        progress.begin(name + " hashtree", AvbHashtree.workBytes(checked.geometry()))) {
+      report =
+          AvbHashtree.check(
+              device, checked.geometry(), d.treeOffset(), d.salt(), d.rootDigest(), threads, step);
+    }
     if (!report.treeOk()) {
       throw new AvbVerificationException(
           name
@@ -93,11 +95,18 @@ final class HashtreeVerification {
    * avbtool checks before it skips the tree (the tree is built aside, in a scratch file).
    */
   private static void requireRootOfData(
-      String name, PartitionFile target, CheckedHashtree checked, int threads) throws IOException {
+      String name,
+      PartitionFile target,
+      CheckedHashtree checked,
+      int threads,
+      VerifyProgress progress)
+      throws IOException {
     HashtreeDescriptor d = checked.descriptor();
-    byte[] root =
-        AvbHashtree.rootDigest(
-            target.device(), checked.geometry(), d.salt(), threads, ProgressListener.NONE);
+    byte[] root;
+    try (VerifyProgress.Step step =
+        progress.begin(name + " data", AvbHashtree.rootWorkBytes(checked.geometry()))) {
+      root = AvbHashtree.rootDigest(target.device(), checked.geometry(), d.salt(), threads, step);
+    }
     if (!MessageDigest.isEqual(root, d.rootDigest())) {
       throw new AvbVerificationException(
           name

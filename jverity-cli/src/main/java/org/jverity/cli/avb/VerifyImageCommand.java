@@ -10,6 +10,7 @@ import org.jverity.avb.AvbPublicKey;
 import org.jverity.avb.verify.AvbVerifier;
 import org.jverity.avb.verify.AvbVerifyOptions;
 import org.jverity.avb.verify.ExpectedChain;
+import org.jverity.avb.verify.VerifyProgress;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
@@ -17,6 +18,7 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.term.ProgressBar;
 
 /**
  * {@code jverity avb verify_image}: avbtool's options and lines, libavb's strictness (AvbVerifier):
@@ -88,7 +90,8 @@ public final class VerifyImageCommand implements Command {
             .followChains(followChainPartitions)
             .acceptZeroedHashtree(acceptZeroedHashtree)
             .acceptUnsigned(acceptUnsigned)
-            .threads(Outputs.threads(threads));
+            .threads(Outputs.threads(threads))
+            .progress(VerifyImageCommand::bar);
     if (key != null) {
       Checks.requireFile(key, "key");
       b.trustedKey(AvbPublicKey.readBlob(key), key.toString());
@@ -112,5 +115,21 @@ public final class VerifyImageCommand implements Command {
               io.out().flush();
             });
     return ExitCode.OK;
+  }
+
+  /** A bar on a terminal for one partition's hashing, erased when it ends (its line follows). */
+  private static VerifyProgress.Step bar(String what, long bytes) {
+    ProgressBar bar = ProgressBar.start("verify_image " + what, bytes, System.err);
+    return new VerifyProgress.Step() {
+      @Override
+      public void advanced(long n) {
+        bar.advanced(n);
+      }
+
+      @Override
+      public void close() {
+        bar.close();
+      }
+    };
   }
 }

@@ -127,6 +127,44 @@ class ProgressBarTerminalTest {
   }
 
   @Test
+  void verifyImageShowsEachPartitionsHashingThenErasesItForTheLineThatSaysWhatVerified()
+      throws Exception {
+    Path avb = dir.resolve("disk.img");
+    try (RandomAccessFile f = new RandomAccessFile(avb.toFile(), "rw")) {
+      f.setLength(SIZE);
+    }
+    ToolRun add =
+        Jverity.run(
+            "avb",
+            "add_hashtree_footer",
+            "--image",
+            avb.toString(),
+            "--partition_name",
+            "disk",
+            "--salt",
+            "00");
+    assertThat(add.exitCode()).as("%s", add).isZero();
+    String terminal =
+        onTerminal(null, "avb", "verify_image", "--image", avb.toString(), "--accept_unsigned");
+    String verified =
+        "disk: Successfully verified sha1 hashtree of " + avb + " for image of " + SIZE + " bytes";
+    List<String> bars =
+        frames(terminal).stream().filter(f -> f.startsWith("verify_image ")).toList();
+    assertThat(bars).as("terminal got: %s", terminal).isNotEmpty();
+    // the data and tree hashed (avbtool's default sha1), then read again for the FEC's parity
+    Pattern frame =
+        Pattern.compile(
+            "verify_image disk hashtree \\[[#.]+\\] +\\d+%  [\\d.]+ [KMG]?i?B / 129\\.7 MiB"
+                + "(  \\d+ MB/s)?");
+    for (String f : bars) {
+      assertThat(f).as("terminal got: %s", terminal).matches(frame);
+    }
+    assertThat(terminal)
+        .as("the bar is erased, and the line saying what verified starts clean")
+        .contains("\r\033[K" + verified + "\r\n");
+  }
+
+  @Test
   void nothingIsDrawnWhenStderrIsNotATerminal() throws Exception {
     List<String> java = ServerProcess.javaCommand();
     java.addAll(List.of("read", data.toString(), hash.toString(), root, "-o", "/dev/null"));
