@@ -1,5 +1,7 @@
 package org.jverity.avb;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PrivateKey;
@@ -10,7 +12,7 @@ import java.security.PrivateKey;
  * through the JDK (RSA PKCS#1 v1.5, which is deterministic, as avbtool's {@code openssl rsautl
  * -sign} is; ML-DSA, which the JDK signs hedged (randomized: FIPS 204's default, with no API for
  * the deterministic variant avbroot uses), so an ML-DSA vbmeta verifies but is not byte-identical
- * from run to run). An external signer (a signing helper) implements this interface.
+ * from run to run); {@link #withHelper} has an external program sign.
  */
 public interface AvbSigner {
   /** No signature: no hash, no key, an empty auth block. */
@@ -42,8 +44,12 @@ public interface AvbSigner {
   /** The blob of the key that verifies {@link #sign}'s signatures; empty for NONE. */
   byte[] publicKeyBlob();
 
-  /** The signature of header ‖ aux: PKCS#1 v1.5 of its hash (RSA), or ML-DSA of the bytes. */
-  byte[] sign(byte[] headerAndAux) throws GeneralSecurityException;
+  /**
+   * The signature of header ‖ aux: PKCS#1 v1.5 of its hash (RSA), or ML-DSA of the bytes.
+   *
+   * @throws AvbSigningException when an external signer fails
+   */
+  byte[] sign(byte[] headerAndAux) throws GeneralSecurityException, IOException;
 
   /**
    * A signer with an RSA private key (a CRT key, which carries its public half, as every PEM key
@@ -62,6 +68,28 @@ public interface AvbSigner {
     }
     return JcaSigner.of(
         algorithm, key, key.getAlgorithm().equals("RSA") ? AvbPublicKey.blob(key) : null);
+  }
+
+  /**
+   * A signer that has {@code helper} sign, as avbtool's {@code --signing_helper} does: RSA only
+   * (the helper is given avbtool's PKCS#1 v1.5 block; avbtool defines no helper protocol for
+   * ML-DSA). {@code keyPath} may hold the public key alone (PEM, or the AVB blob): the private key
+   * is the helper's.
+   *
+   * @throws IllegalArgumentException when the algorithm is not RSA or the key does not fit it
+   */
+  static AvbSigner withHelper(AvbAlgorithm algorithm, Path keyPath, SigningHelper helper)
+      throws IOException {
+    if (!algorithm.isRsa()) {
+      throw new IllegalArgumentException(
+          helper.option()
+              + " with "
+              + algorithm
+              + " (expected: an RSA algorithm: a helper is given a PKCS#1 v1.5 block to sign)");
+    }
+    byte[] blob = AvbPublicKey.readBlob(keyPath);
+    JcaSigner.requireFits(algorithm, blob, "public");
+    return new HelperSigner(algorithm, blob, keyPath, helper);
   }
 
   /** A signer with a key pair: RSA or ML-DSA. */

@@ -12,12 +12,23 @@ record JcaSigner(AvbAlgorithm algorithm, PrivateKey key, byte[] blob) implements
       throw new IllegalArgumentException(
           "a key for algorithm NONE (expected: no key; NONE does not sign)");
     }
-    String what = describe(key, blob);
+    requireFits(algorithm, blob, key.getAlgorithm());
+    return new JcaSigner(algorithm, key, blob.clone());
+  }
+
+  /**
+   * Refuses a key whose blob does not fit {@code algorithm} ("a 2048-bit RSA key (expected: 4096
+   * bits for SHA256_RSA4096)").
+   *
+   * @param blob the key's blob; null when the key has none AVB stores
+   * @param kind the key's kind, said when it has no blob
+   * @throws IllegalArgumentException when the key does not fit
+   */
+  static void requireFits(AvbAlgorithm algorithm, byte[] blob, String kind) {
     if (blob == null || blob.length != algorithm.publicKeySize() || !fits(algorithm, blob)) {
       throw new IllegalArgumentException(
-          what + " (expected: " + expected(algorithm) + " for " + algorithm + ")");
+          describe(kind, blob) + " (expected: " + expected(algorithm) + " for " + algorithm + ")");
     }
-    return new JcaSigner(algorithm, key, blob.clone());
   }
 
   @Override
@@ -53,14 +64,14 @@ record JcaSigner(AvbAlgorithm algorithm, PrivateKey key, byte[] blob) implements
     }
   }
 
-  private static String describe(PrivateKey key, byte[] blob) {
+  private static String describe(String kind, byte[] blob) {
     if (blob != null && blob.length >= 8 && !MlDsaKeys.isMlDsaBlob(blob)) {
       return "a " + Integer.toUnsignedString(ByteBuffer.wrap(blob).getInt(0)) + "-bit RSA key";
     }
     if (blob != null && blob.length >= 4) {
       return "an " + (blob.length == 4 + MlDsaKeys.RAW_65 ? "ML-DSA-65" : "ML-DSA-87") + " key";
     }
-    return "a " + key.getAlgorithm() + " key";
+    return "a " + kind + " key";
   }
 
   private static String expected(AvbAlgorithm algorithm) {

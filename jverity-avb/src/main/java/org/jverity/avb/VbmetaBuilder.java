@@ -1,6 +1,7 @@
 package org.jverity.avb;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.List;
@@ -91,7 +92,7 @@ public final class VbmetaBuilder {
   }
 
   /** The blob: header ‖ auth ‖ aux (not padded to 4096). */
-  public byte[] build() throws GeneralSecurityException {
+  public byte[] build() throws GeneralSecurityException, IOException {
     AvbAlgorithm alg = signer.algorithm();
     byte[] encodedDescriptors = Descriptors.encode(descriptors);
     byte[] key = signer.publicKeyBlob();

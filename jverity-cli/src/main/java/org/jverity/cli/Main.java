@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntUnaryOperator;
 import org.jverity.avb.AvbFormatException;
+import org.jverity.avb.AvbSigningException;
 import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.tool.PartitionTooSmallException;
 import org.jverity.cli.avb.AvbCommands;
@@ -356,6 +357,7 @@ public final class Main {
       case IdentityMismatchException m -> ExitCode.SUPERBLOCK_MISMATCH;
       case DeviceTooSmallException d -> ExitCode.DEVICE_TOO_SMALL;
       case PartitionTooSmallException p -> ExitCode.DEVICE_TOO_SMALL;
+      case AvbSigningException s -> ExitCode.SIGNATURE_INVALID;
       case AvbFormatException f -> ExitCode.AVB_INVALID;
       case AvbVerificationException v -> ExitCode.AVB_REFUSED;
       case CorruptBlockException c -> ExitCode.CORRUPTION;

@@ -18,6 +18,7 @@ import org.jverity.avb.HashDescriptor;
 import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.KernelCmdlineDescriptor;
 import org.jverity.avb.PropertyDescriptor;
+import org.jverity.avb.SigningHelper;
 import org.jverity.avb.VbmetaBuilder;
 import org.jverity.avb.VbmetaImage;
 import org.jverity.format.VerityParameterException;
@@ -68,7 +69,7 @@ public final class VbmetaAssembler {
 
   /** Reads and checks everything {@code options} name. */
   public static VbmetaAssembler prepare(VbmetaOptions options) throws IOException {
-    AvbSigner signer = signer(options.algorithm(), options.key());
+    AvbSigner signer = signer(options.algorithm(), options.key(), options.signingHelper());
     byte[] metadata =
         options.publicKeyMetadata() == null
             ? new byte[0]
@@ -168,14 +169,29 @@ public final class VbmetaAssembler {
     }
   }
 
-  /** The signer of {@code algorithm} with the key in {@code key}, checked to fit. */
-  static AvbSigner signer(AvbAlgorithm algorithm, Path key) throws IOException {
+  /**
+   * The signer of {@code algorithm} with the key in {@code key}, or {@code helper} signing with it,
+   * checked to fit.
+   */
+  static AvbSigner signer(AvbAlgorithm algorithm, Path key, SigningHelper helper)
+      throws IOException {
     if (algorithm == AvbAlgorithm.NONE) {
       return AvbSigner.NONE;
     }
     if (key == null) {
       throw new VerityParameterException(
-          "--key: missing (expected: a PEM private key for " + algorithm + ")");
+          "--key: missing (expected: "
+              + (helper == null ? "a PEM private key" : "the PEM public key " + helper.option())
+              + " signs with, for "
+              + algorithm
+              + ")");
+    }
+    if (helper != null) {
+      try {
+        return AvbSigner.withHelper(algorithm, key, helper);
+      } catch (IllegalArgumentException e) {
+        throw new VerityParameterException("--key " + key + ": " + e.getMessage());
+      }
     }
     KeyPair k = AvbPublicKey.readKeyPair(key); // RSA or ML-DSA, with its public key
     try {

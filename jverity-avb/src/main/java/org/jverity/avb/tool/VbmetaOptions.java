@@ -3,6 +3,7 @@ package org.jverity.avb.tool;
 import java.nio.file.Path;
 import java.util.List;
 import org.jverity.avb.AvbAlgorithm;
+import org.jverity.avb.SigningHelper;
 
 /**
  * What every vbmeta-producing command takes (avbtool's {@code _add_common_args}), values as avbtool
@@ -10,7 +11,10 @@ import org.jverity.avb.AvbAlgorithm;
  * the vbmeta is assembled, with avbtool's messages.
  *
  * @param algorithm the signing algorithm ({@code --algorithm}, default NONE)
- * @param key the PEM private key ({@code --key}); required unless NONE
+ * @param key the PEM private key ({@code --key}); required unless NONE; with a signing helper, the
+ *     key the helper signs with: its public half is enough
+ * @param signingHelper the program that signs ({@code --signing_helper[_with_files]}), or null to
+ *     sign with {@code key}
  * @param publicKeyMetadata a file whose bytes are stored after the key, or null
  * @param rollbackIndex {@code --rollback_index}
  * @param flags {@code --flags}, with {@code --set_hashtree_disabled_flag} already OR-ed in
@@ -28,6 +32,7 @@ import org.jverity.avb.AvbAlgorithm;
 public record VbmetaOptions(
     AvbAlgorithm algorithm,
     Path key,
+    SigningHelper signingHelper,
     Path publicKeyMetadata,
     long rollbackIndex,
     int flags,
@@ -61,6 +66,7 @@ public record VbmetaOptions(
   public static VbmetaOptions none() {
     return new VbmetaOptions(
         AvbAlgorithm.NONE,
+        null,
         null,
         null,
         0,

@@ -35,6 +35,7 @@ class AtomicFooterTest {
         AvbAlgorithm.SHA256_RSA2048,
         AvbTestKeys.path("testkey_rsa2048.pem"),
         null,
+        null,
         0,
         0,
         0,

@@ -8,8 +8,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.jverity.avb.AvbAlgorithm;
+import org.jverity.avb.SigningHelper;
 import org.jverity.avb.VbmetaHeader;
 import org.jverity.avb.tool.VbmetaOptions;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
@@ -21,6 +24,8 @@ import org.jverity.cli.syntax.Syntax;
 final class VbmetaArgs {
   AvbAlgorithm algorithm = AvbAlgorithm.NONE;
   Path key;
+  Path signingHelper;
+  Path signingHelperWithFiles;
   Path publicKeyMetadata;
   long rollbackIndex;
   int rollbackIndexLocation;
@@ -53,8 +58,21 @@ final class VbmetaArgs {
           .option(
               "--key",
               "KEY",
-              "PEM private key signing the vbmeta; its size must fit --algorithm.",
+              "PEM private key signing the vbmeta; its size must fit --algorithm. With a"
+                  + " signing helper: the key it signs with (its PEM public key is enough).",
               (a, v) -> a.key = FileName.parse(v))
+          .option(
+              names("--signing_helper"),
+              "APP",
+              "Have APP sign (RSA): run as APP ALGORITHM KEY, given the PKCS#1 v1.5 block on"
+                  + " stdin, the signature read from its stdout and checked with KEY.",
+              (a, v) -> a.signingHelper = FileName.parse(v))
+          .option(
+              names("--signing_helper_with_files"),
+              "APP",
+              "As --signing_helper, run as APP ALGORITHM KEY FILE: FILE holds the block, then"
+                  + " the signature APP writes over it.",
+              (a, v) -> a.signingHelperWithFiles = FileName.parse(v))
           .option(
               names("--public_key_metadata"),
               "KEY_METADATA",
@@ -142,6 +160,7 @@ final class VbmetaArgs {
     return new VbmetaOptions(
         algorithm,
         key,
+        signingHelper(),
         publicKeyMetadata,
         rollbackIndex,
         hashtreeDisabled ? flags | VbmetaHeader.FLAG_HASHTREE_DISABLED : flags,
@@ -157,11 +176,29 @@ final class VbmetaArgs {
         appendToReleaseString);
   }
 
+  /** The signing helper named, or null; both options at once are refused. */
+  private SigningHelper signingHelper() {
+    if (signingHelper != null && signingHelperWithFiles != null) {
+      throw new CliException(
+          ExitCode.USAGE,
+          "--signing_helper and --signing_helper_with_files: give one (the helper signs one way)");
+    }
+    if (signingHelperWithFiles != null) {
+      return new SigningHelper(signingHelperWithFiles, true);
+    }
+    return signingHelper == null ? null : new SigningHelper(signingHelper, false);
+  }
+
   /** The files these options read, for the outputs' distinctness checks. */
   List<Path> inputs() {
     List<Path> in = new ArrayList<>();
     if (key != null) {
       in.add(key);
+    }
+    for (Path helper : new Path[] {signingHelper, signingHelperWithFiles}) {
+      if (helper != null) {
+        in.add(helper);
+      }
     }
     if (publicKeyMetadata != null) {
       in.add(publicKeyMetadata);
