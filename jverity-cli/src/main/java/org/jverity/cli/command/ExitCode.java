@@ -67,7 +67,9 @@ public final class ExitCode {
    * A signature does not establish trust: {@code verify-sig} or {@code cat --signature} (fs-verity
    * file signature) or {@code --root-hash-signature} (dm-verity: {@code verify}, {@code read},
    * {@code open}, {@code serve}) is unreadable or truncated, made by no trusted certificate, made
-   * with another digest algorithm, or does not verify (forged, or over another digest).
+   * with another digest algorithm, or does not verify (forged, or over another digest); or an AVB
+   * signing helper ({@code --signing_helper}) failed or gave a signature {@code --key} does not
+   * verify.
    */
   public static final int SIGNATURE_INVALID = 14;
 
