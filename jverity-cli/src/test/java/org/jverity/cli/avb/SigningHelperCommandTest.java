@@ -51,42 +51,32 @@ class SigningHelperCommandTest {
     return "openssl rsautl -sign -raw -inkey " + privateKey + " 2>/dev/null";
   }
 
+  /** A 1 MiB system image given its footer, SHA256_RSA4096, signed as {@code signing} says. */
+  private static ToolRun add(Path img, Object... signing) {
+    Object[] fixed = {
+      "--image",
+      img,
+      "--partition_name",
+      "system",
+      "--partition_size",
+      2 << 20,
+      "--salt",
+      "00",
+      "--algorithm",
+      "SHA256_RSA4096"
+    };
+    return avb("add_hashtree_footer", concat(fixed, signing));
+  }
+
   private Path signedInProcess(String name) throws IOException {
     Path img = pattern(dir.resolve(name), 1 << 20);
-    ok(
-        "add_hashtree_footer",
-        "--image",
-        img,
-        "--partition_name",
-        "system",
-        "--partition_size",
-        2 << 20,
-        "--salt",
-        "00",
-        "--algorithm",
-        "SHA256_RSA4096",
-        "--key",
-        key(KEY_4096));
+    ToolRun r = add(img, "--key", key(KEY_4096));
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
     return img;
   }
 
   private ToolRun addWithHelper(Path img, String option, Path helper) {
-    return avb(
-        "add_hashtree_footer",
-        "--image",
-        img,
-        "--partition_name",
-        "system",
-        "--partition_size",
-        2 << 20,
-        "--salt",
-        "00",
-        "--algorithm",
-        "SHA256_RSA4096",
-        "--key",
-        publicKey,
-        option,
-        helper);
+    return add(img, "--key", publicKey, option, helper);
   }
 
   @Test
