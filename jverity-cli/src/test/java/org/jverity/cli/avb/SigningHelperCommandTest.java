@@ -128,24 +128,30 @@ class SigningHelperCommandTest {
       "--algorithm",
       "SHA256_RSA4096"
     };
-    ToolRun r =
-        avb(
-            "add_hash_footer",
-            concat(common, "--image", boot, "--key", publicKey, "--signing_helper", helper));
-    assertThat(r.exitCode()).as(r.stderr()).isZero();
-    ok("add_hash_footer", concat(common, "--image", expectedBoot, "--key", key(KEY_4096)));
+    assertSignedAsByTheKey(
+        "add_hash_footer",
+        helper,
+        concat(common, "--image", boot),
+        concat(common, "--image", expectedBoot));
     assertThat(read(boot)).isEqualTo(read(expectedBoot));
 
     Path v = dir.resolve("vbmeta.img");
     Path expectedV = dir.resolve("vbmeta-expected.img");
     Object[] vb = {"--algorithm", "SHA256_RSA4096", "--include_descriptors_from_image", boot};
-    r =
-        avb(
-            "make_vbmeta_image",
-            concat(vb, "--output", v, "--key", publicKey, "--signing_helper", helper));
-    assertThat(r.exitCode()).as(r.stderr()).isZero();
-    ok("make_vbmeta_image", concat(vb, "--output", expectedV, "--key", key(KEY_4096)));
+    assertSignedAsByTheKey(
+        "make_vbmeta_image", helper, concat(vb, "--output", v), concat(vb, "--output", expectedV));
     assertThat(read(v)).isEqualTo(read(expectedV));
+  }
+
+  /**
+   * Runs {@code subcommand} with {@code withHelper} signed by the helper, {@code inProcess} by the
+   * key.
+   */
+  private void assertSignedAsByTheKey(
+      String subcommand, Path helper, Object[] withHelper, Object[] inProcess) {
+    ToolRun r = avb(subcommand, concat(withHelper, "--key", publicKey, "--signing_helper", helper));
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    ok(subcommand, concat(inProcess, "--key", key(KEY_4096)));
   }
 
   @Test
@@ -188,7 +194,8 @@ class SigningHelperCommandTest {
             "jverity: --signing_helper "
                 + shortOne
                 + ": gave 3 bytes (expected: a 512-byte SHA256_RSA4096 signature)\n");
-    // a helper that never reads its stdin and prints forever is stopped by its exit, not awaited
+    // a helper that never reads its stdin and prints 100 MB: a signature and a byte kept, the rest
+    // drained so that it can exit
     Path endless = helper("endless.sh", "head -c 100000000 /dev/zero");
     r = addWithHelper(img, "--signing_helper", endless);
     assertThat(r.exitCode()).isEqualTo(ExitCode.SIGNATURE_INVALID);
@@ -204,14 +211,11 @@ class SigningHelperCommandTest {
 
   @Test
   void optionsAHelperCannotServe() throws Exception {
-    Path img = pattern(dir.resolve("system.img"), 1 << 20);
     Path helper = helper("sign.sh", rsautl(key(KEY_4096)));
+    Path out = dir.resolve("v.img");
     ToolRun both =
-        avb(
-            "make_vbmeta_image",
-            "--output",
-            dir.resolve("v.img"),
-            "--algorithm",
+        vbmeta(
+            out,
             "SHA256_RSA4096",
             "--key",
             publicKey,
@@ -221,50 +225,28 @@ class SigningHelperCommandTest {
             helper);
     assertThat(both.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(both.stderr()).contains("--signing_helper and --signing_helper_with_files");
-    ToolRun mlDsa =
-        avb(
-            "make_vbmeta_image",
-            "--output",
-            dir.resolve("v.img"),
-            "--algorithm",
-            "MLDSA65",
-            "--key",
-            publicKey,
-            "--signing_helper",
-            helper);
+    ToolRun mlDsa = vbmeta(out, "MLDSA65", "--key", publicKey, "--signing_helper", helper);
     assertThat(mlDsa.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
     assertThat(mlDsa.stderr()).contains("(expected: an RSA algorithm");
-    ToolRun wrongSize = addWithHelper(img, "--signing_helper", helper);
-    assertThat(wrongSize.exitCode()).isZero(); // the 4096-bit key fits SHA256_RSA4096
-    ToolRun small =
-        avb(
-            "make_vbmeta_image",
-            "--output",
-            dir.resolve("v.img"),
-            "--algorithm",
-            "SHA256_RSA2048",
-            "--key",
-            publicKey,
-            "--signing_helper",
-            helper);
+    ToolRun small = vbmeta(out, "SHA256_RSA2048", "--key", publicKey, "--signing_helper", helper);
     assertThat(small.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
     assertThat(small.stderr())
         .isEqualTo(
             "jverity: --key "
                 + publicKey
                 + ": a 4096-bit RSA key (expected: 2048 bits for SHA256_RSA2048)\n");
-    ToolRun noKey =
-        avb(
-            "make_vbmeta_image",
-            "--output",
-            dir.resolve("v.img"),
-            "--algorithm",
-            "SHA256_RSA2048",
-            "--signing_helper",
-            helper);
+    ToolRun noKey = vbmeta(out, "SHA256_RSA2048", "--signing_helper", helper);
     assertThat(noKey.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
     assertThat(noKey.stderr()).contains("--key: missing (expected: the PEM public key");
-    assertThat(dir.resolve("v.img")).doesNotExist();
+    assertThat(out).doesNotExist();
+    ToolRun fits = vbmeta(out, "SHA256_RSA4096", "--key", publicKey, "--signing_helper", helper);
+    assertThat(fits.exitCode()).as(fits.stderr()).isZero();
+  }
+
+  private static ToolRun vbmeta(Path out, String algorithm, Object... more) {
+    return avb(
+        "make_vbmeta_image",
+        concat(new Object[] {"--output", out, "--algorithm", algorithm}, more));
   }
 
   private static Object[] concat(Object[] a, Object... b) {
