@@ -12,6 +12,7 @@ import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.Descriptor;
 import org.jverity.avb.HashDescriptor;
 import org.jverity.avb.HashtreeDescriptor;
+import org.jverity.avb.SparseImage;
 import org.jverity.avb.VbmetaImage;
 import org.jverity.avb.hashtree.AvbHashtree;
 import org.jverity.format.VerityParams;
@@ -79,6 +80,9 @@ public record AvbPartition(
    */
   public static AvbPartition open(BlockDevice image, String location, AvbTrust trust)
       throws IOException {
+    if (SparseImage.is(image)) { // its last chunk may end with the footer, at the wrong offsets
+      throw new AvbFormatException(SparseImage.refusal(location));
+    }
     Optional<AvbFooter> maybeFooter = AvbFooter.read(image);
     if (maybeFooter.isEmpty()) {
       throw new AvbFormatException(

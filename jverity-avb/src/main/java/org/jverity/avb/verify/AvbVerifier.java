@@ -20,6 +20,7 @@ import org.jverity.avb.ChainPartitionDescriptor;
 import org.jverity.avb.Descriptor;
 import org.jverity.avb.HashDescriptor;
 import org.jverity.avb.HashtreeDescriptor;
+import org.jverity.avb.SparseImage;
 import org.jverity.avb.VbmetaHeader;
 import org.jverity.avb.VbmetaImage;
 import org.jverity.avb.hashtree.AvbHashDigest;
@@ -175,6 +176,9 @@ public final class AvbVerifier {
       toClose.add(device);
       Optional<AvbFooter> footer;
       VbmetaImage vbmeta;
+      if (SparseImage.is(device)) { // its last chunk may end with the footer, at wrong offsets
+        throw new AvbFormatException(SparseImage.refusal(display));
+      }
       footer = AvbFooter.read(device);
       try {
         vbmeta = VbmetaImage.read(device, footer.orElse(null));
@@ -403,6 +407,9 @@ public final class AvbVerifier {
       }
       BlockDevice device = BlockDevices.openRead(path);
       toClose.add(device);
+      if (SparseImage.is(device)) {
+        throw new AvbFormatException(SparseImage.refusal(path.toString()));
+      }
       Optional<AvbFooter> footer = AvbFooter.read(device);
       PartitionFile t =
           new PartitionFile(

@@ -3,19 +3,27 @@ package org.jverity.cli.avb;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.jverity.avb.SparseImage;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.DistinctFiles;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.format.VerityParameterException;
+import org.jverity.io.FileDevice;
 
 /** The checks every avb subcommand makes of its files before it changes anything. */
 final class Outputs {
   private Outputs() {}
 
   /** {@code --image} given, existing, readable, not a directory. */
-  static void requireImage(Path image) {
+  static void requireImage(Path image) throws IOException {
     requireGiven(image, "--image");
     Checks.requireFile(image, "image");
+    try (FileDevice d = FileDevice.openRead(image)) {
+      if (SparseImage.is(d)) {
+        throw new VerityParameterException(SparseImage.refusal(image.toString()));
+      }
+    }
   }
 
   /** An option avbtool requires (argparse's "the following arguments are required"). */
