@@ -41,14 +41,14 @@ JV="$REPO/bin/jverity"
 . "$REPO/bin/lib.sh"
 
 die() { echo "avb: $*" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. "$REPO/bench/lib.sh"
 
 export PATH="$PATH:/usr/sbin:/sbin"
 for t in veritysetup hyperfine openssl numfmt awk cmp; do
   command -v "$t" >/dev/null || die "missing tool: $t (Debian: apt-get install cryptsetup-bin hyperfine)"
 done
-if command -v jq >/dev/null; then JSONTOOL=jq
-elif command -v python3 >/dev/null; then JSONTOOL=python3
-else die "needs jq or python3 to read hyperfine's JSON"; fi
+bench_json_tool
 VS=$(command -v veritysetup)
 
 SIZE=$(numfmt --from=iec "$SIZE_ARG") || die "bad SIZE: $SIZE_ARG"
@@ -109,31 +109,14 @@ q() { printf '%q' "$1"; }
 NAMES=("veritysetup format --fec-device" "jverity avb add_hashtree_footer")
 CMDS=("$(q "$VS") format ${VS_ARGS[*]} $(q "$B") $(q "$B")"
       "$(printf '%q ' "${JV_CMD[@]}")")
-HF_ARGS=(-N --style none --runs "$RUNS" --warmup "$WARMUP" --export-json "$JSON")
-for i in "${!CMDS[@]}"; do HF_ARGS+=(--command-name "${NAMES[$i]}" "${CMDS[$i]}"); done
-echo "# hyperfine: ${#CMDS[@]} commands x ($WARMUP warm-up + $RUNS runs)" >&2
-LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-if ! JVERITY_NO_PROGRESS=1 hyperfine "${HF_ARGS[@]}" >"$DIR/hf.out" 2>"$DIR/hf.err"; then
-  echo "!!! hyperfine failed (a command exited non-zero?):" >&2
-  cat "$DIR/hf.err" "$DIR/hf.out" >&2
-  exit 1
-fi
-LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+PAIRS=()
+for i in "${!CMDS[@]}"; do PAIRS+=("${NAMES[$i]}" "${CMDS[$i]}"); done
+bench_hyperfine "$JSON" "$DIR" "$RUNS" "$WARMUP" "${PAIRS[@]}"
 check_same "after timed runs"
 
-hf_stats() {  # "name<TAB>min<TAB>median" per command
-  if [ "$JSONTOOL" = jq ]; then
-    jq -r '.results[] | [.command, .min, .median] | @tsv' "$JSON"
-  else
-    python3 -c 'import json,sys
-for r in json.load(open(sys.argv[1]))["results"]:
-    print("%s\t%s\t%s" % (r["command"], r["min"], r["median"]))' "$JSON"
-  fi
-}
 declare -A MIN MED
-while IFS=$'\t' read -r name min med; do MIN[$name]=$min; MED[$name]=$med; done < <(hf_stats)
+while IFS=$'\t' read -r name min med _; do MIN[$name]=$min; MED[$name]=$med; done < <(bench_stats "$JSON")
 
-div() { awk -v a="$1" -v b="$2" 'BEGIN{if (b + 0 == 0) print "-"; else printf "%.2f", a / b}'; }
 mbs() { awk -v b="$SIZE" -v t="$1" 'BEGIN{printf "%.0f", b / t / 1e6}'; }
 CPU=$(awk -F': *' '/^model name/{print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
 echo
@@ -150,4 +133,4 @@ for n in "${NAMES[@]}"; do
   printf '%-34s %8.3f %9.3f %12s\n' "$n" "${MIN[$n]}" "${MED[$n]}" "$(mbs "${MED[$n]}")"
 done
 echo
-echo "RATIO avb_hashtree_fec_over_veritysetup $(div "${MED[veritysetup format --fec-device]}" "${MED[jverity avb add_hashtree_footer]}")"
+echo "RATIO avb_hashtree_fec_over_veritysetup $(bench_div "${MED[veritysetup format --fec-device]}" "${MED[jverity avb add_hashtree_footer]}")"

@@ -48,14 +48,14 @@ JV="$REPO/bin/jverity"
 . "$REPO/bin/lib.sh"
 
 die() { echo "fec: $*" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. "$REPO/bench/lib.sh"
 
 export PATH="$PATH:/usr/sbin:/sbin"
 for t in veritysetup hyperfine openssl numfmt awk cmp; do
   command -v "$t" >/dev/null || die "missing tool: $t (Debian: apt-get install cryptsetup-bin hyperfine)"
 done
-if command -v jq >/dev/null; then JSONTOOL=jq
-elif command -v python3 >/dev/null; then JSONTOOL=python3
-else die "needs jq or python3 to read hyperfine's JSON"; fi
+bench_json_tool
 VS=$(command -v veritysetup)
 
 SIZE=$(numfmt --from=iec "$SIZE_ARG") || die "bad SIZE: $SIZE_ARG"
@@ -115,34 +115,17 @@ CMDS=("$QVS format $D $(q "$H1") --salt $SALT --uuid $UUID"
       "$QVS format $D $(q "$H1") --fec-device $(q "$F1") --fec-roots $ROOTS --salt $SALT --uuid $UUID"
       "$QJV format $D $(q "$H2") --salt $SALT --uuid $UUID"
       "$QJV format $D $(q "$H2") --fec-device $(q "$F2") --fec-roots $ROOTS --salt $SALT --uuid $UUID")
-HF_ARGS=(-N --style none --runs "$RUNS" --warmup "$WARMUP" --export-json "$JSON")
-for i in "${!CMDS[@]}"; do HF_ARGS+=(--command-name "${NAMES[$i]}" "${CMDS[$i]}"); done
-echo "# hyperfine: ${#CMDS[@]} commands x ($WARMUP warm-up + $RUNS runs)" >&2
-LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-if ! JVERITY_NO_PROGRESS=1 hyperfine "${HF_ARGS[@]}" >"$DIR/hf.out" 2>"$DIR/hf.err"; then
-  echo "!!! hyperfine failed (a command exited non-zero?):" >&2
-  cat "$DIR/hf.err" "$DIR/hf.out" >&2
-  exit 1
-fi
-LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+PAIRS=()
+for i in "${!CMDS[@]}"; do PAIRS+=("${NAMES[$i]}" "${CMDS[$i]}"); done
+bench_hyperfine "$JSON" "$DIR" "$RUNS" "$WARMUP" "${PAIRS[@]}"
 check_same "after timed runs"
 
-hf_stats() {  # "name<TAB>min<TAB>median" per command
-  if [ "$JSONTOOL" = jq ]; then
-    jq -r '.results[] | [.command, .min, .median] | @tsv' "$JSON"
-  else
-    python3 -c 'import json,sys
-for r in json.load(open(sys.argv[1]))["results"]:
-    print("%s\t%s\t%s" % (r["command"], r["min"], r["median"]))' "$JSON"
-  fi
-}
 declare -A MIN MED
-while IFS=$'\t' read -r name min med; do MIN[$name]=$min; MED[$name]=$med; done < <(hf_stats)
+while IFS=$'\t' read -r name min med _; do MIN[$name]=$min; MED[$name]=$med; done < <(bench_stats "$JSON")
 
 # ---- 5. report -------------------------------------------------------------------
 sub() { awk -v a="$1" -v b="$2" 'BEGIN{d = a - b; if (d < 0.001) d = 0.001; printf "%.3f", d}'; }
 mbs() { awk -v b="$SIZE" -v t="$1" 'BEGIN{printf "%.0f", b / t / 1e6}'; }
-div() { awk -v a="$1" -v b="$2" 'BEGIN{if (b + 0 == 0) print "-"; else printf "%.2f", a / b}'; }
 CPU=$(awk -F': *' '/^model name/{print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
 
 echo
@@ -164,8 +147,8 @@ echo "FEC part (format+fec minus format), MB/s of data encoded:"
 printf '%-14s %10s %10s %12s %12s\n' "" "median s" "best s" "MB/s (med)" "MB/s (best)"
 printf '%-14s %10s %10s %12s %12s\n' "veritysetup" "$VS_FEC_MED" "$VS_FEC_MIN" "$(mbs "$VS_FEC_MED")" "$(mbs "$VS_FEC_MIN")"
 printf '%-14s %10s %10s %12s %12s\n' "jverity" "$JV_FEC_MED" "$JV_FEC_MIN" "$(mbs "$JV_FEC_MED")" "$(mbs "$JV_FEC_MIN")"
-echo "whole format+fec, jverity over veritysetup (time ratio): $(div "${MED[veritysetup format+fec]}" "${MED[jverity format+fec]}")x by median"
-echo "FEC part, jverity over veritysetup: $(div "$VS_FEC_MIN" "$JV_FEC_MIN")x by best"
+echo "whole format+fec, jverity over veritysetup (time ratio): $(bench_div "${MED[veritysetup format+fec]}" "${MED[jverity format+fec]}")x by median"
+echo "FEC part, jverity over veritysetup: $(bench_div "$VS_FEC_MIN" "$JV_FEC_MIN")x by best"
 
 # ==== PART 2: reading a whole image with 1% of its blocks corrupted, with FEC ======================
 # A copy of $DATA with 1% of its data blocks overwritten (seeded), read whole through `jverity read
@@ -207,5 +190,5 @@ printf '  1%% of blocks corrupted: %8s s  %6s MB/s  (%s blocks corrected, %s cor
   "$CORRECTED" "$NBAD"
 # ==== end of PART 2 ===========================================================================
 
-echo "RATIO fec_format_$(echo "$SIZE_ARG" | tr 'A-Z' 'a-z')_over_veritysetup $(div "${MED[veritysetup format+fec]}" "${MED[jverity format+fec]}")"
-echo "RATIO fec_encode_over_veritysetup $(div "$VS_FEC_MED" "$JV_FEC_MED")"
+echo "RATIO fec_format_$(echo "$SIZE_ARG" | tr 'A-Z' 'a-z')_over_veritysetup $(bench_div "${MED[veritysetup format+fec]}" "${MED[jverity format+fec]}")"
+echo "RATIO fec_encode_over_veritysetup $(bench_div "$VS_FEC_MED" "$JV_FEC_MED")"

@@ -47,6 +47,8 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 JV="$REPO/bin/jverity"
 
 die() { echo "format-verify: $*" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. "$REPO/bench/lib.sh"
 
 export PATH="$PATH:/usr/sbin:/sbin"
 need=()
@@ -59,9 +61,7 @@ fi
 for t in veritysetup hyperfine openssl numfmt awk cmp; do
   command -v "$t" >/dev/null || die "missing tool: $t (Debian: apt-get install cryptsetup-bin hyperfine)"
 done
-if command -v jq >/dev/null; then JSONTOOL=jq
-elif command -v python3 >/dev/null; then JSONTOOL=python3
-else die "needs jq or python3 to read hyperfine's JSON"; fi
+bench_json_tool
 VS=$(command -v veritysetup)
 
 SIZE=$(numfmt --from=iec "$SIZE_ARG") || die "bad SIZE: $SIZE_ARG"
@@ -161,22 +161,12 @@ if [ -n "$JSON_OUT" ]; then cp "$JSON" "$JSON_OUT"; fi
 # exited 0 against veritysetup's root hash, or hyperfine would have failed above)
 check_same "after timed runs"
 
-# "name<TAB>min<TAB>median" per command, in order
-hf_stats() {
-  if [ "$JSONTOOL" = jq ]; then
-    jq -r '.results[] | [.command, .min, .median, .user + .system] | @tsv' "$JSON"
-  else
-    python3 -c 'import json,sys
-for r in json.load(open(sys.argv[1]))["results"]:
-    print("%s\t%s\t%s\t%s" % (r["command"], r["min"], r["median"], r["user"] + r["system"]))' "$JSON"
-  fi
-}
 declare -A MIN MED
 OURS=0  # CPU seconds of the timed commands: mean user+system x (warm-up + runs)
 while IFS=$'\t' read -r name min med cpu; do
   MIN[$name]=$min; MED[$name]=$med
   OURS=$(awk -v o="$OURS" -v c="$cpu" -v n=$((RUNS + WARMUP)) 'BEGIN{print o + c * n}')
-done < <(hf_stats)
+done < <(bench_stats "$JSON")
 HZ=$(getconf CLK_TCK)
 CPU_LINE=$(awk -v b=$((BUSY1 - BUSY0)) -v s=$((STEAL1 - STEAL0)) -v hz="$HZ" -v o="$OURS" \
   -v w="$(awk -v a="$T0" -v b="$T1" 'BEGIN{print b - a}')" -v n="$(nproc)" 'BEGIN{
@@ -195,7 +185,6 @@ HLN=$(ossl_mbs -multi "$NPROC") || HLN=""
 
 # ---- 6. report -------------------------------------------------------------------
 mbs() { awk -v b="$SIZE" -v t="$1" 'BEGIN{printf "%.0f", b / t / 1e6}'; }
-div() { awk -v a="$1" -v b="$2" 'BEGIN{if (b + 0 == 0) print "-"; else printf "%.2f", a / b}'; }
 CPU=$(awk -F': *' '/^model name/{print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
 [ -n "$CPU" ] || CPU=$(lscpu 2>/dev/null | awk -F': *' '/^Model name/{print $2; exit}')
 JAVA_VER=$(. "$REPO/bin/lib.sh" && h=$(jverity_find_jdk 2>/dev/null) && "$h/bin/java" -version 2>&1 | head -1 || echo "?")
@@ -222,17 +211,17 @@ echo "jverity / veritysetup  (throughput ratio = veritysetup time / jverity time
 printf '%-10s %12s %12s\n' "" "by median" "by best"
 for op in format verify; do
   printf '%-10s %11sx %11sx\n' "$op" \
-    "$(div "${MED[veritysetup $op]}" "${MED[jverity $op]}")" \
-    "$(div "${MIN[veritysetup $op]}" "${MIN[jverity $op]}")"
+    "$(bench_div "${MED[veritysetup $op]}" "${MED[jverity $op]}")" \
+    "$(bench_div "${MIN[veritysetup $op]}" "${MIN[jverity $op]}")"
 done
 echo
 echo "in-process hash limit: openssl speed -mr -seconds 2 -evp sha256 -bytes 4096"
 printf '  %-28s %8s MB/s\n' "1 process" "${HL1:-?}" "-multi $NPROC ($NPROC-core limit)" "${HLN:-?}"
 if [ -n "$HLN" ]; then
   printf '  jverity format MB/s / %s-core hash limit: %s (best), %s (median)\n' "$NPROC" \
-    "$(div "$(mbs "${MIN[jverity format]}")" "$HLN")" "$(div "$(mbs "${MED[jverity format]}")" "$HLN")"
+    "$(bench_div "$(mbs "${MIN[jverity format]}")" "$HLN")" "$(bench_div "$(mbs "${MED[jverity format]}")" "$HLN")"
 fi
 echo
 for op in format verify; do
-  echo "RATIO ${op}_$(echo "$SIZE_ARG" | tr 'A-Z' 'a-z')_over_veritysetup $(div "${MED[veritysetup $op]}" "${MED[jverity $op]}")"
+  echo "RATIO ${op}_$(echo "$SIZE_ARG" | tr 'A-Z' 'a-z')_over_veritysetup $(bench_div "${MED[veritysetup $op]}" "${MED[jverity $op]}")"
 done

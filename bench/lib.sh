@@ -1,0 +1,42 @@
+# bench/lib.sh — what the hyperfine-driven bench scripts (avb.sh, fec.sh, format-verify.sh) share:
+# finding a JSON reader, one hyperfine invocation over named commands, reading its medians back, and
+# the ratio they end with. Sourced, after the script has defined die().
+
+# Sets JSONTOOL to jq, else python3; dies without either (hyperfine's results are JSON).
+bench_json_tool() {
+  if command -v jq >/dev/null; then JSONTOOL=jq
+  elif command -v python3 >/dev/null; then JSONTOOL=python3
+  else die "needs jq or python3 to read hyperfine's JSON"; fi
+}
+
+# bench_hyperfine JSON DIR RUNS WARMUP NAME CMD [NAME CMD ...]
+# One hyperfine invocation, all commands back to back (so they share the same noise), results in
+# JSON, its output in DIR/hf.out and DIR/hf.err; exits 1, showing them, if a command fails. Sets
+# LOAD_BEFORE and LOAD_AFTER (the load averages around it).
+bench_hyperfine() {
+  local json=$1 dir=$2 runs=$3 warmup=$4; shift 4
+  local args=(-N --style none --runs "$runs" --warmup "$warmup" --export-json "$json") n=0
+  while [ $# -ge 2 ]; do args+=(--command-name "$1" "$2"); shift 2; n=$((n + 1)); done
+  echo "# hyperfine: $n commands x ($warmup warm-up + $runs runs)" >&2
+  LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+  if ! JVERITY_NO_PROGRESS=1 hyperfine "${args[@]}" >"$dir/hf.out" 2>"$dir/hf.err"; then
+    echo "!!! hyperfine failed (a command exited non-zero?):" >&2
+    cat "$dir/hf.err" "$dir/hf.out" >&2
+    exit 1
+  fi
+  LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+}
+
+# bench_stats JSON: "name<TAB>min<TAB>median<TAB>mean user+system" per command, in order.
+bench_stats() {
+  if [ "$JSONTOOL" = jq ]; then
+    jq -r '.results[] | [.command, .min, .median, .user + .system] | @tsv' "$1"
+  else
+    python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print("%s\t%s\t%s\t%s" % (r["command"], r["min"], r["median"], r["user"] + r["system"]))' "$1"
+  fi
+}
+
+# bench_div A B: A / B to two places; "-" when B is 0.
+bench_div() { awk -v a="$1" -v b="$2" 'BEGIN{if (b + 0 == 0) print "-"; else printf "%.2f", a / b}'; }
