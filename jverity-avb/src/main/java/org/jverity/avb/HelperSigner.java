@@ -1,12 +1,10 @@
 package org.jverity.avb;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -62,23 +60,23 @@ record HelperSigner(AvbAlgorithm algorithm, byte[] blob, Path keyPath, SigningHe
   /** {@code APP ALGORITHM KEY}, the block on stdin, the signature on stdout. */
   private byte[] withPipes(byte[] block) throws IOException {
     Process p = start(new ProcessBuilder(command(List.of())));
-    Tail err = Tail.of(p.getErrorStream());
-    byte[] out;
-    try (OutputStream in = p.getOutputStream()) {
-      in.write(block);
-    } catch (IOException e) {
-      // it closed stdin without reading (it failed early): its exit status says why
+    try {
+      PipeDrain out = PipeDrain.first(p.getInputStream(), algorithm.signatureSize() + 1);
+      PipeDrain err = PipeDrain.last(p.getErrorStream(), STDERR_KEPT);
+      try (OutputStream in = p.getOutputStream()) {
+        in.write(block);
+      } catch (IOException e) {
+        // it closed stdin without reading (it failed early): its exit status says why
+      }
+      int status = await(p);
+      if (status != 0) {
+        String said = err.lastLine();
+        throw failure("exited with status " + status + (said.isEmpty() ? "" : ": " + said));
+      }
+      return out.bytes();
+    } finally {
+      p.destroyForcibly(); // gone already, unless interrupted while it ran
     }
-    try (InputStream o = p.getInputStream()) {
-      out = o.readNBytes(algorithm.signatureSize() + 1);
-      o.transferTo(OutputStream.nullOutputStream()); // never block it on a full pipe
-    }
-    int status = await(p);
-    err.join();
-    if (status != 0) {
-      throw failure("exited with status " + status + err.lastLine());
-    }
-    return out;
   }
 
   /** {@code APP ALGORITHM KEY FILE}: FILE holds the block, then the signature. */
@@ -93,20 +91,29 @@ record HelperSigner(AvbAlgorithm algorithm, byte[] blob, Path keyPath, SigningHe
               new ProcessBuilder(command(List.of(file.toString())))
                   .redirectInput(ProcessBuilder.Redirect.INHERIT)
                   .redirectError(ProcessBuilder.Redirect.INHERIT));
-      Thread copy =
-          Thread.ofVirtual()
-              .start(
-                  () -> {
-                    try (InputStream o = p.getInputStream()) {
-                      o.transferTo(System.err);
-                    } catch (IOException e) {
-                      // its stdout closed under it: nothing more to show
-                    }
-                  });
-      int status = await(p);
-      join(copy);
-      if (status != 0) {
-        throw failure("exited with status " + status);
+      try {
+        Thread copy =
+            Thread.ofVirtual()
+                .start(
+                    () -> {
+                      try (InputStream o = p.getInputStream()) {
+                        o.transferTo(System.err); // as it comes: it may be a prompt
+                      } catch (IOException e) {
+                        // its stdout closed under it: nothing more to show
+                      }
+                    });
+        int status = await(p);
+        try {
+          copy.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while the signing helper ran");
+        }
+        if (status != 0) {
+          throw failure("exited with status " + status);
+        }
+      } finally {
+        p.destroyForcibly(); // gone already, unless interrupted while it ran
       }
       return readAtMost(file);
     } finally {
@@ -144,17 +151,7 @@ record HelperSigner(AvbAlgorithm algorithm, byte[] blob, Path keyPath, SigningHe
     try {
       return p.waitFor();
     } catch (InterruptedException e) {
-      p.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while the signing helper ran");
-    }
-  }
-
-  private static void join(Thread t) throws InterruptedIOException {
-    try {
-      t.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      Thread.currentThread().interrupt(); // the caller's finally stops it
       throw new InterruptedIOException("interrupted while the signing helper ran");
     }
   }
@@ -168,57 +165,5 @@ record HelperSigner(AvbAlgorithm algorithm, byte[] blob, Path keyPath, SigningHe
     String m = String.valueOf(e.getMessage());
     int at = m.indexOf("error=");
     return at >= 0 ? m.substring(at) : m;
-  }
-
-  /** The helper's stderr, drained on a thread, its last {@link #STDERR_KEPT} bytes kept. */
-  private static final class Tail {
-    private final Thread thread;
-    private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
-
-    private Tail(InputStream in) {
-      thread =
-          Thread.ofVirtual()
-              .start(
-                  () -> {
-                    byte[] buf = new byte[8192];
-                    try (in) {
-                      for (int n; (n = in.read(buf)) >= 0; ) {
-                        synchronized (kept) {
-                          kept.write(buf, 0, n);
-                          if (kept.size() > 2 * STDERR_KEPT) {
-                            byte[] all = kept.toByteArray();
-                            kept.reset();
-                            kept.write(all, all.length - STDERR_KEPT, STDERR_KEPT);
-                          }
-                        }
-                      }
-                    } catch (IOException e) {
-                      // closed under us: what was read is what it said
-                    }
-                  });
-    }
-
-    static Tail of(InputStream in) {
-      return new Tail(in);
-    }
-
-    void join() throws InterruptedIOException {
-      HelperSigner.join(thread);
-    }
-
-    /** ": " and the last line it wrote to stderr, or nothing. */
-    String lastLine() {
-      String text;
-      synchronized (kept) {
-        text = kept.toString(StandardCharsets.UTF_8);
-      }
-      String last = "";
-      for (String line : text.split("\n")) {
-        if (!line.isBlank()) {
-          last = line.strip();
-        }
-      }
-      return last.isEmpty() ? "" : ": " + last;
-    }
   }
 }
