@@ -51,22 +51,9 @@ die() { echo "fec: $*" >&2; exit 2; }
 # shellcheck source=bench/lib.sh
 . "$REPO/bench/lib.sh"
 
-export PATH="$PATH:/usr/sbin:/sbin"
-for t in veritysetup hyperfine openssl numfmt awk cmp; do
-  command -v "$t" >/dev/null || die "missing tool: $t (Debian: apt-get install cryptsetup-bin hyperfine)"
-done
-bench_json_tool
-VS=$(command -v veritysetup)
-
-SIZE=$(numfmt --from=iec "$SIZE_ARG") || die "bad SIZE: $SIZE_ARG"
-[ "$SIZE" -gt 0 ] && [ $((SIZE % 4096)) -eq 0 ] || die "SIZE must be a positive multiple of 4096 (got $SIZE)"
+# ---- 1. tools, arguments; build jverity first (untimed) ------------------------
+bench_setup "$SIZE_ARG"
 [[ $ROOTS =~ ^[0-9]+$ ]] && [ "$ROOTS" -ge 2 ] && [ "$ROOTS" -le 24 ] || die "ROOTS must be 2..24"
-[[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || die "RUNS must be >= 1"
-[[ $WARMUP =~ ^[0-9]+$ ]] || die "WARMUP must be >= 0"
-
-# ---- 1. build jverity first (untimed) -----------------------------------------
-echo "# building jverity (untimed): $JV --version" >&2
-JV_VERSION=$("$JV" --version) || die "bin/jverity --version failed (build?)"
 
 # ---- 2. where the image lives ---------------------------------------------------
 DIR=""

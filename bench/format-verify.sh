@@ -50,28 +50,8 @@ die() { echo "format-verify: $*" >&2; exit 2; }
 # shellcheck source=bench/lib.sh
 . "$REPO/bench/lib.sh"
 
-export PATH="$PATH:/usr/sbin:/sbin"
-need=()
-command -v veritysetup >/dev/null || need+=(cryptsetup-bin)
-command -v hyperfine >/dev/null || need+=(hyperfine)
-if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "# installing ${need[*]}" >&2
-  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
-for t in veritysetup hyperfine openssl numfmt awk cmp; do
-  command -v "$t" >/dev/null || die "missing tool: $t (Debian: apt-get install cryptsetup-bin hyperfine)"
-done
-bench_json_tool
-VS=$(command -v veritysetup)
-
-SIZE=$(numfmt --from=iec "$SIZE_ARG") || die "bad SIZE: $SIZE_ARG"
-[ "$SIZE" -gt 0 ] && [ $((SIZE % 4096)) -eq 0 ] || die "SIZE must be a positive multiple of 4096 (got $SIZE)"
-[[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || die "RUNS must be >= 1"
-[[ $WARMUP =~ ^[0-9]+$ ]] || die "WARMUP must be >= 0"
-
-# ---- 1. build jverity first (untimed) -----------------------------------------
-echo "# building jverity (untimed): $JV --version" >&2
-JV_VERSION=$("$JV" --version) || die "bin/jverity --version failed (build?)"
+# ---- 1. tools, arguments; build jverity first (untimed) ------------------------
+bench_setup "$SIZE_ARG"
 
 # ---- 2. where the image lives ---------------------------------------------------
 DIR=""

@@ -1,6 +1,31 @@
 # bench/lib.sh — what the hyperfine-driven bench scripts (avb.sh, fec.sh, format-verify.sh) share:
-# finding a JSON reader, one hyperfine invocation over named commands, reading its medians back, and
-# the ratio they end with. Sourced, after the script has defined die().
+# their tools and arguments checked, one hyperfine invocation over named commands, its medians read
+# back, and the ratio they end with. Sourced, after the script has defined die() and JV.
+
+# bench_setup SIZE_ARG: veritysetup and hyperfine (installed when root on Debian), the other tools
+# checked; sets VS (veritysetup's path), JSONTOOL, SIZE (bytes, a multiple of 4096) and JV_VERSION
+# (which builds jverity first, untimed); checks RUNS (>= 1) and WARMUP (>= 0).
+bench_setup() {
+  export PATH="$PATH:/usr/sbin:/sbin"
+  local need=() t
+  command -v veritysetup >/dev/null || need+=(cryptsetup-bin)
+  command -v hyperfine >/dev/null || need+=(hyperfine)
+  if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "# installing ${need[*]}" >&2
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+  for t in veritysetup hyperfine openssl numfmt awk cmp; do
+    command -v "$t" >/dev/null || die "missing tool: $t (Debian: apt-get install cryptsetup-bin hyperfine)"
+  done
+  bench_json_tool
+  VS=$(command -v veritysetup)
+  SIZE=$(numfmt --from=iec "$1") || die "bad SIZE: $1"
+  [ "$SIZE" -gt 0 ] && [ $((SIZE % 4096)) -eq 0 ] || die "SIZE must be a positive multiple of 4096 (got $SIZE)"
+  [[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || die "RUNS must be >= 1"
+  [[ $WARMUP =~ ^[0-9]+$ ]] || die "WARMUP must be >= 0"
+  echo "# building jverity (untimed): $JV --version" >&2
+  JV_VERSION=$("$JV" --version) || die "bin/jverity --version failed (build?)"
+}
 
 # Sets JSONTOOL to jq, else python3; dies without either (hyperfine's results are JSON).
 bench_json_tool() {
