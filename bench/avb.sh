@@ -45,22 +45,10 @@ die() { echo "avb: $*" >&2; exit 2; }
 . "$REPO/bench/lib.sh"
 
 bench_setup "$SIZE_ARG"
-[[ $ROOTS =~ ^[0-9]+$ ]] && [ "$ROOTS" -ge 2 ] && [ "$ROOTS" -le 24 ] || die "ROOTS must be 2..24"
+bench_roots
 
-DIR=""
-cleanup() { [ -n "$DIR" ] && rm -rf "$DIR"; return 0; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 # the original, two copies, each with its tree and parity (roots/(255-roots)) + slack
-NEED_KB=$(( SIZE / 1024 * (305 + 200 * ROOTS / (255 - ROOTS)) / 100 + 65536 ))
-avail_kb() { df -Pk "$1" 2>/dev/null | awk 'NR==2{print $4}'; }
-if [ -d /dev/shm ] && [ "$(avail_kb /dev/shm || echo 0)" -gt "$NEED_KB" ]; then
-  DIR=$(mktemp -d /dev/shm/avb.XXXXXX); WHERE="tmpfs /dev/shm"
-elif [ "$(avail_kb "${TMPDIR:-/tmp}" || echo 0)" -gt "$NEED_KB" ]; then
-  DIR=$(mktemp -d "${TMPDIR:-/tmp}/avb.XXXXXX"); WHERE="$(dirname "$DIR") (page cache)"
-else
-  die "not enough space: need ${NEED_KB} KiB in /dev/shm or ${TMPDIR:-/tmp}"
-fi
+bench_scratch avb $(( SIZE / 1024 * (305 + 200 * ROOTS / (255 - ROOTS)) / 100 + 65536 ))
 ORIG=$DIR/orig.img; A=$DIR/jverity.img; B=$DIR/veritysetup.img; JSON=$DIR/hyperfine.json
 echo "# writing $SIZE bytes of AES-128-CTR keystream to $ORIG" >&2
 jverity_bench_image "$ORIG" "$SIZE" || die "image generation failed"

@@ -53,23 +53,11 @@ die() { echo "fec: $*" >&2; exit 2; }
 
 # ---- 1. tools, arguments; build jverity first (untimed) ------------------------
 bench_setup "$SIZE_ARG"
-[[ $ROOTS =~ ^[0-9]+$ ]] && [ "$ROOTS" -ge 2 ] && [ "$ROOTS" -le 24 ] || die "ROOTS must be 2..24"
+bench_roots
 
 # ---- 2. where the image lives ---------------------------------------------------
-DIR=""
-cleanup() { [ -n "$DIR" ] && rm -rf "$DIR"; return 0; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 # data + two hash files + two FEC files (roots/(255-roots) of the data each) + slack
-NEED_KB=$(( SIZE / 1024 * (105 + 200 * ROOTS / (255 - ROOTS)) / 100 + 65536 ))
-avail_kb() { df -Pk "$1" 2>/dev/null | awk 'NR==2{print $4}'; }
-if [ -d /dev/shm ] && [ "$(avail_kb /dev/shm || echo 0)" -gt "$NEED_KB" ]; then
-  DIR=$(mktemp -d /dev/shm/fec.XXXXXX); WHERE="tmpfs /dev/shm"
-elif [ "$(avail_kb "${TMPDIR:-/tmp}" || echo 0)" -gt "$NEED_KB" ]; then
-  DIR=$(mktemp -d "${TMPDIR:-/tmp}/fec.XXXXXX"); WHERE="$(dirname "$DIR") (page cache)"
-else
-  die "not enough space: need ${NEED_KB} KiB in /dev/shm or ${TMPDIR:-/tmp}"
-fi
+bench_scratch fec $(( SIZE / 1024 * (105 + 200 * ROOTS / (255 - ROOTS)) / 100 + 65536 ))
 DATA=$DIR/data.img
 H1=$DIR/veritysetup.hash; F1=$DIR/veritysetup.fec
 H2=$DIR/jverity.hash; F2=$DIR/jverity.fec

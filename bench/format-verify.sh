@@ -54,24 +54,8 @@ die() { echo "format-verify: $*" >&2; exit 2; }
 bench_setup "$SIZE_ARG"
 
 # ---- 2. where the image lives ---------------------------------------------------
-DIR=""
-cleanup() { [ -n "$DIR" ] && rm -rf "$DIR"; return 0; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 # data + two hash files (~1/127 of the data each) + slack
-NEED_KB=$(( SIZE / 1024 * 105 / 100 + 65536 ))
-avail_kb() { df -Pk "$1" 2>/dev/null | awk 'NR==2{print $4}'; }
-MEMAVAIL_KB=$(awk '/MemAvailable/{print $2}' /proc/meminfo)
-if [ -d /dev/shm ] && [ "$(avail_kb /dev/shm || echo 0)" -gt "$NEED_KB" ] \
-   && [ "$MEMAVAIL_KB" -gt $((NEED_KB * 2)) ]; then
-  DIR=$(mktemp -d /dev/shm/format-verify.XXXXXX); WHERE="tmpfs /dev/shm (page cache)"
-elif [ "$(avail_kb "${TMPDIR:-/tmp}" || echo 0)" -gt "$NEED_KB" ]; then
-  DIR=$(mktemp -d "${TMPDIR:-/tmp}/format-verify.XXXXXX")
-  WHERE="$(dirname "$DIR") on $(df -P "$DIR" | awk 'NR==2{print $1}') (read once into page cache)"
-else
-  die "not enough space: need ${NEED_KB} KiB in /dev/shm or ${TMPDIR:-/tmp}"
-fi
+bench_scratch format-verify $(( SIZE / 1024 * 105 / 100 + 65536 ))
 DATA=$DIR/data.img; H1=$DIR/veritysetup.hash; H2=$DIR/jverity.hash; JSON=$DIR/hyperfine.json
 
 echo "# writing $SIZE bytes of AES-128-CTR keystream to $DATA" >&2

@@ -34,6 +34,32 @@ bench_json_tool() {
   else die "needs jq or python3 to read hyperfine's JSON"; fi
 }
 
+# bench_scratch NAME NEED_KB: a scratch directory of NEED_KB free, removed on exit: in /dev/shm
+# when it fits there with memory to spare, else in $TMPDIR or /tmp (read into page cache once).
+# Sets DIR and WHERE (said in the report).
+bench_scratch() {
+  local name=$1 need=$2 mem
+  DIR=""
+  trap '[ -n "$DIR" ] && rm -rf "$DIR"; true' EXIT
+  trap 'exit 130' INT TERM
+  mem=$(awk '/MemAvailable/{print $2}' /proc/meminfo)
+  if [ -d /dev/shm ] && [ "$(bench_avail_kb /dev/shm)" -gt "$need" ] && [ "$mem" -gt $((need * 2)) ]; then
+    DIR=$(mktemp -d "/dev/shm/$name.XXXXXX"); WHERE="tmpfs /dev/shm (page cache)"
+  elif [ "$(bench_avail_kb "${TMPDIR:-/tmp}")" -gt "$need" ]; then
+    DIR=$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")
+    WHERE="$(dirname "$DIR") on $(df -P "$DIR" | awk 'NR==2{print $1}') (read once into page cache)"
+  else
+    die "not enough space: need $need KiB in /dev/shm or ${TMPDIR:-/tmp}"
+  fi
+}
+
+bench_avail_kb() { df -Pk "$1" 2>/dev/null | awk 'NR==2{print $4; f=1} END{if (!f) print 0}'; }
+
+# bench_roots: checks ROOTS (FEC parity bytes, 2..24, as veritysetup takes them).
+bench_roots() {
+  [[ $ROOTS =~ ^[0-9]+$ ]] && [ "$ROOTS" -ge 2 ] && [ "$ROOTS" -le 24 ] || die "ROOTS must be 2..24"
+}
+
 # bench_hyperfine JSON DIR RUNS WARMUP NAME CMD [NAME CMD ...]
 # One hyperfine invocation, all commands back to back (so they share the same noise), results in
 # JSON, its output in DIR/hf.out and DIR/hf.err; exits 1, showing them, if a command fails. Sets
