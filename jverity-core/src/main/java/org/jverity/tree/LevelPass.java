@@ -164,7 +164,7 @@ public final class LevelPass {
         ((WritableDevice) hashDevice).writeFully(outOffset, ByteBuffer.wrap(out, 0, outBytes));
       } else {
         hashDevice.readFully(outOffset, stored, 0, outBytes);
-        compare(firstOut, outCount, first, end);
+        compare(firstOut, outCount, first);
       }
       progress.advanced(Math.min(end * inputBlockSize, inputBytes) - first * inputBlockSize);
     }
@@ -199,7 +199,7 @@ public final class LevelPass {
       return (int) ((loc.hashBlock() - outBase) * hbs) + loc.offset(); // < blocksPerTask * hbs
     }
 
-    private void compare(long firstOut, int outCount, long first, long end) {
+    private void compare(long firstOut, int outCount, long first) {
       int hbs = layout.hashBlockSize();
       int perBlock = layout.hashesPerBlock();
       int digest = layout.digestSize();
@@ -210,17 +210,14 @@ public final class LevelPass {
           continue; // the common case: every digest and every spare byte as expected
         }
         long firstInput = first + (long) b * perBlock;
-        int used = (int) Math.min(perBlock, end - firstInput);
-        boolean spareDirty = false;
+        int used = layout.digestsIn(level, outBase + b);
         for (int s = 0; s < used; s++) {
           int at = at(layout.locate(level, firstInput + s), outBase, hbs);
           if (!Arrays.equals(out, at, at + digest, stored, at, at + digest)) {
             findings.digestMismatch(firstInput + s);
           }
-          spareDirty |= !isZero(stored, at + digest, at + layout.slotSize());
         }
-        spareDirty |= !isZero(stored, base + used * layout.slotSize(), base + hbs);
-        if (spareDirty) {
+        if (!layout.hasZeroPadding(level, outBase + b, stored, base)) {
           findings.spareNotZero(firstOut + b);
         }
       }
@@ -245,15 +242,5 @@ public final class LevelPass {
     for (int i = from; i < to; i += ZEROS.length) {
       b.put(i, ZEROS, 0, Math.min(ZEROS.length, to - i));
     }
-  }
-
-  static boolean isZero(byte[] a, int from, int to) {
-    for (int i = from; i < to; i += ZEROS.length) {
-      int n = Math.min(ZEROS.length, to - i);
-      if (!Arrays.equals(a, i, i + n, ZEROS, 0, n)) {
-        return false;
-      }
-    }
-    return true;
   }
 }

@@ -1,5 +1,6 @@
 package org.jverity.tree;
 
+import java.util.Arrays;
 import org.jverity.format.HashFormat;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
@@ -300,6 +301,49 @@ public final class MerkleLayout {
 
   private int offsetOf(long index) {
     return (int) (index & (hashesPerBlock() - 1)) * slotSize; // < hash block size, fits int
+  }
+
+  /**
+   * Digests hash block {@code hashBlock} (from the device start) of {@code level} holds: the
+   * fan-out, or fewer in the level's last block.
+   */
+  public int digestsIn(int level, long hashBlock) {
+    long first = (hashBlock - levelStart[level]) << hashesPerBlockBits; // its first input block
+    return (int) Math.min(hashesPerBlock(), inputBlocks(level) - first);
+  }
+
+  /**
+   * Whether hash block {@code hashBlock} (from the device start) of {@code level}, held in {@code
+   * bytes[from, from + hashBlockSize)}, has the padding the builder writes: zeros after each digest
+   * in its slot, and zeros past the last digest. A block with anything else there is corrupt even
+   * when it hashes to its parent's digest: a tree for more data blocks than the parameters say
+   * (data_blocks lowered in a superblock, a file size lowered in an fs-verity descriptor) still
+   * hashes to its root, and only its padding tells. {@code veritysetup verify} refuses it ("Spare
+   * area is not zeroed"); the checker and the verified reader both ask here.
+   */
+  public boolean hasZeroPadding(int level, long hashBlock, byte[] bytes, int from) {
+    int used = digestsIn(level, hashBlock);
+    if (slotSize > digestSize) {
+      for (int s = 0; s < used; s++) {
+        int at = from + s * slotSize;
+        if (!isZero(bytes, at + digestSize, at + slotSize)) {
+          return false;
+        }
+      }
+    }
+    return isZero(bytes, from + used * slotSize, from + hashBlockSize);
+  }
+
+  private static final byte[] ZEROS = new byte[4096];
+
+  private static boolean isZero(byte[] a, int from, int to) {
+    for (int i = from; i < to; i += ZEROS.length) {
+      int n = Math.min(ZEROS.length, to - i);
+      if (!Arrays.equals(a, i, i + n, ZEROS, 0, n)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Level of hash block {@code hashBlock} (from the device start), or -1 when outside the tree. */

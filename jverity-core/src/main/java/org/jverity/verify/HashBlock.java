@@ -6,10 +6,10 @@ package org.jverity.verify;
  * holding the old one sees consistent bytes.
  *
  * <p>{@code verified} means "these bytes matched their parent digest, which chains to the root hash
- * of the space this block belongs to"; a space is bound to one root hash, so the flag cannot be
- * taken for another root's. It only goes from false to true: two threads racing to verify the same
- * block both hash it and both set it, which costs a hash and is harmless (the kernel's dm-bufio aux
- * data works the same way).
+ * of the space this block belongs to, and hold nothing but zeros where the format pads"; a space is
+ * bound to one root hash, so the flag cannot be taken for another root's. It only goes from false
+ * to true: two threads racing to verify the same block both hash it and both set it, which costs a
+ * hash and is harmless (the kernel's dm-bufio aux data works the same way).
  */
 final class HashBlock {
   final CacheSpace space; // the image this block belongs to

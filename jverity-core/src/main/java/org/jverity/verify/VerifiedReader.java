@@ -27,8 +27,11 @@ import org.jverity.tree.TreeRoot;
  *
  * <p>The walk is the kernel's: climb from level 0 until a cached, already-verified hash block (or
  * the root) is found, then descend, verifying and marking each hash block, and finally compare the
- * data block's digest. Where each digest sits is asked of the {@link MerkleLayout}, the same one
- * the builder and checker use.
+ * data block's digest. A hash block is marked verified only when it also has the format's padding
+ * (zeros past its last digest: {@link MerkleLayout#hasZeroPadding}), as {@code veritysetup verify}
+ * requires: a tree for more data than the parameters say hashes to the same root, and only its
+ * padding tells. That check runs once per block, when it is marked, never on the hot path. Where
+ * each digest sits is asked of the {@link MerkleLayout}, the same one the builder and checker use.
  *
  * <p>A mismatch, of a data or a hash block, goes through one pipeline: recheck (read the block
  * again into a private buffer and hash that: a torn read of a file being written is not tampering;
@@ -468,7 +471,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     } catch (IOException e) {
       recheckFailed = e; // the mismatch stands: not rechecked is not good
     }
-    Repair fix = repair(Area.DATA, block, blockSize, want, at);
+    Repair fix = repair(Area.DATA, block, -1, blockSize, want, at);
     if (fix.copy() != null) {
       w.hasher.hash(fix.copy(), 0, blockSize, w.digest, 0); // our copy: what we hash we return
       if (matches(w.digest, want, at)) {
@@ -492,15 +495,16 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   private record Repair(byte[] copy, Exception failure) {}
 
   /**
-   * Asks the {@link BlockRepairer} for block {@code block} of {@code area}, whose trusted digest is
-   * {@code want[at...]}. Whatever the repairer does, the mismatch still reaches the policy: an
-   * exception it throws (an {@link IOException} or any {@link RuntimeException}: a decoder bug on
-   * crafted parity) means "not repaired", and what it returns is copied before anything checks it,
-   * so that a repairer keeping a reference to its array cannot change bytes once they verified. The
-   * check it is given hashes with a hasher of its own: it may be called from any thread, and never
-   * throws (a candidate of the wrong size does not verify).
+   * Asks the {@link BlockRepairer} for block {@code block} of {@code area} (a hash block's at tree
+   * level {@code level}, which must also have the format's padding), whose trusted digest is {@code
+   * want[at...]}. Whatever the repairer does, the mismatch still reaches the policy: an exception
+   * it throws (an {@link IOException} or any {@link RuntimeException}: a decoder bug on crafted
+   * parity) means "not repaired", and what it returns is copied before anything checks it, so that
+   * a repairer keeping a reference to its array cannot change bytes once they verified. The check
+   * it is given hashes with a hasher of its own: it may be called from any thread, and never throws
+   * (a candidate of the wrong size does not verify).
    */
-  private Repair repair(Area area, long block, int size, byte[] want, int at) {
+  private Repair repair(Area area, long block, int level, int size, byte[] want, int at) {
     BlockHasher checking = work.hasher();
     byte[] digest = new byte[layout.digestSize()];
     BlockRepairer.BlockCheck check =
@@ -509,6 +513,9 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
             return false;
           }
           synchronized (digest) {
+            if (area == Area.HASH) {
+              return hashBlockVerifies(candidate, level, block, want, at, checking, digest);
+            }
             checking.hash(candidate, 0, size, digest, 0);
             return matches(digest, want, at);
           }
@@ -566,8 +573,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
       if (!hb.verified()) {
         byte[] want = i == levels - 1 ? rootHash : path[i + 1].bytes;
         int at = i == levels - 1 ? 0 : layout.offsetOnPath(i + 1, block);
-        w.hasher.hash(hb.bytes, 0, hb.bytes.length, w.digest, 0);
-        if (matches(w.digest, want, at)) {
+        if (hashBlockVerifies(hb.bytes, i, hb.index, want, at, w.hasher, w.digest)) {
           hb.markVerified();
         } else if (inline) {
           return null;
@@ -590,17 +596,16 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     IOException recheckFailed = null;
     try {
       byte[] fresh = space.read(hb.index, hash);
-      w.hasher.hash(fresh, 0, size, w.digest, 0);
-      if (matches(w.digest, want, at)) {
+      if (hashBlockVerifies(fresh, level, hb.index, want, at, w.hasher, w.digest)) {
         return space.install(hb.index, fresh, true);
       }
     } catch (IOException e) {
       recheckFailed = e; // the mismatch stands: not rechecked is not good
     }
-    Repair fix = repair(Area.HASH, hb.index, size, want, at);
+    Repair fix = repair(Area.HASH, hb.index, level, size, want, at);
     if (fix.copy() != null) {
-      w.hasher.hash(fix.copy(), 0, size, w.digest, 0); // our copy: what we cache we verified
-      if (matches(w.digest, want, at)) {
+      // our copy: what we cache we verified
+      if (hashBlockVerifies(fix.copy(), level, hb.index, want, at, w.hasher, w.digest)) {
         repaired.increment();
         return space.install(hb.index, fix.copy(), true); // the cache keeps the corrected copy
       }
@@ -612,6 +617,18 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
             recheckFailed,
             fix.failure()));
     return hb;
+  }
+
+  /**
+   * Whether {@code bytes}, hash block {@code index} of {@code level}, may be marked verified: it
+   * hashes to its trusted digest {@code want[at...]} and has the padding the format writes ({@link
+   * MerkleLayout#hasZeroPadding}). Asked once per block, when it becomes verified, never on a
+   * verified block's later reads; a block failing either is a corruption of that hash block.
+   */
+  private boolean hashBlockVerifies(
+      byte[] bytes, int level, long index, byte[] want, int at, BlockHasher hasher, byte[] digest) {
+    hasher.hash(bytes, 0, bytes.length, digest, 0);
+    return matches(digest, want, at) && layout.hasZeroPadding(level, index, bytes, 0);
   }
 
   private boolean matches(byte[] digest, byte[] in, int at) {
