@@ -5,11 +5,8 @@ import static org.jverity.cli.avb.AvbFixtures.avb;
 import static org.jverity.cli.avb.AvbFixtures.ok;
 import static org.jverity.cli.avb.AvbFixtures.pattern;
 
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.Jverity;
@@ -88,7 +85,7 @@ class InfoImageCommandTest {
   @Test
   void aZeroBlockSizeIsPrintedAsAvbtoolDoesAndRefusedForTheTable() throws Exception {
     Path img = avbMdExample();
-    setDescriptorU32(img, 44, 0); // data_block_size
+    AvbFixtures.patchDescriptor(img, 44, 0); // data_block_size
     String text = ok("info_image", "--image", img).stdout();
     assertThat(text).contains("      Data Block Size:       0 bytes\n");
     ToolRun table = avb("info_image", "--image", img, "--dm_verity");
@@ -110,8 +107,8 @@ class InfoImageCommandTest {
         .singleElement()
         .asString()
         .startsWith("jverity: system: hashtree descriptor in " + img + ": ");
-    setDescriptorU32(img, 44, 4096);
-    setDescriptorU32(img, 48, 0); // hash_block_size
+    AvbFixtures.patchDescriptor(img, 44, 4096);
+    AvbFixtures.patchDescriptor(img, 48, 0); // hash_block_size
     assertThat(avb("info_image", "--image", img, "--dm_verity").stderrLines())
         .singleElement()
         .asString()
@@ -130,21 +127,6 @@ class InfoImageCommandTest {
         .contains("system: hashtree descriptor in " + img + " (--setup_rootfs_from_kernel): ")
         .contains("hash_block_size 0 (expected");
     assertThat(dir.resolve("vbmeta.img")).doesNotExist();
-  }
-
-  /** Writes a big-endian u32 at {@code at} in the unsigned image's first descriptor. */
-  private static void setDescriptorU32(Path img, int at, int value) throws Exception {
-    try (FileChannel ch =
-        FileChannel.open(img, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      ByteBuffer footer = ByteBuffer.allocate(64);
-      ch.read(footer, ch.size() - 64);
-      long vbmeta = footer.getLong(20);
-      ByteBuffer header = ByteBuffer.allocate(256);
-      ch.read(header, vbmeta);
-      assertThat(header.getInt(28)).as("algorithm NONE").isZero();
-      long descriptors = vbmeta + 256 + header.getLong(12) + header.getLong(96);
-      ch.write(ByteBuffer.allocate(4).putInt(0, value), descriptors + at);
-    }
   }
 
   @Test
