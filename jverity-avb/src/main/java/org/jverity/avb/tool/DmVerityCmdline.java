@@ -1,6 +1,7 @@
 package org.jverity.avb.tool;
 
 import java.util.List;
+import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.KernelCmdlineDescriptor;
 import org.jverity.avb.verify.DmVerityTable;
@@ -15,11 +16,16 @@ import org.jverity.avb.verify.DmVerityTable;
 final class DmVerityCmdline {
   private DmVerityCmdline() {}
 
-  static List<KernelCmdlineDescriptor> descriptors(HashtreeDescriptor ht) {
+  /**
+   * @param where names the descriptor in a refusal
+   * @throws AvbVerificationException when the descriptor's numbers make no table (DmVerityTable)
+   */
+  static List<KernelCmdlineDescriptor> descriptors(String where, HashtreeDescriptor ht)
+      throws AvbVerificationException {
     return List.of(
         new KernelCmdlineDescriptor(
             KernelCmdlineDescriptor.FLAG_USE_ONLY_IF_HASHTREE_NOT_DISABLED,
-            DmVerityTable.avbtoolCmdline(ht)),
+            DmVerityTable.of(where, ht).avbtoolCmdline()),
         new KernelCmdlineDescriptor(
             KernelCmdlineDescriptor.FLAG_USE_ONLY_IF_HASHTREE_DISABLED,
             DmVerityTable.AVBTOOL_CMDLINE_HASHTREE_DISABLED));

@@ -28,9 +28,9 @@ public record EraseFooter(Path image, boolean keepHashtree) {
                   () ->
                       new AvbFormatException(
                           image + ": no hashtree descriptor (expected with --keep_hashtree)"));
-      size = ht.treeOffset() + ht.treeSize();
+      size = Sizes.end(ht.treeOffset(), ht.treeSize());
       if (ht.fecOffset() > 0) {
-        size = Math.max(size, ht.fecOffset() + ht.fecSize());
+        size = Math.max(size, Sizes.end(ht.fecOffset(), ht.fecSize()));
       }
     }
     if (size > parsed.size()) {

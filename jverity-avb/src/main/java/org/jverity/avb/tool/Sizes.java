@@ -24,6 +24,16 @@ final class Sizes {
     return r == 0 ? n : Math.addExact(n, multiple - r);
   }
 
+  /**
+   * Where {@code size} bytes from {@code offset} end, or {@link Long#MAX_VALUE} when a hostile
+   * descriptor's two u64 fields add past it: compared with a file's size, that end is refused, not
+   * wrapped to a negative one that passes the check.
+   */
+  static long end(long offset, long size) {
+    long end = offset + size;
+    return ((offset ^ end) & (size ^ end)) < 0 ? Long.MAX_VALUE : end;
+  }
+
   /** avbtool's check of --partition_size against the image block size. */
   static void requireWholeBlocks(long partitionSize) {
     if (partitionSize % IMAGE_BLOCK != 0 || partitionSize < 0) {

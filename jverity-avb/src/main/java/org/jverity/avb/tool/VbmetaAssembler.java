@@ -106,7 +106,13 @@ public final class VbmetaAssembler {
                           "--setup_rootfs_from_kernel: "
                               + options.setupRootfsFromKernel()
                               + " (expected: an image with a hashtree descriptor)"));
-      after.addAll(DmVerityCmdline.descriptors(ht));
+      after.addAll(
+          DmVerityCmdline.descriptors(
+              ht.partitionName()
+                  + ": hashtree descriptor in "
+                  + options.setupRootfsFromKernel()
+                  + " (--setup_rootfs_from_kernel)",
+              ht));
     }
     List<Descriptor> cmdlines = new ArrayList<>();
     for (String c : options.kernelCmdlines()) {
@@ -146,7 +152,9 @@ public final class VbmetaAssembler {
     all.addAll(chains);
     all.addAll(afterOwn);
     if (setupAsRootfs != null) {
-      all.addAll(DmVerityCmdline.descriptors(setupAsRootfs));
+      all.addAll(
+          DmVerityCmdline.descriptors(
+              setupAsRootfs.partitionName() + ": hashtree descriptor", setupAsRootfs));
     }
     all.addAll(kernelCmdlines);
     all.addAll(included);

@@ -24,19 +24,19 @@ public record ZeroHashtree(Path image) {
     long fecOffset = 0;
     long fecSize = 0;
     if (ht.fecOffset() > 0) {
-      if (ht.fecOffset() != ht.treeOffset() + ht.treeSize()) {
+      if (ht.fecOffset() != Sizes.end(ht.treeOffset(), ht.treeSize())) {
         throw new AvbFormatException(
             image
                 + ": FEC at "
                 + ht.fecOffset()
                 + " (expected: right after the hash tree, at "
-                + (ht.treeOffset() + ht.treeSize())
+                + Sizes.end(ht.treeOffset(), ht.treeSize())
                 + ")");
       }
       fecOffset = ht.fecOffset();
       fecSize = ht.fecSize();
     }
-    long end = ht.treeOffset() + ht.treeSize() + fecSize;
+    long end = Sizes.end(Sizes.end(ht.treeOffset(), ht.treeSize()), fecSize);
     if (end > parsed.size()) {
       throw new AvbFormatException(
           image

@@ -185,8 +185,14 @@ public record AvbPartition(
     return rootDigest.clone();
   }
 
-  /** The table libfs_avb builds for this partition on {@code device} (enforcing mode). */
-  public String dmVerityTable(String device) {
-    return DmVerityTable.libfsAvb(hashtree, device);
+  /**
+   * The table libfs_avb builds for this partition on {@code device} (enforcing mode).
+   *
+   * @throws AvbVerificationException when this record was made around a descriptor whose numbers
+   *     make no table ({@link #open} refuses those first)
+   */
+  public String dmVerityTable(String device) throws AvbVerificationException {
+    return DmVerityTable.of(hashtree.partitionName() + ": hashtree descriptor", hashtree)
+        .libfsAvb(device);
   }
 }

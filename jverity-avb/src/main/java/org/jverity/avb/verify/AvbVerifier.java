@@ -32,11 +32,12 @@ import org.jverity.io.BlockDevices;
  * {@code verify_image}, as strict as libavb on a locked device rather than as avbtool: the output
  * lines are avbtool's, but every chained image must be signed by the key its chain descriptor names
  * (avbtool accepts any key, and applies {@code --key} to chained images), chained images must have
- * flags 0, rollback location 0 and no chains of their own, chain locations must be distinct and
- * non-zero, rollback indexes must not be below the stored ones, hash descriptors must use sha256 or
- * sha512, and the top-level image's own descriptors are checked against the image given (avbtool
- * reads {@code <partition_name>.img} beside it). Trees are checked block by block and their FEC
- * re-encoded and compared; a corruption says what FEC could repair.
+ * flags 0 and no chains of their own (the rollback location in their header is not read, as libavb
+ * does not: the chain descriptor's counts), chain locations must be distinct and non-zero, rollback
+ * indexes must not be below the stored ones, hash descriptors must use sha256 or sha512, and the
+ * top-level image's own descriptors are checked against the image given (avbtool reads {@code
+ * <partition_name>.img} beside it). Trees are checked block by block and their FEC re-encoded and
+ * compared; a corruption says what FEC could repair.
  *
  * <p>Each refusal is an {@link AvbVerificationException} whose message says, in one line, why a
  * device would refuse the image; the lines printed before it are what was verified. An image libavb
@@ -260,7 +261,7 @@ public final class AvbVerifier {
 
     /**
      * A chained image, as libavb loads it: signed by exactly the chain descriptor's key, flags 0,
-     * its own location 0 (the descriptor's counts), rollback checked there, no chains of its own.
+     * its rollback index checked at the descriptor's location, no chains of its own.
      */
     private void verifyChained(Loaded main, ChainPartitionDescriptor c) throws IOException {
       String name = c.partitionName();
@@ -297,16 +298,9 @@ public final class AvbVerifier {
                 + " (expected: 0 in a chained vbmeta; a device refuses it: 'chained vbmeta image"
                 + " has non-zero flags')");
       }
-      if (header.rollbackIndexLocation() != 0) {
-        throw new AvbVerificationException(
-            "vbmeta of "
-                + display
-                + ": rollback_index_location "
-                + Integer.toUnsignedString(header.rollbackIndexLocation())
-                + " (expected: 0 in a chained vbmeta, whose location is the chain descriptor's, "
-                + c.rollbackIndexLocation()
-                + ")");
-      }
+      // The header's own rollback_index_location is not read: libavb's load_and_verify_vbmeta
+      // takes it from the header only for the main vbmeta (rollback_index_location_to_use), and a
+      // chained one's from its chain descriptor. Device builds set it in chained images too.
       RollbackRules.checkIndex(
           display, c.rollbackIndexLocation(), header.rollbackIndex(), options.rollbackIndexes());
       for (Descriptor d : chained.vbmeta().descriptors()) {

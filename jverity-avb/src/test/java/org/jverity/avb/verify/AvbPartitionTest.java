@@ -194,14 +194,14 @@ class AvbPartitionTest {
     AvbPartition p = open(b.path(), key("testkey_rsa2048.pem"));
     String img = b.path().toString();
     List<String> args = new ArrayList<>(List.of("verify"));
-    args.addAll(DmVerityTable.veritysetupOptions(p.hashtree(), img));
+    args.addAll(DmVerityTable.of("t", p.hashtree()).veritysetupOptions(img));
     args.addAll(List.of(img, img, Hex.format(p.rootDigest())));
     ToolResult ok = Veritysetup.run(args);
     assertThat(ok.exit()).as(ok.toString()).isZero();
-    assertThat(DmVerityTable.veritysetupOpen(p.hashtree(), img, "vroot"))
+    assertThat(DmVerityTable.of("t", p.hashtree()).veritysetupOpen(img, "vroot"))
         .isEqualTo(
             "veritysetup open "
-                + String.join(" ", DmVerityTable.veritysetupOptions(p.hashtree(), img))
+                + String.join(" ", DmVerityTable.of("t", p.hashtree()).veritysetupOptions(img))
                 + " "
                 + img
                 + " vroot "

@@ -269,15 +269,39 @@ class AvbVerifierTest {
   }
 
   @Test
-  void aChainedImageWithFlagsOrALocationOfItsOwnIsRefused() throws Exception {
+  void aChainedImageWithFlagsIsRefused() throws Exception {
     Path vbmeta = vbmetaChaining(blob("testkey_rsa4096.pem"));
     system("system.img", AvbFixtures.rsa4096(), v -> v.flags(VbmetaHeader.FLAG_HASHTREE_DISABLED));
     assertThatThrownBy(() -> verify(vbmeta, o -> o.followChains(true)))
         .hasMessageContaining("flags 1 (expected: 0 in a chained vbmeta")
         .hasMessageContaining("chained vbmeta image has non-zero flags");
-    system("system.img", AvbFixtures.rsa4096(), v -> v.rollbackIndexLocation(2));
-    assertThatThrownBy(() -> verify(vbmeta, o -> o.followChains(true)))
-        .hasMessageContaining("rollback_index_location 2 (expected: 0 in a chained vbmeta");
+  }
+
+  /**
+   * libavb's load_and_verify_vbmeta reads rollback_index_location from the header of the main
+   * vbmeta only; a chained image's location is its chain descriptor's, whatever its header says
+   * (device builds pass --rollback_index_location to the chained image too).
+   */
+  @ParameterizedTest
+  @CsvSource({"1", "2", "31", "4294967295"})
+  void aChainedImagesOwnRollbackLocationIsIgnoredAsLibavbIgnoresIt(long own) throws Exception {
+    Path vbmeta = vbmetaChaining(blob("testkey_rsa4096.pem")); // system at location 1
+    Built system =
+        system(
+            "system.img",
+            AvbFixtures.rsa4096(),
+            v -> v.rollbackIndexLocation((int) own).rollbackIndex(3));
+    assertThat(verify(vbmeta, o -> o.followChains(true)))
+        .last()
+        .isEqualTo(
+            "system: Successfully verified sha256 hashtree of "
+                + system.path()
+                + " for image of 65536 bytes");
+    if (own != 1) { // the index stored at the header's location is not the one compared
+      assertThat(verify(vbmeta, o -> o.followChains(true).rollbackIndex((int) own, 9))).hasSize(7);
+    }
+    assertThatThrownBy(() -> verify(vbmeta, o -> o.followChains(true).rollbackIndex(1, 4)))
+        .hasMessageContaining("rollback index 3 is below the 4 stored for location 1");
   }
 
   @Test

@@ -66,7 +66,8 @@ public final class AddHashtreeFooterCommand implements Command {
           .option(
               names("--block_size"),
               "BYTES",
-              "Data and hash block size (default 4096).",
+              "Data and hash block size (default 4096); FEC is cut in blocks of it too, the unit"
+                  + " the kernel reads (avbtool's libfec: always 4096).",
               (c, v) -> c.blockSize = AvbNumber.parseInt(v))
           .flag(names("--do_not_generate_fec"), "Append no FEC.", c -> c.doNotGenerateFec = true)
           .flag(

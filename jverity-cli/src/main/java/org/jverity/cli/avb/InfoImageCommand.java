@@ -1,5 +1,7 @@
 package org.jverity.cli.avb;
 
+import static org.jverity.cli.avb.AvbSpelling.names;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,17 +13,19 @@ import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 
-/** {@code jverity avb info_image}: avbtool's text, then the dm-verity table and command. */
+/**
+ * {@code jverity avb info_image}: avbtool's text, exactly; with {@code --dm_verity} (jverity's,
+ * named so that no avbtool option or prefix of one clashes) the dm-verity table and command after.
+ */
 public final class InfoImageCommand implements Command {
   Path image;
   Path output;
+  boolean dmVerity;
 
   public static final Syntax<InfoImageCommand> SYNTAX =
       Syntax.command(
               "avb info_image",
-              "Print what an image's footer and vbmeta say, line for line as avbtool, then for each"
-                  + " hashtree the dm-verity table libfs_avb builds and the equivalent veritysetup"
-                  + " open command.",
+              "Print what an image's footer and vbmeta say, line for line as avbtool.",
               InfoImageCommand::new)
           .requiredOption(
               "--image",
@@ -32,13 +36,20 @@ public final class InfoImageCommand implements Command {
               "--output",
               "FILE",
               "Write the text to FILE instead of stdout.",
-              (c, v) -> c.output = OutputFile.parse(v));
+              (c, v) -> c.output = OutputFile.parse(v))
+          .flag(
+              names("--dm_verity"),
+              "Then, for each hashtree, the dm-verity table libfs_avb builds and the equivalent"
+                  + " veritysetup open command (not avbtool's; a descriptor whose numbers make no"
+                  + " table is refused, exit 18).",
+              c -> c.dmVerity = true);
 
   @Override
   public int run(Io io) throws IOException {
     Outputs.requireImage(image);
     Outputs.check(image, output, "--output", List.of());
-    TextOutput.print(io, output, new ImageInfo(image).text());
+    ImageInfo info = new ImageInfo(image);
+    TextOutput.print(io, output, dmVerity ? info.withDmVerity() : info.avbtoolText());
     return ExitCode.OK;
   }
 }

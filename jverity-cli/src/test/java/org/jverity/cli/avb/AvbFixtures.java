@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -62,6 +65,29 @@ final class AvbFixtures {
     ToolRun r = avb(subcommand, args);
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     return r;
+  }
+
+  /**
+   * Writes {@code value} big-endian (4 bytes for an int, 8 for a long) at {@code at} in the first
+   * descriptor of an unsigned image with a footer: a hostile descriptor, which info_image still
+   * parses (nothing is signed).
+   */
+  static void patchDescriptor(Path img, int at, Number value) throws IOException {
+    try (FileChannel ch =
+        FileChannel.open(img, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ByteBuffer footer = ByteBuffer.allocate(64);
+      ch.read(footer, ch.size() - 64);
+      long vbmeta = footer.getLong(20);
+      ByteBuffer header = ByteBuffer.allocate(256);
+      ch.read(header, vbmeta);
+      assertThat(header.getInt(28)).as("algorithm NONE").isZero();
+      long descriptors = vbmeta + 256 + header.getLong(12) + header.getLong(96);
+      ByteBuffer b =
+          value instanceof Long l
+              ? ByteBuffer.allocate(8).putLong(0, l)
+              : ByteBuffer.allocate(4).putInt(0, value.intValue());
+      ch.write(b, descriptors + at);
+    }
   }
 
   static byte[] read(Path file) {

@@ -14,7 +14,7 @@ import org.jverity.cli.ToolRun;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.testkit.AvbVectors;
 
-/** {@code jverity avb info_image}: AVB.md 6's text line for line, then the dm-verity lines. */
+/** {@code jverity avb info_image}: AVB.md 6's text exactly; the dm-verity lines on request. */
 class InfoImageCommandTest {
   @TempDir Path dir;
 
@@ -22,8 +22,7 @@ class InfoImageCommandTest {
 
   static final String AVBTOOL_TEXT = AvbVectors.INFO_IMAGE_SAMPLE;
 
-  @Test
-  void avbMdExampleThenTheDmVerityLines() throws Exception {
+  private Path avbMdExample() throws Exception {
     Path img = pattern(dir.resolve("system.img"), 1024 * 1024);
     ok(
         "add_hashtree_footer",
@@ -36,7 +35,23 @@ class InfoImageCommandTest {
         "--salt",
         SALT,
         "--do_not_generate_fec");
-    String out = ok("info_image", "--image", img).stdout();
+    return img;
+  }
+
+  @Test
+  void avbMdExampleIsAvbtoolsTextExactly() throws Exception {
+    Path img = avbMdExample();
+    assertThat(ok("info_image", "--image", img).stdout()).isEqualTo(AVBTOOL_TEXT);
+    Path text = dir.resolve("info.txt");
+    ok("info_image", "--image", img, "--output", text);
+    assertThat(Files.readString(text)).isEqualTo(AVBTOOL_TEXT);
+  }
+
+  @Test
+  void dmVerityAddsTheTableAndTheVeritysetupCommand() throws Exception {
+    Path img = avbMdExample();
+    String out = ok("info_image", "--image", img, "--dm_verity").stdout();
+    assertThat(ok("info_image", "--dm-verity", "--image", img).stdout()).isEqualTo(out);
     assertThat(out).startsWith(AVBTOOL_TEXT);
     assertThat(out.substring(AVBTOOL_TEXT.length()))
         .isEqualTo(
@@ -58,8 +73,60 @@ class InfoImageCommandTest {
                 + img
                 + " 2b9c1718a693d97fc700e65dc9dbc654a4e62671\n");
     Path text = dir.resolve("info.txt");
-    ok("info_image", "--image", img, "--output", text);
+    ok("info_image", "--image", img, "--output", text, "--dm_verity");
     assertThat(Files.readString(text)).isEqualTo(out);
+  }
+
+  /**
+   * A descriptor with a zero block size: avbtool's text prints it as it is (avbtool's info_image
+   * does not divide); the dm-verity lines are refused in one line, exit 18, as verify_image refuses
+   * the image; nothing is written.
+   */
+  @Test
+  void aZeroBlockSizeIsPrintedAsAvbtoolDoesAndRefusedForTheTable() throws Exception {
+    Path img = avbMdExample();
+    AvbFixtures.patchDescriptor(img, 44, 0); // data_block_size
+    String text = ok("info_image", "--image", img).stdout();
+    assertThat(text).contains("      Data Block Size:       0 bytes\n");
+    ToolRun table = avb("info_image", "--image", img, "--dm_verity");
+    assertThat(table.exitCode()).isEqualTo(ExitCode.AVB_REFUSED);
+    assertThat(table.stderrLines())
+        .containsExactly(
+            "jverity: system: hashtree descriptor in "
+                + img
+                + ": data_block_size 0 (expected: a power of two, 512 or more, as dm-verity"
+                + " takes)");
+    assertThat(table.stdout()).isEmpty();
+    Path out = dir.resolve("info.txt");
+    assertThat(avb("info_image", "--image", img, "--dm_verity", "--output", out).exitCode())
+        .isEqualTo(ExitCode.AVB_REFUSED);
+    assertThat(out).doesNotExist();
+    ToolRun verify = avb("verify_image", "--image", img, "--accept_unsigned");
+    assertThat(verify.exitCode()).isEqualTo(ExitCode.AVB_REFUSED);
+    assertThat(verify.stderrLines())
+        .singleElement()
+        .asString()
+        .startsWith("jverity: system: hashtree descriptor in " + img + ": ");
+    AvbFixtures.patchDescriptor(img, 44, 4096);
+    AvbFixtures.patchDescriptor(img, 48, 0); // hash_block_size
+    assertThat(avb("info_image", "--image", img, "--dm_verity").stderrLines())
+        .singleElement()
+        .asString()
+        .contains("hash_block_size 0 (expected");
+    ToolRun rootfs =
+        avb(
+            "make_vbmeta_image",
+            "--output",
+            dir.resolve("vbmeta.img"),
+            "--setup_rootfs_from_kernel",
+            img);
+    assertThat(rootfs.exitCode()).as(rootfs.stderr()).isEqualTo(ExitCode.AVB_REFUSED);
+    assertThat(rootfs.stderrLines())
+        .singleElement()
+        .asString()
+        .contains("system: hashtree descriptor in " + img + " (--setup_rootfs_from_kernel): ")
+        .contains("hash_block_size 0 (expected");
+    assertThat(dir.resolve("vbmeta.img")).doesNotExist();
   }
 
   @Test
