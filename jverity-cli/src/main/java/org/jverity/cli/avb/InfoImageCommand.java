@@ -32,7 +32,8 @@ public final class InfoImageCommand implements Command {
               "--output",
               "FILE",
               "Write the text to FILE instead of stdout.",
-              (c, v) -> c.output = OutputFile.parse(v));
+              (c, v) -> c.output = OutputFile.parse(v))
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {
