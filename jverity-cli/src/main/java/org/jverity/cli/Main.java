@@ -114,7 +114,7 @@ public final class Main {
     QuietLibraryLogs.now();
     VeritysetupHashes
         .register(); // BLAKE2, SM3 and the rest, by name only: nothing is loaded until one hashes
-    List<String> all = List.of(args);
+    List<String> all = spelledOut(List.of(args));
     int at = commandIndex(all);
     String verb = at < 0 ? null : all.get(at);
     // Looked for before parsing, so that a command line that does not parse maps its code too.
@@ -285,6 +285,33 @@ public final class Main {
       }
     }
     return -1;
+  }
+
+  /**
+   * The command line with the command's abbreviated options spelt in full ({@link
+   * Syntax#spelledOut}): what is looked for before parsing (--help, --json, the exit-code options)
+   * is then what the parser reads. The command's name, and any subcommand's, stay where they are.
+   */
+  static List<String> spelledOut(List<String> args) {
+    int at = commandIndex(args);
+    Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
+    int words = 1;
+    if (command == AvbCommands.SYNTAX && at + 1 < args.size()) {
+      Syntax<? extends Command> sub = AvbCommands.named(args.get(at + 1));
+      if (sub != null) {
+        command = sub;
+        words = 2;
+      }
+    }
+    if (command == null || !command.abbreviated()) {
+      return args;
+    }
+    List<String> rest = new ArrayList<>(args);
+    List<String> names = List.copyOf(rest.subList(at, at + words));
+    rest.subList(at, at + words).clear();
+    List<String> spelt = new ArrayList<>(command.spelledOut(rest, GlobalOptions.SYNTAX));
+    spelt.addAll(at, names);
+    return List.copyOf(spelt);
   }
 
   /** Whether one of {@code names} is among the options (before any "--"). */

@@ -20,6 +20,12 @@ final class Usage {
    * {@code jverity CMD --help}: usage line, summary, parameters, the command's options, the global
    * ones.
    */
+  /** What the help of a command that takes abbreviations says of them. */
+  static final String ABBREVIATED =
+      "A long option may be shortened to any prefix that picks one option, as fsverity's"
+          + " getopt_long and avbtool's argparse take them; a prefix several options share is"
+          + " refused.";
+
   static String help(Syntax<?> command, Syntax<?> global) {
     StringBuilder b = new StringBuilder(brief(command));
     b.append('\n');
@@ -33,6 +39,10 @@ final class Usage {
     if (!command.options().isEmpty()) {
       b.append("\nOptions:\n");
       options(b, command);
+      if (command.abbreviated()) {
+        b.append('\n');
+        wrap(b, ABBREVIATED, 0, 0);
+      }
     }
     b.append("\nGlobal options (before or after the command):\n");
     options(b, global);
@@ -83,7 +93,7 @@ final class Usage {
     wrap(
         b,
         "Subcommands (their options are avbtool's, spelt with underscores; dashes are accepted"
-            + " too):",
+            + " too, and any prefix that picks one option, as avbtool's argparse takes it):",
         0,
         0);
     for (Syntax<?> c : subcommands) {

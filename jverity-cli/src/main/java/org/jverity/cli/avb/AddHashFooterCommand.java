@@ -80,7 +80,8 @@ public final class AddHashFooterCommand implements Command {
               names("--do_not_use_ab"),
               "The partition does not use A/B (needs libavb 1.1).",
               c -> c.doNotUseAb = true)
-          .include(VbmetaArgs.SYNTAX, c -> c.vbmeta);
+          .include(VbmetaArgs.SYNTAX, c -> c.vbmeta)
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

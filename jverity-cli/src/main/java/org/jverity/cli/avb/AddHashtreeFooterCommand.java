@@ -4,6 +4,7 @@ import static org.jverity.cli.avb.AvbSpelling.names;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import org.jverity.avb.tool.AddHashtreeFooter;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
@@ -123,7 +124,8 @@ public final class AddHashtreeFooterCommand implements Command {
               "N",
               "Hashing and FEC threads (default: one per core).",
               (c, v) -> c.threads = AvbNumber.parseInt(v))
-          .include(VbmetaArgs.SYNTAX, c -> c.vbmeta);
+          .include(VbmetaArgs.SYNTAX, c -> c.vbmeta)
+          .abbreviations(List.of("--threads"));
 
   @Override
   public int run(Io io) throws IOException {

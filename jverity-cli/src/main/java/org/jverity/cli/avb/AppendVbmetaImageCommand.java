@@ -38,7 +38,8 @@ public final class AppendVbmetaImageCommand implements Command {
               names("--vbmeta_image"),
               "IMAGE",
               "The image whose vbmeta is appended.",
-              (c, v) -> c.vbmetaImage = FileName.parse(v));
+              (c, v) -> c.vbmetaImage = FileName.parse(v))
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

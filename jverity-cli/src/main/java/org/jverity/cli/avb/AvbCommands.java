@@ -24,10 +24,11 @@ public final class AvbCommands {
    */
   public static final Syntax<Command> SYNTAX =
       Syntax.<Command>command(
-          NAME,
-          "Android Verified Boot: avbtool's commands (add_hashtree_footer, info_image, ...), byte"
-              + " for byte avbtool's output, FEC built in. 'jverity avb --help' lists them.",
-          () -> AvbCommands::missing);
+              NAME,
+              "Android Verified Boot: avbtool's commands (add_hashtree_footer, info_image, ...), byte"
+                  + " for byte avbtool's output, FEC built in. 'jverity avb --help' lists them.",
+              () -> AvbCommands::missing)
+          .abbreviations();
 
   /** In the order help lists them. */
   public static final List<String> NAMES =

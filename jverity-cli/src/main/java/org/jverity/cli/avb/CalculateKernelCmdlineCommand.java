@@ -38,7 +38,8 @@ public final class CalculateKernelCmdlineCommand implements Command {
               "--output",
               "FILE",
               "Write the cmdline to FILE instead of stdout.",
-              (c, v) -> c.output = OutputFile.parse(v));
+              (c, v) -> c.output = OutputFile.parse(v))
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

@@ -39,7 +39,8 @@ public final class CalculateVbmetaDigestCommand implements Command {
               "--output",
               "FILE",
               "Write the digest to FILE instead of stdout.",
-              (c, v) -> c.output = OutputFile.parse(v));
+              (c, v) -> c.output = OutputFile.parse(v))
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

@@ -30,7 +30,8 @@ public final class EraseFooterCommand implements Command {
           .flag(
               names("--keep_hashtree"),
               "Keep the hash tree and the FEC.",
-              c -> c.keepHashtree = true);
+              c -> c.keepHashtree = true)
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

@@ -26,7 +26,8 @@ public final class ExtractPublicKeyCommand implements Command {
           .requiredOption(
               "--key", "KEY", "PEM private or public key.", (c, v) -> c.key = FileName.parse(v))
           .requiredOption(
-              "--output", "FILE", "The blob to write.", (c, v) -> c.output = OutputFile.parse(v));
+              "--output", "FILE", "The blob to write.", (c, v) -> c.output = OutputFile.parse(v))
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

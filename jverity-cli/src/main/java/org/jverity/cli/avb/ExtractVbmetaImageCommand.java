@@ -36,7 +36,8 @@ public final class ExtractVbmetaImageCommand implements Command {
               names("--padding_size"),
               "N",
               "Pad with zeros to a multiple of N bytes (default 0: no padding).",
-              (c, v) -> c.paddingSize = AvbNumber.parseLong(v));
+              (c, v) -> c.paddingSize = AvbNumber.parseLong(v))
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

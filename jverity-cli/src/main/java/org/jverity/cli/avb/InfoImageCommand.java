@@ -42,7 +42,8 @@ public final class InfoImageCommand implements Command {
               "Then, for each hashtree, the dm-verity table libfs_avb builds and the equivalent"
                   + " veritysetup open command (not avbtool's; a descriptor whose numbers make no"
                   + " table is refused, exit 18).",
-              c -> c.dmVerity = true);
+              c -> c.dmVerity = true)
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

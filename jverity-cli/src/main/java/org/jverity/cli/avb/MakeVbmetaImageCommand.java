@@ -33,7 +33,8 @@ public final class MakeVbmetaImageCommand implements Command {
               "N",
               "Pad the image with zeros to a multiple of N bytes (default 0: no padding).",
               (c, v) -> c.paddingSize = AvbNumber.parseLong(v))
-          .include(VbmetaArgs.SYNTAX, c -> c.vbmeta);
+          .include(VbmetaArgs.SYNTAX, c -> c.vbmeta)
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

@@ -33,7 +33,8 @@ public final class PrintPartitionDigestsCommand implements Command {
               "--output",
               "FILE",
               "Write to FILE instead of stdout.",
-              (c, v) -> c.output = OutputFile.parse(v));
+              (c, v) -> c.output = OutputFile.parse(v))
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

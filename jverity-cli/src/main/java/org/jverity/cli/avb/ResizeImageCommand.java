@@ -30,7 +30,8 @@ public final class ResizeImageCommand implements Command {
               names("--partition_size"),
               "BYTES",
               "The new partition size, a multiple of 4096.",
-              (c, v) -> c.partitionSize = AvbNumber.parseLong(v));
+              (c, v) -> c.partitionSize = AvbNumber.parseLong(v))
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

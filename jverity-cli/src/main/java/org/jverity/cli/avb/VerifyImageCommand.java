@@ -80,7 +80,8 @@ public final class VerifyImageCommand implements Command {
               "--threads",
               "N",
               "Hashing threads (default: one per core).",
-              (c, v) -> c.threads = AvbNumber.parseInt(v));
+              (c, v) -> c.threads = AvbNumber.parseInt(v))
+          .abbreviations(List.of("--accept_unsigned", "--partition", "--threads"));
 
   @Override
   public int run(Io io) throws IOException {

@@ -23,7 +23,8 @@ public final class ZeroHashtreeCommand implements Command {
               "--image",
               "IMAGE",
               "The image with a hashtree footer (changed in place).",
-              (c, v) -> c.image = FileName.parse(v));
+              (c, v) -> c.image = FileName.parse(v))
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException {

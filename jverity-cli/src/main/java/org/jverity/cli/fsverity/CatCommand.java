@@ -108,7 +108,8 @@ public final class CatCommand implements Command {
               "--json",
               "With -o: print a JSON summary on stdout (bytes written, the verified digest)."
                   + " Needs -o: stdout carries the data otherwise.",
-              c -> c.json = true);
+              c -> c.json = true)
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException, InvalidSignatureException {

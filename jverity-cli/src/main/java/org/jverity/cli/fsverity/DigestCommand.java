@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Stream;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
@@ -75,6 +76,13 @@ public final class DigestCommand implements Command {
   boolean json;
   private final List<Object> digests = new ArrayList<>(); // --json: one object per file, in order
 
+  /** The options fsverity digest lacks: an abbreviation fsverity takes picks fsverity's. */
+  private static final List<String> JVERITY_OWN =
+      Stream.concat(
+              RemoteArguments.SYNTAX.names().stream(),
+              Stream.of("--recursive", "--threads", "--json"))
+          .toList();
+
   public static final Syntax<DigestCommand> SYNTAX =
       Syntax.command(
               "digest",
@@ -116,7 +124,8 @@ public final class DigestCommand implements Command {
           .flag(
               "--json",
               "Print one JSON object: \"files\", each file's digest, root hash and parameters.",
-              c -> c.json = true);
+              c -> c.json = true)
+          .abbreviations(JVERITY_OWN);
 
   @Override
   public int run(Io io) throws Exception {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.Command;
@@ -51,7 +52,8 @@ public final class SignCommand implements Command {
           .flag(
               "--json",
               "Print the result as JSON on stdout: file, signature, hash algorithm and digest.",
-              c -> c.json = true);
+              c -> c.json = true)
+          .abbreviations(List.of("--json"));
 
   @Override
   public int run(Io io) throws IOException {

@@ -46,7 +46,8 @@ public final class VerifySigCommand implements Command {
           .flag(
               "--json",
               "Print the result as JSON on stdout: file, signature, hash algorithm, digest and signer.",
-              c -> c.json = true);
+              c -> c.json = true)
+          .abbreviations();
 
   @Override
   public int run(Io io) throws IOException, InvalidSignatureException {

@@ -26,7 +26,9 @@ import org.jverity.server.Locations;
  * <p>Parsing follows popt, as veritysetup does: options and parameters in any order, {@code
  * --name=VALUE} or {@code --name VALUE}, {@code -x VALUE} or {@code -xVALUE}, clustered short flags
  * ({@code -rv}), {@code --} ends the options, and a repeated option means the last one (a
- * repeatable option's setter adds instead). Immutable once built; thread-safe.
+ * repeatable option's setter adds instead). popt takes a long option's name only in full; a syntax
+ * that mirrors a tool parsing with getopt_long (fsverity) or argparse (avbtool) takes any prefix
+ * that picks one option too ({@link #abbreviations(List)}). Immutable once built; thread-safe.
  *
  * @param <T> what the parsed values are stored in
  */
@@ -112,6 +114,12 @@ public final class Syntax<T> {
   private final Supplier<T> factory;
   private final List<Option<T>> options = new ArrayList<>();
   private final List<Parameter<T>> parameters = new ArrayList<>();
+
+  /** Whether a long option may be given as a prefix of its name ({@link #abbreviations(List)}). */
+  private boolean abbreviated;
+
+  /** The options its peer lacks, by {@link Option#name}: a prefix picks them last. */
+  private final Set<String> added = new HashSet<>();
 
   private Syntax(String name, String summary, Supplier<T> factory) {
     this.name = name;
@@ -201,6 +209,35 @@ public final class Syntax<T> {
     return this;
   }
 
+  /**
+   * Lets a long option be given as any prefix of one of its names that picks one option ({@code
+   * --hash=sha512} for {@code --hash-alg}), as getopt_long and argparse take them: for the commands
+   * that mirror fsverity's and avbtool's, whose own test suites and users' scripts abbreviate. An
+   * exact name always wins; a prefix several options share is refused, naming them. {@code added}
+   * are this syntax's options that the peer lacks (jverity's own): a prefix picks among the peer's
+   * options first, and among these and the global options only when none of the peer's has it, so
+   * that an abbreviation the peer takes means here what it means there ({@code --s=SALT} stays
+   * {@code --salt} beside {@code --s3-endpoint}). Without this call (veritysetup's commands and
+   * jverity's own, which follow veritysetup) a name must be given in full, as popt requires.
+   * Config-file keys are never abbreviated ({@link #setKey}).
+   */
+  public Syntax<T> abbreviations(List<String> added) {
+    for (String n : added) {
+      Option<T> o = option(n);
+      if (o == null) {
+        throw new IllegalStateException(name + ": " + n + " is not an option");
+      }
+      this.added.add(o.name());
+    }
+    abbreviated = true;
+    return this;
+  }
+
+  /** {@link #abbreviations(List)} for a syntax whose options are all its peer's. */
+  public Syntax<T> abbreviations() {
+    return abbreviations(List.of());
+  }
+
   private Syntax<T> add(Option<T> o) {
     for (String n : o.names()) {
       if (option(n) != null) {
@@ -244,6 +281,21 @@ public final class Syntax<T> {
       }
     }
     return null;
+  }
+
+  /** Whether a long option may be given as a prefix of its name ({@link #abbreviations(List)}). */
+  public boolean abbreviated() {
+    return abbreviated;
+  }
+
+  /** The options its peer lacks ({@link #abbreviations(List)}), by {@link Option#name}. */
+  public Set<String> added() {
+    return Set.copyOf(added);
+  }
+
+  /** The names messages give its options ({@link Option#name}), in declaration order. */
+  public List<String> names() {
+    return options.stream().map(Option::name).toList();
   }
 
   /** The keys of this syntax's options, in declaration order ({@link Option#key}). */
@@ -343,41 +395,8 @@ public final class Syntax<T> {
   public <G> Parsed<T> parse(List<String> args, Syntax<G> shared, G sharedTarget) {
     T target = factory.get();
     Set<String> given = new HashSet<>();
-    List<String> positional = new ArrayList<>();
-    for (int i = 0; i < args.size(); i++) {
-      String a = args.get(i);
-      if (a.equals("--")) {
-        positional.addAll(args.subList(i + 1, args.size()));
-        break;
-      }
-      if (a.startsWith("--")) {
-        int eq = a.indexOf('=');
-        Bound<?> o = known(eq < 0 ? a : a.substring(0, eq), a, shared, sharedTarget, target);
-        if (!o.option().takesValue()) {
-          if (eq >= 0) {
-            throw new UsageException(
-                "option '" + o.option().name() + "' takes no value: '" + a + "'");
-          }
-          o.store("", given);
-        } else if (eq >= 0) {
-          o.store(a.substring(eq + 1), given);
-        } else {
-          o.store(value(args, ++i, o.option()), given);
-        }
-      } else if (a.startsWith("-") && a.length() > 1) {
-        for (int j = 1; j < a.length(); j++) { // a cluster of short options: -rv, -s00
-          Bound<?> o = known("-" + a.charAt(j), a, shared, sharedTarget, target);
-          if (!o.option().takesValue()) {
-            o.store("", given);
-          } else {
-            o.store(j + 1 < a.length() ? a.substring(j + 1) : value(args, ++i, o.option()), given);
-            break;
-          }
-        }
-      } else {
-        positional.add(a);
-      }
-    }
+    List<String> positional =
+        walk(args, shared, sharedTarget, target, (o, value) -> o.store(value, given), null);
     for (Option<T> o : options) {
       if (o.required() && !given.contains(o.name())) {
         throw new UsageException("missing required option '" + o.name() + "=" + o.label() + "'");
@@ -385,6 +404,91 @@ public final class Syntax<T> {
     }
     storeParameters(positional, target);
     return new Parsed<>(target, Set.copyOf(given));
+  }
+
+  /**
+   * {@code args} with every abbreviated long option spelt in full ({@code --hash=sha512} as {@code
+   * --hash-alg=sha512}), argument for argument: what {@link #parse} takes them for, for the looks
+   * at a command line before it is parsed ({@code --help}, {@code --json}, the exit-code options).
+   * A command line that does not parse comes back as it is, and parsing says what is wrong.
+   */
+  public List<String> spelledOut(List<String> args, Syntax<?> shared) {
+    if (!abbreviated) {
+      return args;
+    }
+    List<String> spelt = new ArrayList<>();
+    try {
+      walk(args, shared, null, null, (o, value) -> {}, spelt);
+    } catch (UsageException e) {
+      return args;
+    }
+    return List.copyOf(spelt);
+  }
+
+  /** What a walk over a command line does with each option it finds. */
+  private interface Found {
+    void option(Bound<?> o, String value);
+  }
+
+  /**
+   * Reads {@code args} in order, giving each option and its value ("" for a flag) to {@code found};
+   * returns the positional arguments. When {@code spelt} is not null, each argument is added to it
+   * as {@link #spelledOut} gives it.
+   */
+  private <G> List<String> walk(
+      List<String> args,
+      Syntax<G> shared,
+      G sharedTarget,
+      T target,
+      Found found,
+      List<String> spelt) {
+    List<String> positional = new ArrayList<>();
+    List<String> out = spelt == null ? new ArrayList<>() : spelt;
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals("--")) {
+        positional.addAll(args.subList(i + 1, args.size()));
+        out.addAll(args.subList(i, args.size()));
+        break;
+      }
+      if (a.startsWith("--")) {
+        int eq = a.indexOf('=');
+        String n = eq < 0 ? a : a.substring(0, eq);
+        Bound<?> o = known(n, a, shared, sharedTarget, target);
+        out.add(o.option().names().contains(n) ? a : o.option().name() + a.substring(n.length()));
+        if (!o.option().takesValue()) {
+          if (eq >= 0) {
+            throw new UsageException(
+                "option '" + o.option().name() + "' takes no value: '" + a + "'");
+          }
+          found.option(o, "");
+        } else if (eq >= 0) {
+          found.option(o, a.substring(eq + 1));
+        } else {
+          found.option(o, value(args, ++i, o.option()));
+          out.add(args.get(i));
+        }
+      } else if (a.startsWith("-") && a.length() > 1) {
+        out.add(a);
+        for (int j = 1; j < a.length(); j++) { // a cluster of short options: -rv, -s00
+          Bound<?> o = known("-" + a.charAt(j), a, shared, sharedTarget, target);
+          if (!o.option().takesValue()) {
+            found.option(o, "");
+          } else if (j + 1 < a.length()) {
+            found.option(o, a.substring(j + 1));
+            break;
+          } else {
+            found.option(o, value(args, ++i, o.option()));
+            out.add(args.get(i));
+            break;
+          }
+        }
+      } else {
+        positional.add(a);
+        out.add(a);
+      }
+    }
+    return positional;
   }
 
   /** An option and the object its value goes to. */
@@ -399,6 +503,11 @@ public final class Syntax<T> {
     }
   }
 
+  /**
+   * The option {@code n} names: by one of its names, among this syntax's options and then {@code
+   * shared}'s, or, with {@link #abbreviations(List)}, by a prefix of a long name that one option
+   * has.
+   */
   private <G> Bound<?> known(String n, String arg, Syntax<G> shared, G sharedTarget, T target) {
     Option<T> o = option(n);
     if (o != null) {
@@ -408,7 +517,41 @@ public final class Syntax<T> {
     if (g != null) {
       return new Bound<>(g, sharedTarget);
     }
+    if (abbreviated && n.startsWith("--") && n.length() > 2) {
+      List<Bound<?>> peers = new ArrayList<>();
+      List<Bound<?>> others = new ArrayList<>();
+      for (Option<T> c : options) {
+        if (startsWith(c, n)) {
+          (added.contains(c.name()) ? others : peers).add(new Bound<>(c, target));
+        }
+      }
+      for (Option<G> c : shared.options) {
+        if (startsWith(c, n)) {
+          others.add(new Bound<>(c, sharedTarget));
+        }
+      }
+      List<Bound<?>> picked = peers.isEmpty() ? others : peers;
+      if (picked.size() == 1) {
+        return picked.getFirst();
+      }
+      if (picked.size() > 1) {
+        List<String> names = new ArrayList<>();
+        picked.forEach(b -> names.add(b.option().name()));
+        throw new UsageException(
+            "option '" + n + "' is ambiguous; possibilities: " + String.join(", ", names));
+      }
+    }
     throw new UsageException("unknown option '" + (arg.startsWith("--") ? n : arg) + "'");
+  }
+
+  /** Whether one of {@code o}'s long names starts with {@code prefix}. */
+  private static boolean startsWith(Option<?> o, String prefix) {
+    for (String name : o.names()) {
+      if (name.startsWith("--") && name.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String value(List<String> args, int i, Option<?> o) {
