@@ -10,6 +10,7 @@ import org.jverity.cli.fsverity.SignCommand;
 import org.jverity.cli.fsverity.VerifySigCommand;
 import org.jverity.cli.serve.CloseCommand;
 import org.jverity.cli.serve.OpenCommand;
+import org.jverity.cli.serve.ReloadCommand;
 import org.jverity.cli.serve.ServeCommand;
 import org.jverity.cli.serve.StatusCommand;
 import org.jverity.cli.syntax.Syntax;
@@ -38,6 +39,7 @@ final class Commands {
           "serve",
           "status",
           "close",
+          "reload",
           "demo",
           "digest",
           "cat",
@@ -57,6 +59,7 @@ final class Commands {
       case "serve" -> ServeCommand.SYNTAX;
       case "status" -> StatusCommand.SYNTAX;
       case "close" -> CloseCommand.SYNTAX;
+      case "reload" -> ReloadCommand.SYNTAX;
       case "demo" -> DemoCommand.SYNTAX;
       case "digest" -> DigestCommand.SYNTAX;
       case "cat" -> CatCommand.SYNTAX;

@@ -366,7 +366,11 @@ public final class Main {
     return false;
   }
 
-  static int exitCode(Throwable e) {
+  /**
+   * The exit code of a command that failed with {@code e}: also that of a reload {@code serve}
+   * refuses for the same mistake ({@code jverity reload}).
+   */
+  public static int exitCode(Throwable e) {
     if (fromRemote(e)) { // a remote device's failure, or its credentials refused
       int code = RemoteDevices.exitCode(e, ExitCode.ORIGIN_DENIED, ExitCode.IO_ERROR);
       if (code >= 0) {

@@ -5,22 +5,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.command.ExitCode;
 import org.jverity.testkit.NbdClients;
 import org.jverity.testkit.Tool;
 
 /**
- * {@code serve} rereads its config on SIGHUP, with real processes and libnbd's clients: a
- * connection to an unchanged export stays up and reads across the reload, one to a changed or
- * removed export ends, an added export is listed, and a config with a mistake changes nothing and
- * is one line in the log.
+ * {@code serve} rereads its config on SIGHUP and on {@code jverity reload}, with real processes and
+ * libnbd's clients: a connection to an unchanged export stays up and reads across the reload, one
+ * to a changed or removed export ends, an added export is listed, and a config with a mistake
+ * changes nothing and is one line in the log. A server started with SIGHUP ignored (nohup) says so
+ * and reloads through {@code jverity reload}. Every client a test starts is killed after it, and
+ * none waits unbounded, so a failing test leaves nothing behind.
  */
 class ServeReloadTest {
   @TempDir Path dir;
+
+  private final List<Process> clients = new ArrayList<>();
+
+  @AfterEach
+  void stopClients() throws InterruptedException {
+    for (Process p : clients) {
+      p.destroyForcibly();
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
 
   @BeforeAll
   static void tools() {
@@ -75,23 +90,30 @@ class ServeReloadTest {
 
   /**
    * An nbdsh client of {@code uri} that reads, says so by creating {@code marker}, waits until
-   * {@code go} exists, then reads again: its exit status says whether the second read worked.
+   * {@code go} exists, then reads again: its exit status says whether the second read worked. It
+   * gives up after two minutes (exit 3), and {@link #stopClients} kills it after the test anyway.
    */
-  private static Process heldClient(String uri, Path marker, Path go) {
-    return Clients.start(
-        "nbdsh",
-        "-u",
-        uri,
-        "-c",
-        """
-        import os, time
-        h.pread(4096, 0)
-        open(%s, "w").close()
-        while not os.path.exists(%s):
-            time.sleep(0.05)
-        h.pread(4096, 4096)
-        """
-            .formatted("'" + marker + "'", "'" + go + "'"));
+  private Process heldClient(String uri, Path marker, Path go) {
+    Process p =
+        Clients.start(
+            "nbdsh",
+            "-u",
+            uri,
+            "-c",
+            """
+            import os, sys, time
+            h.pread(4096, 0)
+            open(%s, "w").close()
+            deadline = time.monotonic() + 120
+            while not os.path.exists(%s):
+                if time.monotonic() > deadline:
+                    sys.exit(3)
+                time.sleep(0.05)
+            h.pread(4096, 4096)
+            """
+                .formatted("'" + marker + "'", "'" + go + "'"));
+    clients.add(p);
+    return p;
   }
 
   private static void await(Path marker) throws InterruptedException {
@@ -213,6 +235,113 @@ class ServeReloadTest {
       assertThat(server.stderr()).doesNotContain("reloaded config");
       assertThat(Jverity.run("status", "--runtime-dir", runtime()).stdoutLines())
           .containsExactly("one  verified  " + oneUri);
+    }
+  }
+
+  @Test
+  void underNohupSighupIsIgnoredTheServerSaysSoAndJverityReloadReloads() throws Exception {
+    TestImage one = TestImage.create(dir, "one", 16);
+    TestImage two = TestImage.create(dir, "two", 8);
+    Path conf = config("", "one", one, "first");
+    try (ServerProcess server = ServerProcess.startIgnoringHangUp(dir, "serve", conf.toString())) {
+      String oneUri = server.line();
+      assertThat(awaitLog(server, "SIGHUP", 1))
+          .isEqualTo(
+              "jverity: SIGHUP is ignored (started under nohup?): reload with `jverity reload"
+                  + " NAME`");
+      config("", "one", one, "first", "two", two, "second");
+      hangUp(server); // ignored: it neither reloads nor stops the server
+      Thread.sleep(1000);
+      assertThat(server.stderr()).doesNotContain("reloaded config");
+
+      ToolRun reload = Jverity.run("reload", "one", "--runtime-dir", runtime());
+      assertThat(reload.exitCode()).as(reload.toString()).isZero();
+      assertThat(reload.stdout())
+          .isEqualTo("reloaded config: 1 added, 0 removed, 0 changed, 1 unchanged\n");
+      assertThat(reload.stderr()).isEmpty();
+      assertThat(awaitLog(server, "reloaded config", 1))
+          .isEqualTo("jverity: reloaded config: 1 added, 0 removed, 0 changed, 1 unchanged");
+      String base = oneUri.substring(0, oneUri.lastIndexOf('/'));
+      assertThat(NbdClients.sha256OfCopy(base + "/two")).isEqualTo(two.sha256());
+      assertThat(Jverity.run("status", "--runtime-dir", runtime()).stdoutLines())
+          .containsExactly("one  verified  " + oneUri, "two  verified  " + base + "/two");
+    }
+  }
+
+  @Test
+  void aRefusedJverityReloadExitsAsServeWouldAtStartInOneLine() throws Exception {
+    TestImage one = TestImage.create(dir, "one", 16);
+    TestImage other = TestImage.create(dir, "other", 8);
+    Path conf = config("", "one", one, "first");
+    try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString())) {
+      String oneUri = server.line();
+      assertThat(server.stderr()).doesNotContain("SIGHUP is ignored");
+      // a key missing: serve refuses it at start with exit 3, reload the same
+      Files.writeString(
+          conf,
+          """
+          [generic]
+          port = 0
+
+          [one]
+          data = one.img
+          root-hash = %s
+          """
+              .formatted(one.root()));
+      ToolRun atStart = Jverity.run("serve", conf.toString());
+      ToolRun missing = Jverity.run("reload", "one", "--runtime-dir", runtime());
+      assertThat(atStart.exitCode()).isEqualTo(3);
+      assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(atStart.exitCode());
+      assertThat(missing.stdout()).isEmpty();
+      assertThat(missing.stderr())
+          .isEqualTo(
+              "jverity: config reload refused: "
+                  + conf
+                  + ":4: [one]: hash: missing (expected: the hash device's path)\n");
+      // another image's root hash: the exit code of a wrong root hash, 7, as serve's
+      TestImage wrongRoot = new TestImage(other.data(), other.hash(), one.root(), one.identity());
+      config("", "one", one, "first", "two", wrongRoot, "x");
+      ToolRun wrongAtStart = Jverity.run("serve", conf.toString());
+      ToolRun wrong = Jverity.run("reload", "one", "--runtime-dir", runtime());
+      assertThat(wrongAtStart.exitCode()).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
+      assertThat(wrong.exitCode()).as(wrong.toString()).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
+      assertThat(wrong.stderr().lines()).hasSize(1);
+      assertThat(wrong.stderr()).startsWith("jverity: config reload refused: ");
+      assertThat(awaitLog(server, "config reload refused", 2)).isEqualTo(wrong.stderr().strip());
+
+      assertThat(Jverity.run("status", "--runtime-dir", runtime()).stdoutLines())
+          .as("the old export serves on")
+          .containsExactly("one  verified  " + oneUri);
+      ToolRun none = Jverity.run("reload", "nothing", "--runtime-dir", runtime());
+      assertThat(none.exitCode()).isEqualTo(ExitCode.INACTIVE);
+      assertThat(none.stderr())
+          .isEqualTo(
+              "jverity: nothing is inactive (no server answers at "
+                  + dir.resolve("run/nothing.ctl")
+                  + ")\n");
+    }
+  }
+
+  @Test
+  void anOpenHasNoConfigToReload() throws Exception {
+    TestImage one = TestImage.create(dir, "one", 16);
+    try (ServerProcess server =
+        ServerProcess.start(
+            dir,
+            "open",
+            one.data().toString(),
+            "one",
+            one.hash().toString(),
+            one.root(),
+            "--port",
+            "0")) {
+      server.line();
+      ToolRun reload = Jverity.run("reload", "one", "--runtime-dir", runtime());
+      assertThat(reload.exitCode()).isEqualTo(ExitCode.IO_ERROR);
+      assertThat(reload.stderr())
+          .isEqualTo(
+              "jverity: one: this server has no config to reread (expected: an export of jverity"
+                  + " serve CONFIG)\n");
     }
   }
 }

@@ -17,7 +17,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code jverity open} or {@code serve} running in a child JVM with the test class path (a server
  * installs a shutdown hook and exits: it cannot run inside the test's JVM). stderr goes to a file;
- * stdout's lines (the URIs) are read as they come. Closing kills it if it still runs.
+ * stdout's lines (the URIs) are read as they come. Closing kills it, and anything it started, if it
+ * still runs.
+ *
+ * <p>The child starts with SIGHUP at its default whatever the test's JVM inherited: under {@code
+ * nohup} Maven, and every process it starts, ignore SIGHUP, and a JVM started so never sees one
+ * (the reload tests would wait for a reload that cannot come). {@link #startIgnoringHangUp} starts
+ * one as {@code nohup} would.
  */
 public final class ServerProcess implements AutoCloseable {
   private final Process process;
@@ -44,8 +50,21 @@ public final class ServerProcess implements AutoCloseable {
             Main.class.getName()));
   }
 
+  /** SIGHUP as a service manager leaves it: at its default, so a JVM may catch it. */
+  private static final List<String> HUP_DEFAULT = List.of("env", "--default-signal=HUP");
+
+  /** SIGHUP as {@code nohup} leaves it: ignored, which a JVM cannot undo. */
+  private static final List<String> HUP_IGNORED = List.of("env", "--ignore-signal=HUP");
+
   public static ServerProcess start(Path dir, String... args) throws IOException {
     List<String> cmd = javaCommand();
+    return launch(dir, cmd, Map.of(), args);
+  }
+
+  /** As {@link #start}, with SIGHUP ignored, as under {@code nohup}. */
+  static ServerProcess startIgnoringHangUp(Path dir, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(HUP_IGNORED);
+    cmd.addAll(javaCommand());
     return launch(dir, cmd, Map.of(), args);
   }
 
@@ -57,6 +76,9 @@ public final class ServerProcess implements AutoCloseable {
 
   private static ServerProcess launch(
       Path dir, List<String> cmd, Map<String, String> env, String... args) throws IOException {
+    if (!cmd.getFirst().equals("env")) {
+      cmd.addAll(0, HUP_DEFAULT); // env execs java: the process id stays the server's
+    }
     cmd.addAll(List.of(args));
     Path err = Files.createTempFile(dir, "server", ".err");
     ProcessBuilder b = Jverity.detailed(new ProcessBuilder(cmd)).redirectError(err.toFile());
@@ -134,8 +156,15 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /** Kills what the server started (a --run command), then the server, and waits for it. */
   @Override
   public void close() {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
+    try {
+      process.waitFor(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -80,6 +80,7 @@ public final class Server {
 
   private final Object exportsLock = new Object();
   private ConfigReload reload; // null: SIGHUP is the JVM's (it stops the server)
+  private ToIntFunction<Exception> refusalCode; // a refused reload's exit code, as at start
   private HashBlockCache cache;
   private volatile RemoteSources remotes; // made at the first remote export; closed after them
   private Path statusDir; // null: no status sockets (stdin)
@@ -127,11 +128,14 @@ public final class Server {
   }
 
   /**
-   * SIGHUP rereads the config through {@code source} and serves what it says ({@link #reload()});
-   * without this SIGHUP stops the server as SIGTERM does.
+   * SIGHUP, and {@code jverity reload} through a status socket, reread the config through {@code
+   * source} and serve what it says ({@link #reload()}); without this SIGHUP stops the server as
+   * SIGTERM does. {@code refusalCode} is the exit code the front end gives a mistake at start,
+   * which {@code jverity reload} exits with when the same mistake refuses a reload.
    */
-  public Server withReload(ConfigReload source) {
+  public Server withReload(ConfigReload source, ToIntFunction<Exception> refusalCode) {
     reload = source;
+    this.refusalCode = refusalCode;
     return this;
   }
 
@@ -199,6 +203,9 @@ public final class Server {
       }
       if (reload != null && !listening.stdin()) {
         sighup = SighupReload.install(this::reload);
+        if (sighup.ignored()) {
+          log.line("SIGHUP is ignored (started under nohup?): reload with `jverity reload NAME`");
+        }
       }
       if (service.exitWithParent()) {
         opened.add(ParentWatch.start(parent, log, () -> server.shutdown(GRACE)));
@@ -313,16 +320,18 @@ public final class Server {
   }
 
   /**
-   * Rereads the config (SIGHUP) and serves what it says: exports added, removed or changed (their
-   * connections drained and closed, new clients get the new one), the unchanged ones untouched with
-   * their connections. A config with a mistake, one whose [generic] section changed (where and how
-   * the server listens takes a restart), or an export that cannot open, refuses the reload whole:
-   * the old exports go on and the reason is one line in the log.
+   * Rereads the config (SIGHUP, {@code jverity reload}) and serves what it says: exports added,
+   * removed or changed (their connections drained and closed, new clients get the new one), the
+   * unchanged ones untouched with their connections. A config with a mistake, one whose [generic]
+   * section changed (where and how the server listens takes a restart), or an export that cannot
+   * open, refuses the reload whole: the old exports go on and the reason is one line in the log.
+   * Returns the status socket's answer ({@link StatusSocket#RELOADED} and what changed, or {@link
+   * StatusSocket#REFUSED}, the exit code and the log's line).
    */
-  void reload() {
+  String reload() {
     synchronized (exportsLock) {
       if (server == null) {
-        return;
+        return "error: not serving yet";
       }
       ConfigReload.Config next;
       try {
@@ -334,8 +343,7 @@ public final class Server {
                   + " server for the rest)");
         }
       } catch (IOException | RuntimeException e) {
-        log.line("config reload refused: " + e.getMessage());
-        return;
+        return refused(e);
       }
       Map<String, ExportConfig> before = new LinkedHashMap<>();
       live.forEach((name, l) -> before.put(name, l.served.spec));
@@ -358,8 +366,7 @@ public final class Server {
       } catch (IOException | RuntimeException e) {
         claimed.forEach(Server::quietly);
         opened.values().forEach(ServedExport::close);
-        log.line("config reload refused: " + e.getMessage());
-        return;
+        return refused(e);
       }
       List<ServedExport> now = new ArrayList<>();
       for (ExportConfig spec : next.exports()) {
@@ -390,8 +397,17 @@ public final class Server {
       }
       live.clear();
       live.putAll(ordered);
-      log.line("reloaded config: " + changes.summary());
+      String done = StatusSocket.RELOADED + changes.summary();
+      log.line(done);
+      return done;
     }
+  }
+
+  /** Says in the log why a reload was refused; the status socket's answer. */
+  private String refused(Exception e) {
+    String line = "config reload refused: " + e.getMessage();
+    log.line(line);
+    return StatusSocket.REFUSED + refusalCode.applyAsInt(e) + ": " + line;
   }
 
   /** Opens one export over the shared cache; the remote sources are made at the first URL. */
@@ -411,7 +427,8 @@ public final class Server {
         name,
         () -> StatusReport.text(l.served, uriOf.apply(name), server.connections()),
         () -> Json.line(StatusReport.json(l.served, uriOf.apply(name), server.connections())),
-        () -> withdraw(l));
+        () -> withdraw(l),
+        reload == null ? null : this::reload);
   }
 
   private void registerMetrics(ServedExport e) {

@@ -20,10 +20,12 @@ import java.util.function.Supplier;
  * which {@code jverity status NAME} sends one line, {@code status} (or {@code status json} for
  * {@code --json}), and reads the report until the server closes; {@code jverity close NAME} sends
  * {@code close}, reads {@code closing}, then {@code closed} once the export is withdrawn (or the
- * end of the stream, when it was the server's last and the server has exited). Only this server's
- * own user may close ({@link PeerCheck}). A socket file left by a server that died is replaced; one
- * whose server still answers is refused, so two servers cannot claim one name. Thread-safe; one
- * virtual thread accepts, one per client answers.
+ * end of the stream, when it was the server's last and the server has exited); {@code jverity
+ * reload NAME} sends {@code reload} to a {@code serve}, which rereads its config and answers one
+ * line once done ({@link #RELOADED} and what changed, or why it was refused). Only this server's
+ * own user may close or reload ({@link PeerCheck}). A socket file left by a server that died is
+ * replaced; one whose server still answers is refused, so two servers cannot claim one name.
+ * Thread-safe; one virtual thread accepts, one per client answers.
  */
 public final class StatusSocket implements AutoCloseable {
   /** The request, and the longest one read. */
@@ -38,27 +40,49 @@ public final class StatusSocket implements AutoCloseable {
   /** The first line of the answer to {@link #CLOSE}, at once. */
   public static final String CLOSING = "closing\n";
 
+  /** The request to reread the config, as SIGHUP does. */
+  public static final String RELOAD = "reload\n";
+
+  /** How the answer to {@link #RELOAD} starts when the config was reloaded. */
+  public static final String RELOADED = "reloaded config: ";
+
+  /**
+   * How the answer to {@link #RELOAD} starts when the reload was refused: then the exit code the
+   * mistake has at start, a colon and the log's line ({@code refused 3: config reload refused:
+   * ...}).
+   */
+  public static final String REFUSED = "refused ";
+
   private static final int MAX_REQUEST = 64; // bytes
 
   private final Path path;
   private final ServerSocketChannel channel;
   private final Runnable close; // null: close is not offered
+  private final Supplier<String> reload; // the one-line answer; null: reload is not offered
   private final AtomicBoolean closing = new AtomicBoolean();
   private volatile boolean closed;
 
-  private StatusSocket(Path path, ServerSocketChannel channel, Runnable close) {
+  private StatusSocket(
+      Path path, ServerSocketChannel channel, Runnable close, Supplier<String> reload) {
     this.path = path;
     this.channel = channel;
     this.close = close;
+    this.reload = reload;
   }
 
   /**
    * Listens at {@code path}, answering each request with {@code report.get()}, or {@code
    * json.get()}; a {@code close} request runs {@code close} (null: not offered), which returns once
-   * the export is withdrawn; this socket is then closed too.
+   * the export is withdrawn; this socket is then closed too. A {@code reload} request runs {@code
+   * reload} (null: not offered), which returns the answer's one line once the reload is done.
    */
   public static StatusSocket open(
-      Path path, String name, Supplier<String> report, Supplier<String> json, Runnable close)
+      Path path,
+      String name,
+      Supplier<String> report,
+      Supplier<String> json,
+      Runnable close,
+      Supplier<String> reload)
       throws IOException {
     if (Files.exists(path)) {
       if (query(path, Duration.ofSeconds(2)) != null) {
@@ -79,7 +103,7 @@ public final class StatusSocket implements AutoCloseable {
       channel.close();
       throw new IOException(path + ": cannot create the status socket: " + e.getMessage(), e);
     }
-    StatusSocket s = new StatusSocket(path, channel, close);
+    StatusSocket s = new StatusSocket(path, channel, close, reload);
     Thread.ofVirtual().name("jverity-status").start(() -> s.accept(report, json));
     return s;
   }
@@ -108,13 +132,17 @@ public final class StatusSocket implements AutoCloseable {
         answerClose(c);
         return;
       }
+      if (request.equals(RELOAD)) {
+        answerReload(c);
+        return;
+      }
       write(
           c,
           request.equals(REQUEST)
               ? report.get()
               : request.equals(JSON_REQUEST)
                   ? json.get()
-                  : "error: unknown request (expected: status, status json or close)\n");
+                  : "error: unknown request (expected: status, status json, close or reload)\n");
     } catch (IOException | RuntimeException e) {
       // the client went away; nothing to tell it
     }
@@ -133,6 +161,21 @@ public final class StatusSocket implements AutoCloseable {
     close.run();
     close();
     write(c, "closed\n");
+  }
+
+  private void answerReload(SocketChannel c) throws IOException {
+    if (!PeerCheck.sameUser(c)) {
+      write(c, "error: refused: only the user this server runs as may reload its config\n");
+      return;
+    }
+    if (reload == null) {
+      write(
+          c,
+          "error: this server has no config to reread (expected: an export of jverity serve"
+              + " CONFIG)\n");
+      return;
+    }
+    write(c, reload.get() + "\n");
   }
 
   private static void write(SocketChannel c, String reply) throws IOException {

@@ -5,6 +5,7 @@ import java.nio.charset.MalformedInputException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.jverity.cli.Main;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
@@ -45,7 +46,7 @@ public final class ServeCommand implements Command {
                   + " root-hash, tree or FEC keys: its vbmeta, checked against KEY, gives them). Prints one URI per export on stdout, then serves until SIGINT, SIGTERM or"
                   + " jverity close of its last export (exit 0). An export that could serve nothing (wrong root hash,"
                   + " wrong parameters, another image's hash file) refuses the server before it listens, naming it,"
-                  + " with verify's diagnosis and exit code. SIGHUP rereads CONFIG: exports added, removed or"
+                  + " with verify's diagnosis and exit code. SIGHUP or jverity reload NAME rereads CONFIG: exports added, removed or"
                   + " changed (the connections of those changed or removed end), the others untouched; a config"
                   + " with a mistake, a changed [generic] or an export that cannot open is refused whole, in one"
                   + " line of the log, and the old exports serve on. Under socket activation (LISTEN_PID is"
@@ -92,7 +93,8 @@ public final class ServeCommand implements Command {
                 () -> {
                   ServeConfig again = read(readIni(), io);
                   return new ConfigReload.Config(again.listening(), again.exports());
-                })
+                },
+                Main::exitCode)
             .run());
   }
 

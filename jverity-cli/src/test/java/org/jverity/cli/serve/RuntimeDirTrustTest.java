@@ -84,6 +84,7 @@ class RuntimeDirTrustTest {
     assertRefused(Jverity.run("status", "disk", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("status", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("close", "disk", "--runtime-dir", run.toString()), expected);
+    assertRefused(Jverity.run("reload", "disk", "--runtime-dir", run.toString()), expected);
     TestImage image = TestImage.create(dir, "disk", 8);
     assertRefused(
         Jverity.run(
@@ -114,6 +115,7 @@ class RuntimeDirTrustTest {
     String expected = "jverity: runtime directory " + run + ": owned by nobody, not root";
     assertRefused(Jverity.run("status", "disk", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("close", "disk", "--runtime-dir", run.toString()), expected);
+    assertRefused(Jverity.run("reload", "disk", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("status", "--runtime-dir", run.toString()), expected);
   }
 
@@ -178,6 +180,7 @@ class RuntimeDirTrustTest {
         "status socket " + run.resolve("disk.ctl") + ": served by user nobody, not root";
     assertRefused(Jverity.run("status", "disk", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("close", "disk", "--runtime-dir", run.toString()), expected);
+    assertRefused(Jverity.run("reload", "disk", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("status", "--runtime-dir", run.toString()), expected);
     assertThat(listener.isAlive()).isTrue();
   }
@@ -203,29 +206,10 @@ class RuntimeDirTrustTest {
       Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxr-xr-x"));
       Path link = Files.createLink(shared.resolve("disk.ctl"), dir.resolve("run/disk.ctl"));
       Files.setPosixFilePermissions(link, PosixFilePermissions.fromString("rwxrwxrwx"));
-      Process other =
-          new ProcessBuilder(
-                  "/usr/bin/setpriv",
-                  "--reuid=" + NOBODY,
-                  "--regid=" + NOBODY,
-                  "--clear-groups",
-                  "/usr/bin/python3",
-                  "-c",
-                  """
-              import socket, sys
-              s = socket.socket(socket.AF_UNIX)
-              s.connect(sys.argv[1])
-              s.sendall(b"close\\n")
-              s.shutdown(socket.SHUT_WR)
-              print(s.makefile().read(), end="")
-              """,
-                  link.toString())
-              .redirectErrorStream(true)
-              .start();
-      String answer = new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(other.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(answer)
+      assertThat(askAsNobody(link, "close"))
           .isEqualTo("error: refused: only the user this server runs as may close its exports\n");
+      assertThat(askAsNobody(link, "reload"))
+          .isEqualTo("error: refused: only the user this server runs as may reload its config\n");
       assertThat(Clients.run("nbdinfo", "--size", uri).stdout().strip())
           .as("still served")
           .isEqualTo(Integer.toString(16 * 4096));
@@ -239,6 +223,37 @@ class RuntimeDirTrustTest {
             .startsWith("closing\n");
       }
       assertThat(server.waitFor()).isZero();
+    }
+  }
+
+  /** Sends {@code request} to the status socket at {@code socket} as user nobody; the answer. */
+  private static String askAsNobody(Path socket, String request) throws Exception {
+    Process other =
+        new ProcessBuilder(
+                "/usr/bin/setpriv",
+                "--reuid=" + NOBODY,
+                "--regid=" + NOBODY,
+                "--clear-groups",
+                "/usr/bin/python3",
+                "-c",
+                """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            s.sendall(sys.argv[2].encode() + b"\\n")
+            s.shutdown(socket.SHUT_WR)
+            print(s.makefile().read(), end="")
+            """,
+                socket.toString(),
+                request)
+            .redirectErrorStream(true)
+            .start();
+    try {
+      String answer = new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(other.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      return answer;
+    } finally {
+      other.destroyForcibly();
     }
   }
 }
