@@ -137,8 +137,8 @@ JNIEXPORT jint JNICALL Java_org_jverity_hash_NativeHashing_hashRun(
 
 /*
  * A run in a direct buffer (what a FileChannel reads into with one copy): from byte `off` of the
- * buffer's memory. Direct memory is the JVM's own allocation, never a file mapping, so a truncated
- * file cannot fault here.
+ * buffer's memory. Direct memory is the JVM's own allocation, never a file mapping (BlockHasher
+ * hashes a mapped buffer in Java), so a truncated file cannot fault here.
  */
 JNIEXPORT jint JNICALL Java_org_jverity_hash_NativeHashing_hashRunDirect(
     JNIEnv *env, jclass cls, jint algorithm, jbyteArray salt_array, jboolean salt_first,

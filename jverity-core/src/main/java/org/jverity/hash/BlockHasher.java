@@ -1,5 +1,6 @@
 package org.jverity.hash;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigest;
@@ -110,14 +111,19 @@ public final class BlockHasher {
   /** Writes the digest of {@code block[off, off+len)} to {@code out[outOff, outOff+digestSize)}. */
   public void hash(byte[] block, int off, int len, byte[] out, int outOff) {
     MessageDigest digest = digest();
-    if (saltFirst) {
-      digest.update(salt);
-      digest.update(block, off, len);
-    } else {
-      digest.update(block, off, len);
-      digest.update(salt);
+    try {
+      if (saltFirst) {
+        digest.update(salt);
+        digest.update(block, off, len);
+      } else {
+        digest.update(block, off, len);
+        digest.update(salt);
+      }
+      finish(out, outOff);
+    } catch (RuntimeException | Error e) {
+      digest.reset(); // half a block hashed must not begin the next block's digest
+      throw e;
     }
-    finish(out, outOff);
   }
 
   /**
@@ -127,14 +133,19 @@ public final class BlockHasher {
    */
   public void hash(ByteBuffer block, byte[] out, int outOff) {
     MessageDigest digest = digest();
-    if (saltFirst) {
-      digest.update(salt);
-      digest.update(block);
-    } else {
-      digest.update(block);
-      digest.update(salt);
+    try {
+      if (saltFirst) {
+        digest.update(salt);
+        digest.update(block);
+      } else {
+        digest.update(block);
+        digest.update(salt);
+      }
+      finish(out, outOff);
+    } catch (RuntimeException | Error e) {
+      digest.reset(); // a mapped file that shrank fails mid-block: the next digest starts clean
+      throw e;
     }
-    finish(out, outOff);
   }
 
   /**
@@ -158,17 +169,23 @@ public final class BlockHasher {
 
   /**
    * As {@link #hashBlocks(byte[], int, int, int, byte[], int, int)}, the blocks in {@code blocks}
-   * from its index {@code off} on (its position and limit are left alone). A direct buffer is what
-   * the native loop reads best: a file read into it is copied once, and hashed where it lies.
+   * from its index {@code off} on, indexed as {@link ByteBuffer#get(int)} indexes it: the run lies
+   * between 0 and its limit, or is refused with {@link IndexOutOfBoundsException} (a slice's
+   * backing array or memory around it is never read). Its position and limit are left alone. A
+   * direct buffer is what the native loop reads best: a file read into it is copied once, and
+   * hashed where it lies.
    */
   public void hashBlocks(
       ByteBuffer blocks, int off, int blockSize, int count, byte[] out, int outOff, int stride) {
+    checkRun(blocks.limit(), off, blockSize, count, out, outOff, stride);
+    if (count == 0) {
+      return;
+    }
     if (blocks.hasArray()) {
       hashBlocks(blocks.array(), blocks.arrayOffset() + off, blockSize, count, out, outOff, stride);
       return;
     }
-    checkRun(blocks.capacity(), off, blockSize, count, out, outOff, stride);
-    if (runsNatively() && count > 0) {
+    if (runsNatively() && nativelyReadable(blocks)) {
       NativeHashing.hashBlocks(
           nativeCode, salt, saltFirst, blocks, off, blockSize, count, out, outOff, stride);
       return;
@@ -176,6 +193,15 @@ public final class BlockHasher {
     for (int i = 0; i < count; i++) {
       hash(blocks.slice(off + i * blockSize, blockSize), out, outOff + i * stride);
     }
+  }
+
+  /**
+   * Whether the native loop may read {@code blocks} in place: direct memory the JVM allocated. A
+   * read-only heap buffer has no address, and a mapped file can shrink under its mapping, a fault
+   * that would end the JVM in native code, where the JDK's own reads turn it into an error.
+   */
+  private static boolean nativelyReadable(ByteBuffer blocks) {
+    return blocks.isDirect() && !MemorySegment.ofBuffer(blocks).isMapped();
   }
 
   /**

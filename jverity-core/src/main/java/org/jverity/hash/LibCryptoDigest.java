@@ -1,5 +1,6 @@
 package org.jverity.hash;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.security.DigestException;
 import java.security.MessageDigest;
@@ -65,6 +66,11 @@ final class LibCryptoDigest extends MessageDigest implements Cloneable {
     }
     if (input.hasArray()) {
       functions.update(state, input.array(), input.arrayOffset() + input.position(), n);
+    } else if (MemorySegment.ofBuffer(input).isMapped()) {
+      // A mapped file can shrink under its mapping: the JDK's copy turns that fault into an error,
+      // where libcrypto reading it in place would end the JVM.
+      super.engineUpdate(input);
+      return;
     } else {
       functions.update(state, input); // direct: read in place, no copy
     }

@@ -3,7 +3,13 @@ package org.jverity.hash;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.Arrays;
@@ -15,6 +21,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The libcrypto digests give the JDK's bytes, however the input is fed, and behave as a
@@ -108,5 +115,26 @@ class LibCryptoDigestTest {
         .isEqualTo(HashAlgorithm.SHA512.newJavaDigest().digest(new byte[] {4}));
     assertThat(out[0]).isZero();
     assertThatThrownBy(() -> d.digest(out, 10, 60)).isInstanceOf(DigestException.class);
+  }
+
+  /**
+   * A mapped file that shrank under its mapping: the update fails with the JDK's error, where
+   * libcrypto reading the mapping in place would end the JVM; bytes still mapped hash as the JDK's.
+   */
+  @Test
+  void aMappedFileThatShrankFailsTheUpdateInsteadOfTheJvm(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("data");
+    byte[] data = new byte[3 * 4096];
+    new SplittableRandom(3).nextBytes(data);
+    Files.write(file, data);
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      MappedByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, data.length);
+      MessageDigest d = libcrypto(HashAlgorithm.SHA256);
+      d.update(mapped.duplicate());
+      assertThat(d.digest()).isEqualTo(HashAlgorithm.SHA256.newJavaDigest().digest(data));
+      ch.truncate(0);
+      assertThatThrownBy(() -> d.update(mapped.duplicate())).isInstanceOf(InternalError.class);
+    }
   }
 }

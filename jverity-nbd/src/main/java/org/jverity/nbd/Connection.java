@@ -35,6 +35,9 @@ final class Connection implements Runnable {
   private final Semaphore inFlight; // permits: requests that may still start
   private final CountDownLatch ended = new CountDownLatch(1); // run() has left the server
   private volatile boolean draining; // the server is shutting down: answer ESHUTDOWN
+  private volatile boolean answering; // a request read is not yet answered or started
+  private volatile long lastRequest =
+      Long.MIN_VALUE; // nanoTime a request was last answered/started
   private volatile Export export; // once the handshake chose it; null before
 
   Connection(NbdServer server, Transport transport) {
@@ -91,7 +94,7 @@ final class Connection implements Runnable {
       reason = "internal error: " + e;
     } finally {
       inFlight.acquireUninterruptibly(limits.maxInFlight()); // every request started has answered
-      inFlight.release(limits.maxInFlight()); // (a concurrent drainAndClose waits for the same)
+      inFlight.release(limits.maxInFlight()); // (a drain looks at the same permits)
       closeQuietly();
       server.ended(this);
       ended.countDown();
@@ -101,14 +104,38 @@ final class Connection implements Runnable {
   }
 
   /**
-   * Shutdown: later requests get ESHUTDOWN; once those in flight answered, the connection closes.
+   * A drain (a withdraw, a reload, a shutdown), as the spec's soft disconnect: every request read
+   * before it is answered, with its data or its error; every request read from then on gets
+   * ESHUTDOWN, for as long as the client goes on sending. The connection closes once the client has
+   * gone (NBD_CMD_DISC, or its end of the socket), or once nothing has been in flight or arrived
+   * for {@link #QUIET}, or at {@code deadline} ({@link System#nanoTime()}) whatever is still going
+   * on (a client that does not read its replies would hold its connection for ever). Returns then.
    */
-  void drainAndClose() {
+  void drainAndClose(long deadline) {
     draining = true;
-    inFlight.acquireUninterruptibly(limits.maxInFlight());
-    inFlight.release(limits.maxInFlight());
-    closeQuietly();
+    long quietSince = System.nanoTime();
+    while (!awaitEnd(POLL)) {
+      long now = System.nanoTime();
+      if (answering || inFlight.availablePermits() < limits.maxInFlight()) {
+        quietSince = now;
+      }
+      quietSince = Math.max(quietSince, lastRequest);
+      if (now - quietSince >= QUIET.toNanos() || now - deadline >= 0) {
+        closeQuietly(); // the reading thread ends on the closed socket
+        return;
+      }
+    }
   }
+
+  /**
+   * How long a draining connection stays open with nothing to answer: a client told ESHUTDOWN has
+   * this long to disconnect, and a request it sends meanwhile is answered; one that sends nothing
+   * is closed after it.
+   */
+  static final Duration QUIET = Duration.ofMillis(500);
+
+  /** How often a drain looks whether its connection is quiet. */
+  private static final Duration POLL = Duration.ofMillis(10);
 
   /**
    * Waits until this connection's thread has left the server (no longer counted in its
@@ -150,32 +177,38 @@ final class Connection implements Runnable {
             this::closeQuietly);
     while (true) {
       RequestHeader h = RequestHeader.decode(in);
-      long t0 = System.nanoTime();
-      NbdCommand cmd = h.command();
-      if (cmd == NbdCommand.WRITE) {
-        drain(h.length());
-        commands.fail(h, t0, NbdError.EPERM, "the export is read-only", h.length());
-        continue;
-      }
-      if (cmd == NbdCommand.DISC) {
-        return "client disconnected";
-      }
-      if (draining || server.isShuttingDown()) {
-        commands.fail(h, t0, NbdError.ESHUTDOWN, "the server is shutting down", 0);
-        continue;
-      }
-      Refusal refusal = RequestValidation.validate(h, s, limits);
-      if (refusal != null) {
-        commands.refuse(h, t0, refusal);
-        continue;
-      }
-      if (cmd == NbdCommand.FLUSH) { // read-only: nothing to flush
-        commands.ok(h, t0);
-      } else {
-        start(
-            commands, h, t0); // READ, CACHE or BLOCK_STATUS: validation refuses every other command
+      answering = true; // a drain now waits for it to be answered or started
+      try {
+        if (!handle(s, commands, h, in)) {
+          return "client disconnected";
+        }
+      } finally {
+        lastRequest = System.nanoTime();
+        answering = false;
       }
     }
+  }
+
+  /** Answers or starts one request read; false for NBD_CMD_DISC. */
+  private boolean handle(Session s, ExportCommands commands, RequestHeader h, DataInputStream in)
+      throws IOException {
+    long t0 = System.nanoTime();
+    NbdCommand cmd = h.command();
+    if (cmd == NbdCommand.WRITE) {
+      drain(in, h.length());
+      commands.fail(h, t0, NbdError.EPERM, "the export is read-only", h.length());
+    } else if (cmd == NbdCommand.DISC) {
+      return false;
+    } else if (draining || server.isShuttingDown()) {
+      commands.fail(h, t0, NbdError.ESHUTDOWN, "the server is shutting down", 0);
+    } else if (RequestValidation.validate(h, s, limits) instanceof Refusal refusal) {
+      commands.refuse(h, t0, refusal);
+    } else if (cmd == NbdCommand.FLUSH) { // read-only: nothing to flush
+      commands.ok(h, t0);
+    } else {
+      start(commands, h, t0); // READ, CACHE or BLOCK_STATUS: validation refuses every other command
+    }
+    return true;
   }
 
   /**
@@ -229,7 +262,7 @@ final class Connection implements Runnable {
    * Reads and drops a WRITE payload, so the next request can be read; a huge one ends the
    * connection.
    */
-  private void drain(long length) throws IOException {
+  private void drain(DataInputStream in, long length) throws IOException {
     if (length > limits.maxWriteDrain()) {
       throw new NbdProtocolException(
           "write of "
@@ -238,7 +271,6 @@ final class Connection implements Runnable {
               + limits.maxWriteDrain()
               + " to drain)");
     }
-    DataInputStream in = new DataInputStream(transport.in());
     for (long left = length; left > 0; ) {
       int n = (int) Math.min(DRAIN.length, left);
       in.readFully(DRAIN, 0, n); // the bytes are dropped; sharing the array is harmless

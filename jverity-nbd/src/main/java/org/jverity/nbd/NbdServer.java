@@ -31,9 +31,9 @@ import java.util.concurrent.TimeUnit;
  * shared hashing pool for the rest). Memory is bounded by the cache budget plus {@link
  * ServerLimits#maxBytesInFlight()}.
  *
- * <p>Thread-safe. {@link #shutdown()} stops accepting, answers later requests with ESHUTDOWN, waits
- * for those in flight, then closes every connection. Exports (their sources) belong to the caller,
- * who closes them after the server.
+ * <p>Thread-safe. {@link #shutdown} stops accepting, answers the requests read before it and later
+ * ones with ESHUTDOWN, then closes every connection once its client left or fell quiet. Exports
+ * (their sources) belong to the caller, who closes them after the server.
  */
 public final class NbdServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(NbdServer.class.getName());
@@ -321,15 +321,17 @@ public final class NbdServer implements AutoCloseable {
   }
 
   /**
-   * Drains and closes {@code those} at once, each on a thread of its own; past {@code grace} the
-   * rest are cut off (a client that does not read its replies would hold its connection forever).
+   * Drains and closes {@code those} at once, each on a thread of its own ({@link
+   * Connection#drainAndClose}: requests read before are answered, later ones get ESHUTDOWN until
+   * the client goes or falls quiet); past {@code grace} the rest are cut off (a client that does
+   * not read its replies would hold its connection forever).
    */
   private static void drain(List<Connection> those, Duration grace) {
+    long until = System.nanoTime() + grace.toNanos();
     List<Thread> closing = new ArrayList<>();
     for (Connection c : those) {
-      closing.add(Thread.ofVirtual().name("nbd-drain").start(c::drainAndClose));
+      closing.add(Thread.ofVirtual().name("nbd-drain").start(() -> c.drainAndClose(until)));
     }
-    long until = System.nanoTime() + grace.toNanos();
     for (Thread t : closing) {
       try {
         t.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));

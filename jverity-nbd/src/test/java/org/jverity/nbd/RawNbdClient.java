@@ -139,6 +139,26 @@ final class RawNbdClient implements Closeable {
     request(Nbd.REQUEST_MAGIC, 0, type, cookie, offset, length);
   }
 
+  /** As {@link #request(int, long, long, int)}, not flushed: requests pipelined in one write. */
+  void queue(int type, long cookie, long offset, int length) throws IOException {
+    out.writeInt(Nbd.REQUEST_MAGIC);
+    out.writeShort(0);
+    out.writeShort(type);
+    out.writeLong(cookie);
+    out.writeLong(offset);
+    out.writeInt(length);
+  }
+
+  /** Sends the requests queued. */
+  void flush() throws IOException {
+    out.flush();
+  }
+
+  /** Reads a reply's data. */
+  void readFully(byte[] data) throws IOException {
+    in.readFully(data);
+  }
+
   /** Sends raw bytes (a WRITE payload); flushed. */
   void send(byte[] bytes) throws IOException {
     out.write(bytes);
