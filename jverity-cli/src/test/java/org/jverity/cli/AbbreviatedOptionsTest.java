@@ -295,6 +295,13 @@ class AbbreviatedOptionsTest {
       refused++;
     }
     assertThat(refused).isGreaterThan(15);
+    // before the command too: veritysetup --verb format is refused, --verbose is not
+    ToolRun theirs =
+        VeritysetupOracle.run("--verb", "format", file.toString(), dir.resolve("hash").toString());
+    ToolRun ours = Jverity.run("--verb", "format", file.toString(), dir.resolve("hash").toString());
+    assertThat(theirs.stderr()).as("%s", theirs).contains("--verb: unknown option");
+    assertThat(VeritysetupExitCodes.of(ours.exitCode())).isEqualTo(theirs.exitCode());
+    assertThat(ours.stderr()).startsWith("jverity: unknown option '--verb'");
   }
 
   @Test
