@@ -9,12 +9,16 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
+import org.jverity.image.VerifiedImage;
+import org.jverity.image.VerityImage;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
@@ -29,10 +33,11 @@ import org.jverity.verify.VerifiedReader;
 
 /**
  * Verified random reads against unverified ones and the SHA-256 limit, in one JVM and one run, on
- * an image in the page cache with a hot hash-block cache. Devices are opened with {@link
- * BlockDevices#openRead} (mapped). One {@link HashBlockCache#shared()} and one {@link
- * HashingPool#shared()} serve two schedulers over one reader: inline-first (the defaults) and
- * worker-only (every inline limit 0).
+ * an image in the page cache with a hot hash-block cache. The image is opened as every front end
+ * opens one, through {@link VerityImage} (its devices mapped, as {@link BlockDevices#openRead} maps
+ * them; the unverified reads go to a device of their own). One {@link HashBlockCache#shared()} and
+ * one {@link HashingPool#shared()} serve two schedulers over its one reader: inline-first (the
+ * defaults) and worker-only ({@link VerifiedImage#newScheduler}, every inline limit 0).
  *
  * <p>Prints the JVM flags, the hash limit on 1 and on all cores (measured before and after the
  * cases; the higher of the two is the denominator), a table (IOPS, MB/s, p50/p99 latency) per
@@ -71,8 +76,8 @@ public final class ReadBench {
     long size = Files.size(image);
     byte[] salt = new byte[32];
     Arrays.fill(salt, (byte) 0x5a);
-    VerityParams p =
-        VerityParams.builder().dataBlocks(size / BLOCK).salt(salt).superblock(false).build();
+    VerityParams p = // a superblock, so the image opens as any front end opens one
+        VerityParams.builder().dataBlocks(size / BLOCK).salt(salt).uuid(new UUID(0, 1)).build();
     Path hashFile = image.resolveSibling(image.getFileName() + ".read-bench-hash");
     byte[] root;
     try (BlockDevice d = BlockDevices.openRead(image);
@@ -82,12 +87,14 @@ public final class ReadBench {
     int cores = Runtime.getRuntime().availableProcessors();
     HashBlockCache cache = HashBlockCache.shared();
     HashingPool pool = HashingPool.shared();
-    try (BlockDevice data = BlockDevices.openRead(image);
-        BlockDevice hash = BlockDevices.openRead(hashFile);
-        VerifiedReader reader =
-            VerifiedReader.open(p, data, hash, root, cache, ReaderOptions.DEFAULTS);
-        VerificationScheduler inline = new VerificationScheduler(reader, pool);
-        VerificationScheduler workers = new VerificationScheduler(reader, pool)) {
+    try (VerityImage opened =
+            VerityImage.open(image.toString(), hashFile.toString(), Hex.format(root));
+        BlockDevice data = BlockDevices.openRead(image); // the unverified reads
+        VerifiedImage verified = opened.reader(cache, ReaderOptions.DEFAULTS)) {
+      String devices = "data " + opened.data() + ", hash " + opened.hash();
+      VerifiedReader reader = verified.reader();
+      VerificationScheduler inline = verified.scheduler();
+      VerificationScheduler workers = verified.newScheduler();
       for (IoClass c : IoClass.values()) {
         workers.setInlineLimit(c, 0);
       }
@@ -97,10 +104,9 @@ public final class ReadBench {
           System.getProperty("java.runtime.version"),
           String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
       System.out.printf(
-          "# devices: data %s, hash %s; cache budget %d MiB (shared), hashing pool %d threads (shared), "
+          "# devices: %s; cache budget %d MiB (shared), hashing pool %d threads (shared), "
               + "inline limit %d bytes (best effort), %.1f s per case%n",
-          data,
-          hash,
+          devices,
           cache.capacityBytes() >> 20,
           pool.threads(),
           inline.inlineLimit(IoClass.BEST_EFFORT),

@@ -22,9 +22,9 @@ final class Usage {
    */
   /** What the help of a command that takes abbreviations says of them. */
   static final String ABBREVIATED =
-      "A long option may be shortened to any prefix that picks one option, as fsverity's"
-          + " getopt_long and avbtool's argparse take them; a prefix several options share is"
-          + " refused.";
+      "A long option may be shortened to a prefix of its name, as fsverity's getopt_long and"
+          + " avbtool's argparse take them: the prefix picks the one option of the tool's that"
+          + " has it, else the one of jverity's own; a prefix several share is refused.";
 
   static String help(Syntax<?> command, Syntax<?> global) {
     StringBuilder b = new StringBuilder(brief(command));

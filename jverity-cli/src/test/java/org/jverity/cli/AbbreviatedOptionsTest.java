@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.jverity.cli.avb.AvbCommands;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
@@ -64,47 +66,78 @@ class AbbreviatedOptionsTest {
     return options;
   }
 
-  @Test
-  void everyPrefixOfFsverityDigestsOptionsMeansWhatItMeansToFsverity() throws Exception {
-    ToolRun usage = fsverity(List.of("digest"));
+  /**
+   * Every prefix of each option of fsverity {@code command} (from fsverity's own usage text) that
+   * jverity's command has too, given with fsverity and with jverity: the same exit code, output,
+   * file written, and refusal as ambiguous.
+   */
+  @ParameterizedTest
+  @CsvSource({"digest, 8", "sign, 0"})
+  void everyPrefixOfFsverityOptionsMeansWhatItMeansToFsverity(String command, int ambiguities)
+      throws Exception {
+    ToolRun usage = fsverity(List.of(command));
     Map<String, String> options = usageOptions(usage.stderr());
-    assertThat(options).as("%s", usage).containsKeys("--hash-alg", "--out-merkle-tree");
+    assertThat(options).as("%s", usage).containsKeys("--hash-alg", "--block-size", "--salt");
     Map<String, String> values =
-        Map.of("HASH_ALG", "sha512", "BLOCK_SIZE", "1024", "SALT", "12345678", "FILE", "out");
+        Map.of(
+            "HASH_ALG", "sha512",
+            "BLOCK_SIZE", "1024",
+            "SALT", "12345678",
+            "KEYFILE", dir.resolve("signer.key").toString(),
+            "CERTFILE", dir.resolve("signer.crt").toString());
+    Syntax<? extends Command> syntax = Commands.named(command);
     int abbreviated = 0;
     int ambiguous = 0;
     for (Map.Entry<String, String> o : options.entrySet()) {
+      if (syntax.option(o.getKey()) == null) {
+        continue; // --pkcs11-engine...: refused in full too
+      }
       for (int n = 3; n <= o.getKey().length(); n++) {
         String prefix = o.getKey().substring(0, n);
         String value = o.getValue() == null ? null : values.get(o.getValue());
         boolean output = "FILE".equals(o.getValue());
-        String theirsArg =
-            value == null ? prefix : prefix + "=" + (output ? dir.resolve("theirs-out") : value);
-        String oursArg =
-            value == null ? prefix : prefix + "=" + (output ? dir.resolve("ours-out") : value);
+        List<String> theirs = new ArrayList<>(List.of(command, file.toString()));
+        List<String> ours = new ArrayList<>(theirs);
+        if (command.equals("sign")) { // the signature, and the key and certificate in full
+          theirs.add(dir.resolve("theirs-out").toString());
+          ours.add(dir.resolve("ours-out").toString());
+          for (String required : List.of("--key", "--cert")) {
+            if (!required.equals(o.getKey())) {
+              String v = values.get(options.get(required));
+              theirs.add(required + "=" + v);
+              ours.add(required + "=" + v);
+            }
+          }
+        }
+        theirs.add(
+            value == null && !output
+                ? prefix
+                : prefix + "=" + (output ? dir.resolve("theirs-out") : value));
+        ours.add(
+            value == null && !output
+                ? prefix
+                : prefix + "=" + (output ? dir.resolve("ours-out") : value));
         Files.deleteIfExists(dir.resolve("theirs-out"));
         Files.deleteIfExists(dir.resolve("ours-out"));
-        ToolRun theirs = fsverity(List.of("digest", file.toString(), theirsArg));
-        ToolRun ours = Jverity.run("digest", file.toString(), oursArg);
-        assertThat(ours.exitCode())
-            .as("%s\nfsverity: %s", ours, theirs)
-            .isEqualTo(theirs.exitCode());
-        assertThat(ours.stdout()).as("%s", oursArg).isEqualTo(theirs.stdout());
-        boolean refusedAsAmbiguous = theirs.stderr().contains("is ambiguous");
-        assertThat(ours.stderr().contains("is ambiguous"))
+        ToolRun t = fsverity(theirs);
+        ToolRun j = Jverity.run(ours);
+        assertThat(j.exitCode()).as("%s\nfsverity: %s", j, t).isEqualTo(t.exitCode());
+        assertThat(j.stdout().replace("ours-out", "theirs-out"))
             .as("%s", ours)
-            .isEqualTo(refusedAsAmbiguous);
-        if (output && theirs.exitCode() == 0) {
+            .isEqualTo(t.stdout());
+        boolean refusedAsAmbiguous = t.stderr().contains("is ambiguous");
+        assertThat(j.stderr().contains("is ambiguous")).as("%s", j).isEqualTo(refusedAsAmbiguous);
+        if (Files.exists(dir.resolve("theirs-out"))) {
           assertThat(dir.resolve("ours-out")).hasSameBinaryContentAs(dir.resolve("theirs-out"));
         }
-        abbreviated += theirs.exitCode() == 0 && n < o.getKey().length() ? 1 : 0;
+        abbreviated += t.exitCode() == 0 && n < o.getKey().length() ? 1 : 0;
         ambiguous += refusedAsAmbiguous ? 1 : 0;
       }
     }
-    // --h, --b, --s, --c, --f... each picked one option; --o, --ou, --out, --out- were ambiguous
-    // as prefixes of either --out-merkle-tree or --out-descriptor
-    assertThat(abbreviated).isGreaterThan(40);
-    assertThat(ambiguous).isEqualTo(8);
+    // --h, --b, --s, --c, --f, --k... each picked one option; in digest --o, --ou, --out and --out-
+    // were ambiguous, as prefixes of either --out-merkle-tree or --out-descriptor
+    assertThat(abbreviated).isGreaterThan(20);
+    assertThat(ambiguous).isEqualTo(ambiguities);
   }
 
   @Test
@@ -295,6 +328,13 @@ class AbbreviatedOptionsTest {
       refused++;
     }
     assertThat(refused).isGreaterThan(15);
+    // before the command too: veritysetup --verb format is refused, --verbose is not
+    ToolRun theirs =
+        VeritysetupOracle.run("--verb", "format", file.toString(), dir.resolve("hash").toString());
+    ToolRun ours = Jverity.run("--verb", "format", file.toString(), dir.resolve("hash").toString());
+    assertThat(theirs.stderr()).as("%s", theirs).contains("--verb: unknown option");
+    assertThat(VeritysetupExitCodes.of(ours.exitCode())).isEqualTo(theirs.exitCode());
+    assertThat(ours.stderr()).startsWith("jverity: unknown option '--verb'");
   }
 
   @Test

@@ -1,7 +1,7 @@
 package org.jverity.image;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jverity.verify.VerificationScheduler;
 import org.jverity.verify.VerifiedReader;
 
@@ -15,7 +15,8 @@ public final class VerifiedImage implements AutoCloseable {
   private final VerifiedReader reader;
   private final VerificationScheduler scheduler;
   private final List<AutoCloseable> devices; // hash, data, then FEC parity
-  private final AtomicBoolean closed = new AtomicBoolean();
+  private final List<VerificationScheduler> others = new ArrayList<>(); // newScheduler's, guarded
+  private boolean closed; // guarded by others
 
   VerifiedImage(
       TrustedRoot trusted,
@@ -42,15 +43,38 @@ public final class VerifiedImage implements AutoCloseable {
   }
 
   /**
-   * Waits for reads in flight, then closes the reader and the devices. Once: later calls do
-   * nothing.
+   * Another scheduler over this image's reader, on the same hashing pool, with inline limits and
+   * counters of its own: to set one way of scheduling against another over one reader and one cache
+   * (the read bench's worker-only mode, every inline limit 0, beside the defaults). Closed with the
+   * image.
+   *
+   * @throws IllegalStateException once the image is closed
+   */
+  public VerificationScheduler newScheduler() {
+    synchronized (others) {
+      if (closed) {
+        throw new IllegalStateException("the image is closed");
+      }
+      VerificationScheduler s = new VerificationScheduler(reader);
+      others.add(s);
+      return s;
+    }
+  }
+
+  /**
+   * Waits for reads in flight (through every scheduler), then closes the reader and the devices.
+   * Once: later calls do nothing.
    */
   @Override
   public void close() {
-    if (closed.getAndSet(true)) {
-      return;
+    synchronized (others) {
+      if (closed) {
+        return;
+      }
+      closed = true;
     }
     scheduler.close();
+    others.forEach(VerificationScheduler::close);
     reader.close();
     for (AutoCloseable c : devices) {
       Closing.quietly(c);

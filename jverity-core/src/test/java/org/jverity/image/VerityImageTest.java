@@ -24,7 +24,9 @@ import org.jverity.testing.TestImage;
 import org.jverity.tree.Area;
 import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.HashBlockCache;
+import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
+import org.jverity.verify.VerificationScheduler;
 
 class VerityImageTest {
   /** Remembers whether it was closed, and refuses reads after. */
@@ -208,6 +210,44 @@ class VerityImageTest {
     }
     assertThat(got).isEqualTo(java.util.Arrays.copyOfRange(img.data(), 4096, 8192));
     assertThat(m.allClosed()).isTrue();
+  }
+
+  /**
+   * A second scheduler over the image's reader keeps its own inline limits and counters, reads the
+   * same verified bytes, and closes with the image, which refuses a new one after.
+   */
+  @Test
+  void aSecondSchedulerSharesTheReaderAndClosesWithTheImage() throws Exception {
+    TestImage img = TestImage.random(8, 4096, 7);
+    Memory m = source(img);
+    byte[] got = new byte[2 * 4096];
+    VerifiedImage verified =
+        VerityImage.open(
+                m,
+                "data",
+                "hash",
+                everything(img.params()),
+                Hex.format(img.root()),
+                null,
+                RootCheck.NONE)
+            .reader(new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
+    VerificationScheduler workers;
+    try (verified) {
+      workers = verified.newScheduler();
+      for (IoClass c : IoClass.values()) {
+        workers.setInlineLimit(c, 0);
+      }
+      workers.read(0, got, 0, got.length);
+      assertThat(got).isEqualTo(java.util.Arrays.copyOf(img.data(), 2 * 4096));
+      assertThat(workers.reader()).isSameAs(verified.reader());
+      assertThat(workers.inlineRequests()).isZero();
+      assertThat(workers.pooledRequests()).isPositive();
+      assertThat(verified.scheduler().inlineLimit(IoClass.BEST_EFFORT)).isPositive();
+      assertThat(verified.scheduler().pooledRequests()).isZero();
+    }
+    assertThat(m.allClosed()).isTrue();
+    assertThatThrownBy(() -> workers.read(0, got, 0, 4096)).isInstanceOf(IOException.class);
+    assertThatThrownBy(verified::newScheduler).isInstanceOf(IllegalStateException.class);
   }
 
   @Test

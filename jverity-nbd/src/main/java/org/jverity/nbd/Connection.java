@@ -36,8 +36,7 @@ final class Connection implements Runnable {
   private final CountDownLatch ended = new CountDownLatch(1); // run() has left the server
   private volatile boolean draining; // the server is shutting down: answer ESHUTDOWN
   private volatile boolean answering; // a request read is not yet answered or started
-  private volatile long lastRequest =
-      Long.MIN_VALUE; // nanoTime a request was last answered/started
+  private volatile long lastRequest = Long.MIN_VALUE; // nanoTime the last one was handled
   private volatile Export export; // once the handshake chose it; null before
 
   Connection(NbdServer server, Transport transport) {

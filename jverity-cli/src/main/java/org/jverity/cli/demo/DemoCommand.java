@@ -23,8 +23,8 @@ import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
-import org.jverity.io.BlockDevice;
-import org.jverity.io.BlockDevices;
+import org.jverity.image.VerifiedImage;
+import org.jverity.image.VerityImage;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeBuilder;
@@ -33,7 +33,6 @@ import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.IoClass;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerificationScheduler;
-import org.jverity.verify.VerifiedReader;
 
 /**
  * A tour on a sample image. Every step is a command the user can paste (printed with {@code $},
@@ -138,7 +137,7 @@ public final class DemoCommand implements Command {
             .uuid(UUID.fromString(UUID_TEXT))
             .build();
     corruption(p, data, hash, root);
-    boolean readsOk = reads(p, data, hash, root);
+    boolean readsOk = reads(data, hash, root);
     compare(data, hash, root, formats, verifies);
     warm(p, data, hash, Hex.parse("root hash", root));
     return readsOk ? ExitCode.OK : ExitCode.INTERNAL;
@@ -237,7 +236,7 @@ public final class DemoCommand implements Command {
   }
 
   /** Step 5: read as a process, a wrong root hash, then reads inside this JVM (labelled). */
-  private boolean reads(VerityParams p, Path data, Path hash, String root) throws Exception {
+  private boolean reads(Path data, Path hash, String root) throws Exception {
     step(
         "5. Verified reads: no byte is written before its block matches the tree and the root hash");
     Path copy = dir.resolve("read.img");
@@ -271,17 +270,10 @@ public final class DemoCommand implements Command {
 
     out.println(
         "   Inside this JVM, warm (as open and serve read once running; no process start-up):");
-    try (BlockDevice d = BlockDevices.openRead(data);
-        BlockDevice h = BlockDevices.openRead(hash);
-        VerifiedReader reader =
-            VerifiedReader.open(
-                p,
-                d,
-                h,
-                Hex.parse("root hash", root),
-                new HashBlockCache(64 << 20),
-                ReaderOptions.DEFAULTS);
-        VerificationScheduler s = new VerificationScheduler(reader)) {
+    try (VerifiedImage image =
+        VerityImage.open(data.toString(), hash.toString(), root)
+            .reader(new HashBlockCache(64 << 20), ReaderOptions.DEFAULTS)) {
+      VerificationScheduler s = image.scheduler();
       byte[] buf = new byte[1 << 20];
       long t0 = System.nanoTime();
       for (long off = 0; off < size; off += buf.length) {
