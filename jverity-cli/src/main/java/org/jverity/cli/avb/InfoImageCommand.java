@@ -43,7 +43,7 @@ public final class InfoImageCommand implements Command {
                   + " veritysetup open command (not avbtool's; a descriptor whose numbers make no"
                   + " table is refused, exit 18).",
               c -> c.dmVerity = true)
-          .abbreviations();
+          .abbreviations(List.of("--dm_verity"));
 
   @Override
   public int run(Io io) throws IOException {
