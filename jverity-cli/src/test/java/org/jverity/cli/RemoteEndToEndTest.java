@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -111,9 +112,14 @@ class RemoteEndToEndTest {
     Path out = Files.createTempFile(dir, "child", ".out");
     Path err = Files.createTempFile(dir, "child", ".err");
     ProcessBuilder b = Jverity.detailed(new ProcessBuilder(cmd));
+    b.environment().keySet().removeIf(k -> k.startsWith("AWS_")); // only the keys env gives
     b.environment().putAll(env);
     Process p = b.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    try {
+      assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    } finally {
+      p.destroyForcibly(); // a no-op once it has exited
+    }
     return new ToolRun(p.exitValue(), Files.readString(out), Files.readString(err));
   }
 
@@ -238,6 +244,51 @@ class RemoteEndToEndTest {
         .containsPattern("\"rereads\":[1-9]")
         .contains("\"corruptions\":0");
     assertThat(read.stderr()).isEmpty();
+  }
+
+  @Test
+  void s3KeysComeFromTheProfileUnderHomeAsTheAwsCliFindsThem() throws Exception {
+    // A HOME that is not the passwd entry's (CI, a container, sudo -E): the AWS CLI's ~ is $HOME.
+    Path home = dir.resolve("fake-home");
+    Files.createDirectories(home.resolve(".aws"));
+    Files.writeString(
+        home.resolve(".aws/credentials"),
+        "[default]\naws_access_key_id = "
+            + IDENTITY
+            + "\naws_secret_access_key = "
+            + SECRET
+            + "\n");
+    Files.writeString(home.resolve(".aws/config"), "[default]\nregion = us-east-1\n");
+    Map<String, String> env = Map.of("HOME", home.toString());
+    // the peer: the AWS CLI takes the keys from there
+    ProcessBuilder aws =
+        new ProcessBuilder(
+                Tool.of("aws").require().toString(), "configure", "get", "aws_access_key_id")
+            .redirectErrorStream(true);
+    aws.environment().keySet().removeIf(k -> k.startsWith("AWS_"));
+    aws.environment().putAll(env);
+    Process p = aws.start();
+    try {
+      String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(said.strip()).as("aws configure get, HOME=%s", home).isEqualTo(IDENTITY);
+    } finally {
+      p.destroyForcibly();
+    }
+    Path out = dir.resolve("home.out");
+    ToolRun read =
+        child(
+            env,
+            "read",
+            "s3://" + BUCKET + "/d.img",
+            "s3://" + BUCKET + "/d.hash",
+            root,
+            "-o",
+            out.toString(),
+            "--s3-endpoint",
+            s3.endpoint().toString());
+    assertThat(read.exitCode()).as("keys found under $HOME: %s", read).isZero();
+    assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(data));
   }
 
   @Test
