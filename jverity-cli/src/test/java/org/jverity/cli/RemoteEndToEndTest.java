@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.remote.s3.AwsCredentials;
 import org.jverity.remote.s3.SigV4;
+import org.jverity.testkit.NbdClients;
 import org.jverity.testkit.Nginx;
 import org.jverity.testkit.S3Server;
 import org.jverity.testkit.Tool;
@@ -385,6 +387,54 @@ class RemoteEndToEndTest {
               l ->
                   l.matches("jverity: export disk: data object changed since open: ETag .+ -> .+"));
       assertThat(server.stderr()).doesNotContain("is corrupted");
+      assertThat(server.terminate()).isZero();
+    }
+  }
+
+  @Test
+  void onChangeReopenSaysInOneLineWhichExportAndObjectItReopenedAndWhatChanged() throws Exception {
+    Path served = nginx.www().resolve("reopened.img");
+    Files.copy(data, served);
+    Path conf =
+        Files.writeString(
+            dir.resolve("reopen.conf"),
+            """
+            [generic]
+            port = 0
+            runtime-dir = %s
+            cache-max = 64K
+            on-change = reopen
+            [disk]
+            data = %s
+            hash = %s
+            root-hash = %s
+            """
+                .formatted(
+                    dir.resolve("reopen-run"),
+                    nginx.url("reopened.img"),
+                    nginx.url("d.hash"),
+                    root));
+    try (ServerProcess server = ServerProcess.start(dir, Map.of(), "serve", conf.toString())) {
+      String uri = server.line();
+      assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(NbdClients.sha256(data));
+      // the same bytes stored anew: nginx's ETag (mtime-size) changes, so the server reopens it
+      Files.setLastModifiedTime(
+          served, FileTime.from(Files.getLastModifiedTime(served).toInstant().plusSeconds(3600)));
+      assertThat(NbdClients.sha256OfCopy(uri))
+          .as("read on over the new object; log: %s", server.stderr())
+          .isEqualTo(NbdClients.sha256(data));
+      List<String> said = server.stderr().lines().filter(l -> l.contains("reopened")).toList();
+      assertThat(said)
+          .as(server.stderr())
+          .hasSize(1)
+          .allMatch(
+              l ->
+                  l.matches(
+                      "jverity: export disk: "
+                          + Pattern.quote(nginx.url("reopened.img").toString())
+                          + " changed since open \\(ETag \"[0-9a-f]+-[0-9a-f]+\" -> \"[0-9a-f]+-"
+                          + Long.toHexString(DATA_BYTES)
+                          + "\"\\): reopened \\(--on-change reopen\\), reading the new object"));
       assertThat(server.terminate()).isZero();
     }
   }
