@@ -92,4 +92,26 @@ class RemoteLocationsCommandTest {
     assertThat(read.stdout()).doesNotContain("\"remote\"");
     assertThat(dir.resolve("cache")).doesNotExist(); // nothing remote: no cache made
   }
+
+  @Test
+  void aHostThatDoesNotResolveIsSaidSoAtOnceNotRetriedAsARefusedConnection() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 8);
+    long t0 = System.nanoTime();
+    ToolRun read =
+        Jverity.run(
+            "read",
+            "http://no-such-host.invalid/disk.img",
+            image.hash().toString(),
+            image.root(),
+            "-o",
+            dir.resolve("out").toString());
+    long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
+    assertThat(read.exitCode()).as(read.toString()).isEqualTo(ExitCode.IO_ERROR);
+    assertThat(read.stderrLines())
+        .containsExactly(
+            "jverity: http://no-such-host.invalid/disk.img: size probe (bytes 0-65535):"
+                + " no-such-host.invalid: host not found (the name does not resolve)");
+    assertThat(seconds).as("no retries with backoff").isLessThan(20);
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
 }
