@@ -7,9 +7,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.remote.s3.AwsCredentials;
 import org.jverity.remote.s3.SigV4;
+import org.jverity.testkit.NbdClients;
 import org.jverity.testkit.Nginx;
 import org.jverity.testkit.S3Server;
 import org.jverity.testkit.Tool;
@@ -111,9 +114,14 @@ class RemoteEndToEndTest {
     Path out = Files.createTempFile(dir, "child", ".out");
     Path err = Files.createTempFile(dir, "child", ".err");
     ProcessBuilder b = Jverity.detailed(new ProcessBuilder(cmd));
+    b.environment().keySet().removeIf(k -> k.startsWith("AWS_")); // only the keys env gives
     b.environment().putAll(env);
     Process p = b.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    try {
+      assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    } finally {
+      p.destroyForcibly(); // a no-op once it has exited
+    }
     return new ToolRun(p.exitValue(), Files.readString(out), Files.readString(err));
   }
 
@@ -241,6 +249,51 @@ class RemoteEndToEndTest {
   }
 
   @Test
+  void s3KeysComeFromTheProfileUnderHomeAsTheAwsCliFindsThem() throws Exception {
+    // A HOME that is not the passwd entry's (CI, a container, sudo -E): the AWS CLI's ~ is $HOME.
+    Path home = dir.resolve("fake-home");
+    Files.createDirectories(home.resolve(".aws"));
+    Files.writeString(
+        home.resolve(".aws/credentials"),
+        "[default]\naws_access_key_id = "
+            + IDENTITY
+            + "\naws_secret_access_key = "
+            + SECRET
+            + "\n");
+    Files.writeString(home.resolve(".aws/config"), "[default]\nregion = us-east-1\n");
+    Map<String, String> env = Map.of("HOME", home.toString());
+    // the peer: the AWS CLI takes the keys from there
+    ProcessBuilder aws =
+        new ProcessBuilder(
+                Tool.of("aws").require().toString(), "configure", "get", "aws_access_key_id")
+            .redirectErrorStream(true);
+    aws.environment().keySet().removeIf(k -> k.startsWith("AWS_"));
+    aws.environment().putAll(env);
+    Process p = aws.start();
+    try {
+      String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(said.strip()).as("aws configure get, HOME=%s", home).isEqualTo(IDENTITY);
+    } finally {
+      p.destroyForcibly();
+    }
+    Path out = dir.resolve("home.out");
+    ToolRun read =
+        child(
+            env,
+            "read",
+            "s3://" + BUCKET + "/d.img",
+            "s3://" + BUCKET + "/d.hash",
+            root,
+            "-o",
+            out.toString(),
+            "--s3-endpoint",
+            s3.endpoint().toString());
+    assertThat(read.exitCode()).as("keys found under $HOME: %s", read).isZero();
+    assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(data));
+  }
+
+  @Test
   void readOverS3IsTheDataAndWrongKeysAreOneLineAndExit16() throws Exception {
     Path out = dir.resolve("s3.out");
     ToolRun read =
@@ -334,6 +387,54 @@ class RemoteEndToEndTest {
               l ->
                   l.matches("jverity: export disk: data object changed since open: ETag .+ -> .+"));
       assertThat(server.stderr()).doesNotContain("is corrupted");
+      assertThat(server.terminate()).isZero();
+    }
+  }
+
+  @Test
+  void onChangeReopenSaysInOneLineWhichExportAndObjectItReopenedAndWhatChanged() throws Exception {
+    Path served = nginx.www().resolve("reopened.img");
+    Files.copy(data, served);
+    Path conf =
+        Files.writeString(
+            dir.resolve("reopen.conf"),
+            """
+            [generic]
+            port = 0
+            runtime-dir = %s
+            cache-max = 64K
+            on-change = reopen
+            [disk]
+            data = %s
+            hash = %s
+            root-hash = %s
+            """
+                .formatted(
+                    dir.resolve("reopen-run"),
+                    nginx.url("reopened.img"),
+                    nginx.url("d.hash"),
+                    root));
+    try (ServerProcess server = ServerProcess.start(dir, Map.of(), "serve", conf.toString())) {
+      String uri = server.line();
+      assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(NbdClients.sha256(data));
+      // the same bytes stored anew: nginx's ETag (mtime-size) changes, so the server reopens it
+      Files.setLastModifiedTime(
+          served, FileTime.from(Files.getLastModifiedTime(served).toInstant().plusSeconds(3600)));
+      assertThat(NbdClients.sha256OfCopy(uri))
+          .as("read on over the new object; log: %s", server.stderr())
+          .isEqualTo(NbdClients.sha256(data));
+      List<String> said = server.stderr().lines().filter(l -> l.contains("reopened")).toList();
+      assertThat(said)
+          .as(server.stderr())
+          .hasSize(1)
+          .allMatch(
+              l ->
+                  l.matches(
+                      "jverity: export disk: "
+                          + Pattern.quote(nginx.url("reopened.img").toString())
+                          + " changed since open \\(ETag \"[0-9a-f]+-[0-9a-f]+\" -> \"[0-9a-f]+-"
+                          + Long.toHexString(DATA_BYTES)
+                          + "\"\\): reopened \\(--on-change reopen\\), reading the new object"));
       assertThat(server.terminate()).isZero();
     }
   }

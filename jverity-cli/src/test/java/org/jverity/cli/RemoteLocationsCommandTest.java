@@ -92,4 +92,70 @@ class RemoteLocationsCommandTest {
     assertThat(read.stdout()).doesNotContain("\"remote\"");
     assertThat(dir.resolve("cache")).doesNotExist(); // nothing remote: no cache made
   }
+
+  @Test
+  void aUrlOfAnotherSchemeIsRefusedAsSuchNotTakenForAMissingFile() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 8);
+    String hash = image.hash().toString();
+    for (String url : new String[] {"ftp://h/disk.img", "file:///srv/disk.img", "sftp+x://h/d"}) {
+      ToolRun verify = Jverity.run("verify", url, hash, image.root());
+      assertThat(verify.exitCode()).as(verify.toString()).isEqualTo(ExitCode.INVALID_PARAMETER);
+      assertThat(verify.stderrLines())
+          .containsExactly(
+              "jverity: DATA: "
+                  + url
+                  + " (expected: a file name or an http://, https:// or s3:// URL; scheme "
+                  + url.substring(0, url.indexOf("://"))
+                  + ":// is not supported)");
+    }
+    ToolRun output =
+        Jverity.run("read", image.data().toString(), hash, image.root(), "-o", "ftp://h/x");
+    assertThat(output.stderrLines())
+        .containsExactly(
+            "jverity: --output: ftp://h/x (expected: a local file (a URL is read only))");
+    assertThat(dir.resolve("ftp:")).doesNotExist();
+    // in a config too, naming its line
+    Path conf =
+        Files.writeString(
+            dir.resolve("serve.conf"),
+            "[generic]\nport = 0\n[d]\ndata = ftp://h/disk.img\nhash = "
+                + hash
+                + "\nroot-hash = "
+                + image.root()
+                + "\n");
+    ToolRun serve = Jverity.run("serve", conf.toString());
+    assertThat(serve.exitCode()).as(serve.toString()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(serve.stderrLines()).hasSize(1);
+    assertThat(serve.stderr()).contains(conf + ":4:", "scheme ftp:// is not supported");
+    // a colon without "//" is a file name, as before
+    Path colon = Files.copy(image.data(), dir.resolve("disk:1.img"));
+    ToolRun file = Jverity.run("verify", colon.toString(), hash, image.root());
+    assertThat(file.exitCode()).as(file.toString()).isZero();
+    ToolRun relative = Jverity.run("verify", "./ftp://h/disk.img", hash, image.root());
+    assertThat(relative.stderrLines())
+        .as("a file whose name starts like a URL is named ./...")
+        .containsExactly("jverity: ./ftp:/h/disk.img: data file does not exist");
+  }
+
+  @Test
+  void aHostThatDoesNotResolveIsSaidSoAtOnceNotRetriedAsARefusedConnection() throws Exception {
+    TestImage image = TestImage.create(dir, "disk", 8);
+    long t0 = System.nanoTime();
+    ToolRun read =
+        Jverity.run(
+            "read",
+            "http://no-such-host.invalid/disk.img",
+            image.hash().toString(),
+            image.root(),
+            "-o",
+            dir.resolve("out").toString());
+    long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
+    assertThat(read.exitCode()).as(read.toString()).isEqualTo(ExitCode.IO_ERROR);
+    assertThat(read.stderrLines())
+        .containsExactly(
+            "jverity: http://no-such-host.invalid/disk.img: size probe (bytes 0-65535):"
+                + " no-such-host.invalid: host not found (the name does not resolve)");
+    assertThat(seconds).as("no retries with backoff").isLessThan(20);
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
 }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,16 @@ import org.jverity.testkit.Tool;
  */
 class ServiceLifecycleTest {
   @TempDir Path dir;
+
+  private Process client; // the nbdsh a test holds a connection with; killed after it, if left
+
+  @AfterEach
+  void stopClient() throws InterruptedException {
+    if (client != null) {
+      client.destroyForcibly();
+      client.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
 
   @BeforeAll
   static void clients() {
@@ -90,7 +101,7 @@ class ServiceLifecycleTest {
       assertThat(openFiles(server.pid())).contains(one.data().toString(), one.hash().toString());
       // A client holding a connection to "one": it reads once, waits, then reads again.
       Path before = dir.resolve("before");
-      Process client =
+      client =
           Clients.start(
               "nbdsh",
               "-u",

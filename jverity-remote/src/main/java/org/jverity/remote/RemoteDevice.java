@@ -85,8 +85,19 @@ public final class RemoteDevice implements BlockDevice {
   private volatile Pinned pinned;
   private volatile IOException failure; // latched: every later read throws it
   private volatile boolean closed;
+  private final ReopenListener reopens;
 
   public RemoteDevice(Origin origin, ChunkCache cache, RemoteOptions options, RemoteStats stats) {
+    this(origin, cache, options, stats, ReopenListener.NONE);
+  }
+
+  /** As the other constructor, telling {@code reopens} of each object it reopens. */
+  public RemoteDevice(
+      Origin origin,
+      ChunkCache cache,
+      RemoteOptions options,
+      RemoteStats stats,
+      ReopenListener reopens) {
     if (cache.chunkSize() != options.chunkSize()) {
       throw new IllegalArgumentException(
           "cache chunk size " + cache.chunkSize() + " != options' " + options.chunkSize());
@@ -94,6 +105,7 @@ public final class RemoteDevice implements BlockDevice {
     this.cache = cache;
     this.options = options;
     this.stats = stats;
+    this.reopens = reopens;
     this.chunkSize = options.chunkSize();
     this.readAhead = new ReadAhead(options.readaheadMax() / chunkSize);
     this.asyncRanges = new Semaphore(ASYNC_PER_PARALLEL * Math.max(1, options.parallel()));
@@ -493,6 +505,7 @@ public final class RemoteDevice implements BlockDevice {
       retired.add(p.origin());
       pinned = new Pinned(fresh);
       keepOpening(pinned);
+      reopens.reopened(p.identity(), pinned.identity());
       return pinned;
     }
   }

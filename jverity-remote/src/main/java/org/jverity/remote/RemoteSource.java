@@ -57,7 +57,7 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
    */
   @Override
   public BlockDevice open(String location) throws IOException {
-    return open(location, stats);
+    return open(location, stats, ReopenListener.NONE);
   }
 
   /**
@@ -65,10 +65,15 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
    * export's traffic, apart from the other exports that share the cache and the connections.
    */
   public DeviceSource counting(RemoteStats into) {
+    return counting(into, ReopenListener.NONE);
+  }
+
+  /** As {@link #counting(RemoteStats)}, its devices telling {@code reopens} of each reopen. */
+  public DeviceSource counting(RemoteStats into, ReopenListener reopens) {
     return new DeviceSource() {
       @Override
       public BlockDevice open(String location) throws IOException {
-        return RemoteSource.this.open(location, into);
+        return RemoteSource.this.open(location, into, reopens);
       }
 
       @Override
@@ -78,7 +83,8 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
     };
   }
 
-  private BlockDevice open(String location, RemoteStats stats) throws IOException {
+  private BlockDevice open(String location, RemoteStats stats, ReopenListener reopens)
+      throws IOException {
     if (!RemoteOptions.isRemote(location)) {
       return LOCAL.open(location);
     }
@@ -89,7 +95,8 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
       } catch (IllegalArgumentException e) {
         throw new OriginException(e.getMessage(), 0);
       }
-      return new OpeningDevice(parsed.toString(), () -> device(s3(location, stats), stats));
+      return new OpeningDevice(
+          parsed.toString(), () -> device(s3(location, stats), stats, reopens));
     }
     URI uri;
     try {
@@ -110,7 +117,8 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
                     stats,
                     RequestAuthorizer.NONE,
                     options.chunkSize()),
-                stats));
+                stats,
+                reopens));
   }
 
   private Origin s3(String location, RemoteStats stats) throws IOException {
@@ -144,11 +152,12 @@ public final class RemoteSource implements DeviceSource, AutoCloseable {
    * The cache opens with the first device: a cache directory is locked from then on.
    */
   public RemoteDevice device(Origin origin) throws IOException {
-    return device(origin, stats);
+    return device(origin, stats, ReopenListener.NONE);
   }
 
-  private RemoteDevice device(Origin origin, RemoteStats counters) throws IOException {
-    return new RemoteDevice(origin, cache(), options, counters);
+  private RemoteDevice device(Origin origin, RemoteStats counters, ReopenListener reopens)
+      throws IOException {
+    return new RemoteDevice(origin, cache(), options, counters, reopens);
   }
 
   private synchronized ChunkCache cache() throws IOException {

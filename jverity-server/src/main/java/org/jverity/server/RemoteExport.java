@@ -14,8 +14,23 @@ final class RemoteExport {
   private final DeviceSource source;
   private final RemoteStats stats = new RemoteStats();
 
-  RemoteExport(RemoteSource shared) {
-    this.source = shared.counting(stats);
+  /**
+   * @param export the export's name, for the log line of each object its devices reopen ({@code
+   *     --on-change reopen}): which export, which object, what changed
+   */
+  RemoteExport(RemoteSource shared, String export, ServerLog log) {
+    this.source =
+        shared.counting(
+            stats,
+            (before, now) ->
+                log.line(
+                    "export "
+                        + ServerLog.display(export)
+                        + ": "
+                        + before.location()
+                        + " changed since open ("
+                        + before.changesTo(now)
+                        + "): reopened (--on-change reopen), reading the new object"));
   }
 
   DeviceSource source() {

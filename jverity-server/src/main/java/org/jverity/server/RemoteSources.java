@@ -16,10 +16,12 @@ import org.jverity.remote.RemoteSource;
 final class RemoteSources implements AutoCloseable {
   private final Map<RemoteOptions, RemoteSource> sources = new LinkedHashMap<>(); // guarded by this
 
-  /** The remote side of {@code spec}, which has a remote location. */
-  synchronized RemoteExport of(ExportConfig spec) {
+  /**
+   * The remote side of {@code spec}, which has a remote location; its reopens said on {@code log}.
+   */
+  synchronized RemoteExport of(ExportConfig spec, ServerLog log) {
     RemoteOptions o = spec.remote() != null ? spec.remote() : RemoteOptions.DEFAULTS;
-    return new RemoteExport(sources.computeIfAbsent(o, RemoteSource::new));
+    return new RemoteExport(sources.computeIfAbsent(o, RemoteSource::new), spec.name(), log);
   }
 
   /** Closes every source (their caches), after the exports' devices. */

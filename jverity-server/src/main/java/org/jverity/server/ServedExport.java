@@ -79,7 +79,7 @@ final class ServedExport implements AutoCloseable {
               + MAX_NAME_BYTES
               + ", the NBD protocol's limit)");
     }
-    RemoteExport remote = spec.anyRemote() ? remotes.of(spec) : null;
+    RemoteExport remote = spec.anyRemote() ? remotes.of(spec, log) : null;
     return open(spec, opener, cache, log, failedClosed, remote);
   }
 

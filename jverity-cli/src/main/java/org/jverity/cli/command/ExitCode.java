@@ -58,8 +58,8 @@ public final class ExitCode {
   public static final int PANIC = 12;
 
   /**
-   * {@code status}, {@code close}: no running {@code open} or {@code serve} serves an export of
-   * that name.
+   * {@code status}, {@code close}, {@code reload}: no running {@code open} or {@code serve} serves
+   * an export of that name.
    */
   public static final int INACTIVE = 13;
 

@@ -59,7 +59,8 @@ public final class RemoteArguments {
               "--on-change",
               "fail|reopen",
               "A remote object replaced while in use: fail (default: EIO, said once) or reopen"
-                  + " (continue if the new object verifies against the same root hash).",
+                  + " (continue if the new object verifies against the same root hash; a server logs each"
+                  + " reopen: export, URL, old and new ETag).",
               (r, v) -> r.reopen = onChange(v));
 
   /** {@code export}'s values, and {@code generic}'s where it gives none: a config's sections. */

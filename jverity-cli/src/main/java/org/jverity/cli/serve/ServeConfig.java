@@ -300,7 +300,7 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
         throw sectionError(key + ": missing (expected: " + expected + ")");
       }
       String v = text(key);
-      if (!Locations.isRemote(v)) {
+      if (!Location.isUrl(v)) {
         return existing(path(key), key, what).toString();
       }
       try {

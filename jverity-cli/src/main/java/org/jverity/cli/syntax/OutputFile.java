@@ -1,7 +1,6 @@
 package org.jverity.cli.syntax;
 
 import java.nio.file.Path;
-import org.jverity.server.Locations;
 
 /**
  * A file a command writes, named on the command line: a {@link FileName}, and never a URL (remote
@@ -12,7 +11,7 @@ public final class OutputFile {
   private OutputFile() {}
 
   public static Path parse(String value) {
-    if (Locations.isRemote(value)) {
+    if (Location.isUrl(value)) {
       throw new BadValue("a local file (a URL is read only)");
     }
     return FileName.parse(value);

@@ -14,7 +14,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jverity.server.Locations;
 
 /**
  * The command-line syntax of one command (or of a group of options several commands share): its
@@ -325,8 +324,8 @@ public final class Syntax<T> {
             if (truth(value)) {
               o.set().accept(target, "");
             }
-          } else if (o.location() && Locations.isRemote(value)) {
-            o.set().accept(target, value);
+          } else if (o.location() && Location.isUrl(value)) {
+            o.set().accept(target, value); // checked by the option's own Location.parse
           } else if (o.file() != null) {
             o.file().accept(target, base.resolve(FileName.parse(value)));
           } else {

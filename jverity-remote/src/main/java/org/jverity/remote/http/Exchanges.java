@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
@@ -11,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodySubscriber;
 import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.UnresolvedAddressException;
 import java.security.cert.CertificateException;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -193,7 +195,7 @@ final class Exchanges {
         // the head came, the body broke: the client may report its own error, not the body's
         throw new Failure(cut, 206, true, false);
       }
-      throw failure(e.getCause());
+      throw failure(e.getCause(), uri);
     } finally {
       stats.bytes.add(bodies.finish());
       future.cancel(true);
@@ -246,11 +248,20 @@ final class Exchanges {
     return options.timeout().toMillis() / 1000.0 + " s";
   }
 
-  /** What an exception of the client says, as a one-line failure. */
-  private Failure failure(Throwable t) {
+  /** What an exception of the client sending to {@code uri} says, as a one-line failure. */
+  private Failure failure(Throwable t, URI uri) {
     while ((t instanceof CompletionException || t instanceof ExecutionException)
         && t.getCause() != null) {
       t = t.getCause();
+    }
+    if (unresolved(t)) {
+      // Not retried: the JDK keeps a failed lookup for 10 s (networkaddress.cache.negative.ttl),
+      // so a retry within the backoff's seconds gets the same answer without asking again, and the
+      // system's resolver has already retried (resolv.conf's attempts) before it said so. Five
+      // retries only delayed the line and called it a refused connection (HttpClient's
+      // ConnectException).
+      return new Failure(
+          uri.getHost() + ": host not found (the name does not resolve)", 0, false, false);
     }
     if (t instanceof RangeBody.LengthMismatch m) {
       return new Failure(m.getMessage(), 206, !m.longer, false);
@@ -282,6 +293,16 @@ final class Exchanges {
       return new Failure("connection closed without an answer", 0, true, false);
     }
     return new Failure(oneLine(m), 0, true, false);
+  }
+
+  /** Whether {@code t} says the origin's host name did not resolve (HttpClient wraps it). */
+  private static boolean unresolved(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof UnresolvedAddressException || c instanceof UnknownHostException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String rootMessage(Throwable t) {

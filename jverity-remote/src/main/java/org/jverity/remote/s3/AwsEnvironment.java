@@ -6,8 +6,9 @@ import java.util.Map;
 
 /**
  * Where the AWS CLI looks for settings: the environment variables and the home directory holding
- * {@code .aws/}. Injected, so that tests never read the real ones; {@link #system()} for the
- * process's own. Reads the files on every call: a refresh sees what changed.
+ * {@code .aws/} ({@code $HOME}, as the CLI's {@code ~}). Injected, so that tests never read the
+ * real ones; {@link #system()} for the process's own. Reads the files on every call: a refresh sees
+ * what changed.
  *
  * @param variables the environment ({@code AWS_*})
  * @param home the directory {@code ~} stands for
@@ -19,9 +20,25 @@ public record AwsEnvironment(Map<String, String> variables, Path home) {
     variables = Map.copyOf(variables);
   }
 
-  /** This process's environment and {@code user.home}. */
+  /** This process's environment and home ({@link #home}). */
   public static AwsEnvironment system() {
-    return new AwsEnvironment(System.getenv(), Path.of(System.getProperty("user.home")));
+    Map<String, String> env = System.getenv();
+    return new AwsEnvironment(env, home(env, System.getProperty("user.home")));
+  }
+
+  /**
+   * The directory {@code ~} stands for, as botocore finds it (Python's {@code os.path.expanduser}):
+   * {@code $HOME} when it is set, even in CI, a container or under {@code sudo -E}, where it
+   * differs from the user's home in the password database; else {@code passwdHome} (the JDK's
+   * {@code user.home}, which is that entry's). An empty {@code HOME} is the root directory, as
+   * Python makes it.
+   */
+  static Path home(Map<String, String> env, String passwdHome) {
+    String home = env.get("HOME");
+    if (home == null) {
+      return Path.of(passwdHome);
+    }
+    return Path.of(home.isEmpty() ? "/" : home);
   }
 
   /** A variable's value, or null when it is unset or blank (as the CLI treats it). */

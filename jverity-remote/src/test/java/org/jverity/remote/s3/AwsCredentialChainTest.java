@@ -107,6 +107,14 @@ class AwsCredentialChainTest {
   }
 
   @Test
+  void homeIsHomeWhenSetElseThePasswdEntrysAsBotocoreExpandsTilde() {
+    assertThat(AwsEnvironment.home(Map.of("HOME", "/ci/home"), "/root"))
+        .isEqualTo(Path.of("/ci/home"));
+    assertThat(AwsEnvironment.home(Map.of(), "/root")).isEqualTo(Path.of("/root"));
+    assertThat(AwsEnvironment.home(Map.of("HOME", ""), "/root")).isEqualTo(Path.of("/"));
+  }
+
+  @Test
   void noKeysAnywhereIsAnonymous() throws IOException {
     Files.delete(home.resolve(".aws/credentials"));
     AwsEnvironment env = env();
