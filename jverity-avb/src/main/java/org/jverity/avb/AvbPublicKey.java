@@ -18,6 +18,7 @@ import java.security.interfaces.RSAPublicKey;
 import java.security.spec.RSAPublicKeySpec;
 import java.util.Arrays;
 import java.util.HexFormat;
+import org.jverity.sig.KeyFiles;
 import org.jverity.sig.Pem;
 
 /**
@@ -159,6 +160,16 @@ public final class AvbPublicKey {
       } catch (IllegalArgumentException e) {
         throw new IOException(file + ": " + e.getMessage());
       }
+    }
+    if (bytes.length == 0 || KeyFiles.isDer(bytes)) { // a blob is neither: say what it is
+      throw new AvbFormatException(
+          KeyFiles.notA(
+                  file,
+                  bytes,
+                  "a PEM key nor an AVB public-key blob",
+                  "a PEM key, or the blob extract_public_key writes",
+                  "pkey")
+              .getMessage());
     }
     try {
       decode(bytes);

@@ -228,7 +228,7 @@ class SignCommandTest {
             "--key=" + dir.resolve("signer.crt"),
             "--cert=" + dir.resolve("signer.crt"));
     assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.IO_ERROR);
-    assertThat(r.stderr()).contains("no private key");
+    assertThat(r.stderr()).contains("not a PEM private key: a PEM CERTIFICATE (expected: PEM");
     r =
         Jverity.run(
             "sign",

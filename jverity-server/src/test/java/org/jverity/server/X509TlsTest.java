@@ -110,7 +110,9 @@ class X509TlsTest {
     Files.writeString(bad.resolve("server-key.pem"), "no key here\n");
     assertThatThrownBy(() -> X509Tls.fromDirectory(bad, NbdTls.Mode.ON, false))
         .isInstanceOf(IOException.class)
-        .hasMessageStartingWith(bad.resolve("server-key.pem") + ": no private key");
+        .hasMessageStartingWith(
+            bad.resolve("server-key.pem")
+                + ": not a PEM private key: text without a '-----BEGIN' line (expected: PEM");
     Files.writeString(bad.resolve("server-cert.pem"), "not a certificate\n");
     assertThatThrownBy(() -> X509Tls.fromDirectory(bad, NbdTls.Mode.ON, false))
         .isInstanceOf(IOException.class)

@@ -1,11 +1,10 @@
 package org.jverity.sig;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Reader;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -23,6 +22,7 @@ import java.security.spec.X509EncodedKeySpec;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.Predicate;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
@@ -47,18 +47,55 @@ public final class Pem {
    * @throws IOException naming the file, when it is missing, unreadable or holds no certificate
    */
   public static List<X509Certificate> readCertificates(Path file) throws IOException {
-    try (InputStream in = Files.newInputStream(file)) {
+    byte[] bytes = KeyFiles.read(file, "a certificate");
+    List<String> labels = KeyFiles.pemLabels(bytes);
+    if (labels.isEmpty() ? !KeyFiles.isDer(bytes) : !labels.contains("CERTIFICATE")) {
+      throw KeyFiles.notA(file, bytes, "a certificate", CERTIFICATE, null);
+    }
+    try (InputStream in = new ByteArrayInputStream(bytes)) {
       List<X509Certificate> certs = new ArrayList<>();
       for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
         certs.add((X509Certificate) c);
       }
       if (certs.isEmpty()) {
-        throw new IOException(file + ": no certificate (expected: PEM 'BEGIN CERTIFICATE')");
+        throw KeyFiles.notA(file, bytes, "a certificate", CERTIFICATE, null);
       }
       return certs;
     } catch (CertificateException e) {
-      throw new IOException(file + ": not a PEM certificate: " + e.getMessage(), e);
+      throw new IOException(
+          file
+              + ": not a certificate: "
+              + KeyFiles.describe(bytes)
+              + " that does not parse as X.509 ("
+              + e.getMessage()
+              + ")",
+          e);
     }
+  }
+
+  private static final String CERTIFICATE = "PEM '-----BEGIN CERTIFICATE-----', or DER";
+
+  private static final String PRIVATE_KEY =
+      "PEM '-----BEGIN PRIVATE KEY-----', '-----BEGIN RSA PRIVATE KEY-----' or '-----BEGIN EC"
+          + " PRIVATE KEY-----'";
+
+  private static final String PUBLIC_KEY =
+      "PEM '-----BEGIN PUBLIC KEY-----' or '-----BEGIN RSA PUBLIC KEY-----'";
+
+  /**
+   * The file as PEM text, once it is known to hold a block labelled as {@code accepted} says: else
+   * one line naming what it holds instead (DER, binary, a certificate, nothing). Read as ISO
+   * 8859-1, which decodes every byte (US-ASCII would fail on the first byte past 127: "Input length
+   * = 1").
+   */
+  private static String pemText(
+      Path file, String what, Predicate<String> accepted, String expected, String convertWith)
+      throws IOException {
+    byte[] bytes = KeyFiles.read(file, what);
+    if (KeyFiles.pemLabels(bytes).stream().noneMatch(accepted)) {
+      throw KeyFiles.notA(file, bytes, what, expected, convertWith);
+    }
+    return new String(bytes, StandardCharsets.ISO_8859_1);
   }
 
   /**
@@ -130,9 +167,10 @@ public final class Pem {
 
   /** The first private key object of a PEM file, as BouncyCastle's parser gives it. */
   private static Object readPrivateKeyObject(Path file) throws IOException {
+    String text =
+        pemText(file, "a PEM private key", l -> l.endsWith("PRIVATE KEY"), PRIVATE_KEY, "pkey");
     Object key = null;
-    try (Reader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
-        PEMParser pem = new PEMParser(r)) {
+    try (PEMParser pem = new PEMParser(new StringReader(text))) {
       for (Object o = pem.readObject(); o != null && key == null; o = pem.readObject()) {
         if (o instanceof PEMKeyPair
             || o instanceof PrivateKeyInfo
@@ -141,17 +179,12 @@ public final class Pem {
           key = o;
         }
       }
-    } catch (NoSuchFileException e) {
-      throw e;
     } catch (IOException
         | RuntimeException e) { // BouncyCastle reports some malformed input unchecked
       throw new IOException(file + ": not a PEM private key: " + e.getMessage(), e);
     }
     if (key == null) {
-      throw new IOException(
-          file
-              + ": no private key (expected: PEM 'BEGIN PRIVATE KEY', "
-              + "'BEGIN RSA PRIVATE KEY' or 'BEGIN EC PRIVATE KEY')");
+      throw new IOException(file + ": no private key (expected: " + PRIVATE_KEY + ")");
     }
     return key;
   }
@@ -214,23 +247,26 @@ public final class Pem {
    * @throws IOException naming the file, when it is missing, unreadable or holds no public key
    */
   public static PublicKey readPublicKey(Path file) throws IOException {
+    String text =
+        pemText(
+            file,
+            "a PEM public key",
+            l -> l.equals("PUBLIC KEY") || l.equals("RSA PUBLIC KEY"),
+            PUBLIC_KEY,
+            "pkey -pubin");
     SubjectPublicKeyInfo key = null;
-    try (Reader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
-        PEMParser pem = new PEMParser(r)) {
+    try (PEMParser pem = new PEMParser(new StringReader(text))) {
       for (Object o = pem.readObject(); o != null && key == null; o = pem.readObject()) {
         if (o instanceof SubjectPublicKeyInfo info) {
           key = info;
         }
       }
-    } catch (NoSuchFileException e) {
-      throw e;
     } catch (IOException
         | RuntimeException e) { // BouncyCastle reports some malformed input unchecked
       throw new IOException(file + ": not a PEM public key: " + e.getMessage(), e);
     }
     if (key == null) {
-      throw new IOException(
-          file + ": no public key (expected: PEM 'BEGIN PUBLIC KEY' or 'BEGIN RSA PUBLIC KEY')");
+      throw new IOException(file + ": no public key (expected: " + PUBLIC_KEY + ")");
     }
     try {
       return new JcaPEMKeyConverter().getPublicKey(key);

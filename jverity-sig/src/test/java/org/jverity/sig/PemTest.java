@@ -53,7 +53,18 @@ class PemTest {
             "enc.key: the private key is encrypted (expected: an unencrypted key)");
     assertThatThrownBy(() -> Pem.readPrivateKey(dir.resolve("a.crt")))
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("no private key");
+        .hasMessageContaining("a.crt: not a PEM private key: a PEM CERTIFICATE (expected: PEM");
+    Openssl.in(dir).check("pkey", "-in", "a.key", "-outform", "DER", "-out", "a.der");
+    assertThatThrownBy(() -> Pem.readPrivateKey(dir.resolve("a.der")))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("a.der: not a PEM private key: DER (binary ASN.1) (expected: PEM")
+        .hasMessageEndingWith(
+            "; openssl pkey -inform DER -in " + dir.resolve("a.der") + " converts it)");
+    assertThatThrownBy(() -> Pem.readPublicKey(dir.resolve("a.der")))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("a.der: not a PEM public key: DER (binary ASN.1)")
+        .hasMessageEndingWith(
+            "; openssl pkey -pubin -inform DER -in " + dir.resolve("a.der") + " converts it)");
     assertThatThrownBy(() -> Pem.readCertificates(dir.resolve("a.key")))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("a.key: ");
