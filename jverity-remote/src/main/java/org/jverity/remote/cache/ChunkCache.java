@@ -97,11 +97,7 @@ public final class ChunkCache implements Closeable {
         // Said once, at the start: failing instead would fail every start (a supervisor loops).
         LOG.log(
             Level.WARNING,
-            "cache directory "
-                + options.cacheDir()
-                + ": "
-                + e.getMessage()
-                + "; running without the cache until it is removed");
+            "running without the cache directory " + options.cacheDir() + ": " + e.getMessage());
         slots = 0;
         store = new MemorySlots(0, chunkSize);
       }
