@@ -17,14 +17,20 @@ import java.util.logging.Logger;
 public final class QuietLibraryLogs {
   static final String CONFIG_CLASS_PROPERTY = "java.util.logging.config.class";
 
-  /** java.util.logging's defaults (its logging.properties), with the library's loggers off. */
+  /**
+   * java.util.logging's defaults (its logging.properties), with the library's loggers off but the
+   * chunk cache's warnings, one line each as jverity says things: a cache directory it cannot use,
+   * said once at the start of a process that then runs without it.
+   */
   private static final String CONFIG =
       """
       handlers = java.util.logging.ConsoleHandler
       .level = INFO
       java.util.logging.ConsoleHandler.level = INFO
       java.util.logging.ConsoleHandler.formatter = java.util.logging.SimpleFormatter
+      java.util.logging.SimpleFormatter.format = jverity: %5$s%n
       org.jverity.level = OFF
+      org.jverity.remote.cache.level = WARNING
       """;
 
   /**

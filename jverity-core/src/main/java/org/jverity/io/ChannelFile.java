@@ -15,9 +15,16 @@ import java.util.Set;
  */
 final class ChannelFile implements FileIo {
   private final FileChannel channel;
+  private final boolean owned; // closed with this, or left open for its owner
 
-  private ChannelFile(FileChannel channel) {
+  private ChannelFile(FileChannel channel, boolean owned) {
     this.channel = channel;
+    this.owned = owned;
+  }
+
+  /** Over a channel its owner opened and closes. */
+  static ChannelFile borrowing(FileChannel channel) {
+    return new ChannelFile(channel, false);
   }
 
   /** Opens read-only, or read-write creating the file without truncating it. */
@@ -28,7 +35,8 @@ final class ChannelFile implements FileIo {
                 path,
                 Set.of(
                     StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE))
-            : FileChannel.open(path, StandardOpenOption.READ));
+            : FileChannel.open(path, StandardOpenOption.READ),
+        true);
   }
 
   @Override
@@ -53,6 +61,8 @@ final class ChannelFile implements FileIo {
 
   @Override
   public void close() throws IOException {
-    channel.close();
+    if (owned) {
+      channel.close();
+    }
   }
 }

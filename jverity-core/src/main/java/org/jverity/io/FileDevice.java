@@ -3,6 +3,7 @@ package org.jverity.io;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -55,6 +56,14 @@ public final class FileDevice implements WritableDevice {
    */
   public static FileDevice openChannel(Path path, boolean write) throws IOException {
     return open(path, write, true);
+  }
+
+  /**
+   * Over {@code channel}, which its owner closes ({@link #close} leaves it open), its failures
+   * naming {@code shownAs}: an {@link AtomicOutput}'s temporary, named as the output.
+   */
+  static FileDevice borrowing(FileChannel channel, Path shownAs) {
+    return new FileDevice(shownAs, ChannelFile.borrowing(channel));
   }
 
   /** As {@link #openChannel}: for tests of the fallback. */

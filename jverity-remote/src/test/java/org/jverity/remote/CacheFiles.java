@@ -41,12 +41,12 @@ final class CacheFiles {
     return -1;
   }
 
-  /** Bytes the directory's files take, by their lengths. */
+  /** Bytes the directory's files take, by their lengths, but the lock's (its holder's pid). */
   static long size(Path dir) throws IOException {
     try (var files = Files.list(dir)) {
       long sum = 0;
       for (Path f : (Iterable<Path>) files::iterator) {
-        sum += Files.size(f);
+        sum += f.getFileName().toString().equals("lock") ? 0 : Files.size(f);
       }
       return sum;
     }

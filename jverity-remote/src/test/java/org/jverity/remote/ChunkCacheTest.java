@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.jverity.remote.cache.ChunkCache;
 
 /** {@link ChunkCache} on disk: restarts, torn and garbled files, its bound, its lock. */
@@ -131,5 +133,50 @@ class ChunkCacheTest extends RemoteFixture {
     assertThat(read(smaller, 0, SIZE)).isEqualTo(content);
     assertThat(stored.requests.get()).isGreaterThan(before);
     assertThat(CacheFiles.size(dir())).isLessThanOrEqualTo((1 << 20) + 64 + 16 * 64);
+  }
+
+  /**
+   * Issue 27 item 9: a symbolic link for {@code index} or {@code chunks} is not followed (a
+   * 1,000,000-byte file it named became a 4,224-byte index), nor is a file with another hard link
+   * truncated; the cache runs without the directory, reading right, and each start does so again
+   * rather than fail.
+   */
+  @ParameterizedTest(name = "{0} as {1}")
+  @CsvSource({
+    "index, symlink",
+    "chunks, symlink",
+    "index, hardlink",
+    "chunks, directory",
+    "lock, symlink",
+  })
+  void aCacheFileThatIsNotARegularFileOfItsOwnIsLeftAndTheCacheRunsWithout(String file, String kind)
+      throws Exception {
+    Files.createDirectories(dir());
+    byte[] victimBytes = new byte[1_000_000];
+    java.util.Arrays.fill(victimBytes, (byte) 7);
+    Path victim = Files.write(tmp.resolve("victim"), victimBytes);
+    Path at = dir().resolve(file);
+    switch (kind) {
+      case "symlink" -> Files.createSymbolicLink(at, victim);
+      case "hardlink" -> Files.createLink(at, victim);
+      default -> Files.createDirectory(at);
+    }
+    RemoteOptions o = options(dir(), 8 << 20, 0);
+    for (int start = 0; start < 2; start++) {
+      int before = stored.requests.get();
+      assertThat(read(restart(o), 0, SIZE)).isEqualTo(content);
+      assertThat(stored.requests.get()).as("uncached: fetched again").isGreaterThan(before);
+    }
+    assertThat(Files.readAllBytes(victim)).isEqualTo(victimBytes);
+    assertThat(Files.isSymbolicLink(at) || Files.isDirectory(at) || Files.isRegularFile(at))
+        .as("left as it was")
+        .isTrue();
+  }
+
+  @Test
+  void theLockFileNamesItsHolder() throws Exception {
+    cache(options(dir(), 1 << 20, 0));
+    assertThat(Files.readString(dir().resolve("lock")))
+        .isEqualTo(ProcessHandle.current().pid() + "\n");
   }
 }

@@ -1,6 +1,9 @@
 package org.jverity.server;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -62,7 +65,9 @@ public final class PidFile implements AutoCloseable {
   public static PidFile write(Path file) {
     String content = ProcessHandle.current().pid() + "\n";
     try (AtomicOutput o = AtomicOutput.to(file)) {
-      Files.writeString(o.path(), content);
+      try (WritableByteChannel w = o.writer()) {
+        w.write(ByteBuffer.wrap(content.getBytes(StandardCharsets.US_ASCII))); // a few bytes: one
+      }
       Files.setPosixFilePermissions(
           o.path(), PosixFilePermissions.fromString("rw-r--r--")); // whatever the umask
       o.commit();

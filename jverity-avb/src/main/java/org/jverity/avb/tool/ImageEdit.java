@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.jverity.io.ExitHook;
 import org.jverity.io.FileDevice;
 import org.jverity.io.WritableDevice;
 
@@ -16,9 +17,9 @@ import org.jverity.io.WritableDevice;
  * offset are first copied aside (beside the image, or in the temporary directory), and {@link
  * #close} without {@link #commit} cuts the image back and puts them back. The bytes before the
  * offset are never written, so a failure leaves the file as it was, byte for byte. So does the end
- * of the process before {@link #commit} (Ctrl-C, SIGTERM): a shutdown hook closes {@link #device}
- * (which waits for the writes in flight and refuses later ones) and restores the image. Memory is
- * bounded: the copy streams through the file system.
+ * of the process before {@link #commit} (Ctrl-C, SIGTERM): an {@link ExitHook} closes {@link
+ * #device} (which waits for the writes in flight and refuses later ones) and restores the image.
+ * Memory is bounded: the copy streams through the file system.
  *
  * <p>Thread-safe: {@link #device} takes the parallel writes of a tree build; this class's own
  * methods are serialized with the restore.
@@ -29,7 +30,7 @@ final class ImageEdit implements AutoCloseable {
   private final Path saved; // the bytes at [keep, size), or null when there were none
   private final FileChannel channel;
   private final FileDevice device;
-  private final Thread hook;
+  private ExitHook hook; // set once, before the image is changed
   private boolean committed; // guarded by this
   private boolean finished; // guarded by this: restored or committed, and closed
 
@@ -39,7 +40,6 @@ final class ImageEdit implements AutoCloseable {
     this.saved = saved;
     this.channel = channel;
     this.device = device;
-    this.hook = new Thread(this::finishQuietly, "restore " + image);
   }
 
   /** Saves the bytes of {@code image} past {@code keep}, then truncates it to {@code keep}. */
@@ -58,7 +58,7 @@ final class ImageEdit implements AutoCloseable {
       }
       device = FileDevice.openChannel(image, true);
       ImageEdit edit = new ImageEdit(image, keep, saved, ch, device);
-      Runtime.getRuntime().addShutdownHook(edit.hook);
+      edit.hook = ExitHook.register("restore " + image, edit::finishQuietly);
       ch.truncate(keep);
       return edit;
     } catch (IOException | RuntimeException e) {
@@ -121,11 +121,7 @@ final class ImageEdit implements AutoCloseable {
   /** Without {@link #commit}: the image back as it was. */
   @Override
   public void close() throws IOException {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException e) {
-      // the process is ending: the hook runs (or ran) finish()
-    }
+    hook.close(); // when the process is ending, the hook runs (or ran) finish() as well
     finish();
   }
 

@@ -3,6 +3,7 @@ package org.jverity.cli.fsverity;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -278,7 +279,7 @@ public final class CatCommand implements Command {
 
   private static OutputStream open(AtomicOutput target) throws IOException {
     return new BufferedOutputStream(
-        target == null ? Stdout.stream() : Files.newOutputStream(target.path()), PIECE);
+        target == null ? Stdout.stream() : Channels.newOutputStream(target.writer()), PIECE);
   }
 
   /**

@@ -330,10 +330,8 @@ public final class DigestCommand implements Command {
     try (AtomicOutput treeFile = outTree == null ? null : AtomicOutput.to(outTree);
         AtomicOutput descriptorFile =
             outDescriptor == null ? null : AtomicOutput.to(outDescriptor)) {
-      try (FileDevice tree =
-              treeFile == null ? null : FileDevice.openChannel(treeFile.path(), true);
-          FileDevice descriptors =
-              descriptorFile == null ? null : FileDevice.openChannel(descriptorFile.path(), true)) {
+      try (FileDevice tree = treeFile == null ? null : treeFile.device();
+          FileDevice descriptors = descriptorFile == null ? null : descriptorFile.device()) {
         writeSidecars(b, all, out, tree, descriptors);
       }
       if (treeFile != null) {

@@ -1,7 +1,6 @@
 package org.jverity.cli.fsverity;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,10 +68,7 @@ public final class SignCommand implements Command {
     Signing signing = Signing.load(key, cert);
     byte[] digest = FsVerityFileDigest.compute(file, params);
     byte[] sig = signing.sign(k -> FsVeritySignature.sign(digest, alg, k.key(), k.cert()));
-    try (AtomicOutput o = AtomicOutput.to(out)) {
-      Files.write(o.path(), sig);
-      o.commit();
-    }
+    AtomicOutput.write(out, sig);
     if (json) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("file", file.toString());

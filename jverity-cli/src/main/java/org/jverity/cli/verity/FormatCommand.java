@@ -1,6 +1,9 @@
 package org.jverity.cli.verity;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jverity.cli.command.Checks;
@@ -22,6 +25,8 @@ import org.jverity.format.Hex;
 import org.jverity.format.ImageIdentity;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
+import org.jverity.io.AtomicOutput;
+import org.jverity.io.AtomicOutput.Option;
 import org.jverity.io.FileDevice;
 import org.jverity.io.WritableDevice;
 import org.jverity.sig.RootHashSignature;
@@ -53,7 +58,10 @@ public final class FormatCommand implements Command {
           .parameter("DATA", "Data image.", (c, v) -> c.data = FileName.parse(v))
           .parameter(
               "HASH",
-              "Hash device (created if missing; may be DATA with --hash-offset).",
+              "Hash device (created if missing; may be DATA with --hash-offset). A file is written"
+                  + " beside HASH and renamed over it once all is written, keeping its bytes outside"
+                  + " the hash area: a failed or interrupted format leaves it as it was. DATA itself"
+                  + " (--hash-offset, --fec-offset) and block devices are written in place.",
               (c, v) -> c.hash = OutputFile.parse(v))
           .include(VerityOptions.FORMAT, c -> c.options)
           .option(
@@ -96,7 +104,8 @@ public final class FormatCommand implements Command {
           .option(
               "--fec-device",
               "FILE",
-              "Also write Reed-Solomon parity (FEC) to FILE (created if missing; may be HASH or DATA with --fec-offset).",
+              "Also write Reed-Solomon parity (FEC) to FILE (created if missing; may be HASH or DATA with"
+                  + " --fec-offset); a file of its own is written beside and renamed, as HASH.",
               (c, v) -> c.fecDevice = OutputFile.parse(v))
           .option(
               "--fec-offset",
@@ -152,37 +161,60 @@ public final class FormatCommand implements Command {
         p.dataSize(), TreeRoot.dataBlocks(builder.layout()), data.toString(), dataSize);
     byte[] root;
     FecLayout fec = null;
-    // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts
-    // them.
-    try (FileDevice dataDev = FileDevice.openChannel(data, false);
-        FileDevice hashDev = FileDevice.openChannel(PrivateFile.create(hash), true)) {
-      try (ProgressBar bar = ProgressBar.start("format", builder.workBytes(), System.err)) {
-        root = builder.withProgress(bar).build(dataDev, hashDev);
-        bar.finish();
-      }
-      if (fecDevice != null) {
-        fec = FecLayout.of(p, roots(), fecOffset(), fecOnHash, hashDev.size());
-        FecEncoder encoder = FecEncoder.of(fec);
-        if (threads != null) {
-          encoder = encoder.withThreads(threads);
-        }
-        try (FileDevice own =
-                fecOnHash ? null : FileDevice.openChannel(PrivateFile.create(fecDevice), true);
-            ProgressBar bar = ProgressBar.start("fec", encoder.workBytes(), System.err)) {
-          WritableDevice out = fecOnHash ? hashDev : own;
-          encoder.withProgress(bar).encode(dataDev, hashDev, out);
+    // Every output that is a file of its own is written beside it and renamed over it at the end,
+    // once all are written: an interrupt, a full disk or any failure leaves each as it was.
+    // An existing file's bytes outside what format writes stay, as veritysetup leaves them.
+    // The single-file layouts (HASH or the FEC area on DATA) and devices are written in place.
+    boolean hashOnData = Files.exists(hash) && Files.isSameFile(data, hash);
+    try (AtomicOutput hashOut = hashOnData ? null : outputFile(hash);
+        AtomicOutput fecOut =
+            fecDevice == null || fecOnHash || fecOnData ? null : outputFile(fecDevice);
+        AtomicOutput rootOut =
+            rootHashFile == null ? null : AtomicOutput.to(rootHashFile, Option.OWNER_ONLY);
+        AtomicOutput signatureOut =
+            signing == null ? null : AtomicOutput.to(rootHashSignatureOut, Option.OWNER_ONLY)) {
+      // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts
+      // them.
+      try (FileDevice dataDev = FileDevice.openChannel(data, false);
+          FileDevice hashDev =
+              hashOut == null ? FileDevice.openChannel(hash, true) : hashOut.device()) {
+        try (ProgressBar bar = ProgressBar.start("format", builder.workBytes(), System.err)) {
+          root = builder.withProgress(bar).build(dataDev, hashDev);
           bar.finish();
         }
+        if (fecDevice != null) {
+          fec = FecLayout.of(p, roots(), fecOffset(), fecOnHash, hashDev.size());
+          FecEncoder encoder = FecEncoder.of(fec);
+          if (threads != null) {
+            encoder = encoder.withThreads(threads);
+          }
+          try (FileDevice own =
+                  fecOnHash
+                      ? null
+                      : fecOut == null ? FileDevice.openChannel(fecDevice, true) : fecOut.device();
+              ProgressBar bar = ProgressBar.start("fec", encoder.workBytes(), System.err)) {
+            WritableDevice out = fecOnHash ? hashDev : own;
+            encoder.withProgress(bar).encode(dataDev, hashDev, out);
+            bar.finish();
+          }
+        }
       }
-    }
-    if (rootHashFile != null) {
-      Files.writeString(PrivateFile.create(rootHashFile), Hex.format(root));
-    }
-    if (signing != null) {
       String rootHex = Hex.format(root);
-      Files.write(
-          PrivateFile.create(rootHashSignatureOut),
-          signing.sign(s -> RootHashSignature.sign(rootHex, s.key(), s.cert())));
+      if (rootOut != null) {
+        rootOut.writer().write(ByteBuffer.wrap(rootHex.getBytes(StandardCharsets.US_ASCII)));
+      }
+      if (signatureOut != null) {
+        byte[] sig = signing.sign(s -> RootHashSignature.sign(rootHex, s.key(), s.cert()));
+        WritableByteChannel w = signatureOut.writer();
+        for (ByteBuffer b = ByteBuffer.wrap(sig); b.hasRemaining(); ) {
+          w.write(b);
+        }
+      }
+      for (AtomicOutput o : new AtomicOutput[] {hashOut, fecOut, rootOut, signatureOut}) {
+        if (o != null) {
+          o.commit();
+        }
+      }
     }
     Header.Fec fecInfo = fec == null ? null : new Header.Fec(fecDevice.toString(), fec, fecOnHash);
     if (json) {
@@ -199,6 +231,14 @@ public final class FormatCommand implements Command {
                     options.hash != null ? options.hash : p.hashAlgorithm().kernelName())
                 + Header.identityLine(ImageIdentity.of(p, root)));
     return ExitCode.OK;
+  }
+
+  /**
+   * A hash or FEC file: starts as a copy of the existing file (a format writes only its area), or
+   * empty and readable by its owner only, as veritysetup creates it (mode 0600).
+   */
+  private static AtomicOutput outputFile(Path file) throws IOException {
+    return AtomicOutput.to(file, Option.KEEP_CONTENT, Option.OWNER_ONLY);
   }
 
   /** The signing key and certificate, loaded before any file is written; null when not signing. */

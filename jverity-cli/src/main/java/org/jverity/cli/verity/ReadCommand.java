@@ -1,9 +1,8 @@
 package org.jverity.cli.verity;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.util.List;
 import java.util.Map;
@@ -216,8 +215,7 @@ public final class ReadCommand implements Command {
         boolean barAllowed = output != null || ProgressBar.terminalOf(1) == null;
         // --output appears only once the whole range verified: a failed read leaves it as it was.
         try (AtomicOutput target = output == null ? null : AtomicOutput.to(output);
-            FileChannel file =
-                target == null ? null : FileChannel.open(target.path(), StandardOpenOption.WRITE);
+            WritableByteChannel file = target == null ? null : target.writer();
             ProgressBar bar =
                 barAllowed
                     ? ProgressBar.start("read", end - offset, System.err)

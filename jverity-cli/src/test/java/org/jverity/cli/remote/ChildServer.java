@@ -98,6 +98,15 @@ final class ChildServer implements AutoCloseable {
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("killed server exited").isTrue();
   }
 
+  /** SIGTERM, not waiting for the exit. */
+  void signalTerm() {
+    process.destroy();
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
   /** SIGTERM; the exit code. */
   int terminate() throws InterruptedException {
     process.destroy();

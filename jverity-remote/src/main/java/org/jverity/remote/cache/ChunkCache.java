@@ -87,10 +87,21 @@ public final class ChunkCache implements Closeable {
           "cache max: " + options.cacheMax() + " (expected: >= 0 bytes)");
     }
     int slots = Math.toIntExact(options.cacheMax() / chunkSize);
-    SlotStore store =
-        options.cacheDir() == null
-            ? new MemorySlots(slots, chunkSize)
-            : DiskSlots.open(options.cacheDir(), slots, chunkSize);
+    SlotStore store;
+    if (options.cacheDir() == null) {
+      store = new MemorySlots(slots, chunkSize);
+    } else {
+      try {
+        store = DiskSlots.open(options.cacheDir(), slots, chunkSize);
+      } catch (UnusableCacheException e) {
+        // Said once, at the start: failing instead would fail every start (a supervisor loops).
+        LOG.log(
+            Level.WARNING,
+            "running without the cache directory " + options.cacheDir() + ": " + e.getMessage());
+        slots = 0;
+        store = new MemorySlots(0, chunkSize);
+      }
+    }
     try {
       return new ChunkCache(store, slots, chunkSize, stats);
     } catch (IOException | RuntimeException e) {

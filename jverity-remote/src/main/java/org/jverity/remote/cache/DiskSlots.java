@@ -6,19 +6,27 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
  * Slots in a directory, kept across restarts:
  *
  * <pre>
- * DIR/lock    held (an exclusive file lock) while a process uses the directory
+ * DIR/lock    held (an exclusive file lock) while a process uses the directory; holds its pid
  * DIR/chunks  slot s at byte s * chunkSize; a sparse file, never longer than slots * chunkSize
  * DIR/index   header (64 bytes): magic "JVCACHE1", chunk size, slots
  *             then one 64-byte record per slot: magic "JVCK", length, chunk, key (32 bytes), CRC-32C
@@ -32,7 +40,12 @@ import java.util.zip.CRC32C;
  * here: the verified reader checks every block, and its recheck refetches a bad one.
  *
  * <p>One process per directory: the lock refuses a second (two servers over one bucket each have
- * their own directory).
+ * their own directory), naming the holder's pid. A restart right after the previous process was
+ * stopped waits (up to {@link #HOLDER_ENDING}) for that process to end and release the lock.
+ *
+ * <p>The three files are opened without following links, and only as regular files with no other
+ * hard links: the cache truncates them, which through a link would cut a file elsewhere. Anything
+ * else there is refused ({@link UnusableCacheException}) and left as it is.
  */
 final class DiskSlots implements SlotStore {
   private static final long MAGIC = 0x4a56434143484531L; // "JVCACHE1"
@@ -40,6 +53,9 @@ final class DiskSlots implements SlotStore {
   private static final int HEADER = 64; // bytes before the first record
   private static final int RECORD = 64; // bytes per record
   private static final int KEY = 32; // bytes of a key: ObjectIdentity.cacheKey() is SHA-256 hex
+
+  /** How long a start waits for a lock whose holder is ending (a stop, then a start at once). */
+  static final Duration HOLDER_ENDING = Duration.ofSeconds(10);
 
   private final Path dir;
   private final int slots;
@@ -73,22 +89,18 @@ final class DiskSlots implements SlotStore {
    */
   static DiskSlots open(Path dir, int slots, int chunkSize) throws IOException {
     Files.createDirectories(dir);
-    FileChannel lockFile =
-        FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileChannel lockFile = openRegular(dir.resolve("lock"));
     FileChannel chunks = null;
     FileChannel index = null;
     try {
-      FileLock lock;
-      try {
-        lock = lockFile.tryLock();
-      } catch (OverlappingFileLockException e) {
-        lock = null; // this process holds it already
-      }
-      if (lock == null) {
-        throw new IOException("cache directory " + dir + ": in use by another cache");
-      }
-      chunks = open(dir.resolve("chunks"));
-      index = open(dir.resolve("index"));
+      FileLock lock = lock(dir, lockFile);
+      ByteBuffer pid =
+          ByteBuffer.wrap(
+              (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII));
+      lockFile.truncate(0);
+      writeFully(lockFile, pid, 0);
+      chunks = openRegular(dir.resolve("chunks"));
+      index = openRegular(dir.resolve("index"));
       DiskSlots s = new DiskSlots(dir, slots, chunkSize, lockFile, lock, chunks, index);
       s.checkGeometry();
       return s;
@@ -100,9 +112,117 @@ final class DiskSlots implements SlotStore {
     }
   }
 
-  private static FileChannel open(Path file) throws IOException {
-    return FileChannel.open(
-        file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+  /**
+   * The directory's lock; when another process holds it, waits while that process is ending (a
+   * server stopped, then started again at once: the old one still flushes and closes), then refuses
+   * naming it.
+   */
+  private static FileLock lock(Path dir, FileChannel lockFile) throws IOException {
+    long deadline = System.nanoTime() + HOLDER_ENDING.toNanos();
+    long holder = -1;
+    while (true) {
+      FileLock lock;
+      try {
+        lock = lockFile.tryLock();
+      } catch (OverlappingFileLockException e) {
+        throw new IOException("cache directory " + dir + ": in use by another cache");
+      }
+      if (lock != null) {
+        return lock;
+      }
+      long now = holder(lockFile);
+      Optional<ProcessHandle> p = now > 0 ? ProcessHandle.of(now) : Optional.empty();
+      if (now == holder && (p.isEmpty() || !ending(p.get())) || System.nanoTime() > deadline) {
+        throw new IOException(
+            "cache directory "
+                + dir
+                + ": in use by another cache"
+                + (now > 0 ? " (process " + now + ")" : ""));
+      }
+      holder = now;
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("cache directory " + dir + ": interrupted waiting for its lock");
+      }
+    }
+  }
+
+  /**
+   * Whether {@code p} is on its way out: its JVM runs shutdown hooks when a signal stopped it,
+   * which a thread named for them shows; elsewhere, only its end tells.
+   */
+  private static boolean ending(ProcessHandle p) {
+    try (DirectoryStream<Path> tasks =
+        Files.newDirectoryStream(Path.of("/proc", Long.toString(p.pid()), "task"))) {
+      for (Path t : tasks) {
+        String state = Files.readString(t.resolve("stat"));
+        String comm = Files.readString(t.resolve("comm")).strip();
+        if (comm.equals("SIGTERM handler")
+            || comm.equals("SIGINT handler")
+            || state.contains(") Z")) {
+          return true;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return !p.isAlive(); // gone meanwhile: ending
+    }
+    return false;
+  }
+
+  /** The pid the holder wrote into the lock file; -1 when none is there (yet). */
+  private static long holder(FileChannel lockFile) {
+    try {
+      ByteBuffer b = ByteBuffer.allocate(24);
+      readFully(lockFile, b, 0);
+      String s = new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII).strip();
+      return s.isEmpty() ? -1 : Long.parseLong(s);
+    } catch (IOException | NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Opens (creating) a file of the cache, never through a link, and only a regular file of its own:
+   * the cache truncates it.
+   */
+  private static FileChannel openRegular(Path file) throws IOException {
+    try {
+      BasicFileAttributes a =
+          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      String what =
+          a.isSymbolicLink()
+              ? "a symbolic link"
+              : a.isDirectory() ? "a directory" : a.isRegularFile() ? null : "not a regular file";
+      if (what == null
+          && ((Number) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).intValue()
+              > 1) {
+        what = "a file with other hard links";
+      }
+      if (what != null) {
+        throw new UnusableCacheException(
+            file + ": " + what + " (expected: a regular file of the cache's own)");
+      }
+    } catch (NoSuchFileException e) {
+      // created by the open
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      // no link counts here: the no-follow open still refuses a link
+    }
+    try {
+      return FileChannel.open(
+          file,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.READ,
+          StandardOpenOption.WRITE,
+          LinkOption.NOFOLLOW_LINKS);
+    } catch (FileSystemException e) {
+      if (Files.isSymbolicLink(file)) { // made between the check and the open
+        throw new UnusableCacheException(
+            file + ": a symbolic link (expected: a regular file of the cache's own)");
+      }
+      throw e;
+    }
   }
 
   /** Keeps the index if it was written for this geometry; else starts both files empty. */
