@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntUnaryOperator;
 import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.AvbSigningException;
@@ -121,12 +122,14 @@ public final class Main {
     ExitCodeRule rule =
         ExitCodeRule.of(env, all.subList(0, all.contains("--") ? all.indexOf("--") : all.size()));
     // --run's command's own status is passed on as it is: it is not jverity's code to translate.
+    // The command, once parsed, may map a code as its veritysetup verb does for its options.
+    AtomicReference<Command> parsed = new AtomicReference<>();
     IntUnaryOperator returned =
-        code -> CaptiveRun.passedOn(code) ? code : rule.exitCode(verb, code);
+        code -> CaptiveRun.passedOn(code) ? code : rule.exitCode(verb, code, parsed.get());
     JsonOutput json = JsonOutput.of(all, out, err);
     int code =
         returned.applyAsInt(
-            dispatch(out, json == null ? err : json.err(), all, at, returned, json));
+            dispatch(out, json == null ? err : json.err(), all, at, returned, parsed, json));
     out.flush();
     err.flush();
     return json == null
@@ -140,6 +143,7 @@ public final class Main {
       List<String> args,
       int at,
       IntUnaryOperator returned,
+      AtomicReference<Command> parsed,
       JsonOutput json) {
     Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
     int words = 1; // the command's name: one word, or two for a subcommand (avb info_image)
@@ -204,7 +208,7 @@ public final class Main {
     }
     List<String> rest = new ArrayList<>(args);
     rest.subList(at, at + words).clear();
-    return execute(command, rest, out, err, args, returned, json);
+    return execute(command, rest, out, err, args, returned, parsed, json);
   }
 
   /**
@@ -218,6 +222,7 @@ public final class Main {
       PrintWriter err,
       List<String> commandLine,
       IntUnaryOperator returned,
+      AtomicReference<Command> ran,
       JsonOutput json) {
     GlobalOptions global = new GlobalOptions();
     Io io = null;
@@ -236,6 +241,7 @@ public final class Main {
                 + "\"");
         io.debug("Running command " + syntax.name() + ".");
       }
+      ran.set(parsed.target());
       code = parsed.target().run(io);
     } catch (UsageException e) {
       err.println("jverity: " + e.getMessage() + " (try 'jverity " + syntax.name() + " --help')");

@@ -179,6 +179,39 @@ class FecVerifyTest {
         .containsExactly("Verification of root hash failed.");
   }
 
+  /**
+   * veritysetup exits 1 for a wrong root hash, but 2 with {@code --fec-device} (the root hash's
+   * -EFAULT becomes -EPERM once FEC was tried): verify's default, veritysetup's codes, do the same;
+   * the detailed code is "wrong root hash" either way. Over damage jverity says corruption, with or
+   * without FEC; veritysetup too, but not when FEC corrects the damage (then it exits 0).
+   */
+  @ParameterizedTest(name = "damaged: {0}, with FEC: {1}")
+  @CsvSource({"false, false", "false, true", "true, false", "true, true"})
+  void aWrongRootHashExitsAsVeritysetupDoesWithAndWithoutFec(boolean damaged, boolean withFec)
+      throws Exception {
+    if (damaged) {
+      damage(data, 7 * 4096 + 5, 3);
+    }
+    String wrong = root.substring(0, 63) + (root.endsWith("0") ? "1" : "0");
+    List<String> a =
+        withFec ? args("verify", wrong, "--fec-device", fec.toString()) : args("verify", wrong);
+    ToolRun theirs = VeritysetupOracle.run(a);
+    List<String> ours = new ArrayList<>(a);
+    ours.add("--veritysetup-exit-codes");
+    ToolRun mine = Jverity.run(ours);
+    // Damage FEC can correct under a wrong root hash: veritysetup 2.6.1 exits 0 (the -EPERM of
+    // the data becomes FEC's success; only a root hash's -EFAULT is kept as -EPERM). jverity never
+    // passes a root hash the tree does not hash to: corruption, 2.
+    assertThat(theirs.exitCode())
+        .as("veritysetup: %s", theirs)
+        .isEqualTo(damaged && withFec ? 0 : withFec || damaged ? 2 : 1);
+    assertThat(mine.exitCode()).as("%s", mine).isEqualTo(withFec || damaged ? 2 : 1);
+    ToolRun detailed = Jverity.run(a);
+    assertThat(detailed.exitCode())
+        .as("%s", detailed)
+        .isEqualTo(damaged ? ExitCode.CORRUPTION : ExitCode.ROOT_HASH_MISMATCH);
+  }
+
   @Test
   void aWrongRootHashOverDamageIsNotHiddenByFecAttempts() throws Exception {
     damage(data, 7 * 4096 + 5, 3);

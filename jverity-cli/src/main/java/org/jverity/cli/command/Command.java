@@ -7,4 +7,13 @@ public interface Command {
    * and {@link Main} turns it into one line on stderr and its exit code.
    */
   int run(Io io) throws Exception;
+
+  /**
+   * veritysetup's exit code for this run having ended with jverity's {@code code}, when the command
+   * line asks for veritysetup's codes ({@link ExitCodeRule}): {@link VeritysetupExitCodes#of}
+   * unless veritysetup's own verb exits otherwise for the options given.
+   */
+  default int veritysetupExitCode(int code) {
+    return VeritysetupExitCodes.of(code);
+  }
 }

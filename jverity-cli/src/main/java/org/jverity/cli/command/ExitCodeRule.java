@@ -66,6 +66,15 @@ public enum ExitCodeRule {
 
   /** The code the process exits with when {@code verb} ended with jverity's {@code code}. */
   public int exitCode(String verb, int code) {
+    return exitCode(verb, code, null);
+  }
+
+  /**
+   * As {@link #exitCode(String, int)}, for a run of {@code command} (null before one was parsed),
+   * which may map a code as its veritysetup verb does for the options given ({@link
+   * Command#veritysetupExitCode}).
+   */
+  public int exitCode(String verb, int code, Command command) {
     if (!veritysetupCodes(verb)) {
       return code;
     }
@@ -77,7 +86,7 @@ public enum ExitCodeRule {
         && (code == ExitCode.RESTART || code == ExitCode.PANIC)) {
       return code;
     }
-    return VeritysetupExitCodes.of(code);
+    return command == null ? VeritysetupExitCodes.of(code) : command.veritysetupExitCode(code);
   }
 
   /**

@@ -58,7 +58,8 @@ public final class ReadDiagnosis {
   /** The failure {@code e} stopped the read at, as one line with its exit code. */
   public CliException explain(CorruptBlockException e) throws IOException {
     if (e.area() == Area.HASH && e.level() == topLevel) {
-      RootMismatch m = RootMismatch.examine(params, data, hash, Math.max(0, e.dataBlock()));
+      RootMismatch m =
+          RootMismatch.examine(params, data, hash, rootHash, Math.max(0, e.dataBlock()));
       switch (m.verdict()) {
         case WRONG_ROOT_HASH -> {
           return new CliException(ExitCode.ROOT_HASH_MISMATCH, wrongRoot(m));
@@ -120,7 +121,8 @@ public final class ReadDiagnosis {
       if (rootExplained) {
         return null;
       }
-      RootMismatch m = RootMismatch.examine(params, data, hash, Math.max(0, e.dataBlock()));
+      RootMismatch m =
+          RootMismatch.examine(params, data, hash, rootHash, Math.max(0, e.dataBlock()));
       if (m.verdict() != RootMismatch.Verdict.TOP_BLOCK_CORRUPT) {
         rootExplained = true;
         return m.verdict() == RootMismatch.Verdict.WRONG_ROOT_HASH

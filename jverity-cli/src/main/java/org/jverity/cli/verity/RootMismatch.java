@@ -1,6 +1,7 @@
 package org.jverity.cli.verity;
 
 import java.io.IOException;
+import java.security.MessageDigest;
 import java.util.Arrays;
 import org.jverity.format.VerityParams;
 import org.jverity.hash.BlockHasher;
@@ -37,7 +38,11 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
      * (salt, hash algorithm, format, block size), as verify's "no block matches its hash".
      */
     WRONG_PARAMETERS,
-    /** Blocks match lower down, or some children do, but the top block disagrees: it is damaged. */
+    /**
+     * Blocks match lower down, or some children do, but the top block disagrees: it is damaged.
+     * Also a top block that hashes to the root hash but was refused for its padding (digests past
+     * the tree's end: a data_blocks lowered in the superblock).
+     */
     TOP_BLOCK_CORRUPT
   }
 
@@ -51,13 +56,14 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
   }
 
   /**
-   * Examines a tree of at least one level: the top block's children, and the path of data block
-   * {@code dataBlock} below them.
+   * Examines a tree of at least one level whose top block was refused against {@code rootHash}: the
+   * top block's children, and the path of data block {@code dataBlock} below them.
    *
    * @throws IllegalArgumentException if the tree has no hash levels (one data block: its digest is
    *     the root hash, and nothing else tells a wrong root hash from a damaged block)
    */
-  static RootMismatch examine(VerityParams p, BlockDevice data, BlockDevice hash, long dataBlock)
+  static RootMismatch examine(
+      VerityParams p, BlockDevice data, BlockDevice hash, byte[] rootHash, long dataBlock)
       throws IOException {
     MerkleLayout layout = MerkleLayout.dmVerity(p);
     int top = layout.levels() - 1;
@@ -65,6 +71,10 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
       throw new IllegalArgumentException("levels: 0 (expected: a tree with hash blocks)");
     }
     BlockHasher hasher = p.blockHasher();
+    byte[] treeRoot = TreeRoot.digest(layout, hasher, data, hash);
+    if (MessageDigest.isEqual(treeRoot, rootHash)) {
+      return new RootMismatch(Verdict.TOP_BLOCK_CORRUPT, treeRoot); // refused for its padding
+    }
     byte[] topBlock = hashBlock(layout, hash, layout.levelStart(top));
 
     long children = layout.inputBlocks(top);
@@ -87,7 +97,7 @@ record RootMismatch(Verdict verdict, byte[] treeRoot) {
         matching == compared
             ? Verdict.WRONG_ROOT_HASH
             : matching > 0 || lowerMatch ? Verdict.TOP_BLOCK_CORRUPT : Verdict.WRONG_PARAMETERS;
-    return new RootMismatch(v, TreeRoot.digest(layout, hasher, data, hash));
+    return new RootMismatch(v, treeRoot);
   }
 
   /**

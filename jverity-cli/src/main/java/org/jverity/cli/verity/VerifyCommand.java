@@ -42,6 +42,7 @@ public final class VerifyCommand implements Command {
   final AvbOptions avb = new AvbOptions();
   boolean json;
   Integer threads;
+  private boolean withFec; // the check had FEC: veritysetup then calls a wrong root hash -EPERM
 
   public static final Syntax<VerifyCommand> SYNTAX =
       Syntax.command(
@@ -49,7 +50,8 @@ public final class VerifyCommand implements Command {
               "Verify DATA against the hash tree on HASH and ROOT_HASH, as veritysetup verify does,"
                   + " listing every corrupted block (the first "
                   + Corruption.MAX_REPORTED
-                  + ", then a count).",
+                  + ", then a count). With --fec-device a wrong root hash exits 2 under"
+                  + " veritysetup's codes, as veritysetup verify does (1 without).",
               VerifyCommand::new)
           .include(ImageArguments.OR_AVB, c -> c.image)
           .include(VerityOptions.CHECK, c -> c.options)
@@ -95,6 +97,7 @@ public final class VerifyCommand implements Command {
       Io io, DeviceSource source, String data, String hash, String rootText, AvbImage partition)
       throws IOException, GeneralSecurityException {
     FecSource fecSource = partition != null ? partition.fec() : fec.source();
+    withFec = fecSource != null;
     CheckReport report;
     TrustedRoot trusted;
     VerityParams p;
@@ -234,6 +237,19 @@ public final class VerifyCommand implements Command {
     int top = MerkleLayout.dmVerity(p).levels() - 1;
     return r.rootMatches()
         || r.corruptions().stream().anyMatch(c -> c.area() == Area.HASH && c.level() == top);
+  }
+
+  /**
+   * veritysetup verify with {@code --fec-device} tries FEC after any failed verification, a wrong
+   * root hash's -EFAULT included, and then returns -EPERM ("If root hash failed, we cannot be sure
+   * it was properly repaired", cryptsetup's {@code VERITY_activate}): exit 2 where it exits 1
+   * without FEC. The detailed code stays "wrong root hash".
+   */
+  @Override
+  public int veritysetupExitCode(int code) {
+    return withFec && code == ExitCode.ROOT_HASH_MISMATCH
+        ? 2
+        : Command.super.veritysetupExitCode(code);
   }
 
   static int exitCode(CheckReport r) {
