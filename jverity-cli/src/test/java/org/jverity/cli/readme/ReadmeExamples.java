@@ -23,6 +23,8 @@ final class ReadmeExamples {
     TRANSCRIPT,
     /** A systemd unit: its ExecStart= line is run as a SHELL line (systemd does not run here). */
     UNIT,
+    /** Lines {@link Entry#then} prints on stderr, each from its start to " over " (if any). */
+    OUTPUT,
     /** Java statements, run inside a main method with the test's class path. */
     JAVA,
     /** Not run, for {@link Entry#reason}. */
@@ -112,7 +114,7 @@ final class ReadmeExamples {
           Entry.shell("bin/jverity avb calculate_vbmeta_digest --image vbmeta.img", "", ""),
           Entry.shell(
               "--follow_chain_partitions",
-              // The blocks before erased system.img's footer: the chain it verifies, made again.
+              // The block before erased system.img's footer: the image the chain was signed over.
               "cp --sparse=always system.avb system.img && cp --sparse=always system.img"
                   + " out/system.img",
               ""),
@@ -137,10 +139,15 @@ final class ReadmeExamples {
           Entry.notRun(
               "bench/format-verify.sh [SIZE]",
               "the benchmarks take minutes each; bench/ checks its own outputs"),
-          Entry.notRun(
+          // --debug's lines on stderr; the OpenSSL version after "over" is the machine's.
+          new Entry(
               "# Block hashing: native loop over OpenSSL",
-              "output of --debug, which NativeLoopTest checks; its OpenSSL version is the"
-                  + " machine's"));
+              Kind.OUTPUT,
+              null,
+              List.of("bin/jverity format data.img data.hash --fec-device data.fec --debug"),
+              "",
+              "",
+              null));
 
   /** A change the test makes to the README's text before running it, and why. */
   record Substitution(Pattern pattern, String replacement, String why) {

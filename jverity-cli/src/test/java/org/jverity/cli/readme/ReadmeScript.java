@@ -53,6 +53,15 @@ final class ReadmeScript {
         }
       }
       case TRANSCRIPT -> s.transcript(block);
+      case OUTPUT -> {
+        s.line(block.firstLine(), entry.then().get(0));
+        for (String printed : block.lines()) {
+          int over = printed.indexOf(" over ");
+          String start = over < 0 ? printed : printed.substring(0, over + " over ".length());
+          s.script.append("grep -qF -- ").append(quoted(start)).append(" \"$err\" || fail ");
+          s.script.append(quoted("no line '" + start + "' on stderr")).append('\n');
+        }
+      }
       case UNIT -> {
         for (int i = 0; i < block.lines().size(); i++) {
           if (block.lines().get(i).startsWith("ExecStart=")) {
