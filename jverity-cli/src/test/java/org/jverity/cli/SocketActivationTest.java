@@ -104,6 +104,48 @@ class SocketActivationTest {
     assertThat(r.stdout()).contains("export=\"one\"", "export=\"two\"", "export-size: 65536");
   }
 
+  /**
+   * The README's serve.conf says where to listen ({@code port = 10809}); the README's {@code
+   * nbdinfo --list -- [ jverity serve serve.conf ]} serves that same file on the socket it passes:
+   * the key is ignored, in one line naming it, where the option {@code --port} is refused (as
+   * nbdkit's -p).
+   */
+  @Test
+  void aConfigSayingWhereToListenIsServedOnThePassedSocket() throws Exception {
+    TestImage one = TestImage.create(dir, "one", 16);
+    Path conf =
+        Files.writeString(
+            dir.resolve("serve.conf"),
+            """
+            [generic]
+            bind = 127.0.0.1
+            port = 10809
+            runtime-dir = run
+
+            [one]
+            data = one.img
+            hash = one.hash
+            root-hash = %s
+            """
+                .formatted(one.root()));
+    List<String> cmd = new ArrayList<>(List.of("nbdinfo", "--list", "--", "["));
+    cmd.addAll(ServerProcess.javaCommand());
+    cmd.addAll(List.of("serve", conf.toString(), "]"));
+    ToolRun r = Clients.run(cmd.toArray(String[]::new));
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.stdout()).contains("export=\"one\"", "export-size: 65536");
+    assertThat(r.stderr().lines().filter(l -> l.contains("ignored under socket activation")))
+        .containsExactly(
+            "jverity: "
+                + conf
+                + ":2: bind: ignored under socket activation (LISTEN_PID is this"
+                + " process): it listens on the socket passed",
+            "jverity: "
+                + conf
+                + ":3: port: ignored under socket activation (LISTEN_PID is this"
+                + " process): it listens on the socket passed");
+  }
+
   @Test
   void aTcpSocketPassedAsSystemdDoesIsServedAndStdioOutlivesItsClose() throws Exception {
     TestImage image = TestImage.create(dir, "one", 64);

@@ -167,17 +167,57 @@ final class ImageEdit implements AutoCloseable {
     }
   }
 
+  /**
+   * Copies {@code length} bytes into a range of {@code to} that holds nothing yet (a new file, or
+   * past its end), skipping the pieces that are all zeros: a partition's padding is a hole, and
+   * stays one (the README's 4 GiB system partition around a small image would otherwise be written
+   * out twice, saved and put back, by zero_hashtree).
+   */
   private static void copy(FileChannel from, long at, long length, FileChannel to, long toAt)
       throws IOException {
+    ByteBuffer piece = ByteBuffer.allocateDirect(COPY_PIECE);
     long done = 0;
     while (done < length) {
-      long n = from.transferTo(at + done, length - done, to.position(toAt + done));
-      if (n <= 0) {
-        throw new IOException(
-            "copying " + length + " bytes at " + at + ": the file ended at " + (at + done));
+      piece.clear().limit((int) Math.min(COPY_PIECE, length - done));
+      while (piece.hasRemaining()) {
+        if (from.read(piece, at + done + piece.position()) < 0) {
+          throw new IOException(
+              "copying "
+                  + length
+                  + " bytes at "
+                  + at
+                  + ": the file ended at "
+                  + (at + done + piece.position()));
+        }
       }
-      done += n;
+      piece.flip();
+      if (!allZeros(piece)) {
+        while (piece.hasRemaining()) {
+          to.write(piece, toAt + done + piece.position());
+        }
+      }
+      done += piece.limit();
     }
+    if (length > 0 && to.size() < toAt + length) {
+      to.write(ByteBuffer.allocate(1), toAt + length - 1); // the size, ending in a hole
+    }
+  }
+
+  private static final int COPY_PIECE = 1 << 20;
+
+  private static boolean allZeros(ByteBuffer b) {
+    int i = b.position();
+    for (; i + Long.BYTES <= b.limit(); i += Long.BYTES) {
+      if (b.getLong(i) != 0) {
+        return false;
+      }
+    }
+    for (; i < b.limit(); i++) {
+      if (b.get(i) != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A new empty file beside {@code image} (same file system: a fast copy), else in /tmp. */

@@ -1,5 +1,6 @@
 package org.jverity.cli.serve;
 
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.Set;
 import org.jverity.cli.command.CliException;
@@ -7,8 +8,12 @@ import org.jverity.cli.command.ExitCode;
 
 /**
  * Under socket activation the socket is given: like nbdkit, which refuses {@code -p}, {@code -U},
- * {@code -s} and {@code --run} then, {@code open} and {@code serve} refuse whatever else says where
- * to listen, and a command to run (it would find the variables meant for the server).
+ * {@code -s} and {@code --run} then, {@code open} and {@code serve} refuse the options that say
+ * where else to listen, and a command to run (it would find the variables meant for the server).
+ * The config's {@code bind}, {@code port} and {@code socket} keys are not refused but ignored, each
+ * said in one line: a config describes the service however it is started (the same file for a unit
+ * that listens itself and for one a socket unit starts, or for {@code nbdinfo --list -- [ jverity
+ * serve CONFIG ]}), as sshd ignores its config's Port when inetd passes the connection.
  */
 final class ActivationConflicts {
   /** The options, as {@code open} spells them. */
@@ -33,19 +38,27 @@ final class ActivationConflicts {
     }
   }
 
-  /** Refuses a [generic] key of {@code ini} that conflicts, naming file:line. */
-  static void refuseKeys(IniFile ini) {
-    for (IniFile.Section s : ini.sections()) {
-      if (s.name().equals(ServeConfig.GENERIC)) {
-        for (String k : KEYS) {
-          IniFile.Entry e = s.entries().get(k);
-          if (e != null) {
-            throw new CliException(
-                ExitCode.USAGE,
-                ini.file() + ":" + e.line() + ": " + k + WHY + " (expected: no " + k + " key)");
+  /**
+   * {@code ini} without the [generic] keys that say where to listen; each one present is said in
+   * one line on {@code err}, unless {@code err} is null (a reload, said at the start already).
+   */
+  static IniFile withoutListeningKeys(IniFile ini, PrintWriter err) {
+    if (err != null) {
+      for (IniFile.Section s : ini.sections()) {
+        if (s.name().equals(ServeConfig.GENERIC)) {
+          for (IniFile.Entry e : s.entries().values()) {
+            if (KEYS.contains(e.key())) {
+              err.println(
+                  "jverity: "
+                      + ini.at(e.line())
+                      + e.key()
+                      + ": ignored under socket activation (LISTEN_PID is this process): it"
+                      + " listens on the socket passed");
+            }
           }
         }
       }
     }
+    return ini.without(ServeConfig.GENERIC, KEYS);
   }
 }

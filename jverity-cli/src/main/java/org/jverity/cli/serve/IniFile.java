@@ -48,6 +48,19 @@ final class IniFile {
     return sections;
   }
 
+  /** This file without the entries {@code keys} of the section {@code name}. */
+  IniFile without(String name, List<String> keys) {
+    List<Section> kept = new ArrayList<>();
+    for (Section s : sections) {
+      Map<String, Entry> entries = new LinkedHashMap<>(s.entries());
+      if (s.name().equals(name)) {
+        entries.keySet().removeAll(keys);
+      }
+      kept.add(new Section(s.name(), s.line(), entries));
+    }
+    return new IniFile(file, kept);
+  }
+
   /** "FILE:LINE: " for a message about that line. */
   String at(int line) {
     return file + ":" + line + ": ";

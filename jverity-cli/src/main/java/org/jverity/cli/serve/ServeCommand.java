@@ -1,6 +1,7 @@
 package org.jverity.cli.serve;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.charset.MalformedInputException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +51,8 @@ public final class ServeCommand implements Command {
                   + " changed (the connections of those changed or removed end), the others untouched; a config"
                   + " with a mistake, a changed [generic] or an export that cannot open is refused whole, in one"
                   + " line of the log, and the old exports serve on. Under socket activation (LISTEN_PID is"
-                  + " jverity's, LISTEN_FDS=1) it accepts on the socket passed as fd 3 and prints no URI.",
+                  + " jverity's, LISTEN_FDS=1) it accepts on the socket passed as fd 3 and prints no URI; the"
+                  + " config's bind, port and socket keys are then ignored, each said in one line.",
               ServeCommand::new)
           .parameter("CONFIG", "The config file.", (c, v) -> c.config = FileName.parse(v))
           .option(
@@ -69,12 +71,11 @@ public final class ServeCommand implements Command {
 
   @Override
   public int run(Io io) throws IOException {
-    IniFile ini = readIni();
     boolean activated = SocketActivation.requested();
     if (activated) {
       ActivationConflicts.refuseOptions(io.given());
-      ActivationConflicts.refuseKeys(ini);
     }
+    IniFile ini = listening(readIni(), activated, io.err());
     ServeConfig c = read(ini, io);
     service.check(c.listening());
     return ExitCode.of(
@@ -91,11 +92,16 @@ public final class ServeCommand implements Command {
             .withSocketActivation(activated)
             .withReload(
                 () -> {
-                  ServeConfig again = read(readIni(), io);
+                  ServeConfig again = read(listening(readIni(), activated, null), io);
                   return new ConfigReload.Config(again.listening(), again.exports());
                 },
                 Main::exitCode)
             .run());
+  }
+
+  /** The config as served: under socket activation, without the keys saying where to listen. */
+  private static IniFile listening(IniFile ini, boolean activated, PrintWriter notices) {
+    return activated ? ActivationConflicts.withoutListeningKeys(ini, notices) : ini;
   }
 
   private ServeConfig read(IniFile ini, Io io) throws IOException {

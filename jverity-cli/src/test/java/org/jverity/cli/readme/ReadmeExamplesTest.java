@@ -1,0 +1,254 @@
+package org.jverity.cli.readme;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.ServerProcess;
+import org.jverity.cli.readme.ReadmeBlocks.Block;
+import org.jverity.cli.readme.ReadmeExamples.Entry;
+import org.jverity.cli.readme.ReadmeExamples.Kind;
+import org.jverity.remote.s3.AwsCredentials;
+import org.jverity.remote.s3.SigV4;
+import org.jverity.testkit.AvbTestKeys;
+import org.jverity.testkit.Nginx;
+import org.jverity.testkit.S3Server;
+import org.jverity.testkit.Tool;
+
+/**
+ * Every example of the README runs as written (issue 27): each fenced block in README order, in one
+ * shared scratch directory holding the files the examples name, after only the substitutions {@link
+ * ReadmeExamples} lists. A block no entry recognises fails {@link #everyBlockHasOneEntry}.
+ */
+class ReadmeExamplesTest {
+  private static final Path README = Path.of("..", "README.md");
+  private static final String S3_IDENTITY = "jverity-readme-identity";
+  private static final String S3_CREDENTIAL = "jverity-readme-credential";
+
+  @TempDir static Path dir;
+  private static Nginx nginx;
+  private static S3Server s3;
+  private static String loop;
+  private static final Map<String, String> env = new HashMap<>();
+
+  @BeforeAll
+  static void prepare() throws Exception {
+    for (String tool :
+        List.of(
+            "veritysetup",
+            "fsverity",
+            "openssl",
+            "nbdinfo",
+            "nbdcopy",
+            "nbdsh",
+            "nbdfuse",
+            "mkfs.ext4",
+            "losetup",
+            "systemd-socket-activate",
+            "aws")) {
+      Tool.of(tool).require();
+    }
+    Files.copy(AvbTestKeys.path("testkey_rsa4096.pem"), dir.resolve("system_key.pem"));
+    Files.copy(AvbTestKeys.path("testkey_rsa4096.pem"), dir.resolve("boot_key.pem"));
+    Files.copy(AvbTestKeys.path("testkey_rsa2048.pem"), dir.resolve("vbmeta_key.pem"));
+    // bin/jverity: the worktree's launcher's JVM options (bin/lib.sh: the JIT, a server's heap,
+    // the native loops), over this build's classes instead of the jar the test phase has not made.
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path root = Path.of("..").toAbsolutePath().normalize();
+    String nativeLibrary = System.getProperty("jverity.native.library", "");
+    Files.writeString(
+        bin.resolve("jverity"),
+        String.join(
+            "\n",
+            "#!/usr/bin/env bash",
+            "set -euo pipefail",
+            ". '" + root.resolve("bin/lib.sh") + "'",
+            "NATIVE_OPTS=() JVERITY_JIT_OPTS=()",
+            "if [ -f '" + nativeLibrary + "' ]; then",
+            "  NATIVE_OPTS=(-Djverity.native.library='" + nativeLibrary + "')",
+            "  jverity_jit_opts \"$@\"",
+            "fi",
+            "jverity_server_java_opts \"$@\"",
+            "exec '"
+                + ServerProcess.javaCommand().get(0)
+                + "' ${NATIVE_OPTS[@]+\"${NATIVE_OPTS[@]}\"}"
+                + " ${JVERITY_JIT_OPTS[@]+\"${JVERITY_JIT_OPTS[@]}\"} --enable-native-access=ALL-UNNAMED"
+                + " ${JVERITY_SERVER_OPTS[@]+\"${JVERITY_SERVER_OPTS[@]}\"}"
+                + " -cp '"
+                + System.getProperty("java.class.path")
+                + "' org.jverity.cli.Main \"$@\"",
+            ""));
+    Files.setPosixFilePermissions(
+        bin.resolve("jverity"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    nginx = Nginx.start(dir.resolve("nginx"));
+    Files.createDirectories(nginx.www().resolve("images/v7"));
+    AwsCredentials keys = new AwsCredentials(S3_IDENTITY, S3_CREDENTIAL, null, "test");
+    SigV4 signer = new SigV4("us-east-1");
+    s3 =
+        S3Server.start(
+            dir.resolve("s3proxy"),
+            S3_IDENTITY,
+            S3_CREDENTIAL,
+            (method, uri, headers, payloadHash) ->
+                signer.headers(
+                    keys, Clock.systemUTC().instant(), method, uri, headers, payloadHash));
+    s3.createBucket("images");
+    env.putAll(environment());
+    Files.writeString(
+        dir.resolve("home/.aws/credentials"),
+        "[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n[reader]\n"
+                .formatted(S3_IDENTITY, S3_CREDENTIAL)
+            + "aws_access_key_id = %s\naws_secret_access_key = %s\n"
+                .formatted(S3_IDENTITY, S3_CREDENTIAL));
+    Files.writeString(
+        dir.resolve("home/.aws/config"),
+        "[default]\nregion = us-east-1\n[profile reader]\nregion = us-east-1\n");
+    Bash fixtures = bash(resource("fixtures.sh"), 300);
+    assertThat(fixtures.code()).as("fixtures.sh: %s", fixtures.output()).isZero();
+    Bash attach = bash("cp data.img loop.img && losetup -f --show loop.img", 30);
+    assertThat(attach.code()).as("losetup: %s", attach.output()).isZero();
+    loop = attach.output().strip();
+    env.put("LOOP", loop);
+    env.put("TREE_END", Long.toString(Files.size(dir.resolve("data.hash"))));
+  }
+
+  /** What each block's bash sees: the scratch directory's home, runtime and temporary dirs. */
+  private static Map<String, String> environment() throws IOException {
+    Files.createDirectories(dir.resolve("home/.aws"));
+    Path prelude = dir.resolve("prelude.sh");
+    Files.writeString(prelude, resource("prelude.sh"));
+    Map<String, String> e = new HashMap<>();
+    // The system's tools first, as Tool gives them: nbdsh needs the system python3's nbd module.
+    e.put("PATH", "/usr/bin:/usr/sbin:/bin:/sbin:" + System.getenv().getOrDefault("PATH", ""));
+    e.put("HOME", dir.resolve("home").toString());
+    e.put("TMPDIR", dir.resolve("tmp").toString());
+    e.put("JVERITY_RUNTIME_DIR", dir.resolve("run").toString());
+    e.put("README_PRELUDE", prelude.toString());
+    e.put("SECRET", "the README's seed");
+    e.put("ORIGIN", nginx.url("").toString().replaceAll("/$", ""));
+    e.put("WWW", nginx.www().toString());
+    e.put("AWS_ENDPOINT_URL_S3", s3.endpoint().toString());
+    e.put("AWS_SHARED_CREDENTIALS_FILE", dir.resolve("home/.aws/credentials").toString());
+    e.put("AWS_CONFIG_FILE", dir.resolve("home/.aws/config").toString());
+    e.put("JAVA", ServerProcess.javaCommand().get(0));
+    e.put("TEST_CLASSPATH", System.getProperty("java.class.path"));
+    return e;
+  }
+
+  @AfterAll
+  static void release() throws Exception {
+    try {
+      if (loop != null) {
+        bash("losetup -d " + loop, 30);
+      }
+    } finally {
+      try {
+        if (nginx != null) {
+          nginx.close();
+        }
+      } finally {
+        if (s3 != null) {
+          s3.close();
+        }
+      }
+    }
+  }
+
+  @Test
+  void everyBlockHasOneEntry() throws IOException {
+    List<Block> blocks = ReadmeBlocks.read(README);
+    List<String> problems = new ArrayList<>();
+    for (Block b : blocks) {
+      List<Entry> matching = matching(b);
+      if (matching.size() != 1) {
+        problems.add(
+            b.where()
+                + ": "
+                + matching.size()
+                + " entries match (expected one in ReadmeExamples): "
+                + b.lines().get(0));
+      }
+    }
+    for (Entry e : ReadmeExamples.ENTRIES) {
+      if (blocks.stream().noneMatch(b -> b.text().contains(e.marker()))) {
+        problems.add("ReadmeExamples entry '" + e.marker() + "' matches no block of the README");
+      }
+    }
+    assertThat(problems).isEmpty();
+  }
+
+  @TestFactory
+  List<DynamicTest> everyExampleRunsAsWritten() throws IOException {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Block b : ReadmeBlocks.read(README)) {
+      List<Entry> matching = matching(b);
+      if (matching.size() == 1 && matching.get(0).kind() != Kind.NOT_RUN) {
+        Entry e = matching.get(0);
+        tests.add(DynamicTest.dynamicTest(b.where() + " " + b.lines().get(0), () -> run(b, e)));
+      }
+    }
+    return tests;
+  }
+
+  private static void run(Block block, Entry entry) throws Exception {
+    Files.createDirectories(dir.resolve("o"));
+    String script = ReadmeScript.of(block, entry);
+    Path file = dir.resolve("o/block-" + block.firstLine() + ".sh");
+    Files.writeString(file, script);
+    Bash result = bash(". " + file, 300);
+    assertThat(result.code()).as("%s:%n%s", block.where(), result.output()).isZero();
+  }
+
+  private static List<Entry> matching(Block b) {
+    return ReadmeExamples.ENTRIES.stream().filter(e -> b.text().contains(e.marker())).toList();
+  }
+
+  private record Bash(int code, String output) {}
+
+  /** Runs {@code script} in bash in the scratch directory; every process it left is stopped. */
+  private static Bash bash(String script, int seconds) throws Exception {
+    Path log = Files.createTempFile(dir, "bash", ".log");
+    ProcessBuilder b =
+        new ProcessBuilder("bash", "-c", script)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    b.environment().putAll(env);
+    Process p = b.start();
+    try {
+      if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+        return new Bash(-1, "no exit within " + seconds + " s: " + Files.readString(log));
+      }
+      return new Bash(p.exitValue(), Files.readString(log));
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroy);
+      p.destroy();
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+      }
+      Files.deleteIfExists(log);
+    }
+  }
+
+  private static String resource(String name) throws IOException {
+    try (InputStream in = ReadmeExamplesTest.class.getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+}
