@@ -3,7 +3,6 @@ package org.jverity.cli.serve;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
@@ -11,7 +10,6 @@ import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.server.RuntimeDir;
 import org.jverity.server.Server;
-import org.jverity.server.ServerLog;
 import org.jverity.server.StatusSocket;
 
 /**
@@ -43,30 +41,9 @@ public final class CloseCommand implements Command {
 
   @Override
   public int run(Io io) throws IOException {
-    Path dir = RuntimeDir.resolve(runtimeDir);
-    Path socket = RuntimeDir.socket(dir, name);
-    StatusSocket.Reply reply =
-        RuntimeDir.existing(dir)
-            ? StatusSocket.ask(socket, StatusSocket.CLOSE, TIMEOUT)
-            : new StatusSocket.Reply(null, false);
-    if (!reply.listening()) {
-      throw new CliException(
-          ExitCode.INACTIVE,
-          ServerLog.display(name) + " is inactive (no server answers at " + socket + ")");
-    }
-    if (!reply.answered()) {
-      throw new CliException(
-          ExitCode.IO_ERROR,
-          ServerLog.display(name)
-              + ": the server did not finish closing it"
-              + " within "
-              + TIMEOUT.toSeconds()
-              + " s");
-    }
-    if (!reply.text().startsWith(StatusSocket.CLOSING)) {
-      throw new CliException(
-          ExitCode.IO_ERROR,
-          ServerLog.display(name) + ": " + reply.text().strip().replaceFirst("^error: ", ""));
+    String answer = ServerRequest.ask(runtimeDir, name, StatusSocket.CLOSE, TIMEOUT, "closing it");
+    if (!answer.startsWith(StatusSocket.CLOSING.strip())) {
+      throw ServerRequest.refused(name, answer);
     }
     return ExitCode.OK;
   }

@@ -11,7 +11,6 @@ import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.server.RuntimeDir;
 import org.jverity.server.Server;
-import org.jverity.server.ServerLog;
 import org.jverity.server.StatusSocket;
 
 /**
@@ -50,26 +49,7 @@ public final class ReloadCommand implements Command {
 
   @Override
   public int run(Io io) throws IOException {
-    Path dir = RuntimeDir.resolve(runtimeDir);
-    Path socket = RuntimeDir.socket(dir, name);
-    StatusSocket.Reply reply =
-        RuntimeDir.existing(dir)
-            ? StatusSocket.ask(socket, StatusSocket.RELOAD, TIMEOUT)
-            : new StatusSocket.Reply(null, false);
-    if (!reply.listening()) {
-      throw new CliException(
-          ExitCode.INACTIVE,
-          ServerLog.display(name) + " is inactive (no server answers at " + socket + ")");
-    }
-    if (!reply.answered() || reply.text().isEmpty()) {
-      throw new CliException(
-          ExitCode.IO_ERROR,
-          ServerLog.display(name)
-              + ": the server did not finish reloading within "
-              + TIMEOUT.toSeconds()
-              + " s");
-    }
-    String line = reply.text().strip();
+    String line = ServerRequest.ask(runtimeDir, name, StatusSocket.RELOAD, TIMEOUT, "reloading");
     if (line.startsWith(StatusSocket.RELOADED)) {
       io.out().println(line);
       io.out().flush();
@@ -84,7 +64,6 @@ public final class ReloadCommand implements Command {
         // not jverity's answer: said below as it came
       }
     }
-    throw new CliException(
-        ExitCode.IO_ERROR, ServerLog.display(name) + ": " + line.replaceFirst("^error: ", ""));
+    throw ServerRequest.refused(name, line);
   }
 }
