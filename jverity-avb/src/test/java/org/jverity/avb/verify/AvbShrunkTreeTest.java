@@ -97,7 +97,7 @@ class AvbShrunkTreeTest {
 
     String img = b.path().toString();
     List<String> args = new ArrayList<>(List.of("verify"));
-    args.addAll(DmVerityTable.veritysetupOptions(p.hashtree(), img));
+    args.addAll(DmVerityTable.of(img, p.hashtree()).veritysetupOptions(img));
     args.addAll(List.of(img, img, Hex.format(p.rootDigest())));
     ToolResult theirs = Veritysetup.run(args);
     assertThat(theirs.exit()).as("veritysetup: %s", theirs).isEqualTo(2);
