@@ -29,52 +29,64 @@ final class ImageEdit implements AutoCloseable {
   private final long keep;
   private final Path saved; // the bytes at [keep, size), or null when there were none
   private final FileChannel channel;
-  private final FileDevice device;
-  private ExitHook hook; // set once, before the image is changed
+  private FileDevice device; // guarded by this: set when the image is cut back, before any write
+  private ExitHook hook; // set once, before the bytes are saved
   private boolean committed; // guarded by this
   private boolean finished; // guarded by this: restored or committed, and closed
 
-  private ImageEdit(Path image, long keep, Path saved, FileChannel channel, FileDevice device) {
+  private ImageEdit(Path image, long keep, Path saved, FileChannel channel) {
     this.image = image;
     this.keep = keep;
     this.saved = saved;
     this.channel = channel;
-    this.device = device;
   }
 
-  /** Saves the bytes of {@code image} past {@code keep}, then truncates it to {@code keep}. */
+  /**
+   * Saves the bytes of {@code image} past {@code keep}, then truncates it to {@code keep}. The hook
+   * is in place before the saving starts: a process ending while the bytes are copied aside (a
+   * partition's worth, seconds) removes the copy and leaves the image untouched, one ending later
+   * puts them back. One hook for both, so the two can never race over the saved file.
+   */
   static ImageEdit from(Path image, long keep) throws IOException {
     FileChannel ch = FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    Path saved = null;
-    FileDevice device = null;
+    ImageEdit edit;
     try {
       long size = ch.size();
-      if (size > keep) {
-        saved = tempBeside(image);
-        try (FileChannel out = FileChannel.open(saved, StandardOpenOption.WRITE)) {
-          copy(ch, keep, size - keep, out, 0);
-          out.force(false);
-        }
-      }
-      device = FileDevice.openChannel(image, true);
-      ImageEdit edit = new ImageEdit(image, keep, saved, ch, device);
+      edit = new ImageEdit(image, keep, size > keep ? tempBeside(image) : null, ch);
       edit.hook = ExitHook.register("restore " + image, edit::finishQuietly);
-      ch.truncate(keep);
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+    try {
+      edit.saveAndCut();
       return edit;
     } catch (IOException | RuntimeException e) {
-      if (device != null) {
-        device.close();
-      }
-      if (saved != null) {
-        Files.deleteIfExists(saved);
-      }
-      ch.close();
+      edit.close();
       throw e;
     }
   }
 
+  /**
+   * Copies the bytes past {@link #keep} aside (outside the lock: the hook may end it at any
+   * moment), then, unless the process is ending, opens the device and cuts the image back.
+   */
+  private void saveAndCut() throws IOException {
+    if (saved != null) {
+      try (FileChannel out = FileChannel.open(saved, StandardOpenOption.WRITE)) {
+        copy(channel, keep, channel.size() - keep, out, 0);
+        out.force(false);
+      }
+    }
+    synchronized (this) {
+      requireOpen();
+      device = FileDevice.openChannel(image, true);
+      channel.truncate(keep);
+    }
+  }
+
   /** The image, for parallel writes (a tree and its FEC); closed by {@link #close}. */
-  WritableDevice device() {
+  synchronized WritableDevice device() {
     return device;
   }
 
@@ -131,10 +143,12 @@ final class ImageEdit implements AutoCloseable {
     }
     finished = true;
     try {
-      device.close(); // waits for the writes in flight; later ones fail
-      if (!committed) {
-        restore();
-        channel.force(false);
+      if (device != null) { // the image was cut back: it gets the saved bytes again
+        device.close(); // waits for the writes in flight; later ones fail
+        if (!committed) {
+          restore();
+          channel.force(false);
+        }
       }
     } finally {
       channel.close();
