@@ -145,22 +145,19 @@ public final class Main {
       IntUnaryOperator returned,
       AtomicReference<Command> parsed,
       JsonOutput json) {
-    Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
-    int words = 1; // the command's name: one word, or two for a subcommand (avb info_image)
-    if (command == AvbCommands.SYNTAX) {
+    Named named = named(args, at);
+    Syntax<? extends Command> command = named.syntax();
+    int words = named.words();
+    if (command == AvbCommands.SYNTAX) { // no subcommand it knows
       String sub = at + 1 < args.size() ? args.get(at + 1) : null;
       if (sub != null && !sub.startsWith("-")) {
-        command = AvbCommands.named(sub);
-        if (command == null) {
-          err.println(
-              "jverity: unknown subcommand 'avb "
-                  + sub
-                  + "' (subcommands: "
-                  + String.join(", ", AvbCommands.NAMES)
-                  + "; see 'jverity avb --help')");
-          return ExitCode.USAGE;
-        }
-        words = 2;
+        err.println(
+            "jverity: unknown subcommand 'avb "
+                + sub
+                + "' (subcommands: "
+                + String.join(", ", AvbCommands.NAMES)
+                + "; see 'jverity avb --help')");
+        return ExitCode.USAGE;
       } else if (flagged(args, "-?", "--help")) {
         out.print(
             Usage.subcommandHelp(AvbCommands.SYNTAX, AvbCommands.all(), GlobalOptions.SYNTAX));
@@ -294,21 +291,36 @@ public final class Main {
   }
 
   /**
+   * A command's syntax and how many words name it: one, or two for a subcommand ({@code avb
+   * info_image}).
+   */
+  private record Named(Syntax<? extends Command> syntax, int words) {}
+
+  /**
+   * The command named at {@code at} (null when none, or not one of ours), or the avb subcommand
+   * after it when the next word names one: what the dispatch runs and the abbreviations expand.
+   */
+  private static Named named(List<String> args, int at) {
+    Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
+    if (command == AvbCommands.SYNTAX && at + 1 < args.size()) {
+      Syntax<? extends Command> sub = AvbCommands.named(args.get(at + 1));
+      if (sub != null) {
+        return new Named(sub, 2);
+      }
+    }
+    return new Named(command, 1);
+  }
+
+  /**
    * The command line with the command's abbreviated options spelt in full ({@link
    * Syntax#spelledOut}): what is looked for before parsing (--help, --json, the exit-code options)
    * is then what the parser reads. The command's name, and any subcommand's, stay where they are.
    */
   static List<String> spelledOut(List<String> args) {
     int at = commandIndex(args);
-    Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
-    int words = 1;
-    if (command == AvbCommands.SYNTAX && at + 1 < args.size()) {
-      Syntax<? extends Command> sub = AvbCommands.named(args.get(at + 1));
-      if (sub != null) {
-        command = sub;
-        words = 2;
-      }
-    }
+    Named named = named(args, at);
+    Syntax<? extends Command> command = named.syntax();
+    int words = named.words();
     if (command == null || !command.abbreviated()) {
       return args;
     }
