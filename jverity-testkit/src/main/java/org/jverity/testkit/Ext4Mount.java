@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Ext4Mount implements AutoCloseable {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration BUSY_WAIT = Duration.ofSeconds(10);
 
   /** Where the filesystem is mounted. */
   public final Path root;
@@ -78,7 +79,7 @@ public final class Ext4Mount implements AutoCloseable {
   public void close() throws IOException {
     List<String> failures = new ArrayList<>();
     if (mounted) {
-      undo(failures, "umount", root.toString());
+      unmount(failures);
     }
     if (loop != null && !loop.isEmpty()) {
       undo(failures, "losetup", "-d", loop);
@@ -100,6 +101,40 @@ public final class Ext4Mount implements AutoCloseable {
     if (!failures.isEmpty()) {
       throw new IOException("cleaning up " + root + ": " + failures);
     }
+  }
+
+  /**
+   * Unmounts {@link #root}, waiting while the kernel calls it busy: a read that has just returned
+   * can leave the superblock referenced for a moment on a loaded machine (CI saw {@code target is
+   * busy} once right after the files were read and closed). Busy for {@link #BUSY_WAIT} is a
+   * failure that names the holders; the mount is then detached lazily so nothing is left behind.
+   */
+  private void unmount(List<String> failures) {
+    long until = System.nanoTime() + BUSY_WAIT.toNanos();
+    ToolResult last;
+    while (true) {
+      last = Tool.of("umount").timeout(TIMEOUT).run(root.toString());
+      if (last.exit() == 0) {
+        return;
+      }
+      if (!last.stderr().contains("busy") || System.nanoTime() > until) {
+        break;
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    String holders;
+    try {
+      holders = Tool.of("fuser").timeout(TIMEOUT).run("-vm", root.toString()).toString();
+    } catch (RuntimeException | AssertionError e) {
+      holders = "fuser: " + e.getMessage();
+    }
+    failures.add(last + " (holders: " + holders + ")");
+    undo(failures, "umount", "-l", root.toString());
   }
 
   private static void undo(List<String> failures, String tool, String... args) {
