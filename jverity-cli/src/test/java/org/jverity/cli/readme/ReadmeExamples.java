@@ -5,10 +5,11 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * What {@link ReadmeExamplesTest} does with each fenced block of the README, and the only changes
- * it makes to the README's text before running it: the placeholders the README names, and where
- * this machine's equivalents are. Every block must match exactly one {@link Entry} (so a new
- * example fails the test until it is run or said not to be runnable), and every entry a block.
+ * What {@link ReadmeExamplesTest} does with each fenced block of the README and of {@code docs/}
+ * ({@link ReadmeBlocks#FILES}), and the only changes it makes to their text before running it: the
+ * placeholders they name, and where this machine's equivalents are. Every block must match exactly
+ * one {@link Entry} (so a new example fails the test until it is run or said not to be runnable),
+ * and every entry a block.
  */
 final class ReadmeExamples {
   private ReadmeExamples() {}
@@ -28,8 +29,17 @@ final class ReadmeExamples {
     /** Java statements, run inside a main method with the test's class path. */
     JAVA,
     /** Not run, for {@link Entry#reason}. */
-    NOT_RUN
+    NOT_RUN,
+    /**
+     * An install method of the README's {@link #INSTALL} section: it needs the release artifacts
+     * that {@code bin/release} builds after {@code mvn verify}, so the release install test runs
+     * it, not this one. Only that section's blocks may be of this kind.
+     */
+    RELEASE
   }
+
+  /** The README's section whose blocks, and only those, are {@link Kind#RELEASE}. */
+  static final String INSTALL = "Install";
 
   /**
    * How one block is handled: found by a line it contains ({@code marker}); {@code setup} and
@@ -58,11 +68,34 @@ final class ReadmeExamples {
     static Entry notRun(String marker, String reason) {
       return new Entry(marker, Kind.NOT_RUN, null, List.of(), "", "", reason);
     }
+
+    static Entry release(String marker) {
+      return new Entry(
+          marker, Kind.RELEASE, null, List.of(), "", "", "run by the release install test");
+    }
   }
 
   static final List<Entry> ENTRIES =
       List.of(
+          // README.md: the install methods, then the tour, one example per capability.
+          Entry.release("sudo apt install ./jverity_*_amd64.deb"),
+          Entry.release("sudo tar -xzf jverity-*-linux-x86_64.tar.gz -C /opt"),
+          Entry.release("bin/release dist"),
           Entry.shell("bin/jverity demo", "", ""),
+          Entry.shell("# like veritysetup format: the header, then the root hash", "", ""),
+          Entry.shell("# the tree and its Reed-Solomon parity", "", ""),
+          Entry.shell("bin/jverity digest app.bin ", "", ""),
+          Entry.shell("# data.img's bytes, each verified", "", ""),
+          Entry.shell(
+              "bin/jverity read https://www.example/images/v7/data.img",
+              "cp data.img data.hash \"$WWW\"/images/v7/",
+              ""),
+          // The tour adds a footer to system.img; docs/avb.md's examples start from the raw image.
+          Entry.shell(
+              "# the tree, its FEC, a signed vbmeta, the footer",
+              "cp --sparse=always system.img system.raw",
+              "mv system.raw system.img"),
+          // docs/: today's README's sections, in their order.
           Entry.shell("bin/jverity verify data.img data.hash ROOT_HASH", "", ""),
           Entry.shell(
               "--fec-device data.fec --dry-run",
@@ -149,7 +182,7 @@ final class ReadmeExamples {
               "",
               null));
 
-  /** A change the test makes to the README's text before running it, and why. */
+  /** A change the test makes to a block's text before running it, and why. */
   record Substitution(Pattern pattern, String replacement, String why) {
     static Substitution literal(String text, String replacement, String why) {
       return new Substitution(Pattern.compile(Pattern.quote(text)), replacement, why);
@@ -157,9 +190,9 @@ final class ReadmeExamples {
   }
 
   /**
-   * The README's placeholders and this machine's equivalents, in the order applied to every line of
-   * every block. {@code {NAME}} in a replacement is the shell variable NAME (see {@link #COMPUTED}
-   * and {@link ReadmeExamplesTest}'s environment).
+   * The placeholders of the README and docs/ and this machine's equivalents, in the order applied
+   * to every line of every block. {@code {NAME}} in a replacement is the shell variable NAME (see
+   * {@link #COMPUTED} and {@link ReadmeExamplesTest}'s environment).
    */
   static final List<Substitution> TEXT =
       List.of(
@@ -230,6 +263,11 @@ final class ReadmeExamples {
               "nbdcopy 'nbds://127.0.0.1:10809/img", null, "same_bytes \"$out\" data.img", null),
           new Line("] - | sha256sum", null, "same_bytes \"$out\" d.img", null),
           new Line("] copy.img", null, "cmp copy.img d.img || fail 'copy.img is not d.img'", null),
+          new Line(
+              "ROOT_HASH -o copy.img   # the verified bytes, fetched in ranges",
+              null,
+              "cmp copy.img data.img || fail 'copy.img is not data.img'",
+              null),
           new Line(
               "--fec-device data.fec -o copy.img",
               null,

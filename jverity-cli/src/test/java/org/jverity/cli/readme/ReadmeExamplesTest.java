@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -31,12 +32,16 @@ import org.jverity.testkit.S3Server;
 import org.jverity.testkit.Tool;
 
 /**
- * Every example of the README runs as written (issue 27): each fenced block in README order, in one
- * shared scratch directory holding the files the examples name, after only the substitutions {@link
- * ReadmeExamples} lists. A block no entry recognises fails {@link #everyBlockHasOneEntry}.
+ * Every example of the README and of {@code docs/} runs as written (issues 27, 28): each fenced
+ * block in the order of {@link ReadmeBlocks#FILES}, in one shared scratch directory holding the
+ * files the examples name, after only the substitutions {@link ReadmeExamples} lists. A block no
+ * entry recognises fails {@link #everyBlockHasOneEntry}. The README's install methods need a
+ * release build and are left to the release install test ({@link Kind#RELEASE}).
  */
 class ReadmeExamplesTest {
-  private static final Path README = Path.of("..", "README.md");
+  /** The repository: the README and {@code docs/}. */
+  private static final Path ROOT = Path.of("..");
+
   private static final String S3_IDENTITY = "jverity-readme-identity";
   private static final String S3_CREDENTIAL = "jverity-readme-credential";
 
@@ -170,8 +175,52 @@ class ReadmeExamplesTest {
   }
 
   @Test
+  void everyDocIsRun() throws IOException {
+    List<String> docs;
+    try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
+      docs =
+          files
+              .map(f -> "docs/" + f.getFileName())
+              .filter(f -> f.endsWith(".md"))
+              .sorted()
+              .toList();
+    }
+    assertThat(ReadmeBlocks.FILES).as("ReadmeBlocks.FILES").containsAll(docs);
+  }
+
+  /**
+   * The release install test runs the README's install methods; any other block left to it would
+   * run nowhere, so the kind is only for that section, and every block there is of it.
+   */
+  @Test
+  void onlyTheInstallSectionIsLeftToTheReleaseTest() throws IOException {
+    List<String> problems = new ArrayList<>();
+    int install = 0;
+    for (Block b : ReadmeBlocks.all(ROOT)) {
+      boolean inInstall =
+          b.file().equals("README.md") && b.section().equals(ReadmeExamples.INSTALL);
+      boolean release = matching(b).stream().anyMatch(e -> e.kind() == Kind.RELEASE);
+      if (release != inInstall) {
+        problems.add(
+            b.where()
+                + " in section '"
+                + b.section()
+                + "': "
+                + (release ? "RELEASE outside" : "not RELEASE inside")
+                + " the README's "
+                + ReadmeExamples.INSTALL
+                + " section");
+      }
+      install += inInstall ? 1 : 0;
+    }
+    assertThat(problems).isEmpty();
+    // The package, the tarball and from source, each its own block for the release test to run.
+    assertThat(install).as("blocks in the README's Install section").isEqualTo(3);
+  }
+
+  @Test
   void everyBlockHasOneEntry() throws IOException {
-    List<Block> blocks = ReadmeBlocks.read(README);
+    List<Block> blocks = ReadmeBlocks.all(ROOT);
     List<String> problems = new ArrayList<>();
     for (Block b : blocks) {
       List<Entry> matching = matching(b);
@@ -186,7 +235,8 @@ class ReadmeExamplesTest {
     }
     for (Entry e : ReadmeExamples.ENTRIES) {
       if (blocks.stream().noneMatch(b -> b.text().contains(e.marker()))) {
-        problems.add("ReadmeExamples entry '" + e.marker() + "' matches no block of the README");
+        problems.add(
+            "ReadmeExamples entry '" + e.marker() + "' matches no block of the README or docs/");
       }
     }
     assertThat(problems).isEmpty();
@@ -195,9 +245,10 @@ class ReadmeExamplesTest {
   @TestFactory
   List<DynamicTest> everyExampleRunsAsWritten() throws IOException {
     List<DynamicTest> tests = new ArrayList<>();
-    for (Block b : ReadmeBlocks.read(README)) {
+    for (Block b : ReadmeBlocks.all(ROOT)) {
       List<Entry> matching = matching(b);
-      if (matching.size() == 1 && matching.get(0).kind() != Kind.NOT_RUN) {
+      Kind kind = matching.size() == 1 ? matching.get(0).kind() : Kind.NOT_RUN;
+      if (kind != Kind.NOT_RUN && kind != Kind.RELEASE) {
         Entry e = matching.get(0);
         tests.add(DynamicTest.dynamicTest(b.where() + " " + b.lines().get(0), () -> run(b, e)));
       }
@@ -208,7 +259,8 @@ class ReadmeExamplesTest {
   private static void run(Block block, Entry entry) throws Exception {
     Files.createDirectories(dir.resolve("o"));
     String script = ReadmeScript.of(block, entry);
-    Path file = dir.resolve("o/block-" + block.firstLine() + ".sh");
+    String name = block.file().replace('/', '-').replaceAll("\\.md$", "");
+    Path file = dir.resolve("o/block-" + name + "-" + block.firstLine() + ".sh");
     Files.writeString(file, script);
     Bash result = bash(". " + file, 300);
     assertThat(result.code()).as("%s:%n%s", block.where(), result.output()).isZero();

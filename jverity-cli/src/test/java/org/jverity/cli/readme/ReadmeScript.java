@@ -11,7 +11,7 @@ import org.jverity.cli.readme.ReadmeExamples.Line;
 import org.jverity.cli.readme.ReadmeExamples.Substitution;
 
 /**
- * The bash script that runs one README block as written: each command line after {@link
+ * The bash script that runs one README or docs block as written: each command line after {@link
  * ReadmeExamples#TEXT}, its exit status and its stated output checked, servers started in the
  * background and stopped (SIGTERM, exit 0 expected) when the block ends.
  */
@@ -33,12 +33,15 @@ final class ReadmeScript {
               + "/bin/jverity serve |systemd-socket-activate )");
 
   private final StringBuilder script = new StringBuilder();
+  private final Block block;
   private int step;
 
-  private ReadmeScript() {}
+  private ReadmeScript(Block block) {
+    this.block = block;
+  }
 
   static String of(Block block, Entry entry) {
-    ReadmeScript s = new ReadmeScript();
+    ReadmeScript s = new ReadmeScript(block);
     s.script.append(". \"$README_PRELUDE\"\n");
     s.script.append("finish() {\n").append(entry.cleanup()).append("\n:\n");
     s.script.append("stop_servers; kill $(jobs -p) 2> /dev/null; wait\n}\n");
@@ -79,7 +82,7 @@ final class ReadmeScript {
                 + "\n  }\n}");
         s.run(block.firstLine(), "\"$JAVA\" -cp \"$TEST_CLASSPATH\" " + entry.file(), "", false);
       }
-      case NOT_RUN -> throw new IllegalArgumentException(block.where() + ": not run");
+      case NOT_RUN, RELEASE -> throw new IllegalArgumentException(block.where() + ": not run");
     }
     s.script.append("finish\n[ \"$failures\" = 0 ]\n");
     return s.script.toString();
@@ -120,7 +123,8 @@ final class ReadmeScript {
       }
     }
     if (instead != null && instead.isEmpty()) {
-      script.append("# README.md:").append(number).append(": not run: ").append(text).append('\n');
+      script.append("# ").append(block.where(number)).append(": not run: ").append(text);
+      script.append('\n');
       return;
     }
     String substituted = substitute(instead != null ? instead : text);
@@ -132,7 +136,7 @@ final class ReadmeScript {
             && !code.contains("--run")
             && !code.contains("--stdin")
             && !code.endsWith("&");
-    script.append("where='README.md:").append(number).append(": ");
+    script.append("where='").append(block.where(number)).append(": ");
     script.append(text.replace("'", "'\\''")).append("'\n");
     computeVariables(substituted);
     run(number, code, ready == null ? "" : ready, server);
