@@ -12,8 +12,8 @@ import org.jverity.testkit.Tool;
 
 /**
  * {@code close NAME} while a real client (libnbd, through nbdsh) keeps 16 reads in flight: as the
- * README says, every read the server took is answered, with the file's bytes or with ESHUTDOWN,
- * never cut off by the connection's end; the client, told ESHUTDOWN, stops, collects its
+ * docs/serving.md says, every read the server took is answered, with the file's bytes or with
+ * ESHUTDOWN, never cut off by the connection's end; the client, told ESHUTDOWN, stops, collects its
  * outstanding replies and disconnects, and {@code close} returns.
  */
 class CloseDrainTest {

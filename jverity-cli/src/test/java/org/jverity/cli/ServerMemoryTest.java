@@ -24,8 +24,8 @@ import org.jverity.verify.HashBlockCache;
  * What a server process holds, measured as the kernel sees it (RssAnon in /proc/PID/status: the
  * heap and the JVM's own memory; the mapped image is file-backed page cache and not counted), with
  * the JVM options bin/jverity gives {@code open} (bin/lib.sh's jverity_server_java_opts). The
- * README says memory is the cache budget plus what the requests in flight hold; a JVM left to its
- * default heap held 280-505 MB after one copy of 1 GiB.
+ * docs/serving.md says memory is the cache budget plus what the requests in flight hold; a JVM left
+ * to its default heap held 280-505 MB after one copy of 1 GiB.
  */
 class ServerMemoryTest {
   private static final long MIB = 1 << 20;

@@ -105,7 +105,7 @@ class SocketActivationTest {
   }
 
   /**
-   * The README's serve.conf says where to listen ({@code port = 10809}); the README's {@code
+   * The serve.conf of docs/serving.md says where to listen ({@code port = 10809}); its {@code
    * nbdinfo --list -- [ jverity serve serve.conf ]} serves that same file on the socket it passes:
    * the key is ignored, in one line naming it, where the option {@code --port} is refused (as
    * nbdkit's -p).

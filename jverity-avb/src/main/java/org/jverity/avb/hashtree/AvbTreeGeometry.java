@@ -22,8 +22,8 @@ import org.jverity.tree.MerkleLayout;
  * and its padding) in blocks of {@code blockSize}. At 4096-byte blocks that is libfec's encoding
  * byte for byte; below 4096 libfec (avbtool) would still cut 4096-byte blocks ({@code FEC_BLOCKSIZE
  * 4096} in libfec's fec_private.h), which is not what the kernel reads, so the kernel's layout is
- * the one written (the README lists it as a difference from avbtool). Where the kernel's unit comes
- * from: libfs_avb's table (and avbtool's own {@code dm=} cmdline, {@code fec_offset //
+ * the one written (docs/avb.md lists it as a difference from avbtool). Where the kernel's unit
+ * comes from: libfs_avb's table (and avbtool's own {@code dm=} cmdline, {@code fec_offset //
  * data_block_size}) gives {@code fec_blocks = fec_start = fec_offset / data_block_size};
  * dm-verity-fec.c counts both in data blocks ({@code verity_fec_ctr}: {@code f->rounds = f->blocks
  * / rsn} rounded up, the parity at {@code f->start << (data_dev_block_bits - SECTOR_SHIFT)}) and

@@ -184,7 +184,7 @@ final class ImageEdit implements AutoCloseable {
   /**
    * Copies {@code length} bytes into a range of {@code to} that holds nothing yet (a new file, or
    * past its end), skipping the pieces that are all zeros: a partition's padding is a hole, and
-   * stays one (the README's 4 GiB system partition around a small image would otherwise be written
+   * stays one (docs/avb.md's 4 GiB system partition around a small image would otherwise be written
    * out twice, saved and put back, by zero_hashtree).
    */
   private static void copy(FileChannel from, long at, long length, FileChannel to, long toAt)

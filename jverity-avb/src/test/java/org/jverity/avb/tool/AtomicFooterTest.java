@@ -104,8 +104,8 @@ class AtomicFooterTest {
 
   /**
    * A partition's padding is a hole (avbtool's DONT_CARE), and zero_hashtree keeps it one: it saved
-   * and put back the bytes past the tree through a copy that wrote the hole out (the README's 4 GiB
-   * system partition: 8 GiB written, 75 s).
+   * and put back the bytes past the tree through a copy that wrote the hole out (docs/avb.md's 4
+   * GiB system partition: 8 GiB written, 75 s).
    */
   @Test
   void zeroHashtreeKeepsThePaddingAHole() throws Exception {

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * options and positional parameters, each with the code that stores its value in a {@code T}.
  * Declared in code, not with annotations: reading annotations at run time costs a dynamic proxy
  * class per annotation type, and with the reflection around it was most of a short command's
- * start-up (see README, "Start-up").
+ * start-up (see docs/benchmarks.md, "Start-up").
  *
  * <p>Parsing follows popt, as veritysetup does: options and parameters in any order, {@code
  * --name=VALUE} or {@code --name VALUE}, {@code -x VALUE} or {@code -xVALUE}, clustered short flags

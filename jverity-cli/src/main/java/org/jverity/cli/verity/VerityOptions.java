@@ -22,7 +22,7 @@ public final class VerityOptions {
 
   /** The algorithms, for both help texts. */
   static final String HASH_HELP =
-      "Hash algorithm, as veritysetup names it: sha256, sha1, sha512, sha3-256, blake2b-512, sm3, ... (README lists them all)";
+      "Hash algorithm, as veritysetup names it: sha256, sha1, sha512, sha3-256, blake2b-512, sm3, ... (docs/usage.md lists them all)";
 
   /** {@code format}'s: the values written to the tree and its superblock. */
   static final Syntax<VerityOptions> FORMAT =

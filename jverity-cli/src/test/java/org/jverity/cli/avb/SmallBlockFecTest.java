@@ -23,7 +23,7 @@ import org.jverity.testkit.ToolResult;
 import org.jverity.testkit.Veritysetup;
 
 /**
- * {@code add_hashtree_footer --block_size 1024} with FEC, the README's difference from avbtool on
+ * {@code add_hashtree_footer --block_size 1024} with FEC, docs/avb.md's difference from avbtool on
  * purpose: jverity's parity is in 1024-byte blocks, the unit the kernel's dm-verity-fec reads
  * (libfs_avb's table says {@code fec_blocks = fec_start = fec_offset / data_block_size}, and the
  * kernel interleaves in data blocks); avbtool's libfec always cuts 4096-byte blocks.
