@@ -2,6 +2,11 @@
 
 JVERITY_MIN_JAVA=25
 
+# The JVM options of a run (heap, JIT, native library, exit, AOT cache) live in jvm-options.sh,
+# which the release's launcher sources too (it has no lib.sh: no Maven, no JDK search).
+# shellcheck source=bin/jvm-options.sh
+. "${BASH_SOURCE[0]%/*}/jvm-options.sh"
+
 # Prints the feature version of the java at $1 (e.g. 25), or nothing.
 # Reads the JDK's release file when there is one (no JVM start, and no process: bin/jverity pays
 # this on every run), else asks the JVM.
@@ -52,22 +57,6 @@ jverity_mvn() {
   (cd "$ROOT" && MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" mvn -B -Dstyle.color=never "$@")
 }
 
-# Records an AOT cache for the jar by formatting and verifying a small temporary image.
-jverity_train_aot() {
-  local jar=$1 aot=$2 tmp native=()
-  tmp=$(mktemp -d)
-  # With the native hashing loop when the build made it, so that its classes are in the cache too.
-  [ -f "$ROOT/jverity-core/target/native/libjverity.so" ] &&
-    native=(-Djverity.native.library="$ROOT/jverity-core/target/native/libjverity.so")
-  # One process runs the commands users run most (format, verify, dump, read, digest of a big file
-  # and of many small ones): the cache keeps their classes and the profiles of their hashing loops.
-  # The JVM options must be those of the runs that use the cache (bin/jverity), or it is refused.
-  "$JAVA_HOME/bin/java" -XX:AOTCacheOutput="$aot" -Xlog:aot=off -Xlog:cds=off ${native[@]+"${native[@]}"} \
-    --enable-native-access=ALL-UNNAMED -cp "$jar" org.jverity.cli.AotTraining "$tmp" >/dev/null 2>&1 || rm -f "$aot"
-  rm -rf "$tmp"
-  [ -s "$aot" ]
-}
-
 # Writes SIZE bytes of deterministic pseudo-random data (AES-128-CTR keystream, key/IV 0, as
 # shared/bench does) to FILE, so root hashes are the same in every run.
 jverity_bench_image() {
@@ -83,72 +72,4 @@ jverity_bench_java() {
   # Class path, not module path: native access (pread through FFM) is granted to the unnamed module.
   "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
     -cp "$ROOT/jverity-core/target/classes:$ROOT/jverity-nbd/target/classes:$ROOT/jverity-bench/target/classes" "$@"
-}
-
-# The JVM options of a server (`open`, `serve`), given jverity's arguments, in the array
-# JVERITY_SERVER_OPTS (empty for other commands; no process started for them: bin/jverity calls
-# this on every run). A JVM left to itself takes a quarter of the machine's memory as its heap and
-# keeps what it grew to; a server's memory must be what its configuration says: the hash block
-# cache budget (--cache-size, or [generic] cache-size in serve's config; HashBlockCache's 64 MiB
-# by default) plus the read buffers of requests in flight (ServerLimits.DEFAULT_BYTES_IN_FLIGHT,
-# 32 MiB) plus 32 MiB for the rest (connections, requests waiting, the JVM's own objects, room to
-# collect in). The serial collector adds no threads and almost no memory of its own (G1's tables
-# were ~40 MiB here) and its pauses are short on such heaps; above 1 GiB, G1. MaxHeapFreeRatio
-# makes the heap shrink at the collection an idle server runs (org.jverity.nbd.IdleHeap).
-# $JVERITY_JAVA_OPTS comes after these in bin/jverity, so -Xmx there wins.
-jverity_server_java_opts() {
-  JVERITY_SERVER_OPTS=()
-  local a command="" cache="" next="" config="" mib
-  for a in "$@"; do
-    if [ -z "$command" ]; then
-      case $a in -*) continue ;; *) command=$a; case $a in open|serve) continue ;; *) return 0 ;; esac ;; esac
-    fi
-    if [ "$next" = cache ]; then cache=$a; next=""; continue; fi
-    case $a in
-      --cache-size) next=cache ;;
-      --cache-size=*) cache=${a#--cache-size=} ;;
-      -*) ;;
-      *) [ -z "$config" ] && config=$a ;;
-    esac
-  done
-  [ -n "$command" ] || return 0
-  if [ "$command" = serve ] && [ -r "$config" ] && [ -f "$config" ]; then
-    # The last cache-size of [generic]; a config that does not parse fails in jverity itself.
-    cache=$(awk 'NR == 1 { sub(/^\357\273\277/, "") } { gsub(/^[ \t]+|[ \t\r]+$/, "") }
-      /^\[/ { generic = ($0 ~ /^\[[ \t]*generic[ \t]*\]$/); next }
-      generic && /^cache-size[ \t]*=/ { v = $0; sub(/^[^=]*=[ \t]*/, "", v); last = v }
-      END { print last }' "$config" 2>/dev/null)
-  fi
-  mib=64
-  if [[ $cache =~ ^0*([0-9]{1,12})([KMGTkmgt]|[KMGT]iB)?$ ]]; then  # ByteSize's syntax
-    case ${BASH_REMATCH[2]:0:1} in
-      "") mib=$(( (10#${BASH_REMATCH[1]} + (1 << 20) - 1) >> 20 )) ;;
-      K|k) mib=$(( (10#${BASH_REMATCH[1]} + 1023) >> 10 )) ;;
-      M|m) mib=$(( 10#${BASH_REMATCH[1]} )) ;;
-      G|g) mib=$(( 10#${BASH_REMATCH[1]} << 10 )) ;;
-      T|t) mib=$(( 10#${BASH_REMATCH[1]} << 20 )) ;;
-    esac
-  fi
-  mib=$(( mib + 32 + 32 ))
-  if [ "$mib" -lt 1024 ]; then JVERITY_SERVER_OPTS=(-XX:+UseSerialGC); else JVERITY_SERVER_OPTS=(-XX:+UseG1GC); fi
-  case " ${JVERITY_JAVA_OPTS:-} " in
-    *" -XX:+Use"*"GC "*) JVERITY_SERVER_OPTS=() ;;  # the user's collector: two would stop the JVM
-  esac
-  JVERITY_SERVER_OPTS+=(-Xms16m "-Xmx${mib}m" -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps)
-}
-
-# Sets JVERITY_JIT_OPTS for a command line whose bytes all go through the native loops (call it
-# only when libjverity.so is loaded): format, verify and digest run the quick compiler alone (C1).
-# Their Java is bookkeeping per chunk or per file, which C2 compiles too late to pay off in a short
-# process while its compilations take a core from the hashing. Measured on 2 cores (medians of 5):
-# verify 2 GiB 1.25 -> 1.09 s, format 2 GiB 1.20 -> 1.08 s, digest --recursive over 100,000 files
-# 2.31 -> 1.95 s; but format --fec-device 256 MiB 0.45 -> 0.53 s, so FEC keeps C2.
-jverity_jit_opts() {
-  JVERITY_JIT_OPTS=()
-  local a verb=""
-  for a in "$@"; do
-    case $a in --fec-*) return 0 ;; esac
-    if [ -z "$verb" ]; then case $a in -*) ;; *) verb=$a ;; esac; fi
-  done
-  case $verb in format | verify | digest) JVERITY_JIT_OPTS=(-XX:TieredStopAtLevel=1) ;; esac
 }

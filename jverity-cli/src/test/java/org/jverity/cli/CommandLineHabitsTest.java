@@ -263,11 +263,17 @@ class CommandLineHabitsTest {
   void versionIsTheBuildsVersion() {
     String version = System.getProperty("jverity.version");
     assertThat(version).as("surefire passes ${project.version}").isNotBlank();
+    String commit = System.getProperty("jverity.commit", "");
+    String expected =
+        "jverity "
+            + version
+            + (commit.isEmpty() ? " (unknown commit)" : " (commit " + commit + ")")
+            + "\n";
     for (List<String> args :
         List.of(List.of("--version"), List.of("-V"), List.of("dump", "--version"))) {
       ToolRun r = Jverity.run(args);
       assertThat(r.exitCode()).as("%s", r).isZero();
-      assertThat(r.stdout()).isEqualTo("jverity " + version + "\n");
+      assertThat(r.stdout()).isEqualTo(expected);
     }
   }
 
