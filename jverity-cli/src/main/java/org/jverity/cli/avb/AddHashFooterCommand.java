@@ -8,7 +8,6 @@ import org.jverity.avb.tool.AddHashFooter;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 
@@ -33,11 +32,8 @@ public final class AddHashFooterCommand implements Command {
               "Append a hash descriptor's vbmeta and an AVB footer to a partition image (boot,"
                   + " dtbo), as avbtool does (in place; a failure leaves the image as it was).",
               AddHashFooterCommand::new)
-          .option(
-              "--image",
-              "IMAGE",
-              "The partition image (changed in place).",
-              (c, v) -> c.image = FileName.parse(v))
+          .file(
+              "--image", "IMAGE", "The partition image (changed in place).", (c, p) -> c.image = p)
           .option(
               names("--partition_size"),
               "BYTES",

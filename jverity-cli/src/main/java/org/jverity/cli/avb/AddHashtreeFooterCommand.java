@@ -9,7 +9,6 @@ import org.jverity.avb.tool.AddHashtreeFooter;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.term.ProgressBar;
@@ -42,11 +41,8 @@ public final class AddHashtreeFooterCommand implements Command {
               "Append a hash tree, FEC, a vbmeta and an AVB footer to a partition image, as avbtool"
                   + " does (in place; a failure leaves the image as it was).",
               AddHashtreeFooterCommand::new)
-          .option(
-              "--image",
-              "IMAGE",
-              "The partition image (changed in place).",
-              (c, v) -> c.image = FileName.parse(v))
+          .file(
+              "--image", "IMAGE", "The partition image (changed in place).", (c, p) -> c.image = p)
           .option(
               names("--partition_size"),
               "BYTES",

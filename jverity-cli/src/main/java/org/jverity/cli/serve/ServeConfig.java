@@ -71,6 +71,16 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
   public static final List<String> EXPORT_KEYS =
       Stream.concat(IMAGE_KEYS.stream(), ExportOptions.KEYS.keys().stream()).toList();
 
+  /** The declarations of [generic]'s keys, for the config file's manual page. */
+  public static Syntax<?> genericKeys() {
+    return EndpointOptions.KEYS;
+  }
+
+  /** The declarations of an export's option keys (not {@link #EXPORT_KEYS}' image keys). */
+  public static Syntax<?> exportKeys() {
+    return ExportOptions.KEYS;
+  }
+
   /**
    * Reads the config; {@code runtimeDir} (from the command line, may be null) wins over the file's.
    */

@@ -8,6 +8,10 @@ import org.jverity.verify.IoClass;
  * idle} (underscores and case do not matter). Stateless.
  */
 public final class IoClassName {
+  /** The names, as completion offers them (the aliases rt, be and realtime are taken too). */
+  public static final java.util.List<String> NAMES =
+      java.util.List.of("none", "real-time", "best-effort", "idle");
+
   public static final String EXPECTED = "none, real-time, best-effort or idle";
 
   public static IoClass parse(String text) {
