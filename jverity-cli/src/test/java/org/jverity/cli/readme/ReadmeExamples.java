@@ -96,7 +96,7 @@ final class ReadmeExamples {
               "cp --sparse=always system.img system.raw",
               "mv system.raw system.img"),
           // docs/: today's README's sections, in their order.
-          Entry.shell("bin/jverity verify data.img data.hash ROOT_HASH", "", ""),
+          Entry.shell("--hash-offset 4096000   # tree in the same file", "", ""),
           Entry.shell(
               "--fec-device data.fec --dry-run",
               "veritysetup format data.img data.hash --fec-device data.fec > /dev/null",
@@ -263,6 +263,14 @@ final class ReadmeExamples {
               "nbdcopy 'nbds://127.0.0.1:10809/img", null, "same_bytes \"$out\" data.img", null),
           new Line("] - | sha256sum", null, "same_bytes \"$out\" d.img", null),
           new Line("] copy.img", null, "cmp copy.img d.img || fail 'copy.img is not d.img'", null),
+          // The tour's fs-verity lines say they are fsverity's: compared with fsverity's own.
+          Line.check(
+              "bin/jverity digest app.bin ",
+              "[ \"$(cat \"$out\")\" = \"$(fsverity digest app.bin)\" ] || fail 'not fsverity digest'"),
+          Line.check(
+              "app.bin.sig --key=key.pem --cert=cert.pem   # as fsverity sign",
+              "fsverity sign app.bin fsverity.sig --key=key.pem --cert=cert.pem > /dev/null"
+                  + " && cmp app.bin.sig fsverity.sig || fail 'not fsverity sign'"),
           new Line(
               "ROOT_HASH -o copy.img   # the verified bytes, fetched in ranges",
               null,
