@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The release's install test (.ci/run runs it after bin/test): builds the release with bin/release,
+# then runs the installed jverity as a user without a JDK would: from the tarball extracted into
+# an empty directory and from the .deb unpacked by dpkg-deb -x, through a symlink in another
+# directory, with an environment holding no JAVA_HOME and a PATH with no java on it. When root on
+# a throw-away machine (CI=true), the .deb is also installed with dpkg -i and removed again.
+# A second build with the same SOURCE_DATE_EPOCH must give byte-identical archives.
+# Each step says what failed; the exit status is 1 on the first failure.
+set -euo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/jverity-release-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fail() { echo "test-release: FAILED: $*" >&2; exit 1; }
+step() { echo "test-release: $*" >&2; }
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$REPO" log -1 --format=%ct HEAD)}
+
+step "bin/release (1 of 2)"
+"$REPO/bin/release" "$T/out1" || fail "bin/release"
+tarball=$(echo "$T"/out1/jverity-*-linux-x86_64.tar.gz)
+deb=$(echo "$T"/out1/jverity_*_amd64.deb)
+[ -f "$tarball" ] && [ -f "$deb" ] || fail "bin/release wrote no tarball or .deb: $(ls "$T/out1")"
+(cd "$T/out1" && sha256sum -c --quiet SHA256SUMS) || fail "SHA256SUMS does not match the archives"
+
+# A JDK-free environment: no JAVA_HOME, PATH without any java.
+command -v nbdcopy >/dev/null || fail "nbdcopy is missing (apt-get install libnbd-bin)"
+run() { env -i HOME="$T/home" PATH=/usr/bin:/bin "$@"; }
+mkdir -p "$T/home"
+! run sh -c 'command -v java' >/dev/null || fail "the clean PATH has a java on it: the test would not show the runtime is bundled"
+
+# Runs the commands a new user runs, through the launcher at $1 (a symlink), from directory $2.
+exercise() {
+  local jverity=$1 work=$2 root out
+  mkdir -p "$work"
+  cd "$work"
+  run "$jverity" --version | grep -q "^jverity .* (commit $(git -C "$REPO" rev-parse --short=7 HEAD))" ||
+    fail "$jverity --version does not name the commit: $(run "$jverity" --version 2>&1)"
+  head -c 8388608 /dev/urandom > data.img
+  out=$(run "$jverity" format data.img data.hash) || fail "format: $out"
+  root=$(echo "$out" | awk -F':[ \t]*' '/^Root hash/ {print $2}')
+  [ ${#root} -eq 64 ] || fail "format printed no root hash: $out"
+  run "$jverity" verify data.img data.hash "$root" || fail "verify"
+  run "$jverity" dump data.hash | grep -q "^Hash type:" || fail "dump"
+  run "$jverity" digest data.img | grep -q "^sha256:" || fail "digest"
+  cp data.img avb.img
+  run "$jverity" avb add_hashtree_footer --image avb.img --partition_name system --partition_size 16777216 \
+    --algorithm SHA256_RSA2048 --key "$REPO/jverity-testkit/src/main/resources/avb-testkeys/testkey_rsa2048.pem" ||
+    fail "avb add_hashtree_footer"
+  run "$jverity" avb info_image --image avb.img | grep -q "Hashtree descriptor" || fail "avb info_image"
+  run "$jverity" open data.img x data.hash "$root" --port 0 > open.out 2> open.err &
+  local pid=$! uri=""
+  for _ in $(seq 100); do uri=$(head -1 open.out 2>/dev/null); [ -n "$uri" ] && break; sleep 0.1; done
+  [ -n "$uri" ] || { kill $pid 2>/dev/null; fail "open printed no URI: $(cat open.err)"; }
+  nbdcopy "$uri" copy.img || { kill $pid; fail "nbdcopy $uri"; }
+  kill $pid; wait $pid 2>/dev/null || true
+  cmp -s copy.img data.img || fail "the export's bytes are not the image's"
+  cd "$T"
+}
+
+step "the tarball, extracted and run through a symlink without a JDK"
+mkdir -p "$T/opt" "$T/bin"
+tar -xzf "$tarball" -C "$T/opt"
+ln -s "$(echo "$T"/opt/jverity-*/bin/jverity)" "$T/bin/jverity"
+exercise "$T/bin/jverity" "$T/w1"
+run man -l "$(echo "$T"/opt/jverity-*/share/man/man8/jverity-format.8)" 2>&1 | grep -q "jverity" ||
+  fail "man -l jverity-format.8 renders nothing"
+
+step "the .deb, unpacked by dpkg-deb -x"
+dpkg-deb -x "$deb" "$T/root"
+ln -s "$T/root/usr/lib/jverity/bin/jverity" "$T/bin/jverity-deb"
+exercise "$T/bin/jverity-deb" "$T/w2"
+
+if [ "$(id -u)" = 0 ] && [ "${CI:-}" = true ]; then
+  step "the .deb, installed with dpkg -i (CI: a throw-away machine)"
+  dpkg -i "$deb" >/dev/null || fail "dpkg -i"
+  exercise /usr/bin/jverity "$T/w3"
+  command -v man >/dev/null && { man jverity-format 2>/dev/null | grep -q "jverity" || fail "man jverity-format"; }
+  dpkg -P jverity >/dev/null || fail "dpkg -P jverity"
+fi
+
+step "bin/release (2 of 2): the same bytes"
+"$REPO/bin/release" "$T/out2" >/dev/null 2>&1 || fail "second bin/release"
+for f in "$T"/out1/*; do
+  cmp "$f" "$T/out2/${f##*/}" || fail "${f##*/} differs between two builds of one commit"
+done
+step "passed"
