@@ -69,17 +69,47 @@ dpkg-deb -x "$deb" "$T/root"
 ln -s "$T/root/usr/lib/jverity/bin/jverity" "$T/bin/jverity-deb"
 exercise "$T/bin/jverity-deb" "$T/w2"
 
-if [ "$(id -u)" = 0 ] && [ "${CI:-}" = true ]; then
-  step "the .deb, installed with dpkg -i (CI: a throw-away machine)"
-  dpkg -i "$deb" >/dev/null || fail "dpkg -i"
-  exercise /usr/bin/jverity "$T/w3"
-  command -v man >/dev/null && { man jverity-format 2>/dev/null | grep -q "jverity" || fail "man jverity-format"; }
-  dpkg -P jverity >/dev/null || fail "dpkg -P jverity"
-fi
+# The README's Install section, block by block, as a user runs them: the package, the tarball,
+# then a build from a clone (the second build, compared with the first).
+readme_blocks() {
+  awk -v dir="$T/readme" '
+    /^## / { install = ($0 == "## Install"); next }
+    install && /^```sh$/ { n++; file = dir "/block" n ".sh"; inblock = 1; next }
+    inblock && /^```$/ { inblock = 0; close(file); next }
+    inblock { print > file }' "$REPO/README.md"
+  [ -f "$T/readme/block3.sh" ] || fail "README's Install section has not its three blocks (deb, tarball, source)"
+}
+# Root needs no sudo, and a CI machine may have none.
+block() { (cd "$1" && bash -euc 'command -v sudo >/dev/null || sudo() { "$@"; }; '"$(cat "$T/readme/block$2.sh")"); }
 
-step "bin/release (2 of 2): the same bytes"
-"$REPO/bin/release" "$T/out2" >/dev/null 2>&1 || fail "second bin/release"
+if [ "$(id -u)" = 0 ] && [ "${CI:-}" = true ]; then
+  mkdir -p "$T/readme"
+  readme_blocks
+  for p in /usr/bin/jverity /usr/local/bin/jverity; do
+    [ ! -e "$p" ] || fail "$p exists already: this machine is not the throw-away one the test installs on"
+  done
+  step "README: the package (apt install), then dpkg -P"
+  block "$T/out1" 1 || fail "README's package install"
+  exercise /usr/bin/jverity "$T/w3"
+  man jverity-format 2>/dev/null | grep -q "jverity" || fail "man jverity-format after the package's install"
+  dpkg -P jverity >/dev/null || fail "dpkg -P jverity"
+  step "README: the tarball under /opt and its symlink"
+  block "$T/out1" 2 || fail "README's tarball install"
+  exercise /usr/local/bin/jverity "$T/w4"
+  rm -rf /opt/jverity-* /usr/local/bin/jverity
+  step "README: from source (bin/release in a clone, apt install), the second build"
+  git clone -q "$REPO" "$T/clone"
+  block "$T/clone" 3 >/dev/null 2>&1 || fail "README's from-source install"
+  exercise /usr/bin/jverity "$T/w5"
+  dpkg -P jverity >/dev/null || fail "dpkg -P jverity"
+  second=$T/clone/dist
+else
+  step "bin/release (2 of 2)"
+  "$REPO/bin/release" "$T/out2" >/dev/null 2>&1 || fail "second bin/release"
+  second=$T/out2
+fi
+step "two builds of one commit: the same bytes"
 for f in "$T"/out1/*; do
-  cmp "$f" "$T/out2/${f##*/}" || fail "${f##*/} differs between two builds of one commit"
+  cmp "$f" "$second/${f##*/}" || fail "${f##*/} differs between two builds of one commit"
 done
 step "passed"
