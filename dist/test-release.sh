@@ -23,8 +23,13 @@ deb=$(echo "$T"/out1/jverity_*_amd64.deb)
 
 # A JDK-free environment: no JAVA_HOME, PATH without any java.
 command -v nbdcopy >/dev/null || fail "nbdcopy is missing (apt-get install libnbd-bin)"
-run() { env -i HOME="$T/home" PATH=/usr/bin:/bin "$@"; }
-mkdir -p "$T/home"
+# The system's commands, but none of a JDK's (Debian's default java is a JDK 17 in /usr/bin).
+mkdir -p "$T/home" "$T/path"
+for f in /usr/bin/* /usr/sbin/*; do
+  case $(readlink -f "$f") in /usr/lib/jvm/*) continue ;; esac
+  [ -e "$T/path/${f##*/}" ] || ln -s "$f" "$T/path/${f##*/}"
+done
+run() { env -i HOME="$T/home" PATH="$T/path" "$@"; }
 ! run sh -c 'command -v java' >/dev/null || fail "the clean PATH has a java on it: the test would not show the runtime is bundled"
 
 # Runs the commands a new user runs, through the launcher at $1 (a symlink), from directory $2.
