@@ -11,6 +11,8 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/jverity-release-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fail() { echo "test-release: FAILED: $*" >&2; exit 1; }
+# A command that fails outside a check still says where.
+trap 'echo "test-release: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
 step() { echo "test-release: $*" >&2; }
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$REPO" log -1 --format=%ct HEAD)}
 
