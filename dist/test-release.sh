@@ -6,7 +6,7 @@
 # a throw-away machine (CI=true), the .deb is also installed with dpkg -i and removed again.
 # A second build with the same SOURCE_DATE_EPOCH must give byte-identical archives.
 # Each step says what failed; the exit status is 1 on the first failure.
-set -euo pipefail
+set -Eeuo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/jverity-release-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -56,9 +56,10 @@ exercise() {
   run "$jverity" open data.img x data.hash "$root" --port 0 > open.out 2> open.err &
   local pid=$! uri=""
   for _ in $(seq 100); do uri=$(head -1 open.out 2>/dev/null); [ -n "$uri" ] && break; sleep 0.1; done
-  [ -n "$uri" ] || { kill $pid 2>/dev/null; fail "open printed no URI: $(cat open.err)"; }
+  [ -n "$uri" ] || { kill $pid 2>/dev/null || true; fail "open printed no URI: $(cat open.err)"; }
   nbdcopy "$uri" copy.img || { kill $pid; fail "nbdcopy $uri"; }
-  kill $pid; wait $pid 2>/dev/null || true
+  kill $pid 2>/dev/null || fail "open exited before it was stopped: $(cat open.err)"
+  wait $pid 2>/dev/null || true
   cmp -s copy.img data.img || fail "the export's bytes are not the image's"
   cd "$T"
 }
