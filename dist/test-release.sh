@@ -9,7 +9,9 @@
 set -Eeuo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/jverity-release-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+# The server an exercise started is stopped whatever happens, then the scratch tree goes.
+server=""
+trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$T"' EXIT
 fail() { echo "test-release: FAILED: $*" >&2; exit 1; }
 # A command that fails outside a check still says where.
 trap 'echo "test-release: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
@@ -53,13 +55,17 @@ exercise() {
     --algorithm SHA256_RSA2048 --key "$REPO/jverity-testkit/src/main/resources/avb-testkeys/testkey_rsa2048.pem" ||
     fail "avb add_hashtree_footer"
   run "$jverity" avb info_image --image avb.img | grep -q "Hashtree descriptor" || fail "avb info_image"
-  run "$jverity" open data.img x data.hash "$root" --port 0 > open.out 2> open.err &
+  # env itself in the background, not the run function: $! must be the server (env execs the
+  # launcher, which execs java), not a subshell whose killing would leave the server running.
+  env -i HOME="$T/home" PATH="$T/path" "$jverity" open data.img x data.hash "$root" --port 0 > open.out 2> open.err &
   local pid=$! uri=""
+  server=$pid
   for _ in $(seq 100); do uri=$(head -1 open.out 2>/dev/null); [ -n "$uri" ] && break; sleep 0.1; done
   [ -n "$uri" ] || { kill $pid 2>/dev/null || true; fail "open printed no URI: $(cat open.err)"; }
   nbdcopy "$uri" copy.img || { kill $pid; fail "nbdcopy $uri"; }
   kill $pid 2>/dev/null || fail "open exited before it was stopped: $(cat open.err)"
   wait $pid 2>/dev/null || true
+  server=""
   cmp -s copy.img data.img || fail "the export's bytes are not the image's"
   cd "$T"
 }
