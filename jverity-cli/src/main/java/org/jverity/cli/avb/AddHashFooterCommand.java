@@ -77,7 +77,10 @@ public final class AddHashFooterCommand implements Command {
               "The partition does not use A/B (needs libavb 1.1).",
               c -> c.doNotUseAb = true)
           .include(VbmetaArgs.SYNTAX, c -> c.vbmeta)
-          .abbreviations();
+          .abbreviations()
+          .example(
+              "Give boot.img a hash descriptor and an AVB footer, for a 4 MiB partition:",
+              "jverity avb add_hash_footer --image boot.img --partition_name boot --partition_size 4194304");
 
   @Override
   public int run(Io io) throws IOException {

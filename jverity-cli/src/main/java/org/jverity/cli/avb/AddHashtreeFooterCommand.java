@@ -121,7 +121,10 @@ public final class AddHashtreeFooterCommand implements Command {
               "Hashing and FEC threads (default: one per core).",
               (c, v) -> c.threads = AvbNumber.parseInt(v))
           .include(VbmetaArgs.SYNTAX, c -> c.vbmeta)
-          .abbreviations(List.of("--threads"));
+          .abbreviations(List.of("--threads"))
+          .example(
+              "Give system.img a hash tree, FEC and a vbmeta signed with system_key.pem, for a 16 MiB partition:",
+              "jverity avb add_hashtree_footer --image system.img --partition_name system --partition_size 16777216 --key system_key.pem --algorithm SHA256_RSA4096");
 
   @Override
   public int run(Io io) throws IOException {

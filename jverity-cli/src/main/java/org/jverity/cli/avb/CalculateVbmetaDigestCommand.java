@@ -40,7 +40,10 @@ public final class CalculateVbmetaDigestCommand implements Command {
               "FILE",
               "Write the digest to FILE instead of stdout.",
               (c, v) -> c.output = OutputFile.parse(v))
-          .abbreviations();
+          .abbreviations()
+          .example(
+              "Print the digest of vbmeta.img and the vbmetas it chains to, as a bootloader passes it to the kernel:",
+              "jverity avb calculate_vbmeta_digest --image vbmeta.img");
 
   @Override
   public int run(Io io) throws IOException {

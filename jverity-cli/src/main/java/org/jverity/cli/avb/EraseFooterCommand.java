@@ -31,7 +31,10 @@ public final class EraseFooterCommand implements Command {
               names("--keep_hashtree"),
               "Keep the hash tree and the FEC.",
               c -> c.keepHashtree = true)
-          .abbreviations();
+          .abbreviations()
+          .example(
+              "Cut boot.img back to the bytes it had before add_hash_footer:",
+              "jverity avb erase_footer --image boot.img");
 
   @Override
   public int run(Io io) throws IOException {

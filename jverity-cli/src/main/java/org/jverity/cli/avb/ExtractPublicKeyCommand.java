@@ -27,7 +27,10 @@ public final class ExtractPublicKeyCommand implements Command {
               "--key", "KEY", "PEM private or public key.", (c, v) -> c.key = FileName.parse(v))
           .requiredOption(
               "--output", "FILE", "The blob to write.", (c, v) -> c.output = OutputFile.parse(v))
-          .abbreviations();
+          .abbreviations()
+          .example(
+              "Write system_key.pem's public key in AVB's format, as a device's chain descriptor holds it:",
+              "jverity avb extract_public_key --key system_key.pem --output system_key.avbpubkey");
 
   @Override
   public int run(Io io) throws IOException {

@@ -43,7 +43,10 @@ public final class InfoImageCommand implements Command {
                   + " veritysetup open command (not avbtool's; a descriptor whose numbers make no"
                   + " table is refused, exit 18).",
               c -> c.dmVerity = true)
-          .abbreviations(List.of("--dm_verity"));
+          .abbreviations(List.of("--dm_verity"))
+          .example(
+              "Print what system.img's footer and vbmeta say, as avbtool does:",
+              "jverity avb info_image --image system.img");
 
   @Override
   public int run(Io io) throws IOException {

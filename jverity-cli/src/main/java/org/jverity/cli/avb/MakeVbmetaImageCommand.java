@@ -34,7 +34,10 @@ public final class MakeVbmetaImageCommand implements Command {
               "Pad the image with zeros to a multiple of N bytes (default 0: no padding).",
               (c, v) -> c.paddingSize = AvbNumber.parseLong(v))
           .include(VbmetaArgs.SYNTAX, c -> c.vbmeta)
-          .abbreviations();
+          .abbreviations()
+          .example(
+              "Make a vbmeta partition signed with system_key.pem holding boot.img's descriptor:",
+              "jverity avb make_vbmeta_image --output vbmeta.img --key system_key.pem --algorithm SHA256_RSA4096 --include_descriptors_from_image boot.img");
 
   @Override
   public int run(Io io) throws IOException {

@@ -81,7 +81,10 @@ public final class VerifyImageCommand implements Command {
               "N",
               "Hashing threads (default: one per core).",
               (c, v) -> c.threads = AvbNumber.parseInt(v))
-          .abbreviations(List.of("--accept_unsigned", "--partition", "--threads"));
+          .abbreviations(List.of("--accept_unsigned", "--partition", "--threads"))
+          .example(
+              "Check system.img's vbmeta, its signature by system_key.pem and its tree, as a locked device would:",
+              "jverity avb verify_image --image system.img --key system_key.pem");
 
   @Override
   public int run(Io io) throws IOException {

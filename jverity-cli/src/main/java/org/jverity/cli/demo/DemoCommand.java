@@ -56,7 +56,10 @@ public final class DemoCommand implements Command {
               "MIB",
               "Sample image size in MiB (default 512).",
               (c, v) -> c.sizeMib = WholeNumber.parseInt(v))
-          .flag("--keep", "Keep the temporary folder.", c -> c.keep = true);
+          .flag("--keep", "Keep the temporary folder.", c -> c.keep = true)
+          .example(
+              "Format, verify, corrupt and read a 16 MiB sample image in a temporary folder, with throughput figures:",
+              "jverity demo --size-mib 16");
 
   private static final String SALT = "5a".repeat(32);
   private static final String UUID_TEXT = "00000000-0000-4000-8000-00000000beef";

@@ -6,8 +6,8 @@ import org.jverity.cli.syntax.Syntax;
 
 /**
  * One manual page in man(7) macros, in veritysetup(8)'s order of sections: NAME, SYNOPSIS,
- * DESCRIPTION, OPTIONS, RETURN CODES, SEE ALSO. Built from the command's {@link Syntax}: every
- * option and parameter {@code --help} shows is here, in the same words.
+ * DESCRIPTION, OPTIONS, RETURN CODES, EXAMPLES, SEE ALSO. Built from the command's {@link Syntax}:
+ * every option and parameter {@code --help} shows is here, in the same words.
  */
 final class ManPage {
   private final StringBuilder b = new StringBuilder();
@@ -87,25 +87,56 @@ final class ManPage {
     return this;
   }
 
+  /**
+   * An option's tag: its names with the value's label, comma-separated, or one per line ({@code
+   * .TQ}) when together they would not fit a terminal's line beside nothing (roff cannot break a
+   * tag, and says it cannot adjust the line).
+   */
   static String tag(Syntax.Option<?> o) {
-    StringBuilder t = new StringBuilder();
+    List<String> names = new java.util.ArrayList<>();
+    int width = 0;
     for (String n : o.names()) {
-      if (!t.isEmpty()) {
-        t.append(", ");
-      }
-      t.append("\\fB").append(Roff.literal(n)).append("\\fR");
-      if (o.takesValue()) {
-        t.append(n.startsWith("--") ? "=" : " ").append("\\fI").append(Roff.literal(o.label()));
-        t.append("\\fR");
-      }
+      String label = o.takesValue() ? (n.startsWith("--") ? "=" : " ") + o.label() : "";
+      width += n.length() + label.length() + 2;
+      names.add(
+          "\\fB"
+              + Roff.literal(n)
+              + "\\fR"
+              + (label.isEmpty()
+                  ? ""
+                  : label.charAt(0) + "\\fI" + Roff.literal(label.substring(1)) + "\\fR"));
     }
-    return t.toString();
+    return String.join(width > TAG_WIDTH ? "\n.TQ\n" : ", ", names);
   }
+
+  /** The widest tag kept on one line: what is left of 80 columns after the page's margins. */
+  private static final int TAG_WIDTH = 64;
 
   /** RETURN CODES: what {@code --help} says of the command's exit codes. */
   ManPage returnCodes(String command) {
     section("RETURN CODES");
     paragraph(ExitCodeRule.helpFor(command));
+    return this;
+  }
+
+  /** EXAMPLES: each example's sentence, then its line as typed, unfilled. */
+  ManPage examples(List<Syntax.Example> examples) {
+    section("EXAMPLES");
+    for (Syntax.Example e : examples) {
+      paragraph(e.what());
+      display(Roff.commandLine(e.line()));
+    }
+    return this;
+  }
+
+  /** Lines shown as they are (unfilled, indented): a command line, a config file. */
+  ManPage display(List<String> roffLines) {
+    b.append(".PP\n.RS 4\n.nf\n");
+    for (String l : roffLines) {
+      b.append(l).append('\n');
+    }
+    b.append(".fi\n.RE\n");
+    afterHeading = false;
     return this;
   }
 

@@ -40,6 +40,19 @@ final class ManPages {
               "For an AVB partition image, instead of hash and the root hash: the public key its"
                   + " vbmeta must be signed with, or none.");
 
+  /** jverity-serve.conf(5)'s example: a config as a user writes one (run by a test). */
+  static final String SERVE_CONF_EXAMPLE =
+      """
+      [generic]
+      port = 10809
+      max-connections = 16
+
+      [disk]
+      data = data.img
+      hash = data.hash
+      root-hash-file = root.hex
+      """;
+
   static Map<String, String> all(String date) {
     String version = CommandTable.version();
     Map<String, String> pages = new LinkedHashMap<>();
@@ -113,6 +126,15 @@ final class ManPages {
     m.section("GLOBAL OPTIONS");
     m.options(CommandTable.globalOptions());
     m.returnCodes(c.name());
+    List<Syntax.Example> examples = new ArrayList<>(c.examples());
+    if (avb) {
+      for (Syntax<? extends Command> s : CommandTable.avbSubcommands()) {
+        examples.addAll(s.examples());
+      }
+    }
+    if (!examples.isEmpty()) {
+      m.examples(examples);
+    }
     List<String> see = new ArrayList<>(List.of("jverity(8)"));
     if (c.name().equals("serve")) {
       see.add("jverity-serve.conf(5)");
@@ -141,6 +163,12 @@ final class ManPages {
     keys(m, ServeConfig.GENERIC_KEYS, ServeConfig.genericKeys());
     m.section("EXPORT SECTIONS");
     keys(m, ServeConfig.EXPORT_KEYS, ServeConfig.exportKeys());
+    m.section("EXAMPLE")
+        .paragraph(
+            "One export, disk: data.img verified against data.hash and the root hash in root.hex,"
+                + " as jverity format data.img data.hash --root-hash-file root.hex made them:");
+    m.display(SERVE_CONF_EXAMPLE.lines().map(Roff::unfilled).toList());
+    m.paragraph("jverity-serve(8)'s examples serve it.");
     m.seeAlso(List.of("jverity-serve(8)", "jverity-open(8)", "jverity(8)"));
     return m.text();
   }

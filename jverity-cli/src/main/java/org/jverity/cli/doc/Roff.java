@@ -39,6 +39,42 @@ final class Roff {
     b.append(line);
   }
 
+  /**
+   * A shell command line for an unfilled display, broken into lines of at most {@link #WIDTH}
+   * ending in a backslash, the shell's own continuation, so that it still runs as copied. It is
+   * broken only before an option, so that an option stays beside its value, and never inside
+   * quotes, where a backslash and newline would be part of the word.
+   */
+  static java.util.List<String> commandLine(String s) {
+    java.util.List<String> units = new java.util.ArrayList<>();
+    boolean quoted = false;
+    for (String word : s.split(" ")) {
+      if (units.isEmpty() || (!quoted && word.startsWith("-"))) {
+        units.add(word);
+      } else {
+        units.set(units.size() - 1, units.getLast() + " " + word);
+      }
+      quoted ^= (word.chars().filter(c -> c == '"' || c == '\'').count() & 1) == 1;
+    }
+    java.util.List<String> lines = new java.util.ArrayList<>();
+    String line = "";
+    for (String unit : units) {
+      if (!line.isBlank() && line.length() + 1 + unit.length() + 2 > WIDTH - 8) {
+        lines.add(line + " \\");
+        line = "    "; // a continued line is indented, as one writes them by hand
+      }
+      line += (line.isBlank() ? "" : " ") + unit;
+    }
+    lines.add(line);
+    return lines.stream().map(l -> "\\fB" + unfilled(l) + "\\fR").toList();
+  }
+
+  /** One line as it is (no wrapping): the escape, a leading request character, dashes as minus. */
+  static String unfilled(String s) {
+    String t = s.replace("\\", "\\e").replace("-", "\\-");
+    return t.startsWith(".") || t.startsWith("'") ? "\\&" + t : t;
+  }
+
   /** An option name or a command line: every dash is the minus a user types. */
   static String literal(String s) {
     return text(s).replace("-", "\\-");

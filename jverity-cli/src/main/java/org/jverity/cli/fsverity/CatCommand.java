@@ -110,7 +110,10 @@ public final class CatCommand implements Command {
               "With -o: print a JSON summary on stdout (bytes written, the verified digest)."
                   + " Needs -o: stdout carries the data otherwise.",
               c -> c.json = true)
-          .abbreviations();
+          .abbreviations()
+          .example(
+              "Copy app.bin to app.copy, every block verified against its Merkle tree and its digest:",
+              "jverity cat app.bin --merkle-tree app.bin.merkle --digest \"$(jverity digest app.bin | cut -d ' ' -f 1)\" -o app.copy");
 
   @Override
   public int run(Io io) throws IOException, InvalidSignatureException {

@@ -125,7 +125,13 @@ public final class DigestCommand implements Command {
               "--json",
               "Print one JSON object: \"files\", each file's digest, root hash and parameters.",
               c -> c.json = true)
-          .abbreviations(JVERITY_OWN);
+          .abbreviations(JVERITY_OWN)
+          .example(
+              "Print app.bin's fs-verity digest, as fsverity digest does:",
+              "jverity digest app.bin")
+          .example(
+              "The same, also writing its Merkle tree to app.bin.merkle (for cat):",
+              "jverity digest app.bin --out-merkle-tree app.bin.merkle");
 
   @Override
   public int run(Io io) throws Exception {

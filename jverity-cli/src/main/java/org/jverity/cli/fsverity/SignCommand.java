@@ -52,7 +52,10 @@ public final class SignCommand implements Command {
               "--json",
               "Print the result as JSON on stdout: file, signature, hash algorithm and digest.",
               c -> c.json = true)
-          .abbreviations(List.of("--json"));
+          .abbreviations(List.of("--json"))
+          .example(
+              "Sign app.bin's fs-verity digest with key.pem and its certificate, as fsverity sign does:",
+              "jverity sign app.bin app.sig --key key.pem --cert cert.pem");
 
   @Override
   public int run(Io io) throws IOException {

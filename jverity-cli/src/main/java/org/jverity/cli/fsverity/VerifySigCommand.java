@@ -47,7 +47,10 @@ public final class VerifySigCommand implements Command {
               "--json",
               "Print the result as JSON on stdout: file, signature, hash algorithm, digest and signer.",
               c -> c.json = true)
-          .abbreviations();
+          .abbreviations()
+          .example(
+              "Check that app.sig signs app.bin's digest by the holder of cert.pem:",
+              "jverity verify-sig app.bin app.sig --cert cert.pem");
 
   @Override
   public int run(Io io) throws IOException, InvalidSignatureException {

@@ -37,7 +37,10 @@ public final class CloseCommand implements Command {
               "--runtime-dir",
               "DIR",
               "Where servers put their status sockets (default " + RuntimeDir.DEFAULTS + ").",
-              (c, v) -> c.runtimeDir = FileName.parse(v));
+              (c, v) -> c.runtimeDir = FileName.parse(v))
+          .example(
+              "Stop serving export disk once its requests in flight are answered:",
+              "jverity close disk");
 
   @Override
   public int run(Io io) throws IOException {

@@ -106,7 +106,10 @@ public final class OpenCommand implements Command {
               "Print the URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a line;"
                   + " a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.",
               c -> c.json = true)
-          .include(ServiceOptions.SYNTAX, c -> c.service);
+          .include(ServiceOptions.SYNTAX, c -> c.service)
+          .example(
+              "Copy the verified image over NBD into copy.img, nbdcopy starting the server on a socket of its own (socket activation) and stopping it when done:",
+              "nbdcopy -- [ jverity open data.img disk data.hash --root-hash-file root.hex ] copy.img");
 
   @Override
   public int run(Io io) throws IOException {

@@ -45,7 +45,10 @@ public final class ReloadCommand implements Command {
               "--runtime-dir",
               "DIR",
               "Where servers put their status sockets (default " + RuntimeDir.DEFAULTS + ").",
-              (c, v) -> c.runtimeDir = FileName.parse(v));
+              (c, v) -> c.runtimeDir = FileName.parse(v))
+          .example(
+              "Make the server of export disk reread its config, as SIGHUP does:",
+              "jverity reload disk");
 
   @Override
   public int run(Io io) throws IOException {

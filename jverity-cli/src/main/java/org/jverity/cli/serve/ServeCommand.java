@@ -67,7 +67,10 @@ public final class ServeCommand implements Command {
               "Print each URI as a JSON event, {\"event\":\"listening\",\"export\":NAME,\"uri\":URI}, one object a"
                   + " line; a failure as {\"ok\":false,\"exitCode\":N,\"error\":...}.",
               c -> c.json = true)
-          .include(ServiceOptions.SYNTAX, c -> c.service);
+          .include(ServiceOptions.SYNTAX, c -> c.service)
+          .example(
+              "List the exports of serve.conf (see jverity-serve.conf(5)), nbdinfo starting the server by socket activation:",
+              "nbdinfo --list -- [ jverity serve serve.conf ]");
 
   @Override
   public int run(Io io) throws IOException {

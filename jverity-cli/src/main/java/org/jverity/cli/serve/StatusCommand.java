@@ -46,7 +46,11 @@ public final class StatusCommand implements Command {
               "--json",
               "Print NAME's status as one JSON object (the same facts; sizes in bytes), or the listing as"
                   + " {\"exports\":[{name, status, uri, connections}, ...]}.",
-              c -> c.json = true);
+              c -> c.json = true)
+          .example(
+              "Show the state of export disk of a running server, as veritysetup status shows a device's:",
+              "jverity status disk")
+          .example("Every export of every running server, as JSON:", "jverity status --json");
 
   @Override
   public int run(Io io) throws IOException {

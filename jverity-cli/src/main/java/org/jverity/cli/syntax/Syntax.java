@@ -108,8 +108,18 @@ public final class Syntax<T> {
     }
   }
 
+  /**
+   * One example of the command's use, for its manual page's EXAMPLES: a command line as a user
+   * types it at a shell ({@code jverity format ...}), run as written by a test.
+   *
+   * @param what one sentence saying what the line does
+   * @param line the shell line
+   */
+  public record Example(String what, String line) {}
+
   private final String name;
   private final String summary;
+  private final List<Example> examples = new ArrayList<>();
   private final Supplier<T> factory;
   private final List<Option<T>> options = new ArrayList<>();
   private final List<Parameter<T>> parameters = new ArrayList<>();
@@ -129,6 +139,12 @@ public final class Syntax<T> {
   /** A command's syntax: {@code factory} makes the object its values are stored in. */
   public static <T> Syntax<T> command(String name, String summary, Supplier<T> factory) {
     return new Syntax<>(name, summary, factory);
+  }
+
+  /** Adds an example of the command's use ({@link Example}). */
+  public Syntax<T> example(String what, String line) {
+    examples.add(new Example(what, line));
+    return this;
   }
 
   /** Options shared by several commands, for {@link #include}. */
@@ -262,6 +278,10 @@ public final class Syntax<T> {
 
   public String summary() {
     return summary;
+  }
+
+  public List<Example> examples() {
+    return List.copyOf(examples);
   }
 
   public List<Option<T>> options() {

@@ -30,7 +30,8 @@ public final class DumpCommand implements Command {
               "BYTES",
               "Byte offset of the superblock on HASH.",
               (c, v) -> c.hashOffset = WholeNumber.parseLong(v))
-          .flag("--json", "Print the header and layout as JSON.", c -> c.json = true);
+          .flag("--json", "Print the header and layout as JSON.", c -> c.json = true)
+          .example("Show the parameters data.hash's superblock holds:", "jverity dump data.hash");
 
   @Override
   public int run(Io io) throws IOException {

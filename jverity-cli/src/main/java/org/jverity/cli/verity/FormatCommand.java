@@ -124,7 +124,13 @@ public final class FormatCommand implements Command {
                   + " (default "
                   + ReedSolomon.DEFAULT_ROOTS
                   + ").",
-              (c, v) -> c.fecRoots = WholeNumber.parseInt(v));
+              (c, v) -> c.fecRoots = WholeNumber.parseInt(v))
+          .example(
+              "Compute the hash tree of data.img into data.hash, as veritysetup format does, and keep the root hash in root.hex:",
+              "jverity format data.img data.hash --root-hash-file root.hex")
+          .example(
+              "The same tree with Reed-Solomon parity in data.fec, from which repair (and the kernel) can correct damaged blocks:",
+              "jverity format data.img data.hash --fec-device data.fec --root-hash-file root.hex");
 
   @Override
   public int run(Io io) throws IOException {

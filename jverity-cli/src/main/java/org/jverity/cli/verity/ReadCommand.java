@@ -107,7 +107,10 @@ public final class ReadCommand implements Command {
               "--json",
               "With -o: print a JSON summary on stdout (what was written, corruptions, FEC repairs)."
                   + " Needs -o: stdout carries the data otherwise.",
-              c -> c.json = true);
+              c -> c.json = true)
+          .example(
+              "Copy data.img's first mebibyte to first.img, every block verified before any of it is written:",
+              "jverity read data.img data.hash --root-hash-file root.hex --length 1M -o first.img");
 
   @Override
   public int run(Io io) throws IOException, GeneralSecurityException {

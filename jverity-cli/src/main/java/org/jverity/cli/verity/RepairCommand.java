@@ -50,7 +50,10 @@ public final class RepairCommand implements Command {
           .flag(
               "--json",
               "Print the result as JSON on stdout: the blocks repaired (or that would be), the count of those that cannot be.",
-              c -> c.json = true);
+              c -> c.json = true)
+          .example(
+              "List the blocks the parity in data.fec would correct, writing nothing:",
+              "jverity repair data.img data.hash --root-hash-file root.hex --fec-device data.fec --dry-run");
 
   @Override
   public int run(Io io) throws IOException {

@@ -64,7 +64,13 @@ public final class VerifyCommand implements Command {
               "--threads",
               "N",
               "Hashing threads (default: one per core).",
-              (c, v) -> c.threads = WholeNumber.parseInt(v));
+              (c, v) -> c.threads = WholeNumber.parseInt(v))
+          .example(
+              "Check every block of data.img against the tree and the root hash (exit 0: intact):",
+              "jverity verify data.img data.hash \"$(cat root.hex)\"")
+          .example(
+              "The same with the root hash read from its file, and the parity checked too:",
+              "jverity verify data.img data.hash --root-hash-file root.hex --fec-device data.fec");
 
   @Override
   public int run(Io io) throws IOException, GeneralSecurityException {

@@ -97,6 +97,10 @@ class GenerateDocsTest {
       assertThat(groff.stderr()).as(p.toString()).isEmpty();
       ToolResult lint = Tool.of("mandoc").run("-T", "lint", p.toString());
       assertThat(lint.out() + lint.stderr()).as(p.toString()).isEmpty();
+      // As a user reads it on an 80-column terminal: a tag roff cannot fit warns only here.
+      ToolResult man = Tool.of("man").env("MANWIDTH", "80").run("-l", p.toString());
+      assertThat(man.exit()).as(man.toString()).isZero();
+      assertThat(man.stderr()).as("man -l " + p).isEmpty();
     }
   }
 

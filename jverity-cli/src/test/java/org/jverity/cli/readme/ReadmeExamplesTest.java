@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.ServerProcess;
+import org.jverity.cli.TestLauncher;
 import org.jverity.cli.readme.ReadmeBlocks.Block;
 import org.jverity.cli.readme.ReadmeExamples.Entry;
 import org.jverity.cli.readme.ReadmeExamples.Kind;
@@ -71,35 +71,7 @@ class ReadmeExamplesTest {
     Files.copy(AvbTestKeys.path("testkey_rsa4096.pem"), dir.resolve("system_key.pem"));
     Files.copy(AvbTestKeys.path("testkey_rsa4096.pem"), dir.resolve("boot_key.pem"));
     Files.copy(AvbTestKeys.path("testkey_rsa2048.pem"), dir.resolve("vbmeta_key.pem"));
-    // bin/jverity: the worktree's launcher's JVM options (bin/lib.sh: the JIT, a server's heap,
-    // the native loops), over this build's classes instead of the jar the test phase has not made.
-    Path bin = Files.createDirectories(dir.resolve("bin"));
-    Path root = Path.of("..").toAbsolutePath().normalize();
-    String nativeLibrary = System.getProperty("jverity.native.library", "");
-    Files.writeString(
-        bin.resolve("jverity"),
-        String.join(
-            "\n",
-            "#!/usr/bin/env bash",
-            "set -euo pipefail",
-            ". '" + root.resolve("bin/lib.sh") + "'",
-            "NATIVE_OPTS=() JVERITY_JIT_OPTS=()",
-            "if [ -f '" + nativeLibrary + "' ]; then",
-            "  NATIVE_OPTS=(-Djverity.native.library='" + nativeLibrary + "')",
-            "  jverity_jit_opts \"$@\"",
-            "fi",
-            "jverity_server_java_opts \"$@\"",
-            "exec '"
-                + ServerProcess.javaCommand().get(0)
-                + "' ${NATIVE_OPTS[@]+\"${NATIVE_OPTS[@]}\"}"
-                + " ${JVERITY_JIT_OPTS[@]+\"${JVERITY_JIT_OPTS[@]}\"} --enable-native-access=ALL-UNNAMED"
-                + " ${JVERITY_SERVER_OPTS[@]+\"${JVERITY_SERVER_OPTS[@]}\"}"
-                + " -cp '"
-                + System.getProperty("java.class.path")
-                + "' org.jverity.cli.Main \"$@\"",
-            ""));
-    Files.setPosixFilePermissions(
-        bin.resolve("jverity"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    TestLauncher.write(dir);
     nginx = Nginx.start(dir.resolve("nginx"));
     Files.createDirectories(nginx.www().resolve("images/v7"));
     AwsCredentials keys = new AwsCredentials(S3_IDENTITY, S3_CREDENTIAL, null, "test");
