@@ -25,6 +25,14 @@ deb=$(echo "$T"/out1/jverity_*_amd64.deb)
 [ -f "$tarball" ] && [ -f "$deb" ] || fail "bin/release wrote no tarball or .deb: $(ls "$T/out1")"
 (cd "$T/out1" && sha256sum -c --quiet SHA256SUMS) || fail "SHA256SUMS does not match the archives"
 
+# Every tag lintian has, pedantic and informational ones too: what stays is in the package's
+# overrides (dist/debian/lintian-overrides) with why, and an override no longer used is a tag too.
+step "lintian -I --pedantic: nothing but what dist/debian/lintian-overrides lists"
+command -v lintian >/dev/null || fail "lintian is missing (apt-get install lintian)"
+said=$(lintian -I --pedantic "$deb" 2>&1 | grep -vx 'running with root privileges is not recommended!') ||
+  [ $? = 1 ] || fail "lintian failed: $said" # grep's 1: no line left
+[ -z "$said" ] || fail "lintian: $said"
+
 # A JDK-free environment: no JAVA_HOME, PATH without any java.
 command -v nbdcopy >/dev/null || fail "nbdcopy is missing (apt-get install libnbd-bin)"
 # The system's commands, but none of a JDK's (Debian's default java is a JDK 17 in /usr/bin).

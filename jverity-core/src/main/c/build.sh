@@ -19,7 +19,10 @@ if [ -f "$lib" ] && [ -z "$(find "$here" -newer "$lib" -print -quit)" ]; then
   exit 0
 fi
 mkdir -p "$out"
-"$cc" -O2 -fPIC -shared -Wall -Wextra -Werror -fvisibility=hidden -std=c11 \
-  -I"$java_home/include" -I"$java_home/include/linux" -o "$lib.tmp" "$here"/*.c -lcrypto
+# Debian's hardening flags (relro, bind now, fortify); libc named after libcrypto with
+# --no-as-needed, so the library says it needs the libc it runs on (lintian checks both).
+"$cc" -O2 -fPIC -shared -Wall -Wextra -Werror -fvisibility=hidden -std=c11 -D_FORTIFY_SOURCE=2 \
+  -Wl,-z,relro,-z,now -I"$java_home/include" -I"$java_home/include/linux" -o "$lib.tmp" \
+  "$here"/*.c -lcrypto -Wl,--no-as-needed -lc
 mv -f "$lib.tmp" "$lib"
 echo "[jverity-core] built $lib"
