@@ -55,6 +55,7 @@ final class VbmetaArgs {
               "ALGORITHM",
               "Signing algorithm: " + ALGORITHMS + " (default NONE).",
               (a, v) -> a.algorithm = algorithm(v))
+          .choices(Arrays.stream(AvbAlgorithm.values()).map(AvbAlgorithm::toString).toList())
           .option(
               "--key",
               "KEY",

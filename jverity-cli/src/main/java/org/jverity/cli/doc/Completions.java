@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import org.jverity.cli.CommandTable;
 import org.jverity.cli.command.Command;
-import org.jverity.cli.syntax.IoClassName;
 import org.jverity.cli.syntax.Syntax;
 
 /**
@@ -21,9 +20,6 @@ final class Completions {
 
   /** Commands that name a served export, completed from the runtime directory. */
   private static final List<String> BY_EXPORT = List.of("status", "close", "reload");
-
-  /** Options whose values are a fixed set. */
-  private static final Map<String, List<String>> CHOICES = Map.of("--io-class", IoClassName.NAMES);
 
   /** The bash script: functions {@code __jverity_*} and {@code complete -F}. */
   static String bash() {
@@ -82,7 +78,7 @@ final class Completions {
         b.append("    ")
             .append(String.join("|", cases))
             .append(") echo '")
-            .append(kind(o))
+            .append(kind(e.getValue(), o))
             .append("' ;;\n");
       }
     }
@@ -172,12 +168,10 @@ final class Completions {
         + "compadd -Q -- \"${COMPREPLY[@]}\"\n";
   }
 
-  private static String kind(Syntax.Option<?> o) {
-    for (String n : o.names()) {
-      List<String> choices = CHOICES.get(n);
-      if (choices != null) {
-        return "choices:" + String.join(" ", choices);
-      }
+  private static String kind(Syntax<?> syntax, Syntax.Option<?> o) {
+    List<String> choices = syntax.choices(o);
+    if (!choices.isEmpty()) {
+      return "choices:" + String.join(" ", choices);
     }
     return o.file() != null ? "file" : "value";
   }

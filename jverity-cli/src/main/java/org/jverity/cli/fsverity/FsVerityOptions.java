@@ -1,6 +1,7 @@
 package org.jverity.cli.fsverity;
 
 import java.util.HexFormat;
+import java.util.List;
 import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.fsverity.FsVerityParams;
@@ -26,6 +27,7 @@ final class FsVerityOptions {
               "ALG",
               "sha256 (default) or sha512.",
               (c, v) -> c.algorithm = AlgorithmName.parse(v))
+          .choices(AlgorithmName.NAMES)
           .option(
               "--block-size",
               "N",
@@ -52,6 +54,8 @@ final class FsVerityOptions {
   /** --hash-alg: the names fsverity accepts, exactly. */
   static final class AlgorithmName {
     private AlgorithmName() {}
+
+    static final List<String> NAMES = List.of("sha256", "sha512");
 
     static HashAlgorithm parse(String value) {
       return switch (value) {

@@ -43,7 +43,8 @@ final class ExportOptions {
               "--io-class",
               "CLASS",
               "I/O class of the export's reads: none, real-time, best-effort (default) or idle.",
-              (e, v) -> e.ioClass = IoClassName.parse(v));
+              (e, v) -> e.ioClass = IoClassName.parse(v))
+          .choices(IoClassName.NAMES);
 
   /** Where its Reed-Solomon parity is. */
   static final Syntax<ExportOptions> FEC =

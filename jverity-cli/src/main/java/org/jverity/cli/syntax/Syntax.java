@@ -120,6 +120,12 @@ public final class Syntax<T> {
   private final String name;
   private final String summary;
   private final List<Example> examples = new ArrayList<>();
+
+  /**
+   * The values an option takes when they are a fixed set, by {@link Option#name}: for completion.
+   */
+  private final Map<String, List<String>> choices = new java.util.HashMap<>();
+
   private final Supplier<T> factory;
   private final List<Option<T>> options = new ArrayList<>();
   private final List<Parameter<T>> parameters = new ArrayList<>();
@@ -139,6 +145,20 @@ public final class Syntax<T> {
   /** A command's syntax: {@code factory} makes the object its values are stored in. */
   public static <T> Syntax<T> command(String name, String summary, Supplier<T> factory) {
     return new Syntax<>(name, summary, factory);
+  }
+
+  /**
+   * Says that the option declared last takes one of {@code values} (shell completion offers them);
+   * the option's own setter still checks what it is given.
+   */
+  public Syntax<T> choices(List<String> values) {
+    choices.put(options.getLast().name(), List.copyOf(values));
+    return this;
+  }
+
+  /** The fixed set of values {@code o} takes, or an empty list when it takes any value. */
+  public List<String> choices(Option<?> o) {
+    return choices.getOrDefault(o.name(), List.of());
   }
 
   /** Adds an example of the command's use ({@link Example}). */
@@ -220,6 +240,7 @@ public final class Syntax<T> {
    */
   public <G> Syntax<T> include(Syntax<G> group, Function<T, G> part) {
     group.options.forEach(o -> add(o.on(part)));
+    choices.putAll(group.choices);
     group.parameters.forEach(p -> add(p.on(part)));
     return this;
   }

@@ -1,8 +1,11 @@
 package org.jverity.cli.verity;
 
+import java.util.List;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.WholeNumber;
 import org.jverity.format.VerityParams;
+import org.jverity.hash.HashAlgorithm;
+import org.jverity.hashes.VeritysetupHashes;
 import org.jverity.image.ParamOverrides;
 
 /**
@@ -24,10 +27,20 @@ public final class VerityOptions {
   static final String HASH_HELP =
       "Hash algorithm, as veritysetup names it: sha256, sha1, sha512, sha3-256, blake2b-512, sm3, ... (docs/usage.md lists them all)";
 
+  /**
+   * The names {@code --hash} takes, as veritysetup writes them (aliases left out): the core's and
+   * {@link VeritysetupHashes}' (registered here too, for a caller that is not Main: the docs).
+   */
+  private static List<String> hashNames() {
+    VeritysetupHashes.register();
+    return HashAlgorithm.registered().stream().map(HashAlgorithm::kernelName).toList();
+  }
+
   /** {@code format}'s: the values written to the tree and its superblock. */
   static final Syntax<VerityOptions> FORMAT =
       Syntax.<VerityOptions>group()
           .option("-h, --hash", "ALG", HASH_HELP + " (default sha256).", (o, v) -> o.hash = v)
+          .choices(hashNames())
           .option(
               "--data-block-size",
               "BYTES",
@@ -82,6 +95,7 @@ public final class VerityOptions {
               "ALG",
               HASH_HELP + " (default: the superblock's, else sha256).",
               (o, v) -> o.hash = v)
+          .choices(hashNames())
           .option(
               "--data-block-size",
               "BYTES",

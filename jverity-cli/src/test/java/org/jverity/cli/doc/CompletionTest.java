@@ -78,6 +78,16 @@ class CompletionTest {
     assertThat(bash("jverity", "avb", "add_hashtree_footer", "--image", "sys"))
         .containsExactly("system.img", "system.key");
     assertThat(bash("jverity", "format", "sys")).containsExactly("system.img", "system.key");
+    // Hash names: veritysetup's for the dm-verity commands (each one the lookup takes),
+    // fsverity's two for its commands, AVB's algorithms for avb's --algorithm.
+    List<String> hashes = bash("jverity", "format", "--hash", "");
+    assertThat(hashes).contains("sha256", "sha1", "sha3-256", "blake2b-512", "sm3", "stribog512");
+    assertThat(hashes).allMatch(n -> org.jverity.hash.HashAlgorithm.lookup(n).isPresent());
+    assertThat(bash("jverity", "verify", "-h", "blake2s-2"))
+        .containsExactlyInAnyOrder("blake2s-256", "blake2s-224");
+    assertThat(bash("jverity", "digest", "--hash-alg", "")).containsExactly("sha256", "sha512");
+    assertThat(bash("jverity", "avb", "make_vbmeta_image", "--algorithm", "SHA512"))
+        .containsExactly("SHA512_RSA2048", "SHA512_RSA4096", "SHA512_RSA8192");
     // A value that is no file is not completed with file names.
     assertThat(bash("jverity", "avb", "add_hashtree_footer", "--partition_name", "sys")).isEmpty();
   }
