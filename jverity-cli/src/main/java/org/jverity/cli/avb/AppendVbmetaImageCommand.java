@@ -29,6 +29,7 @@ public final class AppendVbmetaImageCommand implements Command {
               "IMAGE",
               "The partition image (changed in place).",
               (c, v) -> c.image = FileName.parse(v))
+          .namesAFile()
           .requiredOption(
               names("--partition_size"),
               "BYTES",
@@ -39,6 +40,7 @@ public final class AppendVbmetaImageCommand implements Command {
               "IMAGE",
               "The image whose vbmeta is appended.",
               (c, v) -> c.vbmetaImage = FileName.parse(v))
+          .namesAFile()
           .abbreviations();
 
   @Override

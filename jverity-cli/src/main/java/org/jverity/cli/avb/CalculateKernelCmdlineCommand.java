@@ -30,6 +30,7 @@ public final class CalculateKernelCmdlineCommand implements Command {
               "IMAGE",
               "The top-level vbmeta image.",
               (c, v) -> c.image = FileName.parse(v))
+          .namesAFile()
           .flag(
               names("--hashtree_disabled"),
               "The cmdline for a device whose hashtree is disabled.",
@@ -39,6 +40,7 @@ public final class CalculateKernelCmdlineCommand implements Command {
               "FILE",
               "Write the cmdline to FILE instead of stdout.",
               (c, v) -> c.output = OutputFile.parse(v))
+          .namesAFile()
           .abbreviations();
 
   @Override

@@ -30,6 +30,7 @@ public final class CalculateVbmetaDigestCommand implements Command {
               "IMAGE",
               "The top-level vbmeta image.",
               (c, v) -> c.image = FileName.parse(v))
+          .namesAFile()
           .option(
               names("--hash_algorithm"),
               "ALG",
@@ -40,6 +41,7 @@ public final class CalculateVbmetaDigestCommand implements Command {
               "FILE",
               "Write the digest to FILE instead of stdout.",
               (c, v) -> c.output = OutputFile.parse(v))
+          .namesAFile()
           .abbreviations()
           .example(
               "Print the digest of vbmeta.img and the vbmetas it chains to, as a bootloader passes it to the kernel:",

@@ -27,6 +27,7 @@ public final class EraseFooterCommand implements Command {
               "IMAGE",
               "The image with a footer (changed in place).",
               (c, v) -> c.image = FileName.parse(v))
+          .namesAFile()
           .flag(
               names("--keep_hashtree"),
               "Keep the hash tree and the FEC.",

@@ -25,8 +25,10 @@ public final class ExtractPublicKeyCommand implements Command {
               ExtractPublicKeyCommand::new)
           .requiredOption(
               "--key", "KEY", "PEM private or public key.", (c, v) -> c.key = FileName.parse(v))
+          .namesAFile()
           .requiredOption(
               "--output", "FILE", "The blob to write.", (c, v) -> c.output = OutputFile.parse(v))
+          .namesAFile()
           .abbreviations()
           .example(
               "Write system_key.pem's public key in AVB's format, as a device's chain descriptor holds it:",

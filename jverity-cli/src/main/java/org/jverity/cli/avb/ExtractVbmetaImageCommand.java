@@ -27,11 +27,13 @@ public final class ExtractVbmetaImageCommand implements Command {
               ExtractVbmetaImageCommand::new)
           .requiredOption(
               "--image", "IMAGE", "The image with a footer.", (c, v) -> c.image = FileName.parse(v))
+          .namesAFile()
           .requiredOption(
               "--output",
               "FILE",
               "The vbmeta image to write.",
               (c, v) -> c.output = OutputFile.parse(v))
+          .namesAFile()
           .option(
               names("--padding_size"),
               "N",

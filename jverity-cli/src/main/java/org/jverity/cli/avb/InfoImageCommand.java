@@ -32,11 +32,13 @@ public final class InfoImageCommand implements Command {
               "IMAGE",
               "An image with a footer, or a vbmeta image.",
               (c, v) -> c.image = FileName.parse(v))
+          .namesAFile()
           .option(
               "--output",
               "FILE",
               "Write the text to FILE instead of stdout.",
               (c, v) -> c.output = OutputFile.parse(v))
+          .namesAFile()
           .flag(
               names("--dm_verity"),
               "Then, for each hashtree, the dm-verity table libfs_avb builds and the equivalent"

@@ -28,6 +28,7 @@ public final class MakeVbmetaImageCommand implements Command {
               "FILE",
               "The vbmeta image to write.",
               (c, v) -> c.output = OutputFile.parse(v))
+          .namesAFile()
           .option(
               names("--padding_size"),
               "N",

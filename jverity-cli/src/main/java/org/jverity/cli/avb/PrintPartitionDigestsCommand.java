@@ -28,12 +28,14 @@ public final class PrintPartitionDigestsCommand implements Command {
               "IMAGE",
               "The top-level vbmeta image.",
               (c, v) -> c.image = FileName.parse(v))
+          .namesAFile()
           .flag("--json", "Print avbtool's JSON ({\"partitions\": [...]}).", c -> c.json = true)
           .option(
               "--output",
               "FILE",
               "Write to FILE instead of stdout.",
               (c, v) -> c.output = OutputFile.parse(v))
+          .namesAFile()
           .abbreviations();
 
   @Override

@@ -26,6 +26,7 @@ public final class ResizeImageCommand implements Command {
               "IMAGE",
               "The image with a footer (changed in place).",
               (c, v) -> c.image = FileName.parse(v))
+          .namesAFile()
           .requiredOption(
               names("--partition_size"),
               "BYTES",

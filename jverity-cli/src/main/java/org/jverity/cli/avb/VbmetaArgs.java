@@ -62,23 +62,27 @@ final class VbmetaArgs {
               "PEM private key signing the vbmeta; its size must fit --algorithm. With a"
                   + " signing helper: the key it signs with (its PEM public key is enough).",
               (a, v) -> a.key = FileName.parse(v))
+          .namesAFile()
           .option(
               names("--signing_helper"),
               "APP",
               "Have APP sign (RSA): run as APP ALGORITHM KEY, given the PKCS#1 v1.5 block on"
                   + " stdin, the signature read from its stdout and checked with KEY.",
               (a, v) -> a.signingHelper = FileName.parse(v))
+          .namesAFile()
           .option(
               names("--signing_helper_with_files"),
               "APP",
               "As --signing_helper, run as APP ALGORITHM KEY FILE: FILE holds the block, then"
                   + " the signature APP writes over it.",
               (a, v) -> a.signingHelperWithFiles = FileName.parse(v))
+          .namesAFile()
           .option(
               names("--public_key_metadata"),
               "KEY_METADATA",
               "File stored after the public key in the vbmeta.",
               (a, v) -> a.publicKeyMetadata = FileName.parse(v))
+          .namesAFile()
           .option(
               names("--rollback_index"),
               "N",
@@ -133,6 +137,7 @@ final class VbmetaArgs {
               "IMAGE",
               "Copy the descriptors of IMAGE (repeatable; by partition, the last wins).",
               (a, v) -> a.includeDescriptorsFromImage.add(FileName.parse(v)))
+          .namesAFile()
           .option(
               names("--chain_partition"),
               "PART_NAME:ROLLBACK_SLOT:KEY_PATH",

@@ -47,12 +47,14 @@ public final class VerifyImageCommand implements Command {
               "IMAGE",
               "The image (a vbmeta image, or one with a footer).",
               (c, v) -> c.image = FileName.parse(v))
+          .namesAFile()
           .option(
               "--key",
               "KEY",
               "The key the top-level vbmeta must be signed by (PEM, or an AVB public-key blob);"
                   + " default: the one it embeds.",
               (c, v) -> c.key = FileName.parse(v))
+          .namesAFile()
           .option(
               names("--expected_chain_partition"),
               "PART_NAME:ROLLBACK_SLOT:KEY_PATH",

@@ -24,6 +24,7 @@ public final class ZeroHashtreeCommand implements Command {
               "IMAGE",
               "The image with a hashtree footer (changed in place).",
               (c, v) -> c.image = FileName.parse(v))
+          .namesAFile()
           .abbreviations();
 
   @Override

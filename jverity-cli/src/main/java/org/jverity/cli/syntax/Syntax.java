@@ -161,6 +161,26 @@ public final class Syntax<T> {
     return choices.getOrDefault(o.name(), List.of());
   }
 
+  /**
+   * Says that the value of the option declared last names a file (its setter parses the name, as
+   * {@link FileName} or {@link OutputFile} do): completion offers file names after it, and a config
+   * file's relative name is resolved against the config's directory first, as for {@link #file}.
+   */
+  public Syntax<T> namesAFile() {
+    Option<T> o = options.removeLast();
+    BiConsumer<T, String> set = o.set();
+    options.add(
+        new Option<>(
+            o.names(),
+            o.label(),
+            o.help(),
+            o.required(),
+            set,
+            (t, path) -> set.accept(t, path.toString()),
+            o.location()));
+    return this;
+  }
+
   /** Adds an example of the command's use ({@link Example}). */
   public Syntax<T> example(String what, String line) {
     examples.add(new Example(what, line));

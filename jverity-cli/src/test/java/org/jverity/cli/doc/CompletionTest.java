@@ -88,6 +88,16 @@ class CompletionTest {
     assertThat(bash("jverity", "digest", "--hash-alg", "")).containsExactly("sha256", "sha512");
     assertThat(bash("jverity", "avb", "make_vbmeta_image", "--algorithm", "SHA512"))
         .containsExactly("SHA512_RSA2048", "SHA512_RSA4096", "SHA512_RSA8192");
+    // Every avb subcommand's file options (image, key, output, helper, included image).
+    assertThat(bash("jverity", "avb", "info_image", "--image", "sys"))
+        .containsExactly("system.img", "system.key");
+    assertThat(bash("jverity", "avb", "extract_public_key", "--key", "sys"))
+        .containsExactly("system.img", "system.key");
+    assertThat(
+            bash("jverity", "avb", "make_vbmeta_image", "--include_descriptors_from_image", "sys"))
+        .containsExactly("system.img", "system.key");
+    assertThat(bash("jverity", "avb", "verify_image", "--key", "sys"))
+        .containsExactly("system.img", "system.key");
     // A value that is no file is not completed with file names.
     assertThat(bash("jverity", "avb", "add_hashtree_footer", "--partition_name", "sys")).isEmpty();
   }
