@@ -11,7 +11,12 @@
 #   RATIO startup_<size>_over_veritysetup <veritysetup median / jverity median>
 #   RATIO startup_dump_over_veritysetup <x.xx>
 #   RATIO startup_help_ms <jverity --help median in ms>
-# Greater than 1 means jverity is faster. Outputs are compared first (untimed): root hashes and
+# then the installed runtime (the release's tarball, built by bin/release and extracted; the
+# source tree's launcher beside it, in one hyperfine run per command), and the release's sizes:
+#   RATIO startup_installed_<dump|help|format_64m>_over_source <bin/jverity median / installed>
+#   SIZE <tarball|deb|installed|runtime> <MiB>
+# (RELEASE=DIR takes the archives bin/release wrote in DIR instead of building them.)
+# Greater than 1 means jverity (for the installed lines: the installed one) is faster. Outputs are compared first (untimed): root hashes and
 # hash files must be identical, or the run fails.
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,7 +32,7 @@ SALT=5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a
 UUID=00000000-0000-4000-8000-00000000beef
 die() { echo "startup: $*" >&2; exit 2; }
 export PATH="$PATH:/usr/sbin:/sbin"
-for t in veritysetup hyperfine python3 cmp numfmt; do
+for t in veritysetup hyperfine python3 cmp numfmt git; do
   command -v "$t" >/dev/null || die "missing tool: $t (Debian: apt-get install cryptsetup-bin hyperfine)"
 done
 VS=$(command -v veritysetup)
@@ -47,7 +52,7 @@ median() { # hyperfine JSON, result index -> median seconds
 }
 root_of() { awk '/^Root hash:/{print $3}'; }
 
-declare -a LINES RATIOS
+declare -a LINES RATIOS LINES2
 for size in "${SIZES[@]}"; do
   bytes=$(numfmt --from=iec "$size")
   data="$DIR/data-$size"
@@ -85,3 +90,44 @@ printf '%s\n' "${RATIOS[@]}"
 awk -v v="$vd" -v j="$jd" -v h="$jh" 'BEGIN {
   printf "RATIO startup_dump_over_veritysetup %.2f\n", v/j
   printf "RATIO startup_help_ms %.0f\n", h*1000 }'
+
+# The installed runtime against the source tree's launcher: the release's tarball, extracted as a
+# user installs it (its AOT cache trained at first use, untimed: the warm-up runs).
+if [ -n "${RELEASE:-}" ]; then
+  REL=$RELEASE
+else
+  echo "# building the release (untimed)" >&2
+  REL=$DIR/release
+  "$REPO/bin/release" "$REL" >/dev/null 2>&1 || die "bin/release failed"
+fi
+TARBALL=$(echo "$REL"/jverity-*-linux-x86_64.tar.gz) DEB=$(echo "$REL"/jverity_*_amd64.deb)
+[ -f "$TARBALL" ] && [ -f "$DEB" ] || die "no tarball or .deb in $REL"
+mkdir -p "$DIR/opt" "$DIR/cache"
+tar -xzf "$TARBALL" -C "$DIR/opt"
+IJ=$(echo "$DIR"/opt/jverity-*/bin/jverity)
+export XDG_CACHE_HOME=$DIR/cache
+jverity_bench_image "$DIR/data-64M" $((64 << 20))
+cmp -s <("$JV" dump "$DIR/dump.hash") <("$IJ" dump "$DIR/dump.hash") || die "installed dump differs"
+ir=$(JVERITY_NO_PROGRESS=1 "$IJ" format "$DIR/data-64M" "$DIR/ij.hash" --salt "$SALT" --uuid "$UUID" | root_of)
+sr=$(JVERITY_NO_PROGRESS=1 "$JV" format "$DIR/data-64M" "$DIR/jv.hash" --salt "$SALT" --uuid "$UUID" | root_of)
+[ -n "$ir" ] && [ "$ir" = "$sr" ] && cmp -s "$DIR/ij.hash" "$DIR/jv.hash" || die "installed format differs"
+declare -a INSTALLED
+for c in dump help format_64m; do
+  case $c in
+    dump) args="dump $DIR/dump.hash" ;;
+    help) args="--help" ;;
+    format_64m) args="format $DIR/data-64M $DIR/jv.hash --salt $SALT --uuid $UUID" ;;
+  esac
+  hyperfine -N --runs "$RUNS" --warmup "$WARMUP" --export-json "$DIR/i-$c.json" \
+    -n "bin/jverity $c" "$JV $args" -n "installed jverity $c" "$IJ $args" >&2
+  s=$(median "$DIR/i-$c.json" 0); i=$(median "$DIR/i-$c.json" 1)
+  LINES2+=("$(printf '%-10s source tree %7.1f ms   installed %7.1f ms' "$c" "$(awk -v x="$s" 'BEGIN{print x*1000}')" "$(awk -v x="$i" 'BEGIN{print x*1000}')")")
+  INSTALLED+=("RATIO startup_installed_${c}_over_source $(awk -v s="$s" -v i="$i" 'BEGIN{printf "%.2f", s/i}')")
+done
+mib() { awk -v b="$1" 'BEGIN{printf "%.1f", b/1048576}'; }
+printf '%s\n' "${LINES2[@]}"
+printf '%s\n' "${INSTALLED[@]}"
+echo "SIZE tarball $(mib "$(stat -c %s "$TARBALL")")"
+echo "SIZE deb $(mib "$(stat -c %s "$DEB")")"
+echo "SIZE installed $(mib "$(du -sb "$DIR"/opt/jverity-* | cut -f1)")"
+echo "SIZE runtime $(mib "$(du -sb "$DIR"/opt/jverity-*/runtime | cut -f1)")"
