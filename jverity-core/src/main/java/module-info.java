@@ -10,6 +10,9 @@ module org.jverity.core {
   exports org.jverity.hash;
   exports org.jverity.image;
   exports org.jverity.io;
+  // The C library bound once: the server's socket activation moves descriptors through it.
+  exports org.jverity.posix to
+      org.jverity.server;
   exports org.jverity.tree;
   exports org.jverity.verify;
 }

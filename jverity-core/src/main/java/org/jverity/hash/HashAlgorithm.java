@@ -31,26 +31,21 @@ public final class HashAlgorithm {
   public static final int MAX_NAME_LENGTH = 31;
 
   public static final HashAlgorithm SHA1 =
-      builtin("sha1", "SHA-1", 20, 64, "SHA1", "sha-1", "ssl3-sha1", "1.3.14.3.2.26");
+      builtin("sha1", "SHA-1", 20, 64, "sha-1", "ssl3-sha1", "1.3.14.3.2.26");
   public static final HashAlgorithm SHA224 =
-      builtin(
-          "sha224", "SHA-224", 28, 64, "SHA224", "sha-224", "sha2-224", "2.16.840.1.101.3.4.2.4");
+      builtin("sha224", "SHA-224", 28, 64, "sha-224", "sha2-224", "2.16.840.1.101.3.4.2.4");
   public static final HashAlgorithm SHA256 =
-      builtin(
-          "sha256", "SHA-256", 32, 64, "SHA256", "sha-256", "sha2-256", "2.16.840.1.101.3.4.2.1");
+      builtin("sha256", "SHA-256", 32, 64, "sha-256", "sha2-256", "2.16.840.1.101.3.4.2.1");
   public static final HashAlgorithm SHA384 =
-      builtin(
-          "sha384", "SHA-384", 48, 128, "SHA384", "sha-384", "sha2-384", "2.16.840.1.101.3.4.2.2");
+      builtin("sha384", "SHA-384", 48, 128, "sha-384", "sha2-384", "2.16.840.1.101.3.4.2.2");
   public static final HashAlgorithm SHA512 =
-      builtin(
-          "sha512", "SHA-512", 64, 128, "SHA512", "sha-512", "sha2-512", "2.16.840.1.101.3.4.2.3");
+      builtin("sha512", "SHA-512", 64, 128, "sha-512", "sha2-512", "2.16.840.1.101.3.4.2.3");
   public static final HashAlgorithm SHA512_224 =
       builtin(
           "sha512-224",
           "SHA-512/224",
           28,
           128,
-          null,
           "sha-512/224",
           "sha2-512/224",
           "2.16.840.1.101.3.4.2.5");
@@ -60,40 +55,36 @@ public final class HashAlgorithm {
           "SHA-512/256",
           32,
           128,
-          null,
           "sha-512/256",
           "sha2-512/256",
           "2.16.840.1.101.3.4.2.6");
   // SHA-3's input block is its rate: 200 bytes of state less twice the digest.
   public static final HashAlgorithm SHA3_224 =
-      builtin("sha3-224", "SHA3-224", 28, 144, null, "2.16.840.1.101.3.4.2.7");
+      builtin("sha3-224", "SHA3-224", 28, 144, "2.16.840.1.101.3.4.2.7");
   public static final HashAlgorithm SHA3_256 =
-      builtin("sha3-256", "SHA3-256", 32, 136, null, "2.16.840.1.101.3.4.2.8");
+      builtin("sha3-256", "SHA3-256", 32, 136, "2.16.840.1.101.3.4.2.8");
   public static final HashAlgorithm SHA3_384 =
-      builtin("sha3-384", "SHA3-384", 48, 104, null, "2.16.840.1.101.3.4.2.9");
+      builtin("sha3-384", "SHA3-384", 48, 104, "2.16.840.1.101.3.4.2.9");
   public static final HashAlgorithm SHA3_512 =
-      builtin("sha3-512", "SHA3-512", 64, 72, null, "2.16.840.1.101.3.4.2.10");
+      builtin("sha3-512", "SHA3-512", 64, 72, "2.16.840.1.101.3.4.2.10");
 
   private final String kernelName; // as stored in the superblock: lower case, printable ASCII
   private final String jcaName; // names the digest function; aliases share it
   private final int digestSize; // bytes
   private final int inputBlockSize; // bytes the compression function (or sponge) consumes at a time
   private final Supplier<? extends MessageDigest> digests;
-  private final String opensslName; // prefix of libcrypto's SHA256_Init etc.; null: no such API
 
   private HashAlgorithm(
       String kernelName,
       String jcaName,
       int digestSize,
       int inputBlockSize,
-      Supplier<? extends MessageDigest> digests,
-      String opensslName) {
+      Supplier<? extends MessageDigest> digests) {
     this.kernelName = kernelName;
     this.jcaName = jcaName;
     this.digestSize = digestSize;
     this.inputBlockSize = inputBlockSize;
     this.digests = digests;
-    this.opensslName = opensslName;
   }
 
   /**
@@ -121,8 +112,7 @@ public final class HashAlgorithm {
         Objects.requireNonNull(jcaName, "jcaName"),
         checkPositive("digest size", digestSize),
         checkPositive("input block size", inputBlockSize),
-        Objects.requireNonNull(digests, "digests"),
-        null);
+        Objects.requireNonNull(digests, "digests"));
   }
 
   /**
@@ -187,25 +177,8 @@ public final class HashAlgorithm {
         && inputBlockSize == other.inputBlockSize;
   }
 
-  /**
-   * A fresh digest; each thread needs its own. The Java one, unless {@code
-   * -Djverity.digest=libcrypto} asks for the system's libcrypto (see {@code LibCrypto} for why that
-   * is not the default), which covers SHA-1 and SHA-2 but for SHA-512/224 and SHA-512/256; asked
-   * for and missing, it is an error, not a silent fallback.
-   */
+  /** A fresh digest; each thread needs its own. */
   public MessageDigest newDigest() {
-    if (opensslName != null && LibCrypto.MODE.equals("libcrypto")) {
-      return LibCryptoDigest.of(jcaName, opensslName, digestSize)
-          .orElseThrow(
-              () ->
-                  new IllegalStateException(
-                      "-Djverity.digest=libcrypto: no usable libcrypto for " + kernelName));
-    }
-    return newJavaDigest();
-  }
-
-  /** A fresh digest computed in Java (the JDK's, or the registered library's), never libcrypto. */
-  public MessageDigest newJavaDigest() {
     MessageDigest d = digests.get();
     if (d.getDigestLength() != digestSize) { // a registration mistake would corrupt every tree
       throw new IllegalStateException(
@@ -236,19 +209,13 @@ public final class HashAlgorithm {
 
   /** The same digest under another name. */
   private HashAlgorithm named(String name) {
-    return new HashAlgorithm(name, jcaName, digestSize, inputBlockSize, digests, opensslName);
+    return new HashAlgorithm(name, jcaName, digestSize, inputBlockSize, digests);
   }
 
   private static HashAlgorithm builtin(
-      String name,
-      String jcaName,
-      int digestSize,
-      int inputBlockSize,
-      String opensslName,
-      String... aliases) {
+      String name, String jcaName, int digestSize, int inputBlockSize, String... aliases) {
     HashAlgorithm a =
-        new HashAlgorithm(
-            name, jcaName, digestSize, inputBlockSize, new JdkDigest(jcaName), opensslName);
+        new HashAlgorithm(name, jcaName, digestSize, inputBlockSize, new JdkDigest(jcaName));
     return register(a, aliases);
   }
 

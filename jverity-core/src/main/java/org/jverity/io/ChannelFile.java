@@ -8,10 +8,11 @@ import java.nio.file.StandardOpenOption;
 import java.util.Set;
 
 /**
- * The fallback where {@link Posix} is not bound (Windows, other CPUs, native access denied): a
- * {@link FileChannel}. Thread-safe, but an interrupt that reaches a reading thread closes the
- * channel for every thread (ClosedByInterruptException, then ClosedChannelException), and reads
- * into heap buffers go through a temporary direct buffer per thread.
+ * The fallback where {@link org.jverity.posix.Posix} is not bound (Windows, other CPUs, native
+ * access denied): a {@link FileChannel}. Thread-safe, but an interrupt that reaches a reading
+ * thread closes the channel for every thread (ClosedByInterruptException, then
+ * ClosedChannelException), and reads into heap buffers go through a temporary direct buffer per
+ * thread.
  */
 final class ChannelFile implements FileIo {
   private final FileChannel channel;

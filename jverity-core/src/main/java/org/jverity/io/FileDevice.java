@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Optional;
+import org.jverity.posix.Posix;
 
 /**
  * A file or block device node, read and written with positional system calls ({@code pread}, {@code
@@ -64,11 +65,6 @@ public final class FileDevice implements WritableDevice {
    */
   static FileDevice borrowing(FileChannel channel, Path shownAs) {
     return new FileDevice(shownAs, ChannelFile.borrowing(channel));
-  }
-
-  /** As {@link #openChannel}: for tests of the fallback. */
-  static FileDevice openWithChannel(Path path, boolean write) throws IOException {
-    return openChannel(path, write);
   }
 
   private static FileDevice open(Path path, boolean write, boolean channel) throws IOException {

@@ -8,6 +8,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.jverity.posix.Posix;
 
 /**
  * A file descriptor used through {@link Posix}: {@code pread}/{@code pwrite} straight into the

@@ -10,7 +10,7 @@ class ChannelFileDeviceTest extends BlockDeviceContract {
 
   @Override
   protected BlockDevice open(byte[] contents) throws IOException {
-    return FileDevice.openWithChannel(file(contents), false);
+    return FileDevice.openChannel(file(contents), false);
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.jverity.posix.Posix;
 import org.jverity.testing.BlockDeviceContract;
 import org.jverity.testing.Images;
 

@@ -28,7 +28,7 @@ public record VbmetaDigest(Path image, String hashAlgorithm) {
                 () ->
                     new UnsupportedHashAlgorithmException(
                         hashAlgorithm, "--hash_algorithm: " + hashAlgorithm + " (not supported)"));
-    MessageDigest md = alg.newJavaDigest();
+    MessageDigest md = alg.newDigest();
     AvbImage top = AvbImage.read(image);
     md.update(top.vbmeta().encode());
     for (AvbImage chained : ChainedImages.of(top)) {

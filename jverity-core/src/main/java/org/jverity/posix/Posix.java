@@ -1,4 +1,4 @@
-package org.jverity.io;
+package org.jverity.posix;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -16,9 +16,12 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The POSIX file calls {@link FileDevice} makes ({@code open pread pwrite fsync lseek close}),
- * bound with the FFM API. Unlike a {@code FileChannel}, nothing here reacts to {@link
- * Thread#interrupt()}: an interrupted reader neither stops nor closes the descriptor.
+ * The C library's calls, bound once per process with the FFM API: the file calls {@code
+ * org.jverity.io.FileDevice} makes ({@code open pread pwrite fsync lseek close}), and the
+ * descriptor calls the server's socket activation makes ({@code dup dup2}, bound at their first
+ * use, so a file device's start pays nothing for them). Exported to the server only. Unlike a
+ * {@code FileChannel}, nothing here reacts to {@link Thread#interrupt()}: an interrupted reader
+ * neither stops nor closes the descriptor.
  *
  * <p>Calls return the C result, or {@code -errno} when it failed (the kernel's convention); calls
  * that fail with {@code EINTR} are retried. Bound only on 64-bit Linux and macOS, where {@code
@@ -32,13 +35,13 @@ import java.util.Optional;
  *
  * <p>Thread-safe: stateless once bound; the errno buffer is per thread.
  */
-final class Posix {
+public final class Posix {
   /** errno values 1..34 are the same on Linux and macOS. */
-  static final int EPERM = 1;
+  public static final int EPERM = 1;
 
-  static final int ENOENT = 2;
-  static final int EINTR = 4;
-  static final int EACCES = 13;
+  public static final int ENOENT = 2;
+  public static final int EINTR = 4;
+  public static final int EACCES = 13;
 
   private static final int SEEK_END = 2;
   private static final int MODE_0644 = 0644;
@@ -96,7 +99,7 @@ final class Posix {
   }
 
   /** The bound calls, or empty on other platforms or when native access is denied. */
-  static Optional<Posix> get() {
+  public static Optional<Posix> get() {
     return INSTANCE;
   }
 
@@ -123,7 +126,7 @@ final class Posix {
   }
 
   /** Opens read-only, or read-write creating it (mode 0644 less umask); never truncates. */
-  int open(String path, boolean write) {
+  public int open(String path, boolean write) {
     int how = (write ? flags.rdwr | flags.creat : flags.rdonly) | flags.cloexec;
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment cPath = arena.allocateFrom(path);
@@ -138,7 +141,7 @@ final class Posix {
   }
 
   /** Reads up to {@code dst.byteSize()} bytes at {@code offset}: the count, 0 at end of file. */
-  long pread(int fd, MemorySegment dst, long offset) {
+  public long pread(int fd, MemorySegment dst, long offset) {
     MethodHandle h = dst.isNative() ? preadNative : preadHeap;
     try {
       long r;
@@ -152,7 +155,7 @@ final class Posix {
   }
 
   /** Writes up to {@code src.byteSize()} bytes at {@code offset}: the count written. */
-  long pwrite(int fd, MemorySegment src, long offset) {
+  public long pwrite(int fd, MemorySegment src, long offset) {
     MethodHandle h = src.isNative() ? pwriteNative : pwriteHeap;
     try {
       long r;
@@ -165,7 +168,7 @@ final class Posix {
     }
   }
 
-  int fsync(int fd) {
+  public int fsync(int fd) {
     try {
       int r;
       do {
@@ -178,7 +181,7 @@ final class Posix {
   }
 
   /** Size in bytes by seeking to the end: right for block devices too, where st_size is 0. */
-  long size(int fd) {
+  public long size(int fd) {
     try {
       long r = (long) lseek.invokeExact(state(), fd, 0L, SEEK_END);
       return r < 0 ? -errno() : r;
@@ -188,7 +191,7 @@ final class Posix {
   }
 
   /** Closes once: on Linux the descriptor is gone even when close reports EINTR, so no retry. */
-  int close(int fd) {
+  public int close(int fd) {
     try {
       int r = (int) close.invokeExact(state(), fd);
       return r < 0 ? -errno() : r;
@@ -197,8 +200,55 @@ final class Posix {
     }
   }
 
+  /** A new descriptor for {@code fd}'s file or socket. */
+  public int dup(int fd) {
+    try {
+      int r = (int) descriptorCalls().dup.invokeExact(state(), fd);
+      return r < 0 ? -errno() : r;
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** Makes {@code to} a copy of {@code from}, closing what {@code to} was; retried on EINTR. */
+  public int dup2(int from, int to) {
+    try {
+      int r;
+      do {
+        r = (int) descriptorCalls().dup2.invokeExact(state(), from, to);
+      } while (r < 0 && errno() == EINTR);
+      return r < 0 ? -errno() : r;
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** dup and dup2, bound at the first call of either. */
+  private record DescriptorCalls(MethodHandle dup, MethodHandle dup2) {}
+
+  private volatile DescriptorCalls descriptorCalls;
+
+  private DescriptorCalls descriptorCalls() {
+    DescriptorCalls d = descriptorCalls;
+    if (d == null) {
+      Linker linker = Linker.nativeLinker();
+      SymbolLookup libc = linker.defaultLookup();
+      var capture = Linker.Option.captureCallState("errno");
+      d =
+          new DescriptorCalls(
+              linker.downcallHandle(
+                  libc.findOrThrow("dup"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), capture),
+              linker.downcallHandle(
+                  libc.findOrThrow("dup2"),
+                  FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT),
+                  capture));
+      descriptorCalls = d; // a race binds twice, harmlessly: the handles are equivalent
+    }
+    return d;
+  }
+
   /** "Input/output error (errno 5)". */
-  String describe(int errnoValue) {
+  public String describe(int errnoValue) {
     try {
       MemorySegment s = (MemorySegment) strerror.invokeExact(errnoValue);
       String text = s.equals(MemorySegment.NULL) ? "error" : s.reinterpret(1024).getString(0);
