@@ -66,6 +66,11 @@ final class CacheSpace {
     return null; // a miss is counted by the load that follows
   }
 
+  /** The cached block, or null, for a look that is not a use: touches no counter, no CLOCK bit. */
+  HashBlock peek(long index) {
+    return blocks.get(index) instanceof HashBlock b ? b : null;
+  }
+
   /** Whether the block is cached or being loaded; touches no counter and no CLOCK bit. */
   boolean containsOrLoading(long index) {
     return blocks.containsKey(index);

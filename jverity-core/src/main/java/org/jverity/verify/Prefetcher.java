@@ -6,11 +6,13 @@ import java.util.concurrent.atomic.LongAdder;
 import org.jverity.tree.MerkleLayout;
 
 /**
- * Starts reading the hash blocks a request and its neighbourhood will need, without waiting for
- * them (the kernel's {@code verity_prefetch_io}): the data range is widened to the prefetch cluster
- * and every uncached hash block below the top on its paths is loaded in the background, through the
- * cache's single-flight load. On sequential reads it also reads ahead the next cluster's level-0
- * hash blocks, so the first Merkle level keeps pace with data readahead.
+ * What a read needs, decided in one place: whether its hash blocks are all cached (so that it may
+ * be verified inline, with no I/O but its data), the hints its devices get, and the hash blocks it
+ * and its neighbourhood will need, started without waiting for them (the kernel's {@code
+ * verity_prefetch_io}): the data range is widened to the prefetch cluster and every uncached hash
+ * block below the top on its paths is loaded in the background, through the cache's single-flight
+ * load. On sequential reads it also reads ahead the next cluster's level-0 hash blocks, so the
+ * first Merkle level keeps pace with data readahead.
  *
  * <p>Never blocks the caller: at most {@link #MAX_IN_FLIGHT} loads run at once, and prefetches
  * beyond that are dropped. Loads are never interrupted; {@link #close()} waits for them. A failed
@@ -61,6 +63,68 @@ final class Prefetcher implements AutoCloseable {
   /** Loads that failed (and were left to the real read to report). */
   long failed() {
     return failed.sum();
+  }
+
+  /**
+   * Whether every hash block the paths of {@code [offset, offset + length)}'s first and last data
+   * blocks need is cached, up to a verified one or the top: only then may the request be verified
+   * inline, where a miss would cost a read of its data, then a fall back to the pool and a second
+   * wait for the hash blocks (a round trip each from a remote origin). A block in between that is
+   * not cached only sends the rest of the request to the pool, as before. Touches no counter.
+   */
+  boolean pathsCached(long offset, long length) {
+    int bs = layout.dataBlockSize();
+    return pathCached(offset / bs) && pathCached((offset + Math.max(1, length) - 1) / bs);
+  }
+
+  private boolean pathCached(long block) {
+    CacheSpace space = reader.space();
+    for (int i = 0; i < layout.levels(); i++) {
+      HashBlock b = space.peek(layout.hashBlockOnPath(i, block));
+      if (b == null) {
+        return false;
+      }
+      if (b.verified()) {
+        return true; // verified blocks were reached from a verified parent, or are the top
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A request for the pool, from {@code from} on (what the inline attempt did not verify): starts
+   * the loads it and its cluster need ({@link #request}) and tells the devices about its pieces'
+   * data in one go ({@link #announce}).
+   */
+  void forPool(long offset, long length, long from) {
+    request(offset, length);
+    announce(from, offset + length, true);
+  }
+
+  /**
+   * Tells the devices what a read of {@code [offset, end)} will need before it waits for any of it:
+   * its data ({@code withData}: when it is read in more than one go, as runs or as the scheduler's
+   * parallel pieces, which would otherwise each fetch their own), and the hash blocks its paths
+   * lack (below the lowest level that is cached), so a device with a slow origin fetches a data
+   * block and its hash blocks in parallel, in as few ranges as the read allows, not one round trip
+   * after another. Local devices ignore the hints; the cache is only looked at.
+   */
+  void announce(long offset, long end, boolean withData) {
+    if (withData) {
+      reader.dataDevice().prefetch(offset, end - offset);
+    }
+    CacheSpace space = reader.space();
+    long first = offset / layout.dataBlockSize();
+    long last = (end - 1) / layout.dataBlockSize();
+    int hashBlockSize = layout.hashBlockSize();
+    for (int i = 0; i < layout.levels(); i++) {
+      long a = layout.hashBlockOnPath(i, first);
+      long b = layout.hashBlockOnPath(i, last);
+      if (space.containsOrLoading(a) && space.containsOrLoading(b)) {
+        return; // this level is cached, and so is every level above it that a walk needs
+      }
+      reader.hashDevice().prefetch(a * hashBlockSize, (b - a + 1) * hashBlockSize);
+    }
   }
 
   /** Called at the start of each request, after its range was checked. */

@@ -14,10 +14,12 @@ import java.util.concurrent.atomic.LongAdder;
  * Decides where each verified read is hashed, as dm-verity does since {@code try_verify_in_tasklet}
  * and {@code use_bh_bytes}: a small request whose hash blocks are all cached is verified inline on
  * the calling thread (hashing 4 KiB costs ~2.5 µs, less than a hand-off); a larger one, or one that
- * meets a cache miss, goes to the {@link HashingPool}. An inline attempt that stops at a miss hands
- * over only the blocks it has not verified. Inline work is bounded by a time budget (the kernel's
- * {@code need_resched} idea). Large requests are cut into pieces hashed on all cores, the calling
- * thread hashing one of them.
+ * meets a cache miss, goes to the {@link HashingPool}. Whether they are cached is asked of the
+ * {@link Prefetcher}, which plans what every read needs, before any data is read: a cold read goes
+ * to the pool at once, its data and hash blocks fetched together. An inline attempt that stops at a
+ * miss hands over only the blocks it has not verified. Inline work is bounded by a time budget (the
+ * kernel's {@code need_resched} idea). Large requests are cut into pieces hashed on all cores, the
+ * calling thread hashing one of them.
  *
  * <p>Ownership: every exit of {@link #read} — success, corruption, an I/O error, an interrupt —
  * waits until every piece it started has finished, so the caller's array is never written after
@@ -158,7 +160,9 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
         throw new SourceClosedException("verification scheduler of " + reader.description());
       }
       int done = 0;
-      if (length <= inlineLimit.get(ioClass.ordinal()) && budget.left()) {
+      if (length <= inlineLimit.get(ioClass.ordinal())
+          && budget.left()
+          && prefetcher.pathsCached(offset, length)) {
         long t0 = System.nanoTime();
         done = reader.tryReadInline(offset, dst, dstOffset, length);
         budget.charge(System.nanoTime() - t0);
@@ -170,8 +174,7 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
         }
         fallbacks.increment(); // what was verified stays verified; only the rest moves
       }
-      prefetcher.request(offset, length); // start the loads this request and its cluster need
-      reader.announce(offset + done, offset + length, true); // its pieces' data, in one go
+      prefetcher.forPool(offset, length, offset + done); // its loads, and its data in one go
       pooledRequests.increment();
       onPool(offset + done, dst, dstOffset + done, length - done);
     } finally {

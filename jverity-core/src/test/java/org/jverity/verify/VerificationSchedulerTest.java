@@ -61,11 +61,34 @@ class VerificationSchedulerTest {
   }
 
   @Test
-  @DisplayName("a cache miss hands the rest to the pool, keeping what was verified")
-  void aMissFallsBackToThePool() throws Exception {
+  @DisplayName("a read whose hash blocks are not cached goes to the pool without reading inline")
+  void aColdReadGoesStraightToThePool() throws Exception {
     read(0, 4096, IoClass.NONE); // cold: the walk needs hash blocks from the device
-    assertThat(scheduler.fallbacks()).isEqualTo(1);
+    assertThat(scheduler.fallbacks()).as("inline attempts that fell back").isZero();
+    assertThat(scheduler.inlineRequests()).isZero();
     assertThat(scheduler.pooledRequests()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("an inline attempt that cannot decide hands the rest to the pool")
+  void aMismatchInlineFallsBackToThePool() throws Exception {
+    im.data()[BS + 5] ^= 1; // block 1 does not match: inline never runs the mismatch pipeline
+    try (VerificationScheduler s =
+        new VerificationScheduler(
+            VerifiedReader.open(
+                im.params(),
+                new MemoryDevice("data", im.data()),
+                new MemoryDevice("hash", im.hash()),
+                im.root(),
+                new HashBlockCache(1 << 20),
+                ReaderOptions.DEFAULTS),
+            new HashingPool(2))) {
+      s.read(0, new byte[BS], 0, BS, IoClass.NONE); // block 0's path, which block 1 shares
+      assertThatThrownBy(() -> s.read(BS, new byte[BS], 0, BS, IoClass.NONE))
+          .isInstanceOf(CorruptBlockException.class);
+      assertThat(s.fallbacks()).isEqualTo(1);
+      assertThat(s.pooledRequests()).isEqualTo(2);
+    }
   }
 
   @Test
