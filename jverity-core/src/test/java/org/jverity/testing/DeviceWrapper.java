@@ -3,16 +3,22 @@ package org.jverity.testing;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.jverity.io.BlockDevice;
+import org.jverity.io.FilterBlockDevice;
 
 /**
- * A device that forwards to another and changes one behaviour in {@link #read}; decorators for
- * tests.
+ * A device that forwards to another and changes one behaviour in {@link #read}, which every read
+ * and reread goes through; decorators for tests, on the main code's {@link FilterBlockDevice}.
  */
-public abstract class DeviceWrapper implements BlockDevice {
+public abstract class DeviceWrapper extends FilterBlockDevice {
   protected final BlockDevice in;
 
   protected DeviceWrapper(BlockDevice in) {
     this.in = in;
+  }
+
+  @Override
+  protected BlockDevice delegate() {
+    return in;
   }
 
   @Override
@@ -21,23 +27,19 @@ public abstract class DeviceWrapper implements BlockDevice {
   }
 
   @Override
-  public long size() throws IOException {
-    return in.size();
+  public final void readFully(long offset, ByteBuffer dst) throws IOException {
+    read(offset, dst);
   }
 
+  /** A reread is a read here: a flaky or failing device is so for the recheck too. */
   @Override
-  public final void readFully(long offset, ByteBuffer dst) throws IOException {
+  public final void reread(long offset, ByteBuffer dst) throws IOException {
     read(offset, dst);
   }
 
   /** The changed behaviour; by default forwards. */
   protected void read(long offset, ByteBuffer dst) throws IOException {
     in.readFully(offset, dst);
-  }
-
-  @Override
-  public void close() throws IOException {
-    in.close();
   }
 
   /** Counts reads. */

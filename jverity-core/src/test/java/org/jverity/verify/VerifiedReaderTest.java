@@ -159,8 +159,8 @@ class VerifiedReaderTest {
   @Test
   void aVerifiedHashBlockIsNotReadOrHashedAgainWhileCached() throws Exception {
     Image im = image(1000, 12, 12, 2, false, 9);
-    AtomicLong hashReads = new AtomicLong();
-    BlockDevice counting = new CountingDevice(new MemoryDevice("hash", im.hash), hashReads);
+    DeviceWrapper.Counting counting = new DeviceWrapper.Counting(new MemoryDevice("hash", im.hash));
+    AtomicLong hashReads = counting.reads;
     VerifiedReader r =
         VerifiedReader.open(
             im.params,
@@ -485,30 +485,6 @@ class VerifiedReaderTest {
               im.params, stored, hash, root, new HashBlockCache(1 << 20), ReaderOptions.DEFAULTS);
       assertThatThrownBy(() -> strict.read(9 * 4096, 4096))
           .isInstanceOf(CorruptBlockException.class);
-    }
-  }
-
-  /** Counts reads, forwards everything. */
-  private record CountingDevice(BlockDevice in, AtomicLong reads) implements BlockDevice {
-    @Override
-    public String description() {
-      return in.description();
-    }
-
-    @Override
-    public long size() throws java.io.IOException {
-      return in.size();
-    }
-
-    @Override
-    public void readFully(long offset, ByteBuffer dst) throws java.io.IOException {
-      reads.incrementAndGet();
-      in.readFully(offset, dst);
-    }
-
-    @Override
-    public void close() throws java.io.IOException {
-      in.close();
     }
   }
 

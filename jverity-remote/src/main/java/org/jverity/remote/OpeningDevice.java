@@ -3,10 +3,9 @@ package org.jverity.remote;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import org.jverity.io.BlockDevice;
+import org.jverity.io.FilterBlockDevice;
 
 /**
  * A remote device whose open (the size probe, redirects) is still in flight: {@link RemoteSource}
@@ -16,7 +15,7 @@ import org.jverity.io.BlockDevice;
  * still at open, since it asks the sizes at once. A prefetch hint does not wait: it is passed on
  * when the device is there.
  */
-final class OpeningDevice implements BlockDevice {
+final class OpeningDevice extends FilterBlockDevice {
   /** Opens a device; may throw what an open throws. */
   interface Opener {
     RemoteDevice open() throws IOException;
@@ -41,7 +40,8 @@ final class OpeningDevice implements BlockDevice {
   }
 
   /** The device once open; what its open threw otherwise. */
-  RemoteDevice device() throws IOException {
+  @Override
+  protected RemoteDevice delegate() throws IOException {
     try {
       return device.get();
     } catch (InterruptedException e) {
@@ -67,21 +67,7 @@ final class OpeningDevice implements BlockDevice {
     return description;
   }
 
-  @Override
-  public long size() throws IOException {
-    return device().size();
-  }
-
-  @Override
-  public void readFully(long offset, ByteBuffer dst) throws IOException {
-    device().readFully(offset, dst);
-  }
-
-  @Override
-  public void reread(long offset, ByteBuffer dst) throws IOException {
-    device().reread(offset, dst);
-  }
-
+  /** Passed on once the device is there, without waiting for it. */
   @Override
   public void prefetch(long offset, long length) {
     device.thenAccept(d -> d.prefetch(offset, length));
@@ -92,7 +78,7 @@ final class OpeningDevice implements BlockDevice {
   public void close() throws IOException {
     RemoteDevice d;
     try {
-      d = device();
+      d = delegate();
     } catch (IOException | RuntimeException e) {
       return; // it never opened: the open's failure was (or will never be) the caller's to see
     }

@@ -34,7 +34,15 @@ class CacheKillTest extends RemoteFixture {
             where(BlockDevice.class));
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(List.of("-Xmx128m", "-cp", classPath, CacheWriter.class.getName()));
+    // FileOrigin reads through the core's FileDevice (pread, bound with FFM): allowed, not warned
+    // of.
+    command.addAll(
+        List.of(
+            "-Xmx128m",
+            "--enable-native-access=ALL-UNNAMED",
+            "-cp",
+            classPath,
+            CacheWriter.class.getName()));
     command.addAll(List.of(stored.file.toString(), dir.toString(), Long.toString(max)));
     for (int round = 0; round < 3; round++) {
       Process p = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -3,13 +3,12 @@ package org.jverity.remote;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jverity.io.FileDevice;
 
 /**
  * A real origin over a local file, for the device's and the cache's tests: it counts the range
@@ -55,12 +54,12 @@ final class FileOrigin implements Origin {
   private final Stored stored;
   private final ObjectIdentity identity;
   private final RemoteStats stats;
-  private final FileChannel channel;
+  private final FileDevice file; // pread: an interrupted fetch leaves it open, as a socket pool
 
   FileOrigin(Stored stored, RemoteStats stats) throws IOException {
     this.stored = stored;
     this.stats = stats;
-    this.channel = FileChannel.open(stored.file, StandardOpenOption.READ);
+    this.file = FileDevice.openRead(stored.file);
     this.identity =
         new ObjectIdentity("file://" + stored.file, stored.etag(), null, Files.size(stored.file));
   }
@@ -109,14 +108,10 @@ final class FileOrigin implements Origin {
         throw new OriginException(description() + ": " + range + ": 503 (fault)", 503);
       }
       int start = dst.position();
-      long at = offset;
-      while (dst.hasRemaining()) {
-        int k = channel.read(dst, at);
-        if (k < 0) {
-          throw new EOFException(description() + ": " + range + ": past the end");
-        }
-        at += k;
+      if (offset + n > file.size()) {
+        throw new EOFException(description() + ": " + range + ": past the end");
       }
+      file.readFully(offset, dst);
       long flip = stored.flipAt;
       if (flip >= offset && flip < offset + n) {
         int i = start + (int) (flip - offset);
@@ -134,6 +129,6 @@ final class FileOrigin implements Origin {
 
   @Override
   public void close() throws IOException {
-    channel.close();
+    file.close();
   }
 }

@@ -3,6 +3,7 @@ package org.jverity.server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.jverity.io.BlockDevice;
+import org.jverity.io.FilterBlockDevice;
 
 /**
  * A served export's data or hash device, telling its {@link DeviceErrors} of every read that fails
@@ -10,7 +11,7 @@ import org.jverity.io.BlockDevice;
  * the failure still reaches the reader, so the client gets EIO and never unverified bytes.
  * Thread-safe as the device it wraps.
  */
-final class WatchedDevice implements BlockDevice {
+final class WatchedDevice extends FilterBlockDevice {
   private final BlockDevice device;
 
   /** Where it was opened from: a path, or a URL ({@link Locations}). */
@@ -38,13 +39,13 @@ final class WatchedDevice implements BlockDevice {
   }
 
   @Override
-  public String description() {
-    return device.description();
+  protected BlockDevice delegate() {
+    return device;
   }
 
   @Override
-  public long size() throws IOException {
-    return device.size();
+  public String description() {
+    return device.description();
   }
 
   @Override
@@ -77,16 +78,6 @@ final class WatchedDevice implements BlockDevice {
       errors.failed(this, offset + length, e);
       throw e;
     }
-  }
-
-  @Override
-  public void prefetch(long offset, long length) {
-    device.prefetch(offset, length);
-  }
-
-  @Override
-  public void close() throws IOException {
-    device.close();
   }
 
   @Override
