@@ -26,16 +26,7 @@ public record FecLayout(
     int blockSize, int roots, long dataBlocks, long hashStart, long hashBlocks, long fecOffset) {
 
   public FecLayout {
-    if (roots < ReedSolomon.MIN_ROOTS || roots > ReedSolomon.MAX_ROOTS) {
-      throw new VerityParameterException(
-          "FEC roots: "
-              + roots
-              + " (expected: "
-              + ReedSolomon.MIN_ROOTS
-              + " to "
-              + ReedSolomon.MAX_ROOTS
-              + ")");
-    }
+    ReedSolomon.checkRoots("FEC roots", roots, VerityParameterException::new);
     if (dataBlocks < 1 || hashStart < 0 || hashBlocks < 0 || fecOffset < 0) {
       throw new VerityParameterException(
           "FEC layout: data blocks "

@@ -28,12 +28,28 @@ public final class ReedSolomon {
   private final int[] generator; // coefficients of g(x), generator[i] of x^i; generator[roots] = 1
   private final byte[][] feedbackTables; // feedbackTables[j]: c·x for c = generator[roots − 1 − j]
 
-  public ReedSolomon(int roots) {
-    if (roots < MIN_ROOTS || roots > MAX_ROOTS) {
-      throw new IllegalArgumentException(
-          "RS roots: " + roots + " (expected: " + MIN_ROOTS + " to " + MAX_ROOTS + ")");
+  /** The range as messages and help texts say it. */
+  public static final String ROOTS_RANGE = MIN_ROOTS + " to " + MAX_ROOTS;
+
+  /** Whether {@code roots} parity bytes per codeword are in veritysetup's range. */
+  public static boolean validRoots(long roots) {
+    return roots >= MIN_ROOTS && roots <= MAX_ROOTS;
+  }
+
+  /**
+   * The rule said once: returns {@code roots} when it is in the range, else throws what {@code
+   * refusal} makes of "WHAT: ROOTS (expected: 2 to 24)".
+   */
+  public static <E extends Exception> int checkRoots(
+      String what, int roots, java.util.function.Function<String, E> refusal) throws E {
+    if (!validRoots(roots)) {
+      throw refusal.apply(what + ": " + roots + " (expected: " + ROOTS_RANGE + ")");
     }
-    this.roots = roots;
+    return roots;
+  }
+
+  public ReedSolomon(int roots) {
+    this.roots = checkRoots("RS roots", roots, IllegalArgumentException::new);
     int[] g = new int[roots + 1];
     g[0] = 1;
     for (int i = 0; i < roots; i++) { // g(x) ← g(x)·(x + α^i)

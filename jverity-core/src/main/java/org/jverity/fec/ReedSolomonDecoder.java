@@ -22,17 +22,7 @@ public final class ReedSolomonDecoder {
       syndromeTables; // syndromeTables[j]: x·α^j for every x (Horner step of S_j)
 
   public ReedSolomonDecoder(int roots) {
-    if (roots < ReedSolomon.MIN_ROOTS || roots > ReedSolomon.MAX_ROOTS) {
-      throw new IllegalArgumentException(
-          "RS roots: "
-              + roots
-              + " (expected: "
-              + ReedSolomon.MIN_ROOTS
-              + " to "
-              + ReedSolomon.MAX_ROOTS
-              + ")");
-    }
-    this.roots = roots;
+    this.roots = ReedSolomon.checkRoots("RS roots", roots, IllegalArgumentException::new);
     this.syndromeTables = new byte[roots][];
     for (int j = 0; j < roots; j++) {
       syndromeTables[j] = GaloisField.multiplicationTable(GaloisField.exp(j));

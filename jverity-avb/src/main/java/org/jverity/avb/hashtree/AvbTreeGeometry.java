@@ -183,11 +183,7 @@ public record AvbTreeGeometry(
   public static long fecSize(long coveredSize, int blockSize, int roots) {
     if (roots == 0) {
       throw new VerityParameterException(
-          "FEC roots: 0 (expected: "
-              + ReedSolomon.MIN_ROOTS
-              + " to "
-              + ReedSolomon.MAX_ROOTS
-              + ")");
+          "FEC roots: 0 (expected: " + ReedSolomon.ROOTS_RANGE + ")");
     }
     checkRoots(roots);
     if (coveredSize < 0) {
@@ -326,15 +322,9 @@ public record AvbTreeGeometry(
   }
 
   private static void checkRoots(int roots) {
-    if (roots != 0 && (roots < ReedSolomon.MIN_ROOTS || roots > ReedSolomon.MAX_ROOTS)) {
+    if (roots != 0 && !ReedSolomon.validRoots(roots)) {
       throw new VerityParameterException(
-          "FEC roots: "
-              + roots
-              + " (expected: 0 for none, or "
-              + ReedSolomon.MIN_ROOTS
-              + " to "
-              + ReedSolomon.MAX_ROOTS
-              + ")");
+          "FEC roots: " + roots + " (expected: 0 for none, or " + ReedSolomon.ROOTS_RANGE + ")");
     }
   }
 

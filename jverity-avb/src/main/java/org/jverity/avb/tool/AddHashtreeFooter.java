@@ -9,6 +9,7 @@ import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.hashtree.AvbHashtree;
 import org.jverity.avb.hashtree.AvbTreeGeometry;
+import org.jverity.fec.ReedSolomon;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.HashAlgorithm;
@@ -61,8 +62,6 @@ public record AddHashtreeFooter(
   public static final String DEFAULT_HASH = "sha1";
   public static final int DEFAULT_BLOCK_SIZE = 4096;
   public static final int DEFAULT_FEC_ROOTS = 2;
-  public static final int MIN_FEC_ROOTS = 2;
-  public static final int MAX_FEC_ROOTS = 24;
 
   public AddHashtreeFooter {
     if (partitionName == null) {
@@ -123,15 +122,8 @@ public record AddHashtreeFooter(
       throw new VerityParameterException(
           "--block_size: " + blockSize + " (expected: a power of two, 512 or more)");
     }
-    if (generateFec && (fecNumRoots < MIN_FEC_ROOTS || fecNumRoots > MAX_FEC_ROOTS)) {
-      throw new VerityParameterException(
-          "--fec_num_roots: "
-              + fecNumRoots
-              + " (expected: "
-              + MIN_FEC_ROOTS
-              + " to "
-              + MAX_FEC_ROOTS
-              + ")");
+    if (generateFec) {
+      ReedSolomon.checkRoots("--fec_num_roots", fecNumRoots, VerityParameterException::new);
     }
     if (partitionSize < 0) {
       throw new VerityParameterException(

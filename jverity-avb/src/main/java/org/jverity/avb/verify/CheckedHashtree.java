@@ -4,6 +4,7 @@ import java.util.Set;
 import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.hashtree.AvbTreeGeometry;
+import org.jverity.fec.ReedSolomon;
 import org.jverity.hash.HashAlgorithm;
 
 /**
@@ -25,7 +26,6 @@ record CheckedHashtree(
   private static final Set<String> ALGORITHMS = Set.of("sha1", "sha256", "sha512");
 
   /** RS(255, 255 - roots): the parity lengths libfec and dm-verity's FEC take. */
-  static final int MIN_FEC_ROOTS = 2, MAX_FEC_ROOTS = 24;
 
   /**
    * Checks {@code d} against an image whose tree and FEC must end by {@code metadataStart} (the
@@ -104,16 +104,10 @@ record CheckedHashtree(
               + ", where avbtool puts the tree)");
     }
     boolean fec = d.fecSize() > 0;
-    if (fec && (d.fecNumRoots() < MIN_FEC_ROOTS || d.fecNumRoots() > MAX_FEC_ROOTS)) {
+    if (fec && !ReedSolomon.validRoots(d.fecNumRoots())) {
       throw refuse(
           where,
-          "fec_num_roots "
-              + d.fecNumRoots()
-              + " (expected: "
-              + MIN_FEC_ROOTS
-              + " to "
-              + MAX_FEC_ROOTS
-              + ")");
+          "fec_num_roots " + d.fecNumRoots() + " (expected: " + ReedSolomon.ROOTS_RANGE + ")");
     }
     AvbTreeGeometry geometry =
         AvbTreeGeometry.of(imageSize, bs, algorithm, fec ? d.fecNumRoots() : 0);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.HashtreeDescriptor;
+import org.jverity.fec.ReedSolomon;
 import org.jverity.format.Hex;
 
 /**
@@ -58,7 +59,7 @@ public final class DmVerityTable {
     wholeBlocks(where, "tree_offset", d.treeOffset(), "hash", d.hashBlockSize());
     if (d.fecSize() != 0 || d.fecNumRoots() != 0) {
       int roots = d.fecNumRoots();
-      if (roots < CheckedHashtree.MIN_FEC_ROOTS || roots > CheckedHashtree.MAX_FEC_ROOTS) {
+      if (!ReedSolomon.validRoots(Integer.toUnsignedLong(roots))) {
         throw refuse(
             where,
             "fec_num_roots "
@@ -66,9 +67,7 @@ public final class DmVerityTable {
                 + " with fec_size "
                 + d.fecSize()
                 + " (expected: "
-                + CheckedHashtree.MIN_FEC_ROOTS
-                + " to "
-                + CheckedHashtree.MAX_FEC_ROOTS
+                + ReedSolomon.ROOTS_RANGE
                 + ", or 0 with fec_size 0 for no FEC)");
       }
       wholeBlocks(where, "fec_offset", d.fecOffset(), "data", d.dataBlockSize());

@@ -12,6 +12,7 @@ import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.term.ProgressBar;
+import org.jverity.fec.ReedSolomon;
 
 /** {@code jverity avb add_hashtree_footer}: avbtool's, with FEC built in. */
 public final class AddHashtreeFooterCommand implements Command {
@@ -75,9 +76,7 @@ public final class AddHashtreeFooterCommand implements Command {
               names("--fec_num_roots"),
               "N",
               "FEC parity bytes per codeword, "
-                  + AddHashtreeFooter.MIN_FEC_ROOTS
-                  + " to "
-                  + AddHashtreeFooter.MAX_FEC_ROOTS
+                  + ReedSolomon.ROOTS_RANGE
                   + " (default "
                   + AddHashtreeFooter.DEFAULT_FEC_ROOTS
                   + ").",

@@ -54,9 +54,7 @@ public final class FecOptions {
               "--fec-roots",
               "N",
               "Parity bytes per codeword, "
-                  + ReedSolomon.MIN_ROOTS
-                  + " to "
-                  + ReedSolomon.MAX_ROOTS
+                  + ReedSolomon.ROOTS_RANGE
                   + " (default "
                   + ReedSolomon.DEFAULT_ROOTS
                   + ").",

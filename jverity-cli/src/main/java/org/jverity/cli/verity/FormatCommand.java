@@ -118,9 +118,7 @@ public final class FormatCommand implements Command {
               "--fec-roots",
               "N",
               "Parity bytes per 255-byte codeword, "
-                  + ReedSolomon.MIN_ROOTS
-                  + " to "
-                  + ReedSolomon.MAX_ROOTS
+                  + ReedSolomon.ROOTS_RANGE
                   + " (default "
                   + ReedSolomon.DEFAULT_ROOTS
                   + ").",
@@ -294,17 +292,7 @@ public final class FormatCommand implements Command {
     if (Files.isDirectory(fecDevice)) {
       throw new CliException(ExitCode.IO_ERROR, fecDevice + ": FEC file is a directory");
     }
-    int roots = roots();
-    if (roots < ReedSolomon.MIN_ROOTS || roots > ReedSolomon.MAX_ROOTS) {
-      throw new VerityParameterException(
-          "--fec-roots: "
-              + roots
-              + " (expected: "
-              + ReedSolomon.MIN_ROOTS
-              + " to "
-              + ReedSolomon.MAX_ROOTS
-              + ")");
-    }
+    int roots = ReedSolomon.checkRoots("--fec-roots", roots(), VerityParameterException::new);
     long off = fecOffset();
     if (off < 0 || off % VerityParams.SECTOR_SIZE != 0) {
       throw new VerityParameterException(
