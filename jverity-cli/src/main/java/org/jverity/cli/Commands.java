@@ -1,8 +1,11 @@
 package org.jverity.cli;
 
+import static org.jverity.cli.command.CommandList.command;
+
 import java.util.List;
 import org.jverity.cli.avb.AvbCommands;
 import org.jverity.cli.command.Command;
+import org.jverity.cli.command.CommandList;
 import org.jverity.cli.demo.DemoCommand;
 import org.jverity.cli.fsverity.CatCommand;
 import org.jverity.cli.fsverity.DigestCommand;
@@ -28,50 +31,34 @@ final class Commands {
   private Commands() {}
 
   /** In the order help lists them. */
-  static final List<String> NAMES =
-      List.of(
-          "format",
-          "verify",
-          "dump",
-          "read",
-          "repair",
-          "open",
-          "serve",
-          "status",
-          "close",
-          "reload",
-          "demo",
-          "digest",
-          "cat",
-          "sign",
-          "verify-sig",
-          AvbCommands.NAME);
+  private static final CommandList LIST =
+      CommandList.of(
+          command("format", () -> FormatCommand.SYNTAX),
+          command("verify", () -> VerifyCommand.SYNTAX),
+          command("dump", () -> DumpCommand.SYNTAX),
+          command("read", () -> ReadCommand.SYNTAX),
+          command("repair", () -> RepairCommand.SYNTAX),
+          command("open", () -> OpenCommand.SYNTAX),
+          command("serve", () -> ServeCommand.SYNTAX),
+          command("status", () -> StatusCommand.SYNTAX),
+          command("close", () -> CloseCommand.SYNTAX),
+          command("reload", () -> ReloadCommand.SYNTAX),
+          command("demo", () -> DemoCommand.SYNTAX),
+          command("digest", () -> DigestCommand.SYNTAX),
+          command("cat", () -> CatCommand.SYNTAX),
+          command("sign", () -> SignCommand.SYNTAX),
+          command("verify-sig", () -> VerifySigCommand.SYNTAX),
+          command(AvbCommands.NAME, () -> AvbCommands.SYNTAX));
+
+  static final List<String> NAMES = LIST.names();
 
   /** The syntax of the command {@code name}, or null when there is none of that name. */
   static Syntax<? extends Command> named(String name) {
-    return switch (name) {
-      case "format" -> FormatCommand.SYNTAX;
-      case "verify" -> VerifyCommand.SYNTAX;
-      case "dump" -> DumpCommand.SYNTAX;
-      case "read" -> ReadCommand.SYNTAX;
-      case "repair" -> RepairCommand.SYNTAX;
-      case "open" -> OpenCommand.SYNTAX;
-      case "serve" -> ServeCommand.SYNTAX;
-      case "status" -> StatusCommand.SYNTAX;
-      case "close" -> CloseCommand.SYNTAX;
-      case "reload" -> ReloadCommand.SYNTAX;
-      case "demo" -> DemoCommand.SYNTAX;
-      case "digest" -> DigestCommand.SYNTAX;
-      case "cat" -> CatCommand.SYNTAX;
-      case "sign" -> SignCommand.SYNTAX;
-      case "verify-sig" -> VerifySigCommand.SYNTAX;
-      case AvbCommands.NAME -> AvbCommands.SYNTAX;
-      default -> null;
-    };
+    return LIST.named(name);
   }
 
   static List<Syntax<? extends Command>> all() {
-    return NAMES.stream().<Syntax<? extends Command>>map(Commands::named).toList();
+    return LIST.all();
   }
 
   /**

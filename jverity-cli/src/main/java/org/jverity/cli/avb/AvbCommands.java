@@ -1,8 +1,11 @@
 package org.jverity.cli.avb;
 
+import static org.jverity.cli.command.CommandList.command;
+
 import java.util.List;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
+import org.jverity.cli.command.CommandList;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.Syntax;
@@ -31,46 +34,32 @@ public final class AvbCommands {
           .abbreviations();
 
   /** In the order help lists them. */
-  public static final List<String> NAMES =
-      List.of(
-          "add_hashtree_footer",
-          "add_hash_footer",
-          "make_vbmeta_image",
-          "append_vbmeta_image",
-          "info_image",
-          "verify_image",
-          "erase_footer",
-          "zero_hashtree",
-          "extract_vbmeta_image",
-          "resize_image",
-          "extract_public_key",
-          "calculate_vbmeta_digest",
-          "calculate_kernel_cmdline",
-          "print_partition_digests");
+  private static final CommandList LIST =
+      CommandList.of(
+          command("add_hashtree_footer", () -> AddHashtreeFooterCommand.SYNTAX),
+          command("add_hash_footer", () -> AddHashFooterCommand.SYNTAX),
+          command("make_vbmeta_image", () -> MakeVbmetaImageCommand.SYNTAX),
+          command("append_vbmeta_image", () -> AppendVbmetaImageCommand.SYNTAX),
+          command("info_image", () -> InfoImageCommand.SYNTAX),
+          command("verify_image", () -> VerifyImageCommand.SYNTAX),
+          command("erase_footer", () -> EraseFooterCommand.SYNTAX),
+          command("zero_hashtree", () -> ZeroHashtreeCommand.SYNTAX),
+          command("extract_vbmeta_image", () -> ExtractVbmetaImageCommand.SYNTAX),
+          command("resize_image", () -> ResizeImageCommand.SYNTAX),
+          command("extract_public_key", () -> ExtractPublicKeyCommand.SYNTAX),
+          command("calculate_vbmeta_digest", () -> CalculateVbmetaDigestCommand.SYNTAX),
+          command("calculate_kernel_cmdline", () -> CalculateKernelCmdlineCommand.SYNTAX),
+          command("print_partition_digests", () -> PrintPartitionDigestsCommand.SYNTAX));
+
+  public static final List<String> NAMES = LIST.names();
 
   /** The subcommand's syntax, or null when there is none of that name. */
   public static Syntax<? extends Command> named(String name) {
-    return switch (name) {
-      case "add_hashtree_footer" -> AddHashtreeFooterCommand.SYNTAX;
-      case "add_hash_footer" -> AddHashFooterCommand.SYNTAX;
-      case "make_vbmeta_image" -> MakeVbmetaImageCommand.SYNTAX;
-      case "append_vbmeta_image" -> AppendVbmetaImageCommand.SYNTAX;
-      case "info_image" -> InfoImageCommand.SYNTAX;
-      case "verify_image" -> VerifyImageCommand.SYNTAX;
-      case "erase_footer" -> EraseFooterCommand.SYNTAX;
-      case "zero_hashtree" -> ZeroHashtreeCommand.SYNTAX;
-      case "extract_vbmeta_image" -> ExtractVbmetaImageCommand.SYNTAX;
-      case "resize_image" -> ResizeImageCommand.SYNTAX;
-      case "extract_public_key" -> ExtractPublicKeyCommand.SYNTAX;
-      case "calculate_vbmeta_digest" -> CalculateVbmetaDigestCommand.SYNTAX;
-      case "calculate_kernel_cmdline" -> CalculateKernelCmdlineCommand.SYNTAX;
-      case "print_partition_digests" -> PrintPartitionDigestsCommand.SYNTAX;
-      default -> null;
-    };
+    return LIST.named(name);
   }
 
   public static List<Syntax<? extends Command>> all() {
-    return NAMES.stream().<Syntax<? extends Command>>map(AvbCommands::named).toList();
+    return LIST.all();
   }
 
   /** {@code jverity avb} with no subcommand. */
