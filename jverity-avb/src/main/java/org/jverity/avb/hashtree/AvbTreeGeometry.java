@@ -328,7 +328,12 @@ public record AvbTreeGeometry(
     }
   }
 
-  private static long roundUp(long n, long multiple) {
-    return Math.ceilDiv(n, multiple) * multiple;
+  /**
+   * {@code n} rounded up to a multiple of {@code multiple}, as avbtool rounds every size: the one
+   * copy of it (the footer commands' sizes too); a size past {@link Long#MAX_VALUE} throws.
+   */
+  public static long roundUp(long n, long multiple) {
+    long r = n % multiple;
+    return r == 0 ? n : Math.addExact(n, multiple - r);
   }
 }

@@ -8,6 +8,7 @@ import org.jverity.avb.AvbFooter;
 import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.HashDescriptor;
 import org.jverity.avb.hashtree.AvbHashDigest;
+import org.jverity.avb.hashtree.AvbTreeGeometry;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
 import org.jverity.hash.HashAlgorithm;
@@ -124,7 +125,7 @@ public record AddHashFooter(
     }
     long partition =
         dynamicPartitionSize
-            ? Sizes.roundUp(original + Sizes.MAX_METADATA, Sizes.IMAGE_BLOCK)
+            ? AvbTreeGeometry.roundUp(original + Sizes.MAX_METADATA, Sizes.IMAGE_BLOCK)
             : partitionSize;
     Sizes.requireWholeBlocks(partition);
     long max = partition - Sizes.MAX_METADATA;
@@ -149,7 +150,7 @@ public record AddHashFooter(
     try (ImageEdit edit = ImageEdit.from(image, original)) {
       AvbFooter footer = null;
       if (!doNotAppendVbmetaImage) {
-        long offset = Sizes.roundUp(original, Sizes.IMAGE_BLOCK);
+        long offset = AvbTreeGeometry.roundUp(original, Sizes.IMAGE_BLOCK);
         edit.resize(offset);
         footer =
             AddHashtreeFooter.appendVbmeta(

@@ -103,7 +103,9 @@ public record AddHashtreeFooter(
    */
   public long workBytes() throws IOException {
     checkOptions();
-    long size = Sizes.roundUp(Sizes.roundUp(Files.size(image), blockSize), Sizes.IMAGE_BLOCK);
+    long size =
+        AvbTreeGeometry.roundUp(
+            AvbTreeGeometry.roundUp(Files.size(image), blockSize), Sizes.IMAGE_BLOCK);
     int roots = generateFec && !noHashtree ? fecNumRoots : 0;
     return AvbHashtree.workBytes(AvbTreeGeometry.of(size, blockSize, algorithm(), roots));
   }
@@ -164,7 +166,7 @@ public record AddHashtreeFooter(
               + fileSize
               + ")");
     }
-    long rounded = Sizes.roundUp(original, blockSize);
+    long rounded = AvbTreeGeometry.roundUp(original, blockSize);
     long max = maxImageSize();
     if (partitionSize > 0 && rounded > max) {
       throw new PartitionTooSmallException(image.toString(), rounded, max, partitionSize);
@@ -172,19 +174,19 @@ public record AddHashtreeFooter(
     byte[] saltBytes = Salt.of(salt, alg.digestSize(), usePersistentDigest);
     VbmetaAssembler assembler = VbmetaAssembler.prepare(vbmeta);
     try (ImageEdit edit = ImageEdit.from(image, original)) {
-      long imageSize = Sizes.roundUp(rounded, Sizes.IMAGE_BLOCK);
+      long imageSize = AvbTreeGeometry.roundUp(rounded, Sizes.IMAGE_BLOCK);
       edit.resize(imageSize);
       int roots = generateFec && !noHashtree ? fecNumRoots : 0;
       AvbTreeGeometry geometry = AvbTreeGeometry.of(imageSize, blockSize, alg, roots);
       byte[] root = AvbHashtree.build(edit.device(), geometry, saltBytes, threads, progress);
       long treeSize = noHashtree ? 0 : geometry.treeSize();
-      long end = imageSize + Sizes.roundUp(treeSize, Sizes.IMAGE_BLOCK);
+      long end = imageSize + AvbTreeGeometry.roundUp(treeSize, Sizes.IMAGE_BLOCK);
       long fecOffset = 0;
       long fecSize = 0;
       if (generateFec) {
         fecOffset = end;
         fecSize = noHashtree ? 0 : geometry.fecSize();
-        end += Sizes.roundUp(fecSize, Sizes.IMAGE_BLOCK);
+        end += AvbTreeGeometry.roundUp(fecSize, Sizes.IMAGE_BLOCK);
       }
       edit.resize(end);
       int flags =

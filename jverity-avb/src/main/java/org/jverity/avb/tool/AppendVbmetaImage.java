@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jverity.avb.AvbFooter;
 import org.jverity.avb.AvbFormatException;
+import org.jverity.avb.hashtree.AvbTreeGeometry;
 
 /**
  * avbtool's {@code append_vbmeta_image}: the vbmeta of another image (a vbmeta image, or the one an
@@ -27,7 +28,7 @@ public record AppendVbmetaImage(Path image, Path vbmetaImage, long partitionSize
               + ")");
     }
     try (ImageEdit edit = ImageEdit.from(image, original)) {
-      long offset = Sizes.roundUp(original, Sizes.IMAGE_BLOCK);
+      long offset = AvbTreeGeometry.roundUp(original, Sizes.IMAGE_BLOCK);
       edit.resize(offset);
       AvbFooter footer =
           AddHashtreeFooter.appendVbmeta(

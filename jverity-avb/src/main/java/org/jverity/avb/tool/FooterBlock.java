@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.jverity.avb.AvbFooter;
+import org.jverity.avb.hashtree.AvbTreeGeometry;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.FileDevice;
 
@@ -31,7 +32,7 @@ final class FooterBlock {
 
   /** {@code blob} zero-padded to whole image blocks. */
   static byte[] padded(byte[] blob) {
-    byte[] p = new byte[(int) Sizes.roundUp(blob.length, Sizes.IMAGE_BLOCK)];
+    byte[] p = new byte[(int) AvbTreeGeometry.roundUp(blob.length, Sizes.IMAGE_BLOCK)];
     System.arraycopy(blob, 0, p, 0, blob.length);
     return p;
   }

@@ -3,6 +3,7 @@ package org.jverity.avb.tool;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.jverity.avb.hashtree.AvbTreeGeometry;
 import org.jverity.format.VerityParameterException;
 import org.jverity.io.AtomicOutput;
 
@@ -46,7 +47,7 @@ public record MakeVbmetaImage(Path output, long paddingSize, VbmetaOptions vbmet
     if (paddingSize <= 0) {
       return blob;
     }
-    long padded = Sizes.roundUp(blob.length, paddingSize);
+    long padded = AvbTreeGeometry.roundUp(blob.length, paddingSize);
     if (padded > Integer.MAX_VALUE - 8) {
       throw new VerityParameterException(
           "--padding_size: " + paddingSize + " (expected: a size the vbmeta can be padded to)");

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.jverity.avb.AvbFooter;
 import org.jverity.avb.AvbFormatException;
+import org.jverity.avb.hashtree.AvbTreeGeometry;
 
 /**
  * avbtool's {@code resize_image}: the same footer moved to the end of a partition of another size
@@ -19,7 +20,8 @@ public record ResizeImage(Path image, long partitionSize) {
                 () ->
                     new AvbFormatException(
                         image + ": no AVB footer (expected: an image with a footer)"));
-    long vbmetaEnd = Sizes.roundUp(footer.vbmetaOffset() + footer.vbmetaSize(), Sizes.IMAGE_BLOCK);
+    long vbmetaEnd =
+        AvbTreeGeometry.roundUp(footer.vbmetaOffset() + footer.vbmetaSize(), Sizes.IMAGE_BLOCK);
     if (partitionSize < vbmetaEnd + Sizes.IMAGE_BLOCK) {
       throw new PartitionTooSmallException(
           image

@@ -3,7 +3,7 @@ package org.jverity.avb.tool;
 import org.jverity.avb.hashtree.AvbTreeGeometry;
 import org.jverity.format.VerityParameterException;
 
-/** The sizes avbtool plans partitions with, and its rounding. */
+/** The sizes avbtool plans partitions with (its rounding is {@link AvbTreeGeometry#roundUp}). */
 final class Sizes {
   private Sizes() {}
 
@@ -18,11 +18,6 @@ final class Sizes {
 
   /** The metadata avbtool reserves in every partition: 69632 bytes. */
   static final int MAX_METADATA = MAX_VBMETA + MAX_FOOTER;
-
-  static long roundUp(long n, long multiple) {
-    long r = n % multiple;
-    return r == 0 ? n : Math.addExact(n, multiple - r);
-  }
 
   /**
    * Where {@code size} bytes from {@code offset} end, or {@link Long#MAX_VALUE} when a hostile

@@ -171,7 +171,7 @@ final class AvbFixtures {
   }
 
   static long roundUp(long n) {
-    return Math.ceilDiv(n, 4096) * 4096;
+    return AvbTreeGeometry.roundUp(n, AvbTreeGeometry.PAD);
   }
 
   /** Flips every bit of the byte at {@code offset}. */
