@@ -51,10 +51,19 @@ class AtomicFooterTest {
         null);
   }
 
+  /** A signed system partition's footer of {@code partitionSize}, sha256, salt 00. */
+  private AddHashtreeFooter.Builder system(Path img, long partitionSize) {
+    return AddHashtreeFooter.builder()
+        .image(img)
+        .partitionSize(partitionSize)
+        .partitionName("system")
+        .hashAlgorithm("sha256")
+        .salt("00")
+        .vbmeta(signed());
+  }
+
   private AddHashtreeFooter hashtree(Path img, Path vbmetaOut) {
-    return new AddHashtreeFooter(
-        img, 2 << 20, "system", "sha256", "00", 4096, true, 2, false, false, false, false, false,
-        vbmetaOut, false, signed());
+    return system(img, 2 << 20).outputVbmetaImage(vbmetaOut).build();
   }
 
   @Test
@@ -110,10 +119,7 @@ class AtomicFooterTest {
   @Test
   void zeroHashtreeKeepsThePaddingAHole() throws Exception {
     Path img = pattern("sparse.img", 1 << 20);
-    new AddHashtreeFooter(
-            img, 1L << 30, "system", "sha256", "00", 4096, true, 2, false, false, false, false,
-            false, null, false, signed())
-        .apply(1, ProgressListener.NONE);
+    system(img, 1L << 30).build().apply(1, ProgressListener.NONE);
     long before = allocated(img);
     new ZeroHashtree(img).apply();
     assertThat(Files.size(img)).isEqualTo(1L << 30);

@@ -16,23 +16,13 @@ import org.jverity.fec.ReedSolomon;
 
 /** {@code jverity avb add_hashtree_footer}: avbtool's, with FEC built in. */
 public final class AddHashtreeFooterCommand implements Command {
-  Path image;
-  long partitionSize;
-  String partitionName = "";
-  String hashAlgorithm = AddHashtreeFooter.DEFAULT_HASH;
-  String salt;
-  int blockSize = AddHashtreeFooter.DEFAULT_BLOCK_SIZE;
-  boolean doNotGenerateFec;
-  boolean generateFec;
-  int fecNumRoots = AddHashtreeFooter.DEFAULT_FEC_ROOTS;
-  boolean calcMaxImageSize;
+  /** The tool's options, each at avbtool's default until the command line sets it. */
+  final AddHashtreeFooter.Builder footer = AddHashtreeFooter.builder();
+
+  Path image; // checked at run: the footer's own copy is not readable back
   Path outputVbmetaImage;
-  boolean doNotAppendVbmetaImage;
-  boolean setupAsRootfsFromKernel;
-  boolean noHashtree;
-  boolean checkAtMostOnce;
-  boolean usePersistentDigest;
-  boolean doNotUseAb;
+  boolean generateFec; // the deprecated flag, which only prints a warning
+  boolean calcMaxImageSize;
   Integer threads;
   final VbmetaArgs vbmeta = new VbmetaArgs();
 
@@ -43,31 +33,37 @@ public final class AddHashtreeFooterCommand implements Command {
                   + " does (in place; a failure leaves the image as it was).",
               AddHashtreeFooterCommand::new)
           .file(
-              "--image", "IMAGE", "The partition image (changed in place).", (c, p) -> c.image = p)
+              "--image",
+              "IMAGE",
+              "The partition image (changed in place).",
+              (c, p) -> c.footer.image(c.image = p))
           .option(
               names("--partition_size"),
               "BYTES",
               "Partition size, a multiple of 4096; 0 (default) ends the image after the footer.",
-              (c, v) -> c.partitionSize = AvbNumber.parseLong(v))
+              (c, v) -> c.footer.partitionSize(AvbNumber.parseLong(v)))
           .option(
               names("--partition_name"),
               "NAME",
               "Partition name in the descriptor (default '').",
-              (c, v) -> c.partitionName = v)
+              (c, v) -> c.footer.partitionName(v))
           .option(
               names("--hash_algorithm"),
               "ALG",
               "Hash of the tree (default sha1).",
-              (c, v) -> c.hashAlgorithm = v)
+              (c, v) -> c.footer.hashAlgorithm(v))
           .option(
-              "--salt", "HEX", "Salt (default: random, as long as a digest).", (c, v) -> c.salt = v)
+              "--salt",
+              "HEX",
+              "Salt (default: random, as long as a digest).",
+              (c, v) -> c.footer.salt(v))
           .option(
               names("--block_size"),
               "BYTES",
               "Data and hash block size (default 4096); FEC is cut in blocks of it too, the unit"
                   + " the kernel reads (avbtool's libfec: always 4096).",
-              (c, v) -> c.blockSize = AvbNumber.parseInt(v))
-          .flag(names("--do_not_generate_fec"), "Append no FEC.", c -> c.doNotGenerateFec = true)
+              (c, v) -> c.footer.blockSize(AvbNumber.parseInt(v)))
+          .flag(names("--do_not_generate_fec"), "Append no FEC.", c -> c.footer.generateFec(false))
           .flag(
               names("--generate_fec"),
               "Deprecated: FEC is appended by default.",
@@ -80,7 +76,7 @@ public final class AddHashtreeFooterCommand implements Command {
                   + " (default "
                   + AddHashtreeFooter.DEFAULT_FEC_ROOTS
                   + ").",
-              (c, v) -> c.fecNumRoots = AvbNumber.parseInt(v))
+              (c, v) -> c.footer.fecNumRoots(AvbNumber.parseInt(v)))
           .flag(
               names("--calc_max_image_size"),
               "Print the largest image that fits --partition_size with its tree, FEC and metadata.",
@@ -89,31 +85,31 @@ public final class AddHashtreeFooterCommand implements Command {
               names("--output_vbmeta_image"),
               "FILE",
               "Also write the vbmeta to FILE.",
-              (c, v) -> c.outputVbmetaImage = OutputFile.parse(v))
+              (c, v) -> c.footer.outputVbmetaImage(c.outputVbmetaImage = OutputFile.parse(v)))
           .flag(
               names("--do_not_append_vbmeta_image"),
               "Append tree and FEC only: no vbmeta, no footer.",
-              c -> c.doNotAppendVbmetaImage = true)
+              c -> c.footer.doNotAppendVbmetaImage(true))
           .flag(
               names("--setup_as_rootfs_from_kernel"),
               "Add the dm-verity kernel cmdline that sets up this image as root.",
-              c -> c.setupAsRootfsFromKernel = true)
+              c -> c.footer.setupAsRootfsFromKernel(true))
           .flag(
               names("--no_hashtree"),
               "Record the descriptor but append no tree and no FEC.",
-              c -> c.noHashtree = true)
+              c -> c.footer.noHashtree(true))
           .flag(
               names("--check_at_most_once"),
               "Verify each data block only the first time it is read (needs libavb 1.1).",
-              c -> c.checkAtMostOnce = true)
+              c -> c.footer.checkAtMostOnce(true))
           .flag(
               names("--use_persistent_digest"),
               "Store no root digest: the device keeps it (needs libavb 1.1).",
-              c -> c.usePersistentDigest = true)
+              c -> c.footer.usePersistentDigest(true))
           .flag(
               names("--do_not_use_ab"),
               "The partition does not use A/B (needs libavb 1.1).",
-              c -> c.doNotUseAb = true)
+              c -> c.footer.doNotUseAb(true))
           .option(
               "--threads",
               "N",
@@ -127,24 +123,7 @@ public final class AddHashtreeFooterCommand implements Command {
 
   @Override
   public int run(Io io) throws IOException {
-    AddHashtreeFooter command =
-        new AddHashtreeFooter(
-            image,
-            partitionSize,
-            partitionName,
-            hashAlgorithm,
-            salt,
-            blockSize,
-            !doNotGenerateFec,
-            fecNumRoots,
-            noHashtree,
-            checkAtMostOnce,
-            setupAsRootfsFromKernel,
-            usePersistentDigest,
-            doNotUseAb,
-            outputVbmetaImage,
-            doNotAppendVbmetaImage,
-            vbmeta.options());
+    AddHashtreeFooter command = footer.vbmeta(vbmeta.options()).build();
     if (generateFec) {
       io.err()
           .println(
