@@ -153,8 +153,7 @@ public record AddHashFooter(
         long offset = AvbTreeGeometry.roundUp(original, Sizes.IMAGE_BLOCK);
         edit.resize(offset);
         footer =
-            AddHashtreeFooter.appendVbmeta(
-                edit, offset, blob, original, partition, image.toString());
+            FooterBlock.appendVbmeta(edit, offset, blob, original, partition, image.toString());
       }
       if (outputVbmetaImage != null) {
         AtomicOutput.write(outputVbmetaImage, blob);

@@ -343,7 +343,8 @@ public record AddHashtreeFooter(
               List.of(descriptor), setupAsRootfsFromKernel ? descriptor : null, ownMinor());
       AvbFooter footer = null;
       if (!doNotAppendVbmetaImage) {
-        footer = appendVbmeta(edit, end, blob, original, partitionSize, image.toString());
+        footer =
+            FooterBlock.appendVbmeta(edit, end, blob, original, partitionSize, image.toString());
       }
       if (outputVbmetaImage != null) {
         AtomicOutput.write(outputVbmetaImage, blob);
@@ -351,32 +352,5 @@ public record AddHashtreeFooter(
       edit.commit();
       return new Added(descriptor, blob, footer);
     }
-  }
-
-  /**
-   * Writes {@code blob} (padded) at {@code offset}, then the footer block, ending the image at
-   * {@code partitionSize} or one block past the blob: what both footer commands end with.
-   */
-  static AvbFooter appendVbmeta(
-      ImageEdit edit, long offset, byte[] blob, long original, long partitionSize, String image)
-      throws IOException {
-    byte[] padded = FooterBlock.padded(blob);
-    long footerAt = offset + padded.length;
-    if (partitionSize > 0) {
-      if (partitionSize - Sizes.IMAGE_BLOCK < footerAt) {
-        throw new PartitionTooSmallException(
-            image
-                + ": the vbmeta ends at "
-                + footerAt
-                + ", past the footer block of a partition size of "
-                + partitionSize);
-      }
-      footerAt = partitionSize - Sizes.IMAGE_BLOCK;
-    }
-    edit.write(offset, padded);
-    AvbFooter footer = AvbFooter.of(original, offset, blob.length);
-    edit.resize(footerAt);
-    edit.write(footerAt, FooterBlock.of(footer));
-    return footer;
   }
 }

@@ -31,8 +31,7 @@ public record AppendVbmetaImage(Path image, Path vbmetaImage, long partitionSize
       long offset = AvbTreeGeometry.roundUp(original, Sizes.IMAGE_BLOCK);
       edit.resize(offset);
       AvbFooter footer =
-          AddHashtreeFooter.appendVbmeta(
-              edit, offset, blob, original, partitionSize, image.toString());
+          FooterBlock.appendVbmeta(edit, offset, blob, original, partitionSize, image.toString());
       edit.commit();
       return footer;
     }
