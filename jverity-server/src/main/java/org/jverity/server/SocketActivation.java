@@ -66,7 +66,7 @@ public final class SocketActivation {
           ServerException.Reason.INVALID_VALUE,
           "LISTEN_FDS: '" + fds + "' (expected: 1, one listening socket for every export)");
     }
-    Descriptors d = Descriptors.get();
+    FileDescriptors d = FileDescriptors.get();
     Channel c;
     try {
       int stdin = d.dup(0);
@@ -116,7 +116,7 @@ public final class SocketActivation {
   }
 
   private static void closeKeepingStdio(Channel c) throws IOException {
-    Descriptors d = Descriptors.get();
+    FileDescriptors d = FileDescriptors.get();
     int[] saved = {d.dup(0), d.dup(1), d.dup(2)};
     try {
       c.close();

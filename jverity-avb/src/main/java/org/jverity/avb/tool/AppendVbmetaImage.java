@@ -15,7 +15,7 @@ import org.jverity.avb.hashtree.AvbTreeGeometry;
 public record AppendVbmetaImage(Path image, Path vbmetaImage, long partitionSize) {
   public AvbFooter apply() throws IOException {
     Sizes.requireWholeBlocks(partitionSize);
-    byte[] blob = AvbImage.read(vbmetaImage).vbmeta().encode();
+    byte[] blob = ParsedImage.read(vbmetaImage).vbmeta().encode();
     long fileSize = Files.size(image);
     long original = FooterBlock.existing(image).map(AvbFooter::originalImageSize).orElse(fileSize);
     if (original > fileSize) {

@@ -8,7 +8,7 @@ import org.jverity.avb.ChainPartitionDescriptor;
 import org.jverity.avb.Descriptor;
 
 /**
- * The images a vbmeta chains to, found as avbtool finds them ({@link AvbImage#chained}), for the
+ * The images a vbmeta chains to, found as avbtool finds them ({@link ParsedImage#chained}), for the
  * commands that follow chains without verifying them (digests, cmdline). libavb allows chains in
  * the top-level vbmeta only, so one level is followed; a chained image that chains again is refused
  * rather than followed round a cycle.
@@ -17,11 +17,11 @@ final class ChainedImages {
   private ChainedImages() {}
 
   /** The images {@code top} chains to, in descriptor order. */
-  static List<AvbImage> of(AvbImage top) throws IOException {
-    List<AvbImage> chained = new ArrayList<>();
+  static List<ParsedImage> of(ParsedImage top) throws IOException {
+    List<ParsedImage> chained = new ArrayList<>();
     for (Descriptor d : top.vbmeta().descriptors()) {
       if (d instanceof ChainPartitionDescriptor c) {
-        AvbImage image = AvbImage.read(top.chained(c.partitionName()));
+        ParsedImage image = ParsedImage.read(top.chained(c.partitionName()));
         for (Descriptor inner : image.vbmeta().descriptors()) {
           if (inner instanceof ChainPartitionDescriptor) {
             throw new AvbFormatException(

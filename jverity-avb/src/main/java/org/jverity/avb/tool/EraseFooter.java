@@ -18,7 +18,7 @@ public record EraseFooter(Path image, boolean keepHashtree) {
     if (FooterBlock.existing(image).isEmpty()) {
       throw new AvbFormatException(image + ": no AVB footer (expected: an image with a footer)");
     }
-    AvbImage parsed = AvbImage.read(image);
+    ParsedImage parsed = ParsedImage.read(image);
     long size = parsed.footer().originalImageSize();
     if (keepHashtree) {
       HashtreeDescriptor ht =

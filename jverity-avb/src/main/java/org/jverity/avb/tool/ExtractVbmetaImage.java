@@ -23,7 +23,7 @@ public record ExtractVbmetaImage(Path image, Path output, long paddingSize) {
     if (FooterBlock.existing(image).isEmpty()) {
       throw new AvbFormatException(image + ": no AVB footer (expected: an image with a footer)");
     }
-    byte[] blob = AvbImage.read(image).vbmeta().encode();
+    byte[] blob = ParsedImage.read(image).vbmeta().encode();
     AtomicOutput.write(output, MakeVbmetaImage.padded(blob, paddingSize));
     return blob;
   }

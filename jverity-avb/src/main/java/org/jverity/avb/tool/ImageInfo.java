@@ -15,7 +15,7 @@ import org.jverity.avb.verify.DmVerityTable;
 public record ImageInfo(Path image) {
   /** avbtool's text alone, whatever the descriptors' numbers (avbtool prints them as they are). */
   public String avbtoolText() throws IOException {
-    AvbImage parsed = AvbImage.read(image);
+    ParsedImage parsed = ParsedImage.read(image);
     return InfoImage.format(parsed.footer(), parsed.size(), parsed.vbmeta());
   }
 
@@ -26,7 +26,7 @@ public record ImageInfo(Path image) {
    *     (DmVerityTable), before anything is returned
    */
   public String withDmVerity() throws IOException {
-    AvbImage parsed = AvbImage.read(image);
+    ParsedImage parsed = ParsedImage.read(image);
     StringBuilder b =
         new StringBuilder(InfoImage.format(parsed.footer(), parsed.size(), parsed.vbmeta()));
     for (Descriptor d : parsed.vbmeta().descriptors()) {

@@ -15,9 +15,9 @@ import org.jverity.avb.KernelCmdlineDescriptor;
  */
 public record KernelCmdline(Path image, boolean hashtreeDisabled) {
   public String apply() throws IOException {
-    AvbImage top = AvbImage.read(image);
+    ParsedImage top = ParsedImage.read(image);
     List<String> parts = new ArrayList<>();
-    List<AvbImage> chained = ChainedImages.of(top);
+    List<ParsedImage> chained = ChainedImages.of(top);
     int next = 0;
     for (Descriptor d : top.vbmeta().descriptors()) {
       if (d instanceof ChainPartitionDescriptor) {

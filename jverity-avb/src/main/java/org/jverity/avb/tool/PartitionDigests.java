@@ -19,9 +19,9 @@ public record PartitionDigests(Path image) {
   public record Digest(String name, String digest) {}
 
   public List<Digest> apply() throws IOException {
-    AvbImage top = AvbImage.read(image);
+    ParsedImage top = ParsedImage.read(image);
     List<Digest> out = new ArrayList<>();
-    List<AvbImage> chained = ChainedImages.of(top);
+    List<ParsedImage> chained = ChainedImages.of(top);
     int next = 0;
     for (Descriptor d : top.vbmeta().descriptors()) {
       if (d instanceof ChainPartitionDescriptor) {

@@ -96,7 +96,7 @@ public final class VbmetaAssembler {
               prop.substring(0, colon), Files.readAllBytes(Path.of(prop.substring(colon + 1)))));
     }
     if (options.setupRootfsFromKernel() != null) {
-      AvbImage image = AvbImage.read(options.setupRootfsFromKernel());
+      ParsedImage image = ParsedImage.read(options.setupRootfsFromKernel());
       HashtreeDescriptor ht =
           image
               .hashtree()
@@ -122,7 +122,7 @@ public final class VbmetaAssembler {
     TreeMap<String, Descriptor> named = new TreeMap<>();
     int minor = 0;
     for (Path p : options.includeDescriptorsFromImage()) {
-      VbmetaImage vbmeta = AvbImage.read(p).vbmeta();
+      VbmetaImage vbmeta = ParsedImage.read(p).vbmeta();
       minor = Math.max(minor, vbmeta.header().requiredLibavbVersionMinor());
       for (Descriptor d : vbmeta.descriptors()) {
         String key = avbtoolKey(d);

@@ -29,9 +29,9 @@ public record VbmetaDigest(Path image, String hashAlgorithm) {
                     new UnsupportedHashAlgorithmException(
                         hashAlgorithm, "--hash_algorithm: " + hashAlgorithm + " (not supported)"));
     MessageDigest md = alg.newDigest();
-    AvbImage top = AvbImage.read(image);
+    ParsedImage top = ParsedImage.read(image);
     md.update(top.vbmeta().encode());
-    for (AvbImage chained : ChainedImages.of(top)) {
+    for (ParsedImage chained : ChainedImages.of(top)) {
       md.update(chained.vbmeta().encode());
     }
     return Hex.format(md.digest());

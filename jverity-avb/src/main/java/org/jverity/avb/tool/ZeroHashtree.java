@@ -16,7 +16,7 @@ public record ZeroHashtree(Path image) {
     if (FooterBlock.existing(image).isEmpty()) {
       throw new AvbFormatException(image + ": no AVB footer (expected: an image with a footer)");
     }
-    AvbImage parsed = AvbImage.read(image);
+    ParsedImage parsed = ParsedImage.read(image);
     HashtreeDescriptor ht =
         parsed
             .hashtree()

@@ -51,6 +51,12 @@ import org.jverity.verify.ReaderOptions;
  * block (every byte before it is written to stdout; {@code --output} is left as it was), 9 when the
  * tree is too short.
  */
+/**
+ * {@code jverity cat}: a file's bytes, every block verified through its fs-verity Merkle tree
+ * against a trusted file digest (given, or signed by a trusted certificate), the read
+ * fsverity-utils leaves to the kernel. A file or a URL; stdout or an {@code --output} written aside
+ * and renamed.
+ */
 public final class CatCommand implements Command {
   private static final int PIECE = 1 << 20; // bytes read and written at a time
 

@@ -21,6 +21,10 @@ import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.AtomicOutput;
 import org.jverity.sig.FsVeritySignature;
 
+/**
+ * {@code jverity sign}: a file's fs-verity digest signed into a DER PKCS#7 signature, byte for byte
+ * {@code fsverity sign}'s, for the kernel's built-in signature check or a userspace verifier.
+ */
 public final class SignCommand implements Command {
   Path file;
   Path out;

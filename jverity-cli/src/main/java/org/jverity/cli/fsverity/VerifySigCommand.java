@@ -21,6 +21,10 @@ import org.jverity.hash.HashAlgorithm;
 import org.jverity.sig.FsVeritySignature;
 import org.jverity.sig.InvalidSignatureException;
 
+/**
+ * {@code jverity verify-sig}: whether a PKCS#7 signature (as {@code fsverity sign} writes it) signs
+ * a file's fs-verity digest under a trusted certificate, the check the kernel's keyring makes.
+ */
 public final class VerifySigCommand implements Command {
   Path file;
   Path sig;

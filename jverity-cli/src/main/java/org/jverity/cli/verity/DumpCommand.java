@@ -15,6 +15,10 @@ import org.jverity.format.VeritySuperblock;
 import org.jverity.image.Superblocks;
 import org.jverity.io.FileDevice;
 
+/**
+ * {@code jverity dump}: a hash device's superblock, line for line {@code veritysetup dump}'s, or
+ * the header and layout as JSON.
+ */
 public final class DumpCommand implements Command {
   Path hash;
   Long hashOffset;

@@ -34,6 +34,11 @@ import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeBuilder;
 import org.jverity.tree.TreeRoot;
 
+/**
+ * {@code jverity format}: the hash tree of a data device (and optionally its Reed-Solomon parity)
+ * written to a hash device, byte for byte {@code veritysetup format}'s, its output and exit codes
+ * too. A hash file is written aside and renamed into place; a device is written in place.
+ */
 public final class FormatCommand implements Command {
   Path data;
   Path hash;

@@ -36,6 +36,11 @@ import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.ReaderOptions;
 import org.jverity.verify.VerifiedReader;
 
+/**
+ * {@code jverity read}: a range of a dm-verity (or AVB) image's data, every block verified against
+ * the root hash before any of it is written, the read {@code veritysetup open} gives through the
+ * kernel. Stops at the first block that does not verify, naming it.
+ */
 public final class ReadCommand implements Command {
   private static final int PIECE = 1 << 20; // bytes read and written at a time
 

@@ -29,6 +29,11 @@ import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeChecker;
 
+/**
+ * {@code jverity repair}: the blocks of data and hash device that fail verification, corrected in
+ * place from the Reed-Solomon parity, only with corrections that verify (the kernel's FEC, applied
+ * to the devices rather than to one read).
+ */
 public final class RepairCommand implements Command {
   final ImageArguments image = new ImageArguments();
   final VerityOptions options = new VerityOptions();

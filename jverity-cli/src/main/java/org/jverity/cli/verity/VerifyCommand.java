@@ -33,6 +33,10 @@ import org.jverity.tree.Corruption;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.TreeChecker;
 
+/**
+ * {@code jverity verify}: every block of a data device checked against its hash tree and root hash,
+ * as {@code veritysetup verify} checks them, with its exit codes, listing the corrupted blocks.
+ */
 public final class VerifyCommand implements Command {
   final ImageArguments image = new ImageArguments();
   final VerityOptions options = new VerityOptions();

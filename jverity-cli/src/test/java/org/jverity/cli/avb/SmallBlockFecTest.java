@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.hashtree.AvbTreeGeometry;
-import org.jverity.avb.tool.AvbImage;
+import org.jverity.avb.tool.ParsedImage;
 import org.jverity.avb.verify.DmVerityTable;
 import org.jverity.fec.FecEncoder;
 import org.jverity.fec.FecLayout;
@@ -57,7 +57,7 @@ class SmallBlockFecTest {
   }
 
   private static HashtreeDescriptor descriptor(Path img) throws Exception {
-    return AvbImage.read(img).hashtree().orElseThrow();
+    return ParsedImage.read(img).hashtree().orElseThrow();
   }
 
   /** {@code veritysetup verify} with the options the descriptor's table gives. */

@@ -66,8 +66,8 @@ public record AwsEnvironment(Map<String, String> variables, Path home) {
     String name = profileName();
     Path credentials = credentialsFile();
     Path config = configFile();
-    Map<String, String> fromCredentials = IniFile.read(credentials).get(name);
-    Map<String, Map<String, String>> configSections = IniFile.read(config);
+    Map<String, String> fromCredentials = AwsIniFile.read(credentials).get(name);
+    Map<String, Map<String, String>> configSections = AwsIniFile.read(config);
     Map<String, String> fromConfig = configSections.get("profile " + name);
     if (fromConfig == null && name.equals(DEFAULT_PROFILE)) {
       fromConfig = configSections.get(DEFAULT_PROFILE);

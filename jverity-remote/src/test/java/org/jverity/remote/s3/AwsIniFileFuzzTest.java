@@ -20,7 +20,7 @@ class AwsIniFileFuzzTest {
     ParserContract.holds(
         bytes.length,
         () -> {
-          Map<String, Map<String, String>> sections = IniFile.parse(lines);
+          Map<String, Map<String, String>> sections = AwsIniFile.parse(lines);
           for (Map<String, String> keys : sections.values()) {
             assertThat(keys.keySet()).allMatch(k -> k.equals(k.toLowerCase(Locale.ROOT)));
           }

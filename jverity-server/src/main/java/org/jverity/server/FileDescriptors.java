@@ -8,16 +8,16 @@ import org.jverity.posix.Posix;
  * way to move a descriptor it did not open. Through the core's one binding of the C library ({@link
  * Posix}); failures are an {@link IOException} naming the call and errno. Thread-safe.
  */
-final class Descriptors {
+final class FileDescriptors {
   private final Posix posix;
 
-  private Descriptors(Posix posix) {
+  private FileDescriptors(Posix posix) {
     this.posix = posix;
   }
 
   private static final class Holder {
-    static final Descriptors INSTANCE =
-        new Descriptors(
+    static final FileDescriptors INSTANCE =
+        new FileDescriptors(
             Posix.get()
                 .orElseThrow(
                     () ->
@@ -26,7 +26,7 @@ final class Descriptors {
                                 + " (64-bit Linux or macOS, native access allowed)")));
   }
 
-  static Descriptors get() {
+  static FileDescriptors get() {
     return Holder.INSTANCE;
   }
 

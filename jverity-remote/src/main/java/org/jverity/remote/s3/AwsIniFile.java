@@ -15,8 +15,8 @@ import java.util.Map;
  * value opening a sub-section of indented lines ({@code s3 =} then {@code addressing_style =
  * path}), whose keys are kept as {@code s3.addressing_style}. Key names are lower-cased.
  */
-final class IniFile {
-  private IniFile() {}
+final class AwsIniFile {
+  private AwsIniFile() {}
 
   /** Sections by name, each its keys in file order; empty when the file does not exist. */
   static Map<String, Map<String, String>> read(Path file) throws IOException {

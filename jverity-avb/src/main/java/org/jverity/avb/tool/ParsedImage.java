@@ -19,18 +19,18 @@ import org.jverity.io.FileDevice;
  * @param footer the footer, or null
  * @param vbmeta the vbmeta it holds
  */
-public record AvbImage(Path path, long size, AvbFooter footer, VbmetaImage vbmeta) {
+public record ParsedImage(Path path, long size, AvbFooter footer, VbmetaImage vbmeta) {
   /** Reads footer and vbmeta of {@code path}. */
-  public static AvbImage read(Path path) throws IOException {
+  public static ParsedImage read(Path path) throws IOException {
     try (BlockDevice d = FileDevice.openChannel(path, false)) {
       return read(path, d);
     }
   }
 
   /** Reads footer and vbmeta of {@code device}, named {@code path}. */
-  public static AvbImage read(Path path, BlockDevice device) throws IOException {
+  public static ParsedImage read(Path path, BlockDevice device) throws IOException {
     AvbFooter footer = AvbFooter.read(device).orElse(null);
-    return new AvbImage(path, device.size(), footer, VbmetaImage.read(device, footer));
+    return new ParsedImage(path, device.size(), footer, VbmetaImage.read(device, footer));
   }
 
   /** The first hashtree descriptor, as avbtool takes it. */
