@@ -10,6 +10,7 @@ module org.jverity.core {
   exports org.jverity.hash;
   exports org.jverity.image;
   exports org.jverity.io;
+  exports org.jverity.text;
   // The C library bound once: the server's socket activation moves descriptors through it.
   exports org.jverity.posix to
       org.jverity.server;

@@ -29,6 +29,7 @@ import org.jverity.cli.command.Io;
 import org.jverity.cli.command.JsonOutput;
 import org.jverity.cli.command.Stdout;
 import org.jverity.cli.remote.RemoteDevices;
+import org.jverity.cli.serve.ServerExitCodes;
 import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.UsageException;
@@ -397,7 +398,7 @@ public final class Main {
     }
     return switch (e) {
       case CliException c -> c.exitCode();
-      case ServerException s -> ExitCode.of(s.reason());
+      case ServerException s -> ServerExitCodes.of(s.reason());
       case Stdout.Closed c -> ExitCode.OUTPUT_CLOSED;
       case InvalidSignatureException s -> ExitCode.SIGNATURE_INVALID;
       case UnsupportedHashAlgorithmException u -> ExitCode.UNSUPPORTED_HASH;

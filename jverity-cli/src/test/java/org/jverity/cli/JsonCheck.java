@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import org.jverity.server.Json;
 import org.jverity.testkit.Tool;
 import org.jverity.testkit.ToolResult;
+import org.jverity.text.Json;
 
 /**
  * Checks that jverity's JSON is JSON: Python's json module, an oracle jverity did not write, must

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.server.Json;
 import org.jverity.testkit.NbdClients;
 import org.jverity.testkit.Tool;
+import org.jverity.text.Json;
 
 /**
  * Running as a service, with real processes: {@code close NAME} through the status socket, {@code

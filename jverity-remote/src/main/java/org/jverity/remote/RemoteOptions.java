@@ -2,6 +2,7 @@ package org.jverity.remote;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.jverity.image.Locations;
 
 /**
  * How remote devices are reached and cached; one set per {@link RemoteSource} (per export, or the
@@ -134,8 +135,6 @@ public record RemoteOptions(
    * s3://}).
    */
   public static boolean isRemote(String location) {
-    return location.startsWith("http://")
-        || location.startsWith("https://")
-        || location.startsWith("s3://");
+    return Locations.isRemote(location);
   }
 }

@@ -3,11 +3,13 @@ package org.jverity.server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import org.jverity.io.BlockDevice;
+import org.jverity.remote.RemoteReport;
 
 /**
  * Reads of one served export's data or hash file that failed, which clients see only as EIO: a file
@@ -150,5 +152,16 @@ public final class DeviceErrors {
   /** The devices watched, in the order they were opened: data, then hash. */
   List<WatchedDevice> devices() {
     return List.copyOf(watched);
+  }
+
+  /** The remote devices among the watched ones, with what they met. */
+  List<RemoteReport.Device> remoteDevices() {
+    List<RemoteReport.Device> list = new ArrayList<>();
+    for (WatchedDevice w : devices()) {
+      if (w.remote) {
+        list.add(new RemoteReport.Device(w.role, w.description(), changed(w.role)));
+      }
+    }
+    return list;
   }
 }

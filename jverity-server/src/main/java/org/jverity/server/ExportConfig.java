@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jverity.image.FecSource;
+import org.jverity.image.Locations;
 import org.jverity.image.ParamOverrides;
 import org.jverity.image.RootCheck;
 import org.jverity.remote.RemoteOptions;

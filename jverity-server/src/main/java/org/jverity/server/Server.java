@@ -22,10 +22,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
+import org.jverity.image.Locations;
 import org.jverity.nbd.NbdEvents;
 import org.jverity.nbd.NbdServer;
 import org.jverity.nbd.NbdTls;
 import org.jverity.nbd.NbdUri;
+import org.jverity.text.Json;
 import org.jverity.verify.CorruptBlockException;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.HashBlockCache;
@@ -33,14 +35,16 @@ import org.jverity.verify.HashBlockCache;
 /**
  * Runs an NBD server for {@code open} and {@code serve} until it is told to stop: opens the exports
  * over one hash block cache, claims their status sockets, listens (or serves stdin), prints one URI
- * per export on stdout, then waits. SIGINT and SIGTERM stop it cleanly (a shutdown hook: requests
- * in flight finish, sockets are removed) with exit code 0, and so do {@code jverity close} of its
- * last export and, under --exit-with-parent, the parent exiting; --run's command exiting stops it
- * with that command's status ({@link Service}). {@code close} of another export withdraws just that
- * one. With {@link #withReload}, SIGHUP rereads the config and serves what it says ({@link
- * #reload()}). A reader failing closed under --restart-on-corruption or --panic-on-corruption stops
- * it with {@link Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths
- * are thread-safe.
+ * per export on stdout, then waits. Under the command line's {@link JvmProcess}, SIGINT and SIGTERM
+ * stop it cleanly (requests in flight finish, sockets are removed) with exit code 0, and so do
+ * {@link #stop()} and {@code jverity close} of its last export and, under --exit-with-parent, the
+ * parent exiting; --run's command exiting stops it with that command's status ({@link Service}).
+ * {@code close} of another export withdraws just that one. With {@link #withReload}, SIGHUP (under
+ * {@link JvmProcess}) and {@code jverity reload} reread the config and serve what it says ({@link
+ * #reload()}). The process is the front end's ({@link #withProcess}): without one the server hooks
+ * no signal and never ends the JVM, so it runs in a test's JVM as in its own. A reader failing
+ * closed under --restart-on-corruption or --panic-on-corruption stops it with {@link
+ * Outcome#RESTART} or {@link Outcome#PANIC}. One instance per run; the stop paths are thread-safe.
  */
 public final class Server {
   /** How long requests in flight may take to finish on a clean stop. */
@@ -62,11 +66,7 @@ public final class Server {
   private final Service service;
   private final ExportOpener opener;
 
-  /**
-   * How an outcome ends the process from the shutdown hook, which cannot return it: the front end's
-   * exit codes.
-   */
-  private final ToIntFunction<Outcome> exitStatus;
+  private ProcessHooks process = ProcessHooks.NONE;
 
   private final Map<Path, String> inputs; // the command's input files besides the exports', by role
   private volatile NbdMetrics metrics;
@@ -90,7 +90,6 @@ public final class Server {
    * @param opener how each export's image is opened and checked before the server listens
    * @param inputs the command's input files besides those of the exports (config, root hash file,
    *     signature), each with what it is: a pid file is never one of them
-   * @param exitStatus the process's exit status for each outcome, used when a signal ends the run
    */
   public Server(
       List<ExportConfig> specs,
@@ -98,7 +97,6 @@ public final class Server {
       Service service,
       ExportOpener opener,
       Map<Path, String> inputs,
-      ToIntFunction<Outcome> exitStatus,
       PrintWriter out,
       PrintWriter err) {
     this.specs = List.copyOf(specs);
@@ -106,9 +104,14 @@ public final class Server {
     this.service = service;
     this.opener = opener;
     this.inputs = inputs;
-    this.exitStatus = exitStatus;
     this.out = out;
     this.log = new ServerLog(err);
+  }
+
+  /** Hooks the run into its process ({@link JvmProcess} for the command line); none by default. */
+  public Server withProcess(ProcessHooks hooks) {
+    process = hooks;
+    return this;
   }
 
   /** --json: each URI as a "listening" event, one JSON object a line ({@link ServingEvents}). */
@@ -150,8 +153,7 @@ public final class Server {
     }
     cache = new HashBlockCache(listening.cacheSize());
     List<AutoCloseable> opened = new ArrayList<>(); // closed in reverse
-    Thread hook = null;
-    SighupReload sighup = null;
+    ProcessHooks.Installed hooks = ProcessHooks.Installed.NOTHING;
     try {
       opened.add(this::closeExports); // after everything else: the exports, then their remotes
       List<ServedExport> served = new ArrayList<>();
@@ -196,17 +198,10 @@ public final class Server {
       opened.add(() -> server.shutdown(GRACE)); // closed before the exports
       uriOf = listen();
       uris = served.stream().map(e -> uriOf.apply(e.spec.name())).toList();
-      hook = Thread.ofPlatform().name("jverity-shutdown").unstarted(this::stopOnSignal);
-      Runtime.getRuntime().addShutdownHook(hook);
       if (service.pidFile() != null) {
         opened.addFirst(PidFile.write(service.pidFile())); // removed last
       }
-      if (reload != null && !listening.stdin()) {
-        sighup = SighupReload.install(this::reload);
-        if (sighup.ignored()) {
-          log.line("SIGHUP is ignored (started under nohup?): reload with `jverity reload NAME`");
-        }
-      }
+      hooks = process.install(this);
       if (service.exitWithParent()) {
         opened.add(ParentWatch.start(parent, log, () -> server.shutdown(GRACE)));
       }
@@ -235,9 +230,7 @@ public final class Server {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      if (sighup != null) {
-        sighup.close(); // no reload while closing
-      }
+      hooks.stopReloads(); // no reload while closing
       for (int i = opened.size() - 1; i >= 0; i--) {
         try {
           opened.get(i).close();
@@ -247,17 +240,12 @@ public final class Server {
       }
       finished.countDown();
     }
-    if (hook != null) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // the JVM is shutting down: the hook ends it with outcome()'s exit code
-      }
-    }
+    hooks.remove();
     return outcome();
   }
 
-  private Outcome outcome() {
+  /** How the run ends (so far): what {@link #run} returns, and a signal's exit status. */
+  Outcome outcome() {
     CorruptionMode mode = failedClosed.get();
     CaptiveRun run = captive;
     if (mode == null && run != null && run.finishedByItself()) {
@@ -580,23 +568,25 @@ public final class Server {
     }
   }
 
-  /**
-   * The shutdown hook (SIGINT, SIGTERM, or the JVM exiting): stops the server, waits for the main
-   * thread to close everything, then ends the JVM with this run's exit code rather than the
-   * signal's (128 + signal).
-   */
-  private void stopOnSignal() {
+  /** Stops the server as SIGTERM does: requests in flight finish, then {@link #run} returns. */
+  public void stop() {
     NbdServer s = server;
     if (s != null) {
       s.shutdown(GRACE);
     }
-    try {
-      finished.await(GRACE.toSeconds() + 5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    log.flush();
-    Runtime.getRuntime()
-        .halt(exitStatus.applyAsInt(outcome())); // the hook cannot return it to Main
+  }
+
+  /** Waits until {@link #run} has closed everything (or the time is up). */
+  boolean awaitFinished(long timeout, TimeUnit unit) throws InterruptedException {
+    return finished.await(timeout, unit);
+  }
+
+  /** Whether this run rereads its config on SIGHUP and {@code jverity reload}. */
+  boolean reloads() {
+    return reload != null && !listening.stdin();
+  }
+
+  ServerLog log() {
+    return log;
   }
 }

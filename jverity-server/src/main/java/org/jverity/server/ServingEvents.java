@@ -2,6 +2,7 @@ package org.jverity.server;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jverity.text.Json;
 
 /**
  * What {@code open --json} and {@code serve --json} print on stdout instead of the bare URIs: one

@@ -7,7 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 import org.jverity.format.Hex;
 import org.jverity.format.VerityParams;
+import org.jverity.image.Locations;
 import org.jverity.image.ParamOverrides;
+import org.jverity.remote.RemoteReport;
 import org.jverity.tree.Area;
 import org.jverity.verify.CacheStats;
 import org.jverity.verify.CorruptBlockException;
@@ -69,7 +71,7 @@ final class StatusReport {
       rows.add(row("truncated", errors.truncation()));
     }
     if (served.remote != null) {
-      rows.addAll(RemoteReport.rows(RemoteReport.devices(errors), served.remote.stats()));
+      rows.addAll(RemoteReport.rows(errors.remoteDevices(), served.remote.stats()));
     }
     rows.add(row("inline reads", Long.toString(stats.inlineReads())));
     rows.add(row("pooled reads", Long.toString(stats.pooledReads())));
@@ -171,7 +173,7 @@ final class StatusReport {
     }
     m.put("deviceErrors", d);
     if (served.remote != null) {
-      m.put("remote", RemoteReport.json(RemoteReport.devices(errors), served.remote.stats()));
+      m.put("remote", RemoteReport.json(errors.remoteDevices(), served.remote.stats()));
     }
     m.put("inlineReads", stats.inlineReads());
     m.put("pooledReads", stats.pooledReads());

@@ -2,6 +2,7 @@ package org.jverity.server;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.jverity.image.Locations;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.FilterBlockDevice;
 

@@ -15,6 +15,7 @@ import org.jverity.io.BlockDevice;
 import org.jverity.remote.ObjectChangedException;
 import org.jverity.remote.ObjectIdentity;
 import org.jverity.remote.OriginException;
+import org.jverity.remote.RemoteReport;
 import org.jverity.remote.RemoteStats;
 
 /**
@@ -70,7 +71,7 @@ class RemoteDeviceReportTest {
             "jverity: export disk: data object changed since open: ETag \"A\" -> \"B\"");
     assertThat(errors.anyChanged()).isTrue();
     assertThat(errors.changedReads()).isEqualTo(5);
-    List<RemoteReport.Device> devices = RemoteReport.devices(errors);
+    List<RemoteReport.Device> devices = errors.remoteDevices();
     assertThat(devices)
         .containsExactly(
             new RemoteReport.Device(

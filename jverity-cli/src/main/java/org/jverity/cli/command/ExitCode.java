@@ -1,8 +1,6 @@
 package org.jverity.cli.command;
 
 import org.jverity.cli.syntax.BadValue;
-import org.jverity.server.Outcome;
-import org.jverity.server.ServerException;
 
 /**
  * jverity's exit codes: one per kind of failure, so scripts can branch without parsing messages.
@@ -129,28 +127,6 @@ public final class ExitCode {
       case AVB_REFUSED -> "AVB verification failed";
       case OUTPUT_CLOSED -> "standard output closed by its reader";
       default -> "unknown";
-    };
-  }
-
-  /**
-   * The exit code of what the server refused or could not do: the one place its reasons become
-   * codes.
-   */
-  public static int of(ServerException.Reason reason) {
-    return switch (reason) {
-      case CONFLICT -> USAGE;
-      case INVALID_VALUE -> INVALID_PARAMETER;
-      case IO -> IO_ERROR;
-    };
-  }
-
-  /** The exit code of a server's run: --run's command's status is passed on as it is. */
-  public static int of(Outcome outcome) {
-    return switch (outcome.end()) {
-      case STOPPED -> OK;
-      case RESTART -> RESTART;
-      case PANIC -> PANIC;
-      case COMMAND_EXITED -> outcome.commandStatus();
     };
   }
 

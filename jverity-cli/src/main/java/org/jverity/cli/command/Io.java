@@ -3,7 +3,7 @@ package org.jverity.cli.command;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Set;
-import org.jverity.server.Json;
+import org.jverity.text.Json;
 
 /**
  * What a running command is given besides its options: where to write, and the global switches.

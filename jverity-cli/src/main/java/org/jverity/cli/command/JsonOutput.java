@@ -5,7 +5,7 @@ import java.io.Writer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jverity.server.Json;
+import org.jverity.text.Json;
 
 /**
  * {@code --json}'s promise, kept in one place: a command that reports under {@code --json} ends

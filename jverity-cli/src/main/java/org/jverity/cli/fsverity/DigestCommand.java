@@ -30,11 +30,11 @@ import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.FsVerityTreeBuilder;
 import org.jverity.hash.BlockHasher;
 import org.jverity.image.DeviceSource;
+import org.jverity.image.Locations;
 import org.jverity.io.AtomicOutput;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
-import org.jverity.server.Locations;
 
 /**
  * {@code fsverity digest}: prints each file's fs-verity digest, optionally writing its Merkle tree

@@ -6,7 +6,7 @@ import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.ByteSize;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.image.DeviceSource;
-import org.jverity.server.Locations;
+import org.jverity.image.Locations;
 
 /**
  * How the devices at a URL are reached and cached, as {@code read}, {@code verify}, {@code open},

@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jverity.image.DeviceSource;
+import org.jverity.image.Locations;
 import org.jverity.io.BlockDevice;
 import org.jverity.remote.OriginException;
 import org.jverity.remote.RemoteOptions;
+import org.jverity.remote.RemoteReport;
 import org.jverity.remote.RemoteSource;
-import org.jverity.server.Locations;
-import org.jverity.server.RemoteReport;
 
 /**
  * The command line's side of jverity-remote: {@link RemoteArguments} made {@link RemoteOptions} and

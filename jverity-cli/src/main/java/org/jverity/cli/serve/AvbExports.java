@@ -7,9 +7,9 @@ import org.jverity.cli.remote.RemoteArguments;
 import org.jverity.cli.verity.AvbImage;
 import org.jverity.cli.verity.Trust;
 import org.jverity.image.DeviceSource;
+import org.jverity.image.Locations;
 import org.jverity.remote.RemoteOptions;
 import org.jverity.server.ExportConfig;
-import org.jverity.server.Locations;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.IoClass;
 

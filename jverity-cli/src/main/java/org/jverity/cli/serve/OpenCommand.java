@@ -19,9 +19,10 @@ import org.jverity.cli.syntax.UsageException;
 import org.jverity.cli.verity.AvbImage;
 import org.jverity.cli.verity.AvbOptions;
 import org.jverity.cli.verity.RootHashes;
+import org.jverity.image.Locations;
 import org.jverity.server.Endpoint;
 import org.jverity.server.ExportConfig;
-import org.jverity.server.Locations;
+import org.jverity.server.JvmProcess;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.Server;
 import org.jverity.server.ServerException;
@@ -158,16 +159,16 @@ public final class OpenCommand implements Command {
     if (rootHashFile != null) {
       inputs.put(rootHashFile, "the root hash file");
     }
-    return ExitCode.of(
+    return ServerExitCodes.of(
         new Server(
                 List.of(spec),
                 listening,
                 service.toService(),
                 ExportChecks.INSTANCE,
                 inputs,
-                ExitCode::of,
                 io.out(),
                 io.err())
+            .withProcess(new JvmProcess(ServerExitCodes::of))
             .withJsonEvents(json)
             .withSocketActivation(activated)
             .run());

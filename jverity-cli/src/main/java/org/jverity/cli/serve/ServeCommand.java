@@ -15,6 +15,7 @@ import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.server.ConfigReload;
+import org.jverity.server.JvmProcess;
 import org.jverity.server.RuntimeDir;
 import org.jverity.server.Server;
 import org.jverity.server.SocketActivation;
@@ -81,16 +82,16 @@ public final class ServeCommand implements Command {
     IniFile ini = listening(readIni(), activated, io.err());
     ServeConfig c = read(ini, io);
     service.check(c.listening());
-    return ExitCode.of(
+    return ServerExitCodes.of(
         new Server(
                 c.exports(),
                 c.listening(),
                 service.toService(),
                 ExportChecks.INSTANCE,
                 Map.of(config, "the config file"),
-                ExitCode::of,
                 io.out(),
                 io.err())
+            .withProcess(new JvmProcess(ServerExitCodes::of))
             .withJsonEvents(json)
             .withSocketActivation(activated)
             .withReload(

@@ -10,10 +10,10 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
-import org.jverity.server.Json;
 import org.jverity.server.RuntimeDir;
 import org.jverity.server.ServerLog;
 import org.jverity.server.StatusSocket;
+import org.jverity.text.Json;
 
 /**
  * {@code jverity status NAME}: like {@code veritysetup status}, asks the running {@code open} or

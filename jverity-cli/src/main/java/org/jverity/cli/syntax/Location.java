@@ -1,6 +1,6 @@
 package org.jverity.cli.syntax;
 
-import org.jverity.server.Locations;
+import org.jverity.image.Locations;
 
 /**
  * Where a device is, as a command line or a config file names it: a file name ({@link FileName}),

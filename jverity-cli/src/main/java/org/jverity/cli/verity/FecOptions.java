@@ -17,9 +17,9 @@ import org.jverity.format.VerityParams;
 import org.jverity.image.DeviceSource;
 import org.jverity.image.FecParity;
 import org.jverity.image.FecSource;
+import org.jverity.image.Locations;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
-import org.jverity.server.Locations;
 
 /**
  * veritysetup's FEC options for the commands that read an image ({@code read}, {@code verify},

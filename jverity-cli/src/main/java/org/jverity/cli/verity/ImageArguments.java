@@ -11,7 +11,7 @@ import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.UsageException;
-import org.jverity.server.Locations;
+import org.jverity.image.Locations;
 
 /**
  * DATA HASH [ROOT_HASH] and --root-hash-file: what every command that checks an image is given.

@@ -7,6 +7,7 @@ import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.image.ConflictingOverridesException;
 import org.jverity.image.DeviceSource;
+import org.jverity.image.Locations;
 import org.jverity.image.ParamConflict;
 import org.jverity.image.ParamOverrides;
 import org.jverity.image.RootCheck;
@@ -14,7 +15,6 @@ import org.jverity.image.TrustedRoot;
 import org.jverity.image.VerityImage;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.FileDevice;
-import org.jverity.server.Locations;
 
 /**
  * The command line's side of {@link TrustedRoot} and {@link VerityImage#open}: the options as

@@ -14,7 +14,6 @@ import org.jverity.cli.syntax.Syntax;
 import org.jverity.image.DeviceSource;
 import org.jverity.remote.RemoteOptions;
 import org.jverity.remote.RemoteSource;
-import org.jverity.server.Locations;
 
 /** The remote options parsed, made {@link RemoteOptions}, and refused when bad. */
 class RemoteArgumentsTest {
@@ -103,32 +102,6 @@ class RemoteArgumentsTest {
     } finally {
       RemoteArguments.close(s);
     }
-  }
-
-  @Test
-  void theServersTestAgreesWithTheRemoteModules() {
-    for (String l :
-        List.of(
-            "http://h/x",
-            "https://h/x",
-            "s3://b/k",
-            "d.img",
-            "/abs/d.img",
-            "./s3://x",
-            "S3://b/k",
-            "ftp://h/x",
-            "")) {
-      assertThat(Locations.isRemote(l)).as(l).isEqualTo(RemoteOptions.isRemote(l));
-    }
-  }
-
-  @Test
-  void aUrlIsShownWithoutCredentials() {
-    assertThat(Locations.withoutQuery("https://h/d.img?X-Amz-Signature=abc"))
-        .isEqualTo("https://h/d.img");
-    assertThat(Locations.withoutQuery("https://user:pw@h:8443/d.img"))
-        .isEqualTo("https://h:8443/d.img");
-    assertThat(Locations.withoutQuery("s3://b/k")).isEqualTo("s3://b/k");
   }
 
   @Test

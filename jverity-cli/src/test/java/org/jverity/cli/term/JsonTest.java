@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.jverity.cli.JsonCheck;
-import org.jverity.server.Json;
+import org.jverity.text.Json;
 
 /**
  * {@link Json}: what it writes, indented or on one line, Python's json module reads back to the

@@ -1,10 +1,9 @@
-package org.jverity.server;
+package org.jverity.remote;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jverity.remote.RemoteStats;
 
 /**
  * What {@code status}, {@code read --json} and {@code verify --json} say of an image's remote
@@ -52,7 +51,7 @@ public final class RemoteReport {
   }
 
   /** As {@code status} prints them: label and value, after the export's device rows. */
-  static List<String[]> rows(List<Device> devices, RemoteStats s) {
+  public static List<String[]> rows(List<Device> devices, RemoteStats s) {
     List<String[]> rows = new ArrayList<>();
     for (Device d : devices) {
       rows.add(new String[] {d.role() + " origin", d.origin()});
@@ -87,16 +86,5 @@ public final class RemoteReport {
       }
     }
     return rows;
-  }
-
-  /** The remote devices among {@code errors}' watched ones, with what they met. */
-  static List<Device> devices(DeviceErrors errors) {
-    List<Device> list = new ArrayList<>();
-    for (WatchedDevice w : errors.devices()) {
-      if (w.remote) {
-        list.add(new Device(w.role, w.description(), errors.changed(w.role)));
-      }
-    }
-    return list;
   }
 }

@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.text;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,13 +1,12 @@
-package org.jverity.server;
+package org.jverity.image;
 
 import java.nio.file.Path;
 
 /**
  * Where a device is: a local path, or a URL ({@code http://}, {@code https://}, {@code s3://}). The
- * test is {@code RemoteOptions.isRemote}'s, said again here so that a command over local files
- * loads no class of jverity-remote (nor java.net.http): its start-up budget is ~100 ms, and asking
- * the remote module would load it. {@code LocationsTest} holds the two to the same answers.
- * Stateless.
+ * one rule, here beside {@link DeviceSource} so that a command over local files asks it without
+ * loading a class of jverity-remote (nor java.net.http): its start-up budget is ~100 ms. jverity-
+ * remote's {@code RemoteOptions.isRemote} asks it too. Stateless.
  */
 public final class Locations {
   private Locations() {}
