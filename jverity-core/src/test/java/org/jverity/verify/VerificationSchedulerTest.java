@@ -69,20 +69,24 @@ class VerificationSchedulerTest {
     assertThat(scheduler.pooledRequests()).isEqualTo(1);
   }
 
+  /** A scheduler of its own over the image's arrays as they are now (the devices copy them). */
+  private VerificationScheduler overTheDataAsItIsNow() throws Exception {
+    return new VerificationScheduler(
+        VerifiedReader.open(
+            im.params(),
+            new MemoryDevice("data", im.data()),
+            new MemoryDevice("hash", im.hash()),
+            im.root(),
+            new HashBlockCache(1 << 20),
+            ReaderOptions.DEFAULTS),
+        new HashingPool(2));
+  }
+
   @Test
   @DisplayName("an inline attempt that cannot decide hands the rest to the pool")
   void aMismatchInlineFallsBackToThePool() throws Exception {
     im.data()[BS + 5] ^= 1; // block 1 does not match: inline never runs the mismatch pipeline
-    try (VerificationScheduler s =
-        new VerificationScheduler(
-            VerifiedReader.open(
-                im.params(),
-                new MemoryDevice("data", im.data()),
-                new MemoryDevice("hash", im.hash()),
-                im.root(),
-                new HashBlockCache(1 << 20),
-                ReaderOptions.DEFAULTS),
-            new HashingPool(2))) {
+    try (VerificationScheduler s = overTheDataAsItIsNow()) {
       s.read(0, new byte[BS], 0, BS, IoClass.NONE); // block 0's path, which block 1 shares
       assertThatThrownBy(() -> s.read(BS, new byte[BS], 0, BS, IoClass.NONE))
           .isInstanceOf(CorruptBlockException.class);
@@ -144,16 +148,7 @@ class VerificationSchedulerTest {
   void corruptionInAPiece() throws Exception {
     im.data()[300 * 4096] ^= 1;
     im.data()[100 * 4096] ^= 1;
-    VerificationScheduler s =
-        new VerificationScheduler(
-            VerifiedReader.open(
-                im.params(),
-                new MemoryDevice("data", im.data()),
-                new MemoryDevice("hash", im.hash()),
-                im.root(),
-                new HashBlockCache(1 << 20),
-                ReaderOptions.DEFAULTS),
-            new HashingPool(2));
+    VerificationScheduler s = overTheDataAsItIsNow();
     try {
       assertThatThrownBy(() -> s.read(0, new byte[2 << 20], 0, 2 << 20, IoClass.BEST_EFFORT))
           .isInstanceOf(CorruptBlockException.class)

@@ -8,13 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.CommandTable;
+import org.jverity.cli.ScratchBash;
 import org.jverity.cli.TestLauncher;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.syntax.Syntax;
@@ -47,7 +47,7 @@ class ManPageExamplesTest {
     assertThat(conf).as("jverity-serve.conf(5)'s EXAMPLE").hasSize(1);
     Files.writeString(dir.resolve("serve.conf"), String.join("\n", conf.get(0)) + "\n");
     Files.copy(AvbTestKeys.path("testkey_rsa4096.pem"), dir.resolve("system_key.pem"));
-    Result fixtures =
+    ScratchBash.Result fixtures =
         bash(
             String.join(
                 "\n",
@@ -104,7 +104,7 @@ class ManPageExamplesTest {
                 "rc=0; " + example + " || rc=$?",
                 "kill $server 2> /dev/null; wait $server; exit $rc")
             : example;
-    Result r = bash("set -o pipefail\n" + script, 300);
+    ScratchBash.Result r = bash("set -o pipefail\n" + script, 300);
     assertThat(r.code()).as("%s%n%s", example, r.output()).isZero();
   }
 
@@ -133,37 +133,16 @@ class ManPageExamplesTest {
     return displays;
   }
 
-  private record Result(int code, String output) {}
-
   /** Runs {@code script} in bash in the scratch directory; every process it left is stopped. */
-  private static Result bash(String script, int seconds) throws Exception {
-    Path log = Files.createTempFile(dir, "bash", ".log");
-    ProcessBuilder b =
-        new ProcessBuilder("bash", "-c", script)
-            .directory(dir.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    b.environment()
-        .putAll(
-            Map.of(
-                "PATH", dir.resolve("bin") + ":/usr/bin:/usr/sbin:/bin:/sbin",
-                "HOME", dir.resolve("home").toString(),
-                "TMPDIR", dir.resolve("tmp").toString(),
-                "JVERITY_RUNTIME_DIR", dir.resolve("run").toString()));
-    Process p = b.start();
-    try {
-      if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-        return new Result(-1, "no exit within " + seconds + " s: " + Files.readString(log));
-      }
-      return new Result(p.exitValue(), Files.readString(log));
-    } finally {
-      p.descendants().forEach(ProcessHandle::destroy);
-      p.destroy();
-      if (!p.waitFor(10, TimeUnit.SECONDS)) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-      }
-      Files.deleteIfExists(log);
-    }
+  private static ScratchBash.Result bash(String script, int seconds) throws Exception {
+    return ScratchBash.run(
+        dir,
+        Map.of(
+            "PATH", dir.resolve("bin") + ":/usr/bin:/usr/sbin:/bin:/sbin",
+            "HOME", dir.resolve("home").toString(),
+            "TMPDIR", dir.resolve("tmp").toString(),
+            "JVERITY_RUNTIME_DIR", dir.resolve("run").toString()),
+        script,
+        seconds);
   }
 }

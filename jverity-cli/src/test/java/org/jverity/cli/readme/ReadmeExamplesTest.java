@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,6 +18,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.ScratchBash;
 import org.jverity.cli.ServerProcess;
 import org.jverity.cli.TestLauncher;
 import org.jverity.cli.readme.ReadmeBlocks.Block;
@@ -95,9 +95,9 @@ class ReadmeExamplesTest {
     Files.writeString(
         dir.resolve("home/.aws/config"),
         "[default]\nregion = us-east-1\n[profile reader]\nregion = us-east-1\n");
-    Bash fixtures = bash(resource("fixtures.sh"), 300);
+    ScratchBash.Result fixtures = bash(resource("fixtures.sh"), 300);
     assertThat(fixtures.code()).as("fixtures.sh: %s", fixtures.output()).isZero();
-    Bash attach = bash("cp data.img loop.img && losetup -f --show loop.img", 30);
+    ScratchBash.Result attach = bash("cp data.img loop.img && losetup -f --show loop.img", 30);
     assertThat(attach.code()).as("losetup: %s", attach.output()).isZero();
     loop = attach.output().strip();
     env.put("LOOP", loop);
@@ -234,7 +234,7 @@ class ReadmeExamplesTest {
     String name = block.file().replace('/', '-').replaceAll("\\.md$", "");
     Path file = dir.resolve("o/block-" + name + "-" + block.firstLine() + ".sh");
     Files.writeString(file, script);
-    Bash result = bash(". " + file, 300);
+    ScratchBash.Result result = bash(". " + file, 300);
     assertThat(result.code()).as("%s:%n%s", block.where(), result.output()).isZero();
   }
 
@@ -242,32 +242,9 @@ class ReadmeExamplesTest {
     return ReadmeExamples.ENTRIES.stream().filter(e -> b.text().contains(e.marker())).toList();
   }
 
-  private record Bash(int code, String output) {}
-
   /** Runs {@code script} in bash in the scratch directory; every process it left is stopped. */
-  private static Bash bash(String script, int seconds) throws Exception {
-    Path log = Files.createTempFile(dir, "bash", ".log");
-    ProcessBuilder b =
-        new ProcessBuilder("bash", "-c", script)
-            .directory(dir.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    b.environment().putAll(env);
-    Process p = b.start();
-    try {
-      if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-        return new Bash(-1, "no exit within " + seconds + " s: " + Files.readString(log));
-      }
-      return new Bash(p.exitValue(), Files.readString(log));
-    } finally {
-      p.descendants().forEach(ProcessHandle::destroy);
-      p.destroy();
-      if (!p.waitFor(10, TimeUnit.SECONDS)) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-      }
-      Files.deleteIfExists(log);
-    }
+  private static ScratchBash.Result bash(String script, int seconds) throws Exception {
+    return ScratchBash.run(dir, env, script, seconds);
   }
 
   private static String resource(String name) throws IOException {
