@@ -26,6 +26,54 @@ import org.jverity.io.BlockDevice;
  */
 public record TrustedRoot(VerityParams params, byte[] rootHash, ImageIdentity identity) {
 
+  public TrustedRoot {
+    rootHash = rootHash.clone();
+  }
+
+  /**
+   * A root known already, not read from a device: its parameters and root hash as another format's
+   * trusted metadata gives them (an AVB hashtree descriptor in a verified vbmeta). The root's
+   * length is checked against the algorithm.
+   */
+  public static TrustedRoot of(VerityParams params, byte[] rootHash) {
+    int want = params.hashAlgorithm().digestSize();
+    if (rootHash.length != want) {
+      throw new VerityParameterException(
+          "root hash: "
+              + rootHash.length
+              + " bytes (expected: "
+              + want
+              + " for "
+              + params.hashAlgorithm()
+              + ")");
+    }
+    return new TrustedRoot(params, rootHash, ImageIdentity.of(params, rootHash));
+  }
+
+  @Override
+  public byte[] rootHash() {
+    return rootHash.clone();
+  }
+
+  /** By value: a reloaded export with the same root is the same export. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TrustedRoot t
+        && params.equals(t.params)
+        && Arrays.equals(rootHash, t.rootHash)
+        && identity.equals(t.identity);
+  }
+
+  @Override
+  public int hashCode() {
+    return params.hashCode() * 31 + Arrays.hashCode(rootHash);
+  }
+
+  @Override
+  public String toString() {
+    return "TrustedRoot[" + identity + "]";
+  }
+
   /** Without a superblock, where the number of data blocks comes from when no override gives it. */
   @FunctionalInterface
   public interface DataBlocks {
@@ -199,18 +247,6 @@ public record TrustedRoot(VerityParams params, byte[] rootHash, ImageIdentity id
 
   /** Parses the hex root hash and checks its length against the tree's algorithm. */
   static byte[] parseRoot(String text, VerityParams p) {
-    byte[] root = Hex.parse("root hash", text);
-    int want = p.hashAlgorithm().digestSize();
-    if (root.length != want) {
-      throw new VerityParameterException(
-          "root hash: "
-              + root.length
-              + " bytes (expected: "
-              + want
-              + " for "
-              + p.hashAlgorithm()
-              + ")");
-    }
-    return root;
+    return of(p, Hex.parse("root hash", text)).rootHash;
   }
 }

@@ -80,16 +80,49 @@ public final class VerityImage implements AutoCloseable {
       TrustedRoot.DataBlocks dataBlocks,
       RootCheck check)
       throws IOException, GeneralSecurityException {
+    return open(
+        source,
+        data,
+        hash,
+        (dataDev, hashDev) ->
+            TrustedRoot.resolve(
+                overrides,
+                hashDev,
+                rootText,
+                dataBlocks != null ? dataBlocks : TrustedRoot.DataBlocks.of(dataDev)),
+        check);
+  }
+
+  /**
+   * Opens the data and hash devices of an image whose root is known already ({@link
+   * TrustedRoot#of}: another format's trusted metadata, such as an AVB vbmeta, gave it), and checks
+   * that root before any block is read. Nothing is read to find the parameters: a superblock, if
+   * there is one, is not consulted.
+   *
+   * @param check the root hash's check, or {@link RootCheck#NONE} when the root's source was
+   *     checked already (a vbmeta's signature)
+   * @throws GeneralSecurityException when {@code check} refuses the root hash
+   */
+  public static VerityImage open(
+      DeviceSource source, String data, String hash, TrustedRoot root, RootCheck check)
+      throws IOException, GeneralSecurityException {
+    return open(source, data, hash, (dataDev, hashDev) -> root, check);
+  }
+
+  /** How the root is found once the devices are open. */
+  @FunctionalInterface
+  private interface RootResolver {
+    TrustedRoot resolve(BlockDevice data, BlockDevice hash) throws IOException;
+  }
+
+  private static VerityImage open(
+      DeviceSource source, String data, String hash, RootResolver resolver, RootCheck check)
+      throws IOException, GeneralSecurityException {
     BlockDevice dataDev = source.open(data);
     BlockDevice hashDev = null;
     try {
       hashDev = source.open(hash);
-      TrustedRoot trusted =
-          TrustedRoot.resolve(
-              overrides,
-              hashDev,
-              rootText,
-              dataBlocks != null ? dataBlocks : TrustedRoot.DataBlocks.of(dataDev));
+      TrustedRoot trusted = resolver.resolve(dataDev, hashDev);
       check.check(trusted.rootHash()); // before any block is read
       prefetchUpperLevels(hashDev, trusted);
       return new VerityImage(source, hash, dataDev, hashDev, trusted);

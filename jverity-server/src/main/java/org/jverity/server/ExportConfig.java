@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import org.jverity.image.FecSource;
 import org.jverity.image.Locations;
-import org.jverity.image.ParamOverrides;
 import org.jverity.image.RootCheck;
 import org.jverity.remote.RemoteOptions;
 import org.jverity.verify.CorruptionMode;
@@ -21,8 +20,7 @@ import org.jverity.verify.IoClass;
  * @param description shown by {@code nbdinfo}; may be empty
  * @param data the data image: a path, or a URL ({@link Locations})
  * @param hash the hash device: a path, or a URL
- * @param rootText the root hash in hex or an image identity, as given (not yet parsed)
- * @param overrides the tree's parameters given (algorithm, block sizes, offsets, superblock)
+ * @param root the trusted root: given as text with the tree's parameters, or known already
  * @param signature the root hash's signature, the certificates trusted to make it and their check;
  *     null for none
  * @param mode what a corrupted block does
@@ -35,15 +33,14 @@ import org.jverity.verify.IoClass;
  * @param remote how its remote devices are reached and cached; null when every location is local
  *     (then nothing of jverity-remote is loaded)
  * @param avbKey the key an AVB partition image's vbmeta was checked against when the front end
- *     resolved it into the values above (its hashtree descriptor's); null for none
+ *     resolved it into the values above (its hashtree descriptor's root and FEC); null for none
  */
 public record ExportConfig(
     String name,
     String description,
     String data,
     String hash,
-    String rootText,
-    ParamOverrides overrides,
+    ExportRoot root,
     Signature signature,
     CorruptionMode mode,
     boolean errorAsCorruption,

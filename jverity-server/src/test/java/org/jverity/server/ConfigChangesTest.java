@@ -7,21 +7,27 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.jverity.format.VerityParams;
 import org.jverity.image.ParamOverrides;
 import org.jverity.image.RootCheck;
+import org.jverity.image.TrustedRoot;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.IoClass;
 
 /** What a reloaded config changes, export by export. */
 class ConfigChangesTest {
   private static ExportConfig export(String name, String data, ExportConfig.Signature sig) {
+    return export(name, data, new ExportRoot.Given("ab".repeat(32), ParamOverrides.NONE), sig);
+  }
+
+  private static ExportConfig export(
+      String name, String data, ExportRoot root, ExportConfig.Signature sig) {
     return new ExportConfig(
         name,
         null,
         data,
         data + ".hash",
-        "ab".repeat(32),
-        ParamOverrides.NONE,
+        root,
         sig,
         CorruptionMode.EIO,
         false,
@@ -71,5 +77,20 @@ class ConfigChangesTest {
             ConfigChanges.between(byName(export("a", "a", sig)), List.of(export("a", "a", same)))
                 .none())
         .isTrue();
+  }
+
+  @Test
+  void aKnownRootIsComparedByValue() {
+    VerityParams p = VerityParams.builder().dataBlocks(8).superblock(false).build();
+    byte[] root = new byte[32];
+    ExportConfig before = export("a", "a.img", new ExportRoot.Known(TrustedRoot.of(p, root)), null);
+    ExportConfig same =
+        export("a", "a.img", new ExportRoot.Known(TrustedRoot.of(p, root.clone())), null);
+    root[0] = 1; // an image signed anew with another tree
+    ExportConfig other = export("a", "a.img", new ExportRoot.Known(TrustedRoot.of(p, root)), null);
+    assertThat(ConfigChanges.between(byName(before), List.of(same)).unchanged())
+        .containsExactly("a");
+    assertThat(ConfigChanges.between(byName(before), List.of(other)).changed())
+        .containsExactly(other);
   }
 }

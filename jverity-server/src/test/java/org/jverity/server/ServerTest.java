@@ -56,8 +56,7 @@ class ServerTest {
         "",
         dir.resolve(name + ".img").toString(),
         dir.resolve(name + ".hash").toString(),
-        root,
-        ParamOverrides.NONE,
+        new ExportRoot.Given(root, ParamOverrides.NONE),
         null,
         CorruptionMode.EIO,
         false,
@@ -76,8 +75,19 @@ class ServerTest {
         public VerityImage open(ExportConfig e, org.jverity.image.DeviceSource source)
             throws IOException {
           try {
-            return VerityImage.open(
-                source, e.data(), e.hash(), e.overrides(), e.rootText(), null, RootCheck.NONE);
+            return switch (e.root()) {
+              case ExportRoot.Given g ->
+                  VerityImage.open(
+                      source,
+                      e.data(),
+                      e.hash(),
+                      g.overrides(),
+                      g.rootText(),
+                      null,
+                      RootCheck.NONE);
+              case ExportRoot.Known k ->
+                  VerityImage.open(source, e.data(), e.hash(), k.root(), RootCheck.NONE);
+            };
           } catch (java.security.GeneralSecurityException x) {
             throw new IOException(x); // never: no signature to check
           }

@@ -16,6 +16,8 @@ import org.jverity.avb.SparseImage;
 import org.jverity.avb.VbmetaImage;
 import org.jverity.avb.hashtree.AvbHashtree;
 import org.jverity.format.VerityParams;
+import org.jverity.image.FecSource;
+import org.jverity.image.TrustedRoot;
 import org.jverity.io.BlockDevice;
 
 /**
@@ -45,9 +47,6 @@ public record AvbPartition(
     long imageSize,
     boolean signed) {
 
-  /** What {@link #open} calls the trusted key in a refusal. */
-  private static final String TRUST_OPTION = "--avb-key";
-
   public AvbPartition {
     Objects.requireNonNull(footer, "footer");
     Objects.requireNonNull(vbmeta, "vbmeta");
@@ -74,12 +73,13 @@ public record AvbPartition(
    * the footer, the vbmeta (at most 64 KiB) and the tree's first bytes.
    *
    * @param location names the image in messages (its path)
+   * @param keyOption how the user gives the trusted key, named in a refusal
    * @throws AvbVerificationException saying, in one line, why a device would refuse the image
    * @throws AvbFormatException when it is no AVB partition with a hashtree: no footer, no single
    *     hashtree descriptor, or a footer or vbmeta libavb cannot parse
    */
-  public static AvbPartition open(BlockDevice image, String location, AvbTrust trust)
-      throws IOException {
+  public static AvbPartition open(
+      BlockDevice image, String location, AvbTrust trust, KeyOption keyOption) throws IOException {
     if (SparseImage.is(image)) { // its last chunk may end with the footer, at the wrong offsets
       throw new AvbFormatException(SparseImage.refusal(location));
     }
@@ -101,17 +101,18 @@ public record AvbPartition(
                 + " is signed by key sha1 "
                 + AvbPublicKey.sha1(vbmeta.publicKey())
                 + ": give that key with "
-                + TRUST_OPTION
+                + keyOption.name()
                 + " ("
-                + AvbTrust.NONE
+                + keyOption.unsignedValue()
                 + " accepts only an unsigned image)");
       }
       if (!trust.trusts(vbmeta.publicKey())) {
         throw VbmetaTrust.untrustedKey(
-            location, vbmeta.publicKey(), trust.publicKeyBlob(), TRUST_OPTION);
+            location, vbmeta.publicKey(), trust.publicKeyBlob(), keyOption.name());
       }
     } else if (!trust.acceptUnsigned()) {
-      throw VbmetaTrust.unsigned(location, TRUST_OPTION + " " + AvbTrust.NONE + " accepts it");
+      throw VbmetaTrust.unsigned(
+          location, keyOption.name() + " " + keyOption.unsignedValue() + " accepts it");
     }
     VbmetaTrust.requireVerificationEnabled(location, vbmeta.header());
     for (Descriptor other : vbmeta.descriptors()) {
@@ -183,6 +184,24 @@ public record AvbPartition(
   @Override
   public byte[] rootDigest() {
     return rootDigest.clone();
+  }
+
+  /**
+   * What the image is verified against, as dm-verity takes it: the descriptor's parameters and root
+   * digest, trusted because the vbmeta that holds them verified ({@link #open}). Nothing of it is
+   * read again from the image.
+   */
+  public TrustedRoot trustedRoot() {
+    return TrustedRoot.of(params, rootDigest);
+  }
+
+  /**
+   * The parity the descriptor places on {@code device}, this partition image (its location, as the
+   * image was opened): {@code fec_num_roots} roots at {@code fec_offset}, over {@code [0,
+   * fec_offset)}; null when the image has no FEC.
+   */
+  public FecSource fec(String device) {
+    return fecRoots > 0 ? new FecSource(device, fecOffset, fecRoots) : null;
   }
 
   /**

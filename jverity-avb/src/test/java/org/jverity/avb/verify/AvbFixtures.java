@@ -34,6 +34,9 @@ final class AvbFixtures {
   private AvbFixtures() {}
 
   /** AOSP's test key 2048 (SHA256_RSA2048): what most images here are signed with. */
+  /** How the command line names the trusted key: what refusals in these tests say. */
+  static final KeyOption AVB_KEY = new KeyOption("--avb-key", "none");
+
   static AvbSigner rsa2048() {
     return signer(AvbAlgorithm.SHA256_RSA2048, "testkey_rsa2048.pem");
   }

@@ -25,8 +25,11 @@ import org.jverity.avb.verify.AvbFixtures.Built;
 import org.jverity.avb.verify.AvbFixtures.Hashtree;
 import org.jverity.format.HashFormat;
 import org.jverity.format.Hex;
+import org.jverity.format.ImageIdentity;
 import org.jverity.format.VerityParams;
 import org.jverity.hash.HashAlgorithm;
+import org.jverity.image.FecSource;
+import org.jverity.image.TrustedRoot;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.FileDevice;
 import org.jverity.testkit.ToolResult;
@@ -54,7 +57,7 @@ class AvbPartitionTest {
 
   private static AvbPartition open(Path image, AvbTrust trust) throws IOException {
     try (BlockDevice d = FileDevice.openRead(image)) {
-      return AvbPartition.open(d, image.toString(), trust);
+      return AvbPartition.open(d, image.toString(), trust, AvbFixtures.AVB_KEY);
     }
   }
 
@@ -81,11 +84,12 @@ class AvbPartitionTest {
     assertThat(p.signed()).isTrue();
     assertThat(p.hashtree()).isEqualTo(b.hashtree());
     assertThat(p.footer().vbmetaOffset()).isEqualTo(b.vbmetaOffset());
-    // A private key file is taken as the key too, as --avb-key takes it.
-    assertThat(
-            open(b.path(), AvbTrust.parse(AvbFixtures.keyFile("testkey_rsa2048.pem").toString()))
-                .signed())
-        .isTrue();
+    // What the opener takes: the descriptor's parameters and root, and the parity on the image.
+    TrustedRoot root = p.trustedRoot();
+    assertThat(root.params()).isEqualTo(p.params());
+    assertThat(root.rootHash()).isEqualTo(b.hashtree().rootDigest());
+    assertThat(root.identity()).isEqualTo(ImageIdentity.of(p.params(), p.rootDigest()));
+    assertThat(p.fec("system.img")).isEqualTo(new FecSource("system.img", SIZE + 4096, 2));
   }
 
   @Test
@@ -110,7 +114,17 @@ class AvbPartitionTest {
         .isInstanceOf(AvbVerificationException.class)
         .hasMessageContaining("is not signed (algorithm NONE)")
         .hasMessageContaining("--avb-key none");
-    AvbPartition p = open(unsigned.path(), AvbTrust.parse("none"));
+    // The front end's names, not the library's: a config file's key reads as the key.
+    try (BlockDevice d = FileDevice.openRead(unsigned.path())) {
+      assertThatThrownBy(
+              () ->
+                  AvbPartition.open(
+                      d, "x.img", key("testkey_rsa2048.pem"), new KeyOption("avb-key =", "none")))
+          .hasMessage(
+              "vbmeta of x.img is not signed (algorithm NONE): a locked device refuses it (avb-key ="
+                  + " none accepts it)");
+    }
+    AvbPartition p = open(unsigned.path(), AvbTrust.unsigned());
     assertThat(p.signed()).isFalse();
     assertThat(p.rootDigest()).isEqualTo(unsigned.hashtree().rootDigest());
 

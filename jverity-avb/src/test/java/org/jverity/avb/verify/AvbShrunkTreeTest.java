@@ -91,7 +91,7 @@ class AvbShrunkTreeTest {
 
     AvbPartition p;
     try (BlockDevice dev = FileDevice.openRead(b.path())) {
-      p = AvbPartition.open(dev, b.path().toString(), AvbTrust.parse("none"));
+      p = AvbPartition.open(dev, b.path().toString(), AvbTrust.unsigned(), AvbFixtures.AVB_KEY);
     }
     assertThat(p.params().dataBlocks()).isEqualTo(CLAIMED);
 

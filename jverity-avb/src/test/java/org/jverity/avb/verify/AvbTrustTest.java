@@ -10,20 +10,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.avb.AvbPublicKey;
 
-/** --avb-key and --expected_chain_partition as they are parsed. */
+/** What is trusted for a vbmeta, and --expected_chain_partition as it is parsed. */
 class AvbTrustTest {
   @TempDir Path dir;
 
   @Test
-  void noneAcceptsOnlyUnsignedAndAKeyFileOrBlobTrustsThatKey() throws IOException {
-    AvbTrust none = AvbTrust.parse("none");
+  void unsignedAcceptsNoKeyAndAKeyFileOrBlobTrustsThatKey() throws IOException {
+    AvbTrust none = AvbTrust.unsigned();
     assertThat(none.acceptUnsigned()).isTrue();
     assertThat(none.hasKey()).isFalse();
     Path pem = AvbFixtures.keyFile("testkey_rsa2048.pem");
     byte[] blob = AvbPublicKey.readBlob(pem);
     Path blobFile = Files.write(dir.resolve("key.avbpubkey"), blob);
     for (Path p : new Path[] {pem, blobFile}) {
-      AvbTrust t = AvbTrust.parse(p.toString());
+      AvbTrust t = AvbTrust.key(AvbPublicKey.readBlob(p));
       assertThat(t.acceptUnsigned()).isFalse();
       assertThat(t.trusts(blob)).isTrue();
       assertThat(t.trusts(AvbPublicKey.readBlob(AvbFixtures.keyFile("testkey_rsa4096.pem"))))
@@ -31,6 +31,8 @@ class AvbTrustTest {
       assertThat(t).isEqualTo(AvbTrust.key(blob));
     }
     assertThatThrownBy(() -> new AvbTrust(new byte[0], false))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> AvbTrust.key(new byte[0]))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -15,6 +15,7 @@ import org.jverity.image.Locations;
 import org.jverity.image.VerityImage;
 import org.jverity.server.ExportConfig;
 import org.jverity.server.ExportOpener;
+import org.jverity.server.ExportRoot;
 import org.jverity.server.ServerLog;
 import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.CorruptionMode;
@@ -45,13 +46,19 @@ final class ExportChecks implements ExportOpener {
     VerityImage image;
     try {
       image =
-          Trust.open(
-              source,
-              export.data(),
-              export.hash(),
-              export.overrides(),
-              export.rootText(),
-              export.rootCheck());
+          switch (export.root()) {
+            case ExportRoot.Given g ->
+                Trust.open(
+                    source,
+                    export.data(),
+                    export.hash(),
+                    g.overrides(),
+                    g.rootText(),
+                    export.rootCheck());
+            case ExportRoot.Known k ->
+                VerityImage.open(
+                    source, export.data(), export.hash(), k.root(), export.rootCheck());
+          };
     } catch (GeneralSecurityException e) {
       throw new CliException(
           ExitCode.SIGNATURE_INVALID,

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jverity.avb.verify.AvbPartition;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
@@ -16,12 +17,12 @@ import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.UsageException;
-import org.jverity.cli.verity.AvbImage;
 import org.jverity.cli.verity.AvbOptions;
 import org.jverity.cli.verity.RootHashes;
 import org.jverity.image.Locations;
 import org.jverity.server.Endpoint;
 import org.jverity.server.ExportConfig;
+import org.jverity.server.ExportRoot;
 import org.jverity.server.JvmProcess;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.Server;
@@ -191,8 +192,7 @@ public final class OpenCommand implements Command {
         x.description,
         data,
         hash,
-        rootText,
-        x.tree.overrides(),
+        new ExportRoot.Given(rootText, x.tree.overrides()),
         ExportChecks.signature(x.signature),
         x.corruption.mode(),
         x.corruption.errorAsCorruption(),
@@ -210,8 +210,8 @@ public final class OpenCommand implements Command {
    */
   private ExportConfig avbSpec(Io io) throws IOException {
     avb.refuseConflicts(io.given(), hash, rootHash);
-    AvbImage image = AvbExports.resolve(data, avb.key, export.remote);
-    String notice = image.unsignedNotice("--avb-key " + AvbOptions.UNSIGNED);
+    AvbPartition partition = AvbExports.resolve(data, avb.key, export.remote);
+    String notice = AvbOptions.unsignedNotice(partition, data, "--avb-key " + AvbOptions.UNSIGNED);
     if (notice != null) {
       io.err().println("jverity: " + notice);
       io.err().flush();
@@ -220,7 +220,8 @@ public final class OpenCommand implements Command {
     return AvbExports.config(
         name,
         x.description,
-        image,
+        data,
+        partition,
         avb.keyFile(),
         x.corruption.mode(),
         x.corruption.errorAsCorruption(),

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.AvbVerificationException;
+import org.jverity.avb.verify.AvbPartition;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
@@ -20,13 +21,13 @@ import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.Port;
 import org.jverity.cli.syntax.Syntax;
-import org.jverity.cli.verity.AvbImage;
 import org.jverity.cli.verity.AvbOptions;
 import org.jverity.cli.verity.RootHashes;
 import org.jverity.image.Locations;
 import org.jverity.remote.RemoteOptions;
 import org.jverity.server.Endpoint;
 import org.jverity.server.ExportConfig;
+import org.jverity.server.ExportRoot;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.ServerException;
 import org.jverity.server.ServerLog;
@@ -205,8 +206,7 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
         o.description,
         data,
         hash,
-        rootText,
-        o.tree.overrides(),
+        new ExportRoot.Given(rootText, o.tree.overrides()),
         ExportChecks.signature(o.signature),
         mode,
         errorAsCorruption,
@@ -247,9 +247,9 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     }
     String key = keyFile == null ? AvbOptions.UNSIGNED : keyFile.toString();
     RemoteOptions remote = remote(k, data, data, null, generic, o.remote); // its files checked
-    AvbImage image;
+    AvbPartition partition;
     try { // a refusal names the line, keeping its kind (and so its exit code)
-      image = AvbExports.resolve(data, key, RemoteArguments.over(generic, o.remote));
+      partition = AvbExports.resolve(data, key, RemoteArguments.over(generic, o.remote));
     } catch (AvbVerificationException e) {
       throw new AvbVerificationException(k.at(AVB_KEY) + e.getMessage());
     } catch (AvbFormatException e) {
@@ -257,7 +257,8 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     } catch (CliException e) {
       throw new CliException(e.exitCode(), k.at(AVB_KEY) + e.getMessage());
     }
-    String notice = image.unsignedNotice(AVB_KEY + " = " + AvbOptions.UNSIGNED);
+    String notice =
+        AvbOptions.unsignedNotice(partition, data, AVB_KEY + " = " + AvbOptions.UNSIGNED);
     if (notice != null) {
       err.println("jverity: export " + ServerLog.display(k.section.name()) + ": " + notice);
       err.flush();
@@ -268,7 +269,8 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     return AvbExports.config(
         k.section.name(),
         o.description,
-        image,
+        data,
+        partition,
         keyFile,
         mode,
         errorAsCorruption,

@@ -1,27 +1,38 @@
 package org.jverity.cli.verity;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.jverity.avb.AvbFormatException;
+import org.jverity.avb.AvbPublicKey;
+import org.jverity.avb.AvbVerificationException;
+import org.jverity.avb.verify.AvbPartition;
+import org.jverity.avb.verify.AvbTrust;
+import org.jverity.avb.verify.KeyOption;
+import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.image.DeviceSource;
+import org.jverity.io.BlockDevice;
 
 /**
  * {@code --avb-key KEY}: DATA is an Android Verified Boot partition image, whose vbmeta (found
  * through the footer) is checked against KEY and then gives what HASH, ROOT_HASH, the tree options
- * and the FEC options give otherwise ({@link AvbImage}). {@code verify}, {@code read} and {@code
- * open} take it as an option, {@code serve}'s config as the key {@code avb-key} of an export.
+ * and the FEC options give otherwise ({@link ImageRoot.Avb}). {@code verify}, {@code read} and
+ * {@code open} take it as an option, {@code serve}'s config as the key {@code avb-key} of an
+ * export.
  */
 public final class AvbOptions {
   /** The value that accepts an image whose vbmeta is not signed, instead of a key file. */
   public static final String UNSIGNED = "none";
+
+  /** How a refusal of the library's names the key: this option, or {@link #UNSIGNED}. */
+  private static final KeyOption KEY_OPTION = new KeyOption("--avb-key", UNSIGNED);
 
   /** The key file, or {@link #UNSIGNED}; null when not given. */
   public String key;
@@ -92,16 +103,38 @@ public final class AvbOptions {
   }
 
   /**
-   * DATA's vbmeta checked against the key and resolved ({@link AvbImage#resolve}); an unsigned one
-   * accepted by {@code none} is said on {@code err}.
+   * Reads {@code location}'s footer and vbmeta through {@code source} and checks them against
+   * {@code key} (a key file, or {@link #UNSIGNED}), before anything else of the image is read. A
+   * refusal is {@link AvbPartition#open}'s one line: a signature that does not verify, a key that
+   * is not the one given, an unsigned vbmeta without {@code none}, verification or the hashtree
+   * disabled by the flags ({@link AvbVerificationException}, exit 18); no footer, no hashtree
+   * descriptor, bytes that are no vbmeta ({@link AvbFormatException}, exit 17).
    */
-  public AvbImage resolve(DeviceSource source, String data, PrintWriter err) throws IOException {
-    AvbImage image = AvbImage.resolve(source, data, key);
-    String notice = image.unsignedNotice("--avb-key " + UNSIGNED);
-    if (notice != null) {
-      err.println("jverity: " + notice);
-      err.flush();
+  public static AvbPartition partition(DeviceSource source, String location, String key)
+      throws IOException {
+    AvbTrust trust;
+    if (key.equals(UNSIGNED)) {
+      trust = AvbTrust.unsigned();
+    } else {
+      Path file = Path.of(key);
+      Checks.requireFile(file, "AVB key");
+      byte[] blob = AvbPublicKey.readBlob(file);
+      if (blob.length == 0) {
+        throw new IOException("--avb-key " + key + ": empty (expected: a public key, or none)");
+      }
+      trust = AvbTrust.key(blob);
     }
-    return image;
+    try (BlockDevice image = source.open(location)) {
+      return AvbPartition.open(image, location, trust, KEY_OPTION);
+    }
+  }
+
+  /**
+   * The line saying that {@code partition}'s vbmeta (of the image at {@code location}) is not
+   * signed and was accepted by {@code how} (the option or key that said none); null when it is
+   * signed.
+   */
+  public static String unsignedNotice(AvbPartition partition, String location, String how) {
+    return partition.signed() ? null : location + ": vbmeta is not signed (accepted: " + how + ")";
   }
 }

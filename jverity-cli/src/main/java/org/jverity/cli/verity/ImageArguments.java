@@ -94,17 +94,35 @@ final class ImageArguments {
   }
 
   /**
-   * For {@code --avb-key}: DATA checked as {@link #check} checks it, and HASH, ROOT_HASH and
-   * --root-hash-file refused with {@code options} that the vbmeta gives too ({@link
-   * AvbOptions#refuseConflicts}).
+   * What {@code command} opens, every argument checked before any file is read: with {@code
+   * --avb-key}, the AVB partition image DATA, whose vbmeta gives what HASH, ROOT_HASH and the
+   * options in {@code given} would (each refused, {@link AvbOptions#refuseConflicts}); else DATA
+   * HASH ROOT_HASH with the tree, signature and FEC options. The one place a command's arguments
+   * say which.
+   *
+   * @param given the options on the command line, by their longest names
    */
-  void checkAvb(AvbOptions avb, Set<String> options) {
-    avb.refuseConflicts(options, hash, rootHash);
-    requireLocal(data, "data");
-    Path key = avb.keyFile();
-    if (key != null) {
-      Checks.requireFile(key, "AVB key");
+  ImageRoot root(
+      String command,
+      VerityOptions options,
+      FecOptions fec,
+      RootHashSignatureOptions signature,
+      AvbOptions avb,
+      Set<String> given)
+      throws IOException {
+    if (avb.given()) {
+      avb.refuseConflicts(given, hash, rootHash);
+      requireLocal(data, "data");
+      Path key = avb.keyFile();
+      if (key != null) {
+        Checks.requireFile(key, "AVB key");
+      }
+      return new ImageRoot.Avb(data, avb.key);
     }
+    signature.checkGiven();
+    String rootText = check(command);
+    fec.check();
+    return new ImageRoot.Given(data, hash, options, rootText, signature.rootCheck(), fec.source());
   }
 
   /** A location {@code command} writes to: a URL is refused ({@link #localFile}). */

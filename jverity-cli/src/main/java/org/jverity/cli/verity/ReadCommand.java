@@ -124,16 +124,9 @@ public final class ReadCommand implements Command {
       throw new CliException(
           ExitCode.USAGE, "--json needs -o FILE: without it stdout carries the data");
     }
-    String rootText = null; // an AVB image's is its vbmeta's
-    if (avb.given()) {
-      image.checkAvb(avb, io.given());
-    } else {
-      signature.checkGiven();
-      rootText = image.check("read");
-      fec.check();
-    }
-    String data = image.data;
-    String hash = avb.given() ? data : image.hash;
+    ImageRoot root = image.root("read", options, fec, signature, avb, io.given());
+    String data = root.data();
+    String hash = root.hash();
     new DistinctFiles() // a URL is no file of this machine: never an output's
         .input("data file", Locations.file(data))
         .input("hash file", Locations.file(hash))
@@ -148,30 +141,20 @@ public final class ReadCommand implements Command {
     // request; URLs through a RemoteSource.
     DeviceSource source = remote.source(DeviceSource.LOCAL, data, hash, fec.device);
     try {
-      // an AVB image's vbmeta is checked before anything else is read, and long before -o exists
-      AvbImage partition = avb.given() ? avb.resolve(source, data, io.err()) : null;
-      return read(io, source, data, hash, rootText, partition);
+      return read(io, source, root);
     } finally {
       RemoteArguments.close(source); // after the devices
     }
   }
 
-  /**
-   * @param partition the AVB image DATA is, resolved; null for DATA HASH ROOT_HASH
-   */
-  private int read(
-      Io io, DeviceSource source, String data, String hash, String rootText, AvbImage partition)
+  private int read(Io io, DeviceSource source, ImageRoot root)
       throws IOException, GeneralSecurityException {
-    try (VerityImage opened =
-        partition != null
-            ? partition.open(source)
-            : Trust.open(
-                source,
-                data,
-                hash,
-                options,
-                rootText,
-                signature.rootCheck())) { // checked before any byte is written
+    String data = root.data();
+    String hash = root.hash();
+    // the root is checked before any byte is written (an AVB image's vbmeta before anything else is
+    // read), and long before -o exists
+    try (ImageRoot.Opened image = root.open(source, io.err())) {
+      VerityImage opened = image.image();
       TrustedRoot trusted = opened.trusted();
       VerityParams p = trusted.params();
       var err = io.err();
@@ -187,7 +170,7 @@ public final class ReadCommand implements Command {
       ro =
           ro.withRepairer(
               VerityImage.decorated(
-                  opened.fec(partition != null ? partition.fec() : fec.source()),
+                  opened.fec(image.fec()),
                   r ->
                       CorrectionReporter.oncePerBlock(
                           r,

@@ -79,35 +79,22 @@ public final class VerifyCommand implements Command {
   @Override
   public int run(Io io) throws IOException, GeneralSecurityException {
     Checks.requireThreads(threads);
-    String rootText = null; // an AVB image's is its vbmeta's
-    if (avb.given()) {
-      image.checkAvb(avb, io.given());
-    } else {
-      signature.checkGiven();
-      rootText = image.check("verify");
-      fec.check();
-    }
-    String data = image.data;
-    String hash = avb.given() ? data : image.hash;
+    ImageRoot image = this.image.root("verify", options, fec, signature, avb, io.given());
     // One-shot: FileChannel devices open at once (no native binding to pay); nothing interrupts
     // them. URLs through a RemoteSource.
-    DeviceSource source = remote.source(Trust.ONE_SHOT, data, hash, fec.device);
+    DeviceSource source = remote.source(Trust.ONE_SHOT, image.data(), image.hash(), fec.device);
     try {
-      AvbImage partition = avb.given() ? avb.resolve(source, data, io.err()) : null;
-      return verify(io, source, data, hash, rootText, partition);
+      return verify(io, source, image);
     } finally {
       RemoteArguments.close(source); // after the devices
     }
   }
 
-  /**
-   * @param partition the AVB image DATA is, resolved; null for DATA HASH ROOT_HASH
-   */
-  private int verify(
-      Io io, DeviceSource source, String data, String hash, String rootText, AvbImage partition)
+  private int verify(Io io, DeviceSource source, ImageRoot image)
       throws IOException, GeneralSecurityException {
-    FecSource fecSource = partition != null ? partition.fec() : fec.source();
-    withFec = fecSource != null;
+    String data = image.data();
+    String hash = image.hash();
+    withFec = fec.given(); // until the image says (an AVB image's vbmeta may give FEC)
     CheckReport report;
     TrustedRoot trusted;
     VerityParams p;
@@ -117,10 +104,10 @@ public final class VerifyCommand implements Command {
     // refused
     Map<String, Object> remoteJson = null; // --json's "remote": what the origins did
     // The root is checked before any hashing: an unsigned root is refused outright.
-    try (VerityImage opened =
-        partition != null
-            ? partition.open(source)
-            : Trust.open(source, data, hash, options, rootText, signature.rootCheck())) {
+    try (ImageRoot.Opened it = image.open(source, io.err())) {
+      VerityImage opened = it.image();
+      FecSource fecSource = it.fec();
+      withFec = fecSource != null;
       BlockDevice dataDev = opened.data();
       BlockDevice hashDev = opened.hash();
       trusted = opened.trusted();

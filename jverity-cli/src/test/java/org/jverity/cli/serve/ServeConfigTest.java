@@ -16,6 +16,7 @@ import org.jverity.cli.syntax.ByteSize;
 import org.jverity.cli.syntax.IoClassName;
 import org.jverity.server.Endpoint;
 import org.jverity.server.ExportConfig;
+import org.jverity.server.ExportRoot;
 import org.jverity.server.TlsMode;
 import org.jverity.verify.CorruptionMode;
 import org.jverity.verify.IoClass;
@@ -68,7 +69,7 @@ class ServeConfigTest {
     assertThat(e.data()).isEqualTo(dir.resolve("disk.img").toString()); // a location: path or URL
     assertThat(e.description()).isEqualTo("the disk");
     assertThat(e.ioClass()).isEqualTo(IoClass.IDLE);
-    assertThat(e.overrides().hashOffset()).isZero();
+    assertThat(given(e).overrides().hashOffset()).isZero();
     assertThat(e.ignoreZeroBlocks()).isTrue();
     assertThat(e.mode()).isEqualTo(CorruptionMode.RESTART);
   }
@@ -172,8 +173,8 @@ class ServeConfigTest {
         ServeConfig.read(IniFile.parse(conf.toString(), Files.readString(conf)), dir, null)
             .exports()
             .getFirst();
-    assertThat(e.overrides().uuid()).isEqualTo("00000000-0000-0000-0000-000000000000");
-    assertThat(e.overrides().noSuperblock()).isFalse();
+    assertThat(given(e).overrides().uuid()).isEqualTo("00000000-0000-0000-0000-000000000000");
+    assertThat(given(e).overrides().noSuperblock()).isFalse();
   }
 
   @Test
@@ -337,5 +338,11 @@ class ServeConfigTest {
                 ServeConfig.read(IniFile.parse(unix.toString(), Files.readString(unix)), dir, null))
         .isInstanceOf(CliException.class)
         .hasMessageContaining("tls: require");
+  }
+
+  /** The root a section with hash and root-hash gives: as text, resolved when opened. */
+  private static ExportRoot.Given given(ExportConfig e) {
+    assertThat(e.root()).isInstanceOf(ExportRoot.Given.class);
+    return (ExportRoot.Given) e.root();
   }
 }

@@ -1,0 +1,33 @@
+package org.jverity.server;
+
+import java.util.Objects;
+import org.jverity.image.ParamOverrides;
+import org.jverity.image.TrustedRoot;
+
+/**
+ * Where an export's trusted root comes from: given as text with the tree's parameters, and resolved
+ * against the hash device when the export is opened ({@link Given}), or known already because a
+ * format with trusted metadata of its own gave it, checked before the export was configured (an AVB
+ * vbmeta: {@link Known}). Compared by value, so a reload that gives the same root is no change.
+ */
+public sealed interface ExportRoot {
+  /**
+   * @param rootText the root hash in hex or an image identity, as given (not yet parsed)
+   * @param overrides the tree's parameters given (algorithm, block sizes, offsets, superblock)
+   */
+  record Given(String rootText, ParamOverrides overrides) implements ExportRoot {
+    public Given {
+      Objects.requireNonNull(rootText, "rootText");
+      Objects.requireNonNull(overrides, "overrides");
+    }
+  }
+
+  /**
+   * @param root the parameters and root hash, as the trusted metadata gave them
+   */
+  record Known(TrustedRoot root) implements ExportRoot {
+    public Known {
+      Objects.requireNonNull(root, "root");
+    }
+  }
+}
