@@ -75,8 +75,8 @@ class CloseDrainTest {
 
   @Test
   void closeAnswersEveryReadInFlightWithDataOrEshutdown() throws Exception {
-    TestImage one = TestImage.create(dir, "one", 256);
-    TestImage two = TestImage.create(dir, "two", 16);
+    FormattedImage one = FormattedImage.create(dir, "one", 256);
+    FormattedImage two = FormattedImage.create(dir, "two", 16);
     Path config =
         Files.writeString(
             dir.resolve("serve.conf"),

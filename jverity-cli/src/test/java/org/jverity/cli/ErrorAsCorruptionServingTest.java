@@ -29,7 +29,7 @@ class ErrorAsCorruptionServingTest {
     Tool.of("nbdsh").require();
   }
 
-  private ServerProcess open(TestImage disk, String... modes) throws Exception {
+  private ServerProcess open(FormattedImage disk, String... modes) throws Exception {
     String[] head = {
       "open",
       disk.data().toString(),
@@ -66,7 +66,7 @@ class ErrorAsCorruptionServingTest {
 
   @Test
   void anIoErrorUnderRestartOnCorruptionStopsTheServerAsACorruption() throws Exception {
-    TestImage disk = TestImage.create(dir, "disk", BLOCKS);
+    FormattedImage disk = FormattedImage.create(dir, "disk", BLOCKS);
     try (ServerProcess server = open(disk, "--restart-on-corruption", "--error-as-corruption")) {
       String uri = (String) JsonCheck.object(server.line()).get("uri");
       assertThat(status(false).stdout())
@@ -86,7 +86,7 @@ class ErrorAsCorruptionServingTest {
 
   @Test
   void withoutItTheSameErrorIsAnIoErrorAndServingGoesOn() throws Exception {
-    TestImage disk = TestImage.create(dir, "disk", BLOCKS);
+    FormattedImage disk = FormattedImage.create(dir, "disk", BLOCKS);
     byte[] original = Files.readAllBytes(disk.data());
     try (ServerProcess server = open(disk, "--restart-on-corruption")) {
       String uri = (String) JsonCheck.object(server.line()).get("uri");

@@ -23,7 +23,7 @@ class KeyFileMessagesTest {
           + " '-----BEGIN EC PRIVATE KEY-----'";
 
   @TempDir Path dir;
-  private TestImage im;
+  private FormattedImage im;
 
   private String p(String name) {
     return dir.resolve(name).toString();
@@ -35,7 +35,7 @@ class KeyFileMessagesTest {
     Openssl.in(dir).check("pkey", "-in", "signer.key", "-outform", "DER", "-out", "signer.der");
     Files.write(dir.resolve("garbage.bin"), new byte[] {(byte) 0xd8, (byte) 0xff, 0, 1, 2, 3});
     Files.write(dir.resolve("empty.pem"), new byte[0]);
-    im = TestImage.create(dir, "d", 16);
+    im = FormattedImage.create(dir, "d", 16);
   }
 
   private static String line(ToolRun r, int code) {

@@ -46,7 +46,7 @@ class MessagesTest {
 
   @Test
   void aBinaryRootHashFileIsNamedAndSaidNotText() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     Path binary =
         Files.write(
             dir.resolve("root.bin"), new byte[] {(byte) 0xd8, (byte) 0xff, 0, 1, (byte) 0x80});
@@ -66,7 +66,7 @@ class MessagesTest {
 
   @Test
   void aSignatureThatIsNotDerSaysWhatIsWrongWithoutBouncyCastlesText() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     SigTools.rsa(dir, "signer");
     Path garbage =
         Files.write(dir.resolve("garbage.p7s"), new byte[] {(byte) 0xd8, 1, 2, 3, 4, 5, 6, 7});
@@ -106,7 +106,7 @@ class MessagesTest {
 
   @Test
   void aKeyOfAnotherAlgorithmThanTheCertificatesIsAnEcKey() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     SigTools.rsa(dir, "signer"); // an RSA key and certificate
     Openssl.in(dir).check("ecparam", "-genkey", "-name", "prime256v1", "-noout", "-out", "ec.key");
     String line =
@@ -125,7 +125,7 @@ class MessagesTest {
 
   @Test
   void aHashDeviceThatCannotBePositionedNamesTheFile() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     String line =
         oneLine(Jverity.run("format", im.data().toString(), "/proc/version"), ExitCode.IO_ERROR);
     assertThat(line).startsWith("jverity: /proc/version: ").doesNotContain("Illegal seek");
@@ -133,7 +133,7 @@ class MessagesTest {
 
   @Test
   void devNullAsTheHashDeviceIsRefusedAsACharacterDevice() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     String line =
         oneLine(Jverity.run("format", im.data().toString(), "/dev/null"), ExitCode.IO_ERROR);
     assertThat(line)
@@ -152,7 +152,7 @@ class MessagesTest {
 
   @Test
   void parserMessagesAreLowerCaseAndSayWhatTheCommandTakes() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     String data = im.data().toString();
     String hash = im.hash().toString();
     assertThat(oneLine(Jverity.run("verify", data, hash, im.root(), "extra"), ExitCode.USAGE))
@@ -173,7 +173,7 @@ class MessagesTest {
 
   @Test
   void anOffsetPastTheEndIsSaidAsTheOffsetNotANegativeLength() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     String line =
         oneLine(
             Jverity.run(
@@ -193,7 +193,7 @@ class MessagesTest {
 
   @Test
   void theWrongRootHashLineIsJveritys() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     String wrong = (im.root().charAt(0) == '0' ? "1" : "0") + im.root().substring(1);
     ToolRun r = Jverity.run("verify", im.data().toString(), im.hash().toString(), wrong);
     assertThat(r.exitCode()).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
@@ -208,7 +208,8 @@ class MessagesTest {
    */
   @Test
   void readIntoAPipeThatHeadClosesEndsQuietlyAsCatDoes() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 4096); // 16 MiB: far more than a pipe buffer
+    FormattedImage im =
+        FormattedImage.create(dir, "d", 4096); // 16 MiB: far more than a pipe buffer
     List<String> read = ServerProcess.javaCommand();
     read.addAll(List.of("read", im.data().toString(), im.hash().toString(), im.root()));
     String jverity = String.join(" ", read.stream().map(a -> "'" + a + "'").toList());
@@ -290,7 +291,7 @@ class MessagesTest {
 
   @Test
   void verifySigTakesTrustedCertAsEveryOtherCommandAndCertStill() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     SigTools.rsa(dir, "signer");
     ToolRun sign =
         Jverity.run(
@@ -313,7 +314,7 @@ class MessagesTest {
 
   // ---- the server ----
 
-  private ServerProcess open(TestImage im, String name, String... extra) throws IOException {
+  private ServerProcess open(FormattedImage im, String name, String... extra) throws IOException {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -330,7 +331,7 @@ class MessagesTest {
 
   @Test
   void statusOfTheDefaultExportNamesIt() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     try (ServerProcess server = open(im, "")) {
       server.line();
       ToolRun status = Jverity.run("status", "", "--runtime-dir", dir.resolve("run").toString());
@@ -341,7 +342,7 @@ class MessagesTest {
 
   @Test
   void statusListsABlockReadTwiceOnce() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     byte[] b = Files.readAllBytes(im.data());
     b[3 * 4096 + 5] ^= 1;
     Files.write(im.data(), b);
@@ -393,7 +394,7 @@ class MessagesTest {
 
   @Test
   void aProtocolErrorIsLoggedOnce() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     try (ServerProcess server = open(im, "disk")) {
       speak(server.line(), new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef});
       assertThat(logLinesAbout(server, "client flags 0xdeadbeef"))
@@ -407,7 +408,7 @@ class MessagesTest {
 
   @Test
   void aClientSpeakingTlsWithoutStarttlsIsToldApart() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     try (ServerProcess server = open(im, "disk")) {
       // The first bytes of a TLS 1.2/1.3 ClientHello record: handshake, version 3.1, length, type
       // 1.

@@ -29,7 +29,7 @@ class OpenCommandTest {
 
   @Test
   void servesOverTcpToNbdinfoAndNbdcopyAndStopsCleanlyOnSigterm() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 300);
+    FormattedImage image = FormattedImage.create(dir, "disk", 300);
     try (ServerProcess server =
         ServerProcess.start(
             dir,
@@ -86,7 +86,7 @@ class OpenCommandTest {
 
   @Test
   void servesOnAUnixSocketGivenAnIdentityAndRemovesTheSocketOnSigterm() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 64);
+    FormattedImage image = FormattedImage.create(dir, "disk", 64);
     Path socket = dir.resolve("nbd.sock");
     try (ServerProcess server =
         ServerProcess.start(
@@ -109,7 +109,7 @@ class OpenCommandTest {
   @Test
   void servesOneConnectionOnStdinForLibnbdsConnectCommand() throws Exception {
     Tool.of("nbdsh").require();
-    TestImage image = TestImage.create(dir, "disk", 40);
+    FormattedImage image = FormattedImage.create(dir, "disk", 40);
     List<String> server =
         Clients.list(
             ServerProcess.javaCommand(),
@@ -143,7 +143,7 @@ class OpenCommandTest {
 
   @Test
   void jsonPrintsTheUriAsAnEventAndStatusGivesTheTextsFactsAsFields() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 64);
+    FormattedImage image = FormattedImage.create(dir, "disk", 64);
     image.corrupt(37);
     String runtime = dir.resolve("run").toString();
     try (ServerProcess server =
@@ -238,7 +238,7 @@ class OpenCommandTest {
 
   @Test
   void underJsonAServerThatStopsOnCorruptionEndsItsStreamWithTheFailure() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 64);
+    FormattedImage image = FormattedImage.create(dir, "disk", 64);
     image.corrupt(37);
     try (ServerProcess server =
         ServerProcess.start(
@@ -277,7 +277,7 @@ class OpenCommandTest {
 
   @Test
   void restartOnCorruptionFailsTheReadThenExitsWithItsCode() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 64);
+    FormattedImage image = FormattedImage.create(dir, "disk", 64);
     image.corrupt(37);
     try (ServerProcess server =
         ServerProcess.start(
@@ -310,7 +310,7 @@ class OpenCommandTest {
    */
   @Test
   void nbdkitsFuzzingSeedsReplayedThroughStdin() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 256);
+    FormattedImage image = FormattedImage.create(dir, "disk", 256);
     byte[] first = java.util.Arrays.copyOf(Files.readAllBytes(image.data()), 512);
     Path corpus = Path.of("..", "jverity-nbd", "src", "test", "resources", "nbd-corpus");
     String[] seeds = {

@@ -103,7 +103,7 @@ class ReadCommandTest {
   @Test
   void aReadOfManyPiecesWritesEveryVerifiedPieceBeforeTheCorruptBlock() throws Exception {
     // 1,300 blocks of 4 KiB: six pieces of 1 MiB, written while the next is verified.
-    TestImage im = TestImage.create(dir, "long", 1300);
+    FormattedImage im = FormattedImage.create(dir, "long", 1300);
     byte[] original = Files.readAllBytes(im.data());
     ToolRun whole =
         Jverity.run(

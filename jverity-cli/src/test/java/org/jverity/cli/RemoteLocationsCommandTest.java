@@ -18,7 +18,7 @@ class RemoteLocationsCommandTest {
 
   @Test
   void aUrlIsNeverAnOutput() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 8);
+    FormattedImage image = FormattedImage.create(dir, "disk", 8);
     String data = image.data().toString();
     String hash = image.hash().toString();
     ToolRun read = Jverity.run("read", data, hash, image.root(), "-o", "s3://bucket/copy");
@@ -47,7 +47,7 @@ class RemoteLocationsCommandTest {
 
   @Test
   void badUrlsAndRemoteValuesAreOneLineUsageErrors() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 8);
+    FormattedImage image = FormattedImage.create(dir, "disk", 8);
     String hash = image.hash().toString();
     ToolRun noKey = Jverity.run("verify", "s3://bucket", hash, image.root());
     assertThat(noKey.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
@@ -72,7 +72,7 @@ class RemoteLocationsCommandTest {
 
   @Test
   void localFilesReadAsBeforeWithRemoteOptionsGiven() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 8);
+    FormattedImage image = FormattedImage.create(dir, "disk", 8);
     Path out = dir.resolve("copy");
     ToolRun read =
         Jverity.run(
@@ -95,7 +95,7 @@ class RemoteLocationsCommandTest {
 
   @Test
   void aUrlOfAnotherSchemeIsRefusedAsSuchNotTakenForAMissingFile() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 8);
+    FormattedImage image = FormattedImage.create(dir, "disk", 8);
     String hash = image.hash().toString();
     for (String url : new String[] {"ftp://h/disk.img", "file:///srv/disk.img", "sftp+x://h/d"}) {
       ToolRun verify = Jverity.run("verify", url, hash, image.root());
@@ -139,7 +139,7 @@ class RemoteLocationsCommandTest {
 
   @Test
   void aHostThatDoesNotResolveIsSaidSoAtOnceNotRetriedAsARefusedConnection() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 8);
+    FormattedImage image = FormattedImage.create(dir, "disk", 8);
     long t0 = System.nanoTime();
     ToolRun read =
         Jverity.run(

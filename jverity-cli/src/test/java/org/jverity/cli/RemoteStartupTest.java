@@ -40,7 +40,7 @@ class RemoteStartupTest {
 
   @Test
   void localCommandsLoadNothingRemote() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 8);
+    FormattedImage image = FormattedImage.create(dir, "disk", 8);
     String data = image.data().toString();
     String hash = image.hash().toString();
     Path out = dir.resolve("copy");
@@ -54,7 +54,7 @@ class RemoteStartupTest {
 
   @Test
   void aUrlLoadsTheRemoteModule() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 8);
+    FormattedImage image = FormattedImage.create(dir, "disk", 8);
     // nothing listens on port 9: the read fails, after the remote source was made
     List<String> classes =
         loaded(
@@ -69,7 +69,7 @@ class RemoteStartupTest {
 
   @Test
   void aPlainHttpReadLoadsNoTls() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 8);
+    FormattedImage image = FormattedImage.create(dir, "disk", 8);
     Path out = dir.resolve("copy");
     List<String> classes;
     try (TrainingRangeServer http = new TrainingRangeServer(image.data().getParent())) {

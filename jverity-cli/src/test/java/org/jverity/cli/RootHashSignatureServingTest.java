@@ -21,7 +21,7 @@ import org.jverity.testkit.Tool;
  */
 class RootHashSignatureServingTest {
   @TempDir static Path dir;
-  static TestImage disk;
+  static FormattedImage disk;
   static Path signature; // signer's signature of disk's root
   static Path otherRootSignature; // signer's signature of another root
 
@@ -30,7 +30,7 @@ class RootHashSignatureServingTest {
     Tool.of("nbdcopy").require();
     SigTools.rsa(dir, "signer");
     SigTools.rsa(dir, "other");
-    disk = TestImage.create(dir, "disk", 100);
+    disk = FormattedImage.create(dir, "disk", 100);
     Files.writeString(dir.resolve("disk.roothash"), disk.root());
     signature = SigTools.opensslSign(dir, "disk.roothash", "disk.roothash.p7s", "sha256", false);
     Files.writeString(dir.resolve("other.roothash"), "00" + disk.root().substring(2));

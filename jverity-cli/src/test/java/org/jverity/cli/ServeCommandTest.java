@@ -18,8 +18,8 @@ class ServeCommandTest {
 
   @Test
   void jsonPrintsOneListeningEventPerExport() throws Exception {
-    TestImage a = TestImage.create(dir, "a", 20);
-    TestImage b = TestImage.create(dir, "b", 10);
+    FormattedImage a = FormattedImage.create(dir, "a", 20);
+    FormattedImage b = FormattedImage.create(dir, "b", 10);
     Path conf =
         Files.writeString(
             dir.resolve("serve.conf"),
@@ -64,8 +64,8 @@ class ServeCommandTest {
   @Test
   void servesTwoExportsListedByNbdinfoEachWithItsStatus() throws Exception {
     Tool.of("nbdinfo").require();
-    TestImage root = TestImage.create(dir, "root", 100);
-    TestImage home = TestImage.create(dir, "home", 30);
+    FormattedImage root = FormattedImage.create(dir, "root", 100);
+    FormattedImage home = FormattedImage.create(dir, "home", 30);
     Files.writeString(dir.resolve("home.roothash"), home.identity() + "\n");
     Path conf =
         Files.writeString(

@@ -52,7 +52,7 @@ class ServeReloadTest {
   private Path config(String generic, Object... exports) throws Exception {
     StringBuilder b = new StringBuilder("[generic]\nport = 0\n" + generic + "\n");
     for (int i = 0; i < exports.length; i += 3) {
-      TestImage t = (TestImage) exports[i + 1];
+      FormattedImage t = (FormattedImage) exports[i + 1];
       b.append("[")
           .append(exports[i])
           .append("]\ndata = ")
@@ -125,9 +125,9 @@ class ServeReloadTest {
 
   @Test
   void exportsAreAddedChangedAndRemovedWhileAnUnchangedOnesConnectionReadsOn() throws Exception {
-    TestImage one = TestImage.create(dir, "one", 16);
-    TestImage two = TestImage.create(dir, "two", 8);
-    TestImage three = TestImage.create(dir, "three", 4);
+    FormattedImage one = FormattedImage.create(dir, "one", 16);
+    FormattedImage two = FormattedImage.create(dir, "two", 8);
+    FormattedImage three = FormattedImage.create(dir, "three", 4);
     Path conf = config("", "one", one, "first", "two", two, "second", "gone", three, "third");
     try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString())) {
       String oneUri = server.line();
@@ -177,8 +177,8 @@ class ServeReloadTest {
 
   @Test
   void aConfigWithAMistakeIsRefusedWholeInOneLineAndTheOldExportsServeOn() throws Exception {
-    TestImage one = TestImage.create(dir, "one", 16);
-    TestImage two = TestImage.create(dir, "two", 8);
+    FormattedImage one = FormattedImage.create(dir, "one", 16);
+    FormattedImage two = FormattedImage.create(dir, "two", 8);
     Path conf = config("", "one", one, "first");
     try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString())) {
       String oneUri = server.line();
@@ -210,8 +210,9 @@ class ServeReloadTest {
                   + conf
                   + ":4: [one]: hash: missing (expected: the hash device's path)");
       // an export that cannot open (another image's root hash) refuses it too
-      TestImage other = TestImage.create(dir, "other", 8);
-      TestImage wrongRoot = new TestImage(other.data(), other.hash(), one.root(), one.identity());
+      FormattedImage other = FormattedImage.create(dir, "other", 8);
+      FormattedImage wrongRoot =
+          new FormattedImage(other.data(), other.hash(), one.root(), one.identity());
       config("", "one", one, "first", "two", wrongRoot, "x");
       hangUp(server);
       assertThat(awaitLog(server, "config reload refused", 2))
@@ -240,8 +241,8 @@ class ServeReloadTest {
 
   @Test
   void underNohupSighupIsIgnoredTheServerSaysSoAndJverityReloadReloads() throws Exception {
-    TestImage one = TestImage.create(dir, "one", 16);
-    TestImage two = TestImage.create(dir, "two", 8);
+    FormattedImage one = FormattedImage.create(dir, "one", 16);
+    FormattedImage two = FormattedImage.create(dir, "two", 8);
     Path conf = config("", "one", one, "first");
     try (ServerProcess server = ServerProcess.startIgnoringHangUp(dir, "serve", conf.toString())) {
       String oneUri = server.line();
@@ -270,8 +271,8 @@ class ServeReloadTest {
 
   @Test
   void aRefusedJverityReloadExitsAsServeWouldAtStartInOneLine() throws Exception {
-    TestImage one = TestImage.create(dir, "one", 16);
-    TestImage other = TestImage.create(dir, "other", 8);
+    FormattedImage one = FormattedImage.create(dir, "one", 16);
+    FormattedImage other = FormattedImage.create(dir, "other", 8);
     Path conf = config("", "one", one, "first");
     try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString())) {
       String oneUri = server.line();
@@ -299,7 +300,8 @@ class ServeReloadTest {
                   + conf
                   + ":4: [one]: hash: missing (expected: the hash device's path)\n");
       // another image's root hash: the exit code of a wrong root hash, 7, as serve's
-      TestImage wrongRoot = new TestImage(other.data(), other.hash(), one.root(), one.identity());
+      FormattedImage wrongRoot =
+          new FormattedImage(other.data(), other.hash(), one.root(), one.identity());
       config("", "one", one, "first", "two", wrongRoot, "x");
       ToolRun wrongAtStart = Jverity.run("serve", conf.toString());
       ToolRun wrong = Jverity.run("reload", "one", "--runtime-dir", runtime());
@@ -324,7 +326,7 @@ class ServeReloadTest {
 
   @Test
   void anOpenHasNoConfigToReload() throws Exception {
-    TestImage one = TestImage.create(dir, "one", 16);
+    FormattedImage one = FormattedImage.create(dir, "one", 16);
     try (ServerProcess server =
         ServerProcess.start(
             dir,

@@ -21,11 +21,11 @@ import org.jverity.cli.syntax.TimeSpan;
  */
 class ServerOptionsTest {
   @TempDir Path dir;
-  private TestImage image;
+  private FormattedImage image;
 
   @BeforeEach
   void image() throws Exception {
-    image = TestImage.create(dir, "disk", 8);
+    image = FormattedImage.create(dir, "disk", 8);
   }
 
   private ToolRun open(String... options) {

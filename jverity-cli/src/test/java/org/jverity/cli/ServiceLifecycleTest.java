@@ -50,7 +50,7 @@ class ServiceLifecycleTest {
     return dir.resolve("run").toString();
   }
 
-  private Path config(TestImage one, TestImage two) throws Exception {
+  private Path config(FormattedImage one, FormattedImage two) throws Exception {
     return Files.writeString(
         dir.resolve("serve.conf"),
         """
@@ -93,8 +93,8 @@ class ServiceLifecycleTest {
 
   @Test
   void closeWithdrawsOneExportDisconnectingItsClientsAndTheLastStopsTheServer() throws Exception {
-    TestImage one = TestImage.create(dir, "one", 64);
-    TestImage two = TestImage.create(dir, "two", 32);
+    FormattedImage one = FormattedImage.create(dir, "one", 64);
+    FormattedImage two = FormattedImage.create(dir, "two", 32);
     try (ServerProcess server = ServerProcess.start(dir, "serve", config(one, two).toString())) {
       String oneUri = server.line();
       String twoUri = server.line();
@@ -162,8 +162,8 @@ class ServiceLifecycleTest {
 
   @Test
   void statusWithoutANameListsEveryExportAsTextOrJsonAndRemovesStaleSockets() throws Exception {
-    TestImage one = TestImage.create(dir, "one", 16);
-    TestImage two = TestImage.create(dir, "two", 16);
+    FormattedImage one = FormattedImage.create(dir, "one", 16);
+    FormattedImage two = FormattedImage.create(dir, "two", 16);
     try (ServerProcess server = ServerProcess.start(dir, "serve", config(one, two).toString())) {
       String oneUri = server.line();
       String twoUri = server.line();
@@ -212,7 +212,7 @@ class ServiceLifecycleTest {
 
   @Test
   void pidFileIsWrittenOnceListeningAndRemovedOnExitButNeverOverAnInput() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 16);
+    FormattedImage image = FormattedImage.create(dir, "disk", 16);
     Path pid = dir.resolve("jverity.pid");
     try (ServerProcess server =
         ServerProcess.start(
@@ -279,7 +279,7 @@ class ServiceLifecycleTest {
 
   @Test
   void runCopiesWithNbdcopyThenExitsWithTheCommandsStatus() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 200);
+    FormattedImage image = FormattedImage.create(dir, "disk", 200);
     Path out = dir.resolve("out.img");
     try (ServerProcess server =
         ServerProcess.start(
@@ -331,7 +331,7 @@ class ServiceLifecycleTest {
 
   @Test
   void sigtermWhileTheCommandRunsStopsItAndWhatItStartedThenTheServer() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 16);
+    FormattedImage image = FormattedImage.create(dir, "disk", 16);
     try (ServerProcess server =
         ServerProcess.start(
             dir,
@@ -360,7 +360,7 @@ class ServiceLifecycleTest {
 
   @Test
   void exitWithParentStopsTheServerWhenItsParentExits() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 16);
+    FormattedImage image = FormattedImage.create(dir, "disk", 16);
     Path pid = dir.resolve("server.pid");
     Path err = dir.resolve("server.err");
     List<String> java = ServerProcess.javaCommand();

@@ -37,7 +37,7 @@ class SocketActivationTest {
     Tool.of("python3").require();
   }
 
-  private List<String> open(TestImage image, String... more) {
+  private List<String> open(FormattedImage image, String... more) {
     List<String> cmd = ServerProcess.javaCommand();
     cmd.addAll(
         List.of(
@@ -54,7 +54,7 @@ class SocketActivationTest {
 
   @Test
   void nbdcopyStartsOpenWithItsSocketAndCopiesTheVerifiedImageToStdout() throws Exception {
-    TestImage image = TestImage.create(dir, "one", 256);
+    FormattedImage image = FormattedImage.create(dir, "one", 256);
     Path copy = dir.resolve("copy");
     List<String> args =
         new ArrayList<>(List.of(Tool.of("nbdcopy").require().toString(), "--", "["));
@@ -76,8 +76,8 @@ class SocketActivationTest {
 
   @Test
   void nbdinfoListsEveryExportOfServeThroughItsSocket() throws Exception {
-    TestImage one = TestImage.create(dir, "one", 16);
-    TestImage two = TestImage.create(dir, "two", 8);
+    FormattedImage one = FormattedImage.create(dir, "one", 16);
+    FormattedImage two = FormattedImage.create(dir, "two", 8);
     Path conf =
         Files.writeString(
             dir.resolve("serve.conf"),
@@ -112,7 +112,7 @@ class SocketActivationTest {
    */
   @Test
   void aConfigSayingWhereToListenIsServedOnThePassedSocket() throws Exception {
-    TestImage one = TestImage.create(dir, "one", 16);
+    FormattedImage one = FormattedImage.create(dir, "one", 16);
     Path conf =
         Files.writeString(
             dir.resolve("serve.conf"),
@@ -148,7 +148,7 @@ class SocketActivationTest {
 
   @Test
   void aTcpSocketPassedAsSystemdDoesIsServedAndStdioOutlivesItsClose() throws Exception {
-    TestImage image = TestImage.create(dir, "one", 64);
+    FormattedImage image = FormattedImage.create(dir, "one", 64);
     try (Launched server = Launched.start(dir, "tcp", open(image))) {
       String uri = "nbd://127.0.0.1:" + server.address + "/x";
       assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(image.sha256());
@@ -171,7 +171,7 @@ class SocketActivationTest {
 
   @Test
   void aUnixSocketPassedAsSystemdDoesIsServed() throws Exception {
-    TestImage image = TestImage.create(dir, "one", 32);
+    FormattedImage image = FormattedImage.create(dir, "one", 32);
     Path socket = dir.resolve("nbd.sock");
     try (Launched server = Launched.start(dir, "unix:" + socket, open(image))) {
       assertThat(NbdClients.sha256OfCopy("nbd+unix:///x?socket=" + socket))
@@ -181,7 +181,7 @@ class SocketActivationTest {
 
   @Test
   void optionsSayingWhereToListenAreRefusedUnderActivation() throws Exception {
-    TestImage image = TestImage.create(dir, "one", 8);
+    FormattedImage image = FormattedImage.create(dir, "one", 8);
     try (Launched server = Launched.start(dir, "tcp", open(image, "--port", "0"))) {
       assertThat(server.waitFor()).isEqualTo(ExitCode.USAGE);
       assertThat(server.stderr().strip().lines())
@@ -193,7 +193,7 @@ class SocketActivationTest {
 
   @Test
   void variablesForAnotherProcessAreIgnored() throws Exception {
-    TestImage image = TestImage.create(dir, "one", 8);
+    FormattedImage image = FormattedImage.create(dir, "one", 8);
     List<String> cmd = open(image, "--port", "0");
     try (ServerProcess server =
         ServerProcess.start(

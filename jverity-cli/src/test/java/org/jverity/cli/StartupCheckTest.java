@@ -41,7 +41,7 @@ class StartupCheckTest {
 
   @Test
   void openRefusesAWrongRootHashAsVerifyDoes() throws Exception {
-    TestImage disk = TestImage.create(dir, "disk", 300);
+    FormattedImage disk = FormattedImage.create(dir, "disk", 300);
     String wrong = otherRoot(disk.root());
     ToolRun verify = Jverity.run("verify", disk.data().toString(), disk.hash().toString(), wrong);
     assertThat(verify.exitCode()).isEqualTo(ExitCode.ROOT_HASH_MISMATCH);
@@ -66,8 +66,8 @@ class StartupCheckTest {
 
   @Test
   void serveRefusesAnotherImagesHashFileNamingTheExport() throws Exception {
-    TestImage mine = TestImage.create(dir, "mine", 2000);
-    TestImage other = TestImage.create(dir, "other", 2000);
+    FormattedImage mine = FormattedImage.create(dir, "mine", 2000);
+    FormattedImage other = FormattedImage.create(dir, "other", 2000);
     ToolRun verify =
         Jverity.run("verify", mine.data().toString(), other.hash().toString(), other.root());
     assertThat(verify.exitCode()).isEqualTo(ExitCode.CORRUPTION);
@@ -101,7 +101,7 @@ class StartupCheckTest {
 
   @Test
   void wrongParametersAreRefusedAsVerifyDoes() throws Exception {
-    TestImage disk = TestImage.create(dir, "disk", 300);
+    FormattedImage disk = FormattedImage.create(dir, "disk", 300);
     Path data = disk.data();
     Path hash = dir.resolve("plain.hash");
     ToolRun f =
@@ -134,7 +134,7 @@ class StartupCheckTest {
 
   @Test
   void damagedBlocksDoNotStopTheServerWhichServesTheOthers() throws Exception {
-    TestImage disk = TestImage.create(dir, "disk", 2000);
+    FormattedImage disk = FormattedImage.create(dir, "disk", 2000);
     for (long b : new long[] {0, 1, 2, 700, 1999}) {
       disk.corrupt(b);
     }
@@ -167,7 +167,7 @@ class StartupCheckTest {
 
   @Test
   void aDamagedTopHashBlockRefusesUnlessFecCorrectsIt() throws Exception {
-    TestImage disk = TestImage.create(dir, "disk", 2000);
+    FormattedImage disk = FormattedImage.create(dir, "disk", 2000);
     Path fec = dir.resolve("disk.fec");
     Path hash = dir.resolve("fec.hash");
     ToolRun f =
@@ -218,7 +218,7 @@ class StartupCheckTest {
 
   @Test
   void underIgnoreCorruptionAWrongRootHashIsLoggedAndServed() throws Exception {
-    TestImage disk = TestImage.create(dir, "disk", 64);
+    FormattedImage disk = FormattedImage.create(dir, "disk", 64);
     try (ServerProcess server =
         ServerProcess.start(
             dir,

@@ -60,7 +60,7 @@ class TlsAndMetricsCommandTest {
   @Test
   void servesOverRequiredTlsAndCountsItInMetrics() throws Exception {
     Path[] pki = pki();
-    TestImage image = TestImage.create(dir, "disk", 128);
+    FormattedImage image = FormattedImage.create(dir, "disk", 128);
     try (ServerProcess server =
         ServerProcess.start(
             dir,
@@ -96,7 +96,7 @@ class TlsAndMetricsCommandTest {
 
   @Test
   void tlsOptionsThatCannotWorkAreRefused() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 8);
+    FormattedImage image = FormattedImage.create(dir, "disk", 8);
     ToolRun onSocket =
         Jverity.run(
             "open",

@@ -32,7 +32,7 @@ class TruncatedUnderServerTest {
     Tool.of("nbdcopy").require();
   }
 
-  private ServerProcess open(TestImage disk) throws Exception {
+  private ServerProcess open(FormattedImage disk) throws Exception {
     return ServerProcess.start(
         dir,
         "open",
@@ -53,7 +53,7 @@ class TruncatedUnderServerTest {
     return r.exitCode() == 0 ? r.stdout().strip() : null;
   }
 
-  private static String block(TestImage disk, byte[] original, long block) {
+  private static String block(FormattedImage disk, byte[] original, long block) {
     return HexFormat.of()
         .formatHex(Arrays.copyOfRange(original, (int) block * 4096, (int) (block + 1) * 4096));
   }
@@ -66,7 +66,7 @@ class TruncatedUnderServerTest {
 
   @Test
   void aDataFileTruncatedWhileServedIsLoggedOnceCountedAndShown() throws Exception {
-    TestImage disk = TestImage.create(dir, "disk", BLOCKS);
+    FormattedImage disk = FormattedImage.create(dir, "disk", BLOCKS);
     byte[] original = Files.readAllBytes(disk.data());
     try (ServerProcess server = open(disk)) {
       String uri = server.line();
@@ -122,7 +122,7 @@ class TruncatedUnderServerTest {
 
   @Test
   void aHashFileTruncatedWhileServedIsLoggedAndShownToo() throws Exception {
-    TestImage disk = TestImage.create(dir, "disk", BLOCKS);
+    FormattedImage disk = FormattedImage.create(dir, "disk", BLOCKS);
     long hashSize = Files.size(disk.hash());
     try (ServerProcess server = open(disk)) {
       String uri = server.line();

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.nbd.testing.ServedImage;
 import org.jverity.testkit.Tool;
 import org.jverity.verify.ReaderOptions;
 

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.nbd.testing.ServedImage;
 import org.jverity.testkit.Ext4Mount;
 import org.jverity.testkit.Tool;
 import org.jverity.verify.CorruptBlockException;

@@ -20,6 +20,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.lifecycle.BeforeTry;
 import net.jqwik.api.statistics.Statistics;
+import org.jverity.nbd.testing.ServedImage;
 import org.jverity.verify.ReaderOptions;
 
 /**

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.nbd.testing.ServedImage;
 import org.jverity.testkit.Tool;
 import org.jverity.testkit.ToolResult;
 import org.jverity.verify.ReaderOptions;

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.jverity.nbd.testing.ServedImage;
 import org.jverity.testkit.Tool;
 import org.jverity.verify.ReaderOptions;
 

@@ -2,6 +2,7 @@ package org.jverity.nbd;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jverity.nbd.testing.ServedImage;
 import org.jverity.verify.ReaderOptions;
 
 /** Serves a random image until killed: for trying clients by hand. */

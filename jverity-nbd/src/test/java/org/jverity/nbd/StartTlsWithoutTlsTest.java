@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.nbd.testing.ServedImage;
 import org.jverity.verify.ReaderOptions;
 
 /**

@@ -19,8 +19,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.nbd.NbdEvents;
+import org.jverity.nbd.testing.ServedImage;
 import org.jverity.testkit.Tool;
 import org.jverity.testkit.ToolResult;
+import org.jverity.verify.ReaderOptions;
 
 /** Metrics scraped over HTTP while nbdcopy, nbdsh and a raw client use a served image. */
 class NbdMetricsTest {
@@ -38,7 +40,7 @@ class NbdMetricsTest {
     Tool.of("nbdcopy").require();
     Tool.of("nbdsh").require();
     try (NbdMetrics metrics = new NbdMetrics();
-        ServedImage image = ServedImage.random(dir, 256, null, metrics)) {
+        ServedImage image = ServedImage.random(dir, 256, ReaderOptions.DEFAULTS, null, metrics)) {
       metrics.register(image.export).registerCache(image.reader()::cacheStats);
       InetSocketAddress at = metrics.start(new InetSocketAddress("127.0.0.1", 0));
       assertThat(at.getPort()).isPositive();

@@ -13,8 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.nbd.NbdEvents;
 import org.jverity.nbd.NbdTls;
+import org.jverity.nbd.testing.ServedImage;
 import org.jverity.testkit.Tool;
 import org.jverity.testkit.ToolResult;
+import org.jverity.verify.ReaderOptions;
 
 /**
  * TLS against libnbd's clients (nbdinfo, nbdcopy, nbdsh), with a certtool PKI in nbdkit's layout:
@@ -40,15 +42,19 @@ class X509TlsClientsTest {
         ServedImage.random(
             Files.createDirectories(dir.resolve("required")),
             256,
+            ReaderOptions.DEFAULTS,
             X509Tls.fromDirectory(pki.server(), NbdTls.Mode.REQUIRE, false),
             NbdEvents.NONE);
     verifying =
         ServedImage.random(
             Files.createDirectories(dir.resolve("verifying")),
             64,
+            ReaderOptions.DEFAULTS,
             X509Tls.fromDirectory(pki.server(), NbdTls.Mode.ON, true),
             NbdEvents.NONE);
-    plain = ServedImage.random(Files.createDirectories(dir.resolve("plain")), 64);
+    plain =
+        ServedImage.random(
+            Files.createDirectories(dir.resolve("plain")), 64, ReaderOptions.DEFAULTS);
   }
 
   @AfterAll
@@ -117,7 +123,11 @@ class X509TlsClientsTest {
     assertThat(tls.protocols()).containsExactly("TLSv1.3", "TLSv1.2");
     try (ServedImage s =
         ServedImage.random(
-            Files.createDirectories(dir.resolve("ec-served")), 16, tls, NbdEvents.NONE)) {
+            Files.createDirectories(dir.resolve("ec-served")),
+            16,
+            ReaderOptions.DEFAULTS,
+            tls,
+            NbdEvents.NONE)) {
       Tool.of("nbdinfo").in(dir).timeout(TIMEOUT).check("--size", s.tlsUri(ec.client()));
       assertThat(
               Tool.of("nbdinfo")

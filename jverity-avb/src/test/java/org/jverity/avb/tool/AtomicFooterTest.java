@@ -85,18 +85,14 @@ class AtomicFooterTest {
     Path img = pattern("boot.img", 10_000);
     byte[] before = Files.readAllBytes(img);
     AddHashFooter add =
-        new AddHashFooter(
-            img,
-            1 << 20,
-            false,
-            "boot",
-            null,
-            "00",
-            false,
-            false,
-            dir.resolve("no/such"),
-            false,
-            signed());
+        AddHashFooter.builder()
+            .image(img)
+            .partitionSize(1 << 20)
+            .partitionName("boot")
+            .salt("00")
+            .outputVbmetaImage(dir.resolve("no/such"))
+            .vbmeta(signed())
+            .build();
     assertThatThrownBy(add::apply).isInstanceOf(NoSuchFileException.class);
     assertThat(Files.readAllBytes(img)).isEqualTo(before);
   }

@@ -13,17 +13,12 @@ import org.jverity.cli.syntax.Syntax;
 
 /** {@code jverity avb add_hash_footer}: avbtool's. */
 public final class AddHashFooterCommand implements Command {
-  Path image;
-  long partitionSize;
-  boolean dynamicPartitionSize;
-  String partitionName = "";
-  String hashAlgorithm = AddHashFooter.DEFAULT_HASH;
-  String salt;
-  boolean calcMaxImageSize;
+  /** The tool's options, each at avbtool's default until the command line sets it. */
+  final AddHashFooter.Builder footer = AddHashFooter.builder();
+
+  Path image; // checked at run: the footer's own copy is not readable back
   Path outputVbmetaImage;
-  boolean doNotAppendVbmetaImage;
-  boolean usePersistentDigest;
-  boolean doNotUseAb;
+  boolean calcMaxImageSize;
   final VbmetaArgs vbmeta = new VbmetaArgs();
 
   public static final Syntax<AddHashFooterCommand> SYNTAX =
@@ -33,28 +28,34 @@ public final class AddHashFooterCommand implements Command {
                   + " dtbo), as avbtool does (in place; a failure leaves the image as it was).",
               AddHashFooterCommand::new)
           .file(
-              "--image", "IMAGE", "The partition image (changed in place).", (c, p) -> c.image = p)
+              "--image",
+              "IMAGE",
+              "The partition image (changed in place).",
+              (c, p) -> c.footer.image(c.image = p))
           .option(
               names("--partition_size"),
               "BYTES",
               "Partition size, a multiple of 4096, at least 69632.",
-              (c, v) -> c.partitionSize = AvbNumber.parseLong(v))
+              (c, v) -> c.footer.partitionSize(AvbNumber.parseLong(v)))
           .flag(
               names("--dynamic_partition_size"),
               "Size the partition to fit: the image plus 69632 bytes, rounded up to 4096.",
-              c -> c.dynamicPartitionSize = true)
+              c -> c.footer.dynamicPartitionSize(true))
           .option(
               names("--partition_name"),
               "NAME",
               "Partition name in the descriptor.",
-              (c, v) -> c.partitionName = v)
+              (c, v) -> c.footer.partitionName(v))
           .option(
               names("--hash_algorithm"),
               "ALG",
               "Hash of the image (default sha256; libavb takes sha256 and sha512).",
-              (c, v) -> c.hashAlgorithm = v)
+              (c, v) -> c.footer.hashAlgorithm(v))
           .option(
-              "--salt", "HEX", "Salt (default: random, as long as a digest).", (c, v) -> c.salt = v)
+              "--salt",
+              "HEX",
+              "Salt (default: random, as long as a digest).",
+              (c, v) -> c.footer.salt(v))
           .flag(
               names("--calc_max_image_size"),
               "Print the largest image that fits --partition_size with the metadata.",
@@ -63,19 +64,19 @@ public final class AddHashFooterCommand implements Command {
               names("--output_vbmeta_image"),
               "FILE",
               "Also write the vbmeta to FILE.",
-              (c, v) -> c.outputVbmetaImage = OutputFile.parse(v))
+              (c, v) -> c.footer.outputVbmetaImage(c.outputVbmetaImage = OutputFile.parse(v)))
           .flag(
               names("--do_not_append_vbmeta_image"),
               "Append nothing (an existing footer is still removed).",
-              c -> c.doNotAppendVbmetaImage = true)
+              c -> c.footer.doNotAppendVbmetaImage(true))
           .flag(
               names("--use_persistent_digest"),
               "Store no digest: the device keeps it (needs libavb 1.1).",
-              c -> c.usePersistentDigest = true)
+              c -> c.footer.usePersistentDigest(true))
           .flag(
               names("--do_not_use_ab"),
               "The partition does not use A/B (needs libavb 1.1).",
-              c -> c.doNotUseAb = true)
+              c -> c.footer.doNotUseAb(true))
           .include(VbmetaArgs.SYNTAX, c -> c.vbmeta)
           .abbreviations()
           .example(
@@ -84,19 +85,7 @@ public final class AddHashFooterCommand implements Command {
 
   @Override
   public int run(Io io) throws IOException {
-    AddHashFooter command =
-        new AddHashFooter(
-            image,
-            partitionSize,
-            dynamicPartitionSize,
-            partitionName,
-            hashAlgorithm,
-            salt,
-            usePersistentDigest,
-            doNotUseAb,
-            outputVbmetaImage,
-            doNotAppendVbmetaImage,
-            vbmeta.options());
+    AddHashFooter command = footer.vbmeta(vbmeta.options()).build();
     if (vbmeta.printRequiredLibavbVersion) {
       io.out().println(command.requiredLibavbVersion());
       return ExitCode.OK;

@@ -1,10 +1,10 @@
 package org.jverity.cli.avb;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.jverity.cli.avb.AvbFixtures.avb;
-import static org.jverity.cli.avb.AvbFixtures.ok;
-import static org.jverity.cli.avb.AvbFixtures.pattern;
-import static org.jverity.cli.avb.AvbFixtures.read;
+import static org.jverity.cli.avb.AvbCommandKit.avb;
+import static org.jverity.cli.avb.AvbCommandKit.ok;
+import static org.jverity.cli.avb.AvbCommandKit.pattern;
+import static org.jverity.cli.avb.AvbCommandKit.read;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -34,9 +34,9 @@ class HostileOffsetsTest {
         "system",
         "--salt",
         "00");
-    AvbFixtures.patchDescriptor(img, 28, HUGE); // tree_offset
-    AvbFixtures.patchDescriptor(img, 36, HUGE); // tree_size
-    AvbFixtures.patchDescriptor(img, 56, 0L); // fec_offset: no FEC
+    AvbCommandKit.patchDescriptor(img, 28, HUGE); // tree_offset
+    AvbCommandKit.patchDescriptor(img, 36, HUGE); // tree_size
+    AvbCommandKit.patchDescriptor(img, 56, 0L); // fec_offset: no FEC
     return img;
   }
 

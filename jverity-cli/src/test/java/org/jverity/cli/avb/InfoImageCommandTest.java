@@ -1,9 +1,9 @@
 package org.jverity.cli.avb;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.jverity.cli.avb.AvbFixtures.avb;
-import static org.jverity.cli.avb.AvbFixtures.ok;
-import static org.jverity.cli.avb.AvbFixtures.pattern;
+import static org.jverity.cli.avb.AvbCommandKit.avb;
+import static org.jverity.cli.avb.AvbCommandKit.ok;
+import static org.jverity.cli.avb.AvbCommandKit.pattern;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,7 +85,7 @@ class InfoImageCommandTest {
   @Test
   void aZeroBlockSizeIsPrintedAsAvbtoolDoesAndRefusedForTheTable() throws Exception {
     Path img = avbMdExample();
-    AvbFixtures.patchDescriptor(img, 44, 0); // data_block_size
+    AvbCommandKit.patchDescriptor(img, 44, 0); // data_block_size
     String text = ok("info_image", "--image", img).stdout();
     assertThat(text).contains("      Data Block Size:       0 bytes\n");
     ToolRun table = avb("info_image", "--image", img, "--dm_verity");
@@ -107,8 +107,8 @@ class InfoImageCommandTest {
         .singleElement()
         .asString()
         .startsWith("jverity: system: hashtree descriptor in " + img + ": ");
-    AvbFixtures.patchDescriptor(img, 44, 4096);
-    AvbFixtures.patchDescriptor(img, 48, 0); // hash_block_size
+    AvbCommandKit.patchDescriptor(img, 44, 4096);
+    AvbCommandKit.patchDescriptor(img, 48, 0); // hash_block_size
     assertThat(avb("info_image", "--image", img, "--dm_verity").stderrLines())
         .singleElement()
         .asString()

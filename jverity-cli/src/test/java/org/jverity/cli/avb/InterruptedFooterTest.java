@@ -1,9 +1,9 @@
 package org.jverity.cli.avb;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.jverity.cli.avb.AvbFixtures.ok;
-import static org.jverity.cli.avb.AvbFixtures.pattern;
-import static org.jverity.cli.avb.AvbFixtures.sha256;
+import static org.jverity.cli.avb.AvbCommandKit.ok;
+import static org.jverity.cli.avb.AvbCommandKit.pattern;
+import static org.jverity.cli.avb.AvbCommandKit.sha256;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package org.jverity.cli.avb;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.jverity.cli.avb.AvbFixtures.ok;
-import static org.jverity.cli.avb.AvbFixtures.pattern;
+import static org.jverity.cli.avb.AvbCommandKit.ok;
+import static org.jverity.cli.avb.AvbCommandKit.pattern;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,12 +1,12 @@
 package org.jverity.cli.avb;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.jverity.cli.avb.AvbFixtures.KEY_2048;
-import static org.jverity.cli.avb.AvbFixtures.avb;
-import static org.jverity.cli.avb.AvbFixtures.key;
-import static org.jverity.cli.avb.AvbFixtures.ok;
-import static org.jverity.cli.avb.AvbFixtures.pattern;
-import static org.jverity.cli.avb.AvbFixtures.read;
+import static org.jverity.cli.avb.AvbCommandKit.KEY_2048;
+import static org.jverity.cli.avb.AvbCommandKit.avb;
+import static org.jverity.cli.avb.AvbCommandKit.key;
+import static org.jverity.cli.avb.AvbCommandKit.ok;
+import static org.jverity.cli.avb.AvbCommandKit.pattern;
+import static org.jverity.cli.avb.AvbCommandKit.read;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -11,10 +11,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.DigestCommandTest;
+import org.jverity.cli.FormattedImage;
 import org.jverity.cli.JsonCheck;
 import org.jverity.cli.Jverity;
 import org.jverity.cli.SigTools;
-import org.jverity.cli.TestImage;
 import org.jverity.cli.ToolRun;
 import org.jverity.testkit.Fsverity;
 
@@ -31,7 +31,7 @@ class JsonOutputTest {
 
   @Test
   void aFailureIsOneObjectWithTheExitCodeAndTheStderrLine() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     String missing = dir.resolve("missing.img").toString();
     List<ToolRun> failures =
         List.of(
@@ -70,7 +70,7 @@ class JsonOutputTest {
 
   @Test
   void exitCodeIsTheOneTheProcessExitsWithAfterVeritysetupsMapping() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 16);
+    FormattedImage im = FormattedImage.create(dir, "d", 16);
     String wrong = im.root().substring(0, 63) + (im.root().endsWith("0") ? "1" : "0");
     ToolRun mapped =
         Jverity.run(
@@ -190,7 +190,7 @@ class JsonOutputTest {
 
   @Test
   void readNeedsOutputAndSummarisesWhatItWrote() throws Exception {
-    TestImage im = TestImage.create(dir, "d", 32);
+    FormattedImage im = FormattedImage.create(dir, "d", 32);
     List<String> base = List.of("read", im.data().toString(), im.hash().toString(), im.root());
     ToolRun toStdout = Jverity.run(concat(base, "--json"));
     assertThat(JsonCheck.failure(toStdout).get("error"))

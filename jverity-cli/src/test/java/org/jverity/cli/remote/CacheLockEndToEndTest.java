@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.FormattedImage;
 import org.jverity.cli.Jverity;
-import org.jverity.cli.TestImage;
 import org.jverity.cli.ToolRun;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.testkit.NbdClients;
@@ -27,7 +27,7 @@ class CacheLockEndToEndTest {
 
   @Test
   void aHeldDirectoryNamesItsHolderAndAStopThenStartReusesIt() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 256);
+    FormattedImage image = FormattedImage.create(dir, "disk", 256);
     String expected = NbdClients.sha256(image.data());
     Path cache = dir.resolve("cache");
     try (Nginx nginx = Nginx.start(dir.resolve("nginx"), Nginx.Faults.DEFAULTS)) {
@@ -78,7 +78,7 @@ class CacheLockEndToEndTest {
    */
   @Test
   void aSymlinkedIndexIsLeftAndEachStartServesWithoutTheCacheSayingSoOnce() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", 256);
+    FormattedImage image = FormattedImage.create(dir, "disk", 256);
     String expected = NbdClients.sha256(image.data());
     Path cache = Files.createDirectories(dir.resolve("cache"));
     byte[] victimBytes = new byte[1_000_000];

@@ -15,9 +15,9 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.FormattedImage;
 import org.jverity.cli.JsonCheck;
 import org.jverity.cli.Jverity;
-import org.jverity.cli.TestImage;
 import org.jverity.cli.ToolRun;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.testkit.NbdClients;
@@ -34,10 +34,10 @@ class FaultsEndToEndTest {
 
   @TempDir Path dir;
   private Nginx nginx;
-  private TestImage image;
+  private FormattedImage image;
 
   private void start(Nginx.Faults faults) throws Exception {
-    image = TestImage.create(dir, "disk", BLOCKS);
+    image = FormattedImage.create(dir, "disk", BLOCKS);
     nginx = Nginx.start(dir.resolve("nginx"), faults);
     Files.copy(image.data(), nginx.www().resolve("disk.img"));
     Files.copy(image.hash(), nginx.www().resolve("disk.hash"));

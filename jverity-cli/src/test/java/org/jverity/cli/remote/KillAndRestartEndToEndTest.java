@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.Clients;
-import org.jverity.cli.TestImage;
+import org.jverity.cli.FormattedImage;
 import org.jverity.testkit.NbdClients;
 import org.jverity.testkit.Nginx;
 
@@ -32,7 +32,7 @@ class KillAndRestartEndToEndTest {
 
   @Test
   void killedMidReadThenRestartedOverTheSameCacheReadsRightAndHitsTheCache() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", BLOCKS);
+    FormattedImage image = FormattedImage.create(dir, "disk", BLOCKS);
     String expected = NbdClients.sha256(image.data());
     Path cache = dir.resolve("cache");
     try (Nginx nginx =

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jverity.cli.TestImage;
+import org.jverity.cli.FormattedImage;
 import org.jverity.testkit.NbdClients;
 
 /**
@@ -23,7 +23,7 @@ class TwoServersOneBucketEndToEndTest {
 
   @Test
   void twoServersOverOneBucketServeTwoClientsAtOnce() throws Exception {
-    TestImage image = TestImage.create(dir, "disk", BLOCKS);
+    FormattedImage image = FormattedImage.create(dir, "disk", BLOCKS);
     String expected = NbdClients.sha256(image.data());
     try (TestBucket s3 = TestBucket.start(dir)) {
       String data = s3.put("fleet/disk.img", image.data());

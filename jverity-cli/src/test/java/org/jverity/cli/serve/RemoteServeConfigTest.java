@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jverity.cli.TestImage;
+import org.jverity.cli.FormattedImage;
 import org.jverity.cli.command.CliException;
 import org.jverity.remote.RemoteOptions;
 import org.jverity.server.ExportConfig;
@@ -16,11 +16,11 @@ import org.jverity.server.ExportConfig;
 /** {@code serve}'s config with devices at URLs, and the remote keys per export or in [generic]. */
 class RemoteServeConfigTest {
   @TempDir Path dir;
-  private TestImage image;
+  private FormattedImage image;
 
   @BeforeEach
   void image() throws Exception {
-    image = TestImage.create(dir, "disk", 8);
+    image = FormattedImage.create(dir, "disk", 8);
   }
 
   private ServeConfig read(String text) throws Exception {

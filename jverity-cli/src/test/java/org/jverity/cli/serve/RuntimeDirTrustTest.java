@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.BadInputTest;
 import org.jverity.cli.Clients;
+import org.jverity.cli.FormattedImage;
 import org.jverity.cli.Jverity;
 import org.jverity.cli.ServerProcess;
-import org.jverity.cli.TestImage;
 import org.jverity.cli.ToolRun;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.server.StatusSocket;
@@ -85,7 +85,7 @@ class RuntimeDirTrustTest {
     assertRefused(Jverity.run("status", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("close", "disk", "--runtime-dir", run.toString()), expected);
     assertRefused(Jverity.run("reload", "disk", "--runtime-dir", run.toString()), expected);
-    TestImage image = TestImage.create(dir, "disk", 8);
+    FormattedImage image = FormattedImage.create(dir, "disk", 8);
     assertRefused(
         Jverity.run(
             "open",
@@ -188,7 +188,7 @@ class RuntimeDirTrustTest {
   @Test
   void aServerTakesCloseOnlyFromItsOwnUser() throws Exception {
     Tool.of("nbdinfo").require();
-    TestImage image = TestImage.create(dir, "disk", 16);
+    FormattedImage image = FormattedImage.create(dir, "disk", 16);
     try (ServerProcess server =
         ServerProcess.start(
             dir,

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.FormattedImage;
 import org.jverity.cli.Jverity;
-import org.jverity.cli.TestImage;
 import org.jverity.cli.ToolRun;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
@@ -24,11 +24,11 @@ import org.jverity.verify.IoClass;
 /** {@code serve}'s config file: what it reads, and its one-line errors naming file:line and key. */
 class ServeConfigTest {
   @TempDir Path dir;
-  private TestImage image;
+  private FormattedImage image;
 
   @BeforeEach
   void image() throws Exception {
-    image = TestImage.create(dir, "disk", 8);
+    image = FormattedImage.create(dir, "disk", 8);
   }
 
   private Path config(String text) throws Exception {

@@ -11,7 +11,7 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jverity.cli.TestImage;
+import org.jverity.cli.FormattedImage;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.syntax.Syntax;
 
@@ -33,11 +33,11 @@ class ServeKeysTest {
   static final Map<String, String> ALIASES = Syntax.KEY_ALIASES;
 
   @TempDir Path dir;
-  private TestImage image;
+  private FormattedImage image;
 
   @BeforeEach
   void image() throws Exception {
-    image = TestImage.create(dir, "disk", 8);
+    image = FormattedImage.create(dir, "disk", 8);
   }
 
   /** The keys {@code open}'s options give, in its order. */

@@ -1,4 +1,4 @@
-package org.jverity.nbd;
+package org.jverity.nbd.testing;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -11,6 +11,11 @@ import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.BlockDevices;
 import org.jverity.io.FileDevice;
+import org.jverity.nbd.Export;
+import org.jverity.nbd.NbdEvents;
+import org.jverity.nbd.NbdServer;
+import org.jverity.nbd.NbdTls;
+import org.jverity.nbd.ServerLimits;
 import org.jverity.tree.TreeBuilder;
 import org.jverity.verify.HashBlockCache;
 import org.jverity.verify.HashingPool;
@@ -21,19 +26,21 @@ import org.jverity.verify.VerifiedReader;
 
 /**
  * A test fixture: an image and its hash tree in a directory, served by an {@link NbdServer} on a
- * free TCP port of 127.0.0.1 and on a Unix socket. Closing stops the server and deletes nothing
- * (the directory is the test's).
+ * free TCP port of 127.0.0.1 and on a Unix socket, with TLS and events when asked, the data
+ * tampered with after formatting when asked. jverity-nbd's tests and the daemon's (TLS, metrics)
+ * share it through this module's test jar. Closing stops the server and deletes nothing (the
+ * directory is the test's).
  */
-final class ServedImage implements AutoCloseable {
-  final Path dir;
-  final Path data;
-  final Path hash;
-  final byte[] root;
-  final VerityParams params;
-  final NbdServer server;
-  final InetSocketAddress address;
-  final Path socket;
-  final Export export;
+public final class ServedImage implements AutoCloseable {
+  public final Path dir;
+  public final Path data;
+  public final Path hash;
+  public final byte[] root;
+  public final VerityParams params;
+  public final NbdServer server;
+  public final InetSocketAddress address;
+  public final Path socket;
+  public final Export export;
   private final BlockDevice dataDevice;
   private final BlockDevice hashDevice;
   private final VerifiedReader reader;
@@ -72,19 +79,19 @@ final class ServedImage implements AutoCloseable {
    * Changes the data file after its hash tree is built and before it is served: corruption on disk
    * that the tree does not know about.
    */
-  interface Tamper {
+  public interface Tamper {
     Tamper NONE = data -> {};
 
     void apply(Path data) throws IOException;
   }
 
   /** {@code blocks} pseudo-random 4 KiB blocks (every 16th zero), formatted and served. */
-  static ServedImage random(Path dir, int blocks, ReaderOptions options) throws IOException {
+  public static ServedImage random(Path dir, int blocks, ReaderOptions options) throws IOException {
     return random(dir, blocks, options, NbdEvents.NONE);
   }
 
   /** As {@link #random(Path, int, ReaderOptions)}, telling {@code events} what the server sees. */
-  static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events)
+  public static ServedImage random(Path dir, int blocks, ReaderOptions options, NbdEvents events)
       throws IOException {
     return random(dir, blocks, options, null, events, Tamper.NONE);
   }
@@ -93,7 +100,7 @@ final class ServedImage implements AutoCloseable {
    * As {@link #random(Path, int, ReaderOptions, NbdEvents)}, with {@code tamper} run after
    * formatting.
    */
-  static ServedImage random(
+  public static ServedImage random(
       Path dir, int blocks, ReaderOptions options, NbdEvents events, Tamper tamper)
       throws IOException {
     return random(dir, blocks, options, null, events, tamper);
@@ -102,13 +109,13 @@ final class ServedImage implements AutoCloseable {
   /**
    * As {@link #random(Path, int, ReaderOptions, NbdEvents)}, served with {@code tls} (null: none).
    */
-  static ServedImage random(
+  public static ServedImage random(
       Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events)
       throws IOException {
     return random(dir, blocks, options, tls, events, Tamper.NONE);
   }
 
-  static ServedImage random(
+  public static ServedImage random(
       Path dir, int blocks, ReaderOptions options, NbdTls tls, NbdEvents events, Tamper tamper)
       throws IOException {
     byte[] bytes = new byte[blocks * 4096];
@@ -127,13 +134,13 @@ final class ServedImage implements AutoCloseable {
     return format(dir, data, options, ServerLimits.DEFAULTS, tls, events, tamper);
   }
 
-  static ServedImage format(
+  public static ServedImage format(
       Path dir, Path data, ReaderOptions options, ServerLimits limits, NbdEvents events)
       throws IOException {
     return format(dir, data, options, limits, events, Tamper.NONE);
   }
 
-  static ServedImage format(
+  public static ServedImage format(
       Path dir,
       Path data,
       ReaderOptions options,
@@ -148,7 +155,7 @@ final class ServedImage implements AutoCloseable {
    * Builds the tree over {@code data} as it is, lets {@code tamper} change the data, then serves it
    * with {@code tls} (null: none).
    */
-  static ServedImage format(
+  public static ServedImage format(
       Path dir,
       Path data,
       ReaderOptions options,
@@ -175,7 +182,7 @@ final class ServedImage implements AutoCloseable {
     return new ServedImage(dir, data, hash, root, p, options, limits, tls, events);
   }
 
-  String tcpUri() {
+  public String tcpUri() {
     return "nbd://127.0.0.1:" + address.getPort() + "/";
   }
 
@@ -183,15 +190,15 @@ final class ServedImage implements AutoCloseable {
    * The {@code nbds://} URI of the TCP listener, with libnbd's certificates directory for the
    * client.
    */
-  String tlsUri(Path clientCertificates) {
+  public String tlsUri(Path clientCertificates) {
     return "nbds://127.0.0.1:" + address.getPort() + "/?tls-certificates=" + clientCertificates;
   }
 
-  String unixUri() {
+  public String unixUri() {
     return "nbd+unix:///?socket=" + socket;
   }
 
-  VerifiedReader reader() {
+  public VerifiedReader reader() {
     return reader;
   }
 

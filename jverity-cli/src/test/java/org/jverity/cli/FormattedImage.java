@@ -18,16 +18,16 @@ import org.jverity.testkit.NbdClients;
  * @param root the root hash, hex
  * @param identity the image identity format printed
  */
-public record TestImage(Path data, Path hash, String root, String identity) {
+public record FormattedImage(Path data, Path hash, String root, String identity) {
 
-  public static TestImage create(Path dir, String name, int blocks) throws IOException {
+  public static FormattedImage create(Path dir, String name, int blocks) throws IOException {
     byte[] bytes = new byte[blocks * 4096];
     new SplittableRandom(blocks * 31L + name.hashCode()).nextBytes(bytes);
     Path data = Files.write(dir.resolve(name + ".img"), bytes);
     Path hash = dir.resolve(name + ".hash");
     ToolRun r = Jverity.run("format", data.toString(), hash.toString(), "--salt", "5a");
     assertThat(r.exitCode()).as(r.toString()).isZero();
-    return new TestImage(
+    return new FormattedImage(
         data, hash, r.headerField("Root hash").strip(), r.headerField("Identity").strip());
   }
 

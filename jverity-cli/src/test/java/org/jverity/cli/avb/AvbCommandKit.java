@@ -19,8 +19,8 @@ import org.jverity.cli.ToolRun;
 import org.jverity.testkit.AvbTestKeys;
 
 /** Inputs as AOSP's avbtool tests make them, and the in-process jverity run. */
-final class AvbFixtures {
-  private AvbFixtures() {}
+final class AvbCommandKit {
+  private AvbCommandKit() {}
 
   static final String KEY_2048 = "testkey_rsa2048.pem";
   static final String KEY_4096 = "testkey_rsa4096.pem";
