@@ -1,7 +1,9 @@
 /**
  * The NBD daemon around jverity-nbd: where it listens, TLS from PEM files (jverity-sig, which
  * brings BouncyCastle), Prometheus metrics, the status sockets in the runtime directory, the server
- * log. Kept out of jverity-nbd so that the protocol embeds with the core alone.
+ * log. Grouped by runtime role: {@code status} (the status sockets and the runtime directory),
+ * {@code process} (signals, pid file, parent watch, socket activation, a captive command), {@code
+ * metrics} (Prometheus). Kept out of jverity-nbd so that the protocol embeds with the core alone.
  */
 module org.jverity.server {
   requires org.jverity.core;
@@ -16,4 +18,6 @@ module org.jverity.server {
   requires jdk.unsupported; // SighupReload: sun.misc.Signal
 
   exports org.jverity.server;
+  exports org.jverity.server.process; // the command line's JvmProcess, socket activation
+  exports org.jverity.server.status; // jverity status, close, reload: the status sockets
 }

@@ -41,8 +41,8 @@ import org.jverity.format.VerityParameterException;
 import org.jverity.hash.BlockHasher;
 import org.jverity.hashes.VeritysetupHashes;
 import org.jverity.io.DeviceTooSmallException;
-import org.jverity.server.CaptiveRun;
 import org.jverity.server.ServerException;
+import org.jverity.server.process.CaptiveRun;
 import org.jverity.sig.InvalidSignatureException;
 import org.jverity.verify.CorruptBlockException;
 
@@ -67,7 +67,7 @@ public final class Main {
         new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
     int code;
     try {
-      code = run(out, err, System.getenv(), args);
+      code = run(out, err, System.getenv(), true, args);
     } catch (Throwable e) { // an Error (out of memory): still one line, no stack trace
       err.println("jverity: internal error: " + e);
       code = ExitCode.INTERNAL;
@@ -112,6 +112,20 @@ public final class Main {
 
   /** As {@link #run(PrintWriter, PrintWriter, String...)}, with {@code env} as the environment. */
   static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
+    return run(out, err, env, false, args);
+  }
+
+  /**
+   * {@code ownsProcess}: whether the run is the process's {@code main}, so that a server may hook
+   * its signals and end the JVM ({@link Io#ownsProcess}); a run inside another program's JVM (a
+   * test's) hooks nothing.
+   */
+  private static int run(
+      PrintWriter out,
+      PrintWriter err,
+      Map<String, String> env,
+      boolean ownsProcess,
+      String... args) {
     // The command line reports corruption itself, one line each; the library's log stays quiet.
     QuietLibraryLogs.now();
     VeritysetupHashes
@@ -130,7 +144,15 @@ public final class Main {
     JsonOutput json = JsonOutput.of(all, out, err);
     int code =
         returned.applyAsInt(
-            dispatch(out, json == null ? err : json.err(), all, at, returned, parsed, json));
+            dispatch(
+                out,
+                json == null ? err : json.err(),
+                all,
+                at,
+                returned,
+                parsed,
+                json,
+                ownsProcess));
     out.flush();
     err.flush();
     return json == null
@@ -145,7 +167,8 @@ public final class Main {
       int at,
       IntUnaryOperator returned,
       AtomicReference<Command> parsed,
-      JsonOutput json) {
+      JsonOutput json,
+      boolean ownsProcess) {
     Named named = named(args, at);
     Syntax<? extends Command> command = named.syntax();
     int words = named.words();
@@ -206,7 +229,7 @@ public final class Main {
     }
     List<String> rest = new ArrayList<>(args);
     rest.subList(at, at + words).clear();
-    return execute(command, rest, out, err, args, returned, parsed, json);
+    return execute(command, rest, out, err, args, returned, parsed, json, ownsProcess);
   }
 
   /**
@@ -221,13 +244,14 @@ public final class Main {
       List<String> commandLine,
       IntUnaryOperator returned,
       AtomicReference<Command> ran,
-      JsonOutput json) {
+      JsonOutput json,
+      boolean ownsProcess) {
     GlobalOptions global = new GlobalOptions();
     Io io = null;
     int code;
     try {
       Syntax.Parsed<C> parsed = syntax.parse(args, GlobalOptions.SYNTAX, global);
-      io = new Io(out, err, parsed.given(), global.debug, json);
+      io = new Io(out, err, parsed.given(), global.debug, json, ownsProcess);
       if (io
           .debug()) { // Version.get() opens the jar, which a run from the AOT cache otherwise never
         // does

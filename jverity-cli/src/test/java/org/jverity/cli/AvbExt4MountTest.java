@@ -59,8 +59,8 @@ class AvbExt4MountTest {
     AvbTestImage image = AvbTestImage.signed(img);
     assertThat(image.imageSize()).isEqualTo(16 << 20);
     Path key = AvbTestKeys.copy(AvbTestImage.KEY, dir);
-    try (ServerProcess server =
-        ServerProcess.start(
+    try (HostedServer server =
+        HostedServer.start(
             dir, "open", img.toString(), "system", "--avb-key", key.toString(), "--port", "0")) {
       String uri = server.line();
       try (Ext4Mount m = Ext4Mount.attach(dir.resolve("mnt"), uri)) {

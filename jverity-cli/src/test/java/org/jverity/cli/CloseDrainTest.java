@@ -98,7 +98,7 @@ class CloseDrainTest {
     Path started = dir.resolve("started");
     Path result = dir.resolve("result");
     String runtime = dir.resolve("run").toString();
-    try (ServerProcess server = ServerProcess.start(dir, "serve", config.toString())) {
+    try (HostedServer server = HostedServer.start(dir, "serve", config.toString())) {
       String oneUri = server.line();
       server.line();
       String script =

@@ -29,7 +29,7 @@ class ErrorAsCorruptionServingTest {
     Tool.of("nbdsh").require();
   }
 
-  private ServerProcess open(FormattedImage disk, String... modes) throws Exception {
+  private HostedServer open(FormattedImage disk, String... modes) throws Exception {
     String[] head = {
       "open",
       disk.data().toString(),
@@ -42,7 +42,7 @@ class ErrorAsCorruptionServingTest {
     };
     String[] args = Arrays.copyOf(head, head.length + modes.length);
     System.arraycopy(modes, 0, args, head.length, modes.length);
-    return ServerProcess.start(dir, args);
+    return HostedServer.start(dir, args);
   }
 
   /** Data block {@code block} as the client reads it, hex; null when the read fails. */
@@ -67,7 +67,7 @@ class ErrorAsCorruptionServingTest {
   @Test
   void anIoErrorUnderRestartOnCorruptionStopsTheServerAsACorruption() throws Exception {
     FormattedImage disk = FormattedImage.create(dir, "disk", BLOCKS);
-    try (ServerProcess server = open(disk, "--restart-on-corruption", "--error-as-corruption")) {
+    try (HostedServer server = open(disk, "--restart-on-corruption", "--error-as-corruption")) {
       String uri = (String) JsonCheck.object(server.line()).get("uri");
       assertThat(status(false).stdout())
           .contains("  flags:         restart_on_corruption restart_on_error\n");
@@ -88,7 +88,7 @@ class ErrorAsCorruptionServingTest {
   void withoutItTheSameErrorIsAnIoErrorAndServingGoesOn() throws Exception {
     FormattedImage disk = FormattedImage.create(dir, "disk", BLOCKS);
     byte[] original = Files.readAllBytes(disk.data());
-    try (ServerProcess server = open(disk, "--restart-on-corruption")) {
+    try (HostedServer server = open(disk, "--restart-on-corruption")) {
       String uri = (String) JsonCheck.object(server.line()).get("uri");
       assertThat(status(false).stdout()).contains("  flags:         restart_on_corruption\n");
       truncate(disk.data(), 1000 * 4096L);

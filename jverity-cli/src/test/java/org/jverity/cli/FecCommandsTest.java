@@ -303,8 +303,8 @@ class FecCommandsTest {
     Tool.of("nbdcopy").require();
     Image im = image(300, 4, false);
     flip(im.data(), 42 * 4096L, 4096);
-    try (ServerProcess server =
-        ServerProcess.start(
+    try (HostedServer server =
+        HostedServer.start(
             dir,
             "open",
             im.data().toString(),

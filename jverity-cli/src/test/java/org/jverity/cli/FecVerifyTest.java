@@ -151,7 +151,7 @@ class FecVerifyTest {
         new ArrayList<>(
             List.of("open", data.toString(), "img", hash.toString(), root, "--port", "0"));
     a.addAll(List.of(option.split(" ")));
-    try (ServerProcess p = ServerProcess.start(dir, a.toArray(String[]::new))) {
+    try (HostedServer p = HostedServer.start(dir, a.toArray(String[]::new))) {
       assertThat(p.waitFor()).as(p.stderr()).isEqualTo(code);
       assertThat(p.stderr().lines())
           .as(p.stderr())

@@ -90,8 +90,8 @@ class ResizedTreeTest {
     // open, read by nbdcopy: refused at start, or the copy fails; never a whole copy.
     Tool.of("nbdcopy").require();
     Path copy = dir.resolve("copy.img");
-    try (ServerProcess server =
-        ServerProcess.start(
+    try (HostedServer server =
+        HostedServer.start(
             dir,
             "open",
             data.toString(),

@@ -39,7 +39,7 @@ class RootHashSignatureServingTest {
   }
 
   /** {@code open} of disk on any free port, with the signature and certificates given. */
-  private static ServerProcess open(Path sig, String... certs) throws Exception {
+  private static HostedServer open(Path sig, String... certs) throws Exception {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -54,11 +54,11 @@ class RootHashSignatureServingTest {
     for (String c : certs) {
       args.add("--trusted-cert=" + dir.resolve(c));
     }
-    return ServerProcess.start(dir, args.toArray(String[]::new));
+    return HostedServer.start(dir, args.toArray(String[]::new));
   }
 
   /** The server exits 14 with one line about the export's signature, and printed no URI. */
-  private static void assertRefused(ServerProcess server, String message) throws Exception {
+  private static void assertRefused(HostedServer server, String message) throws Exception {
     assertThat(server.waitFor()).as(server.stderr()).isEqualTo(ExitCode.SIGNATURE_INVALID);
     assertThat(server.stderr().lines().toList())
         .as(server.stderr())
@@ -71,7 +71,7 @@ class RootHashSignatureServingTest {
 
   @Test
   void openServesAnImageWhoseRootATrustedCertificateSigned() throws Exception {
-    try (ServerProcess server = open(signature, "other.crt", "signer.crt")) {
+    try (HostedServer server = open(signature, "other.crt", "signer.crt")) {
       String uri = server.line();
       assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(disk.sha256());
       assertThat(server.terminate()).as(server.stderr()).isZero();
@@ -80,17 +80,17 @@ class RootHashSignatureServingTest {
 
   @Test
   void openRefusesASignatureByAnUntrustedCertificate() throws Exception {
-    try (ServerProcess server = open(signature, "other.crt")) {
+    try (HostedServer server = open(signature, "other.crt")) {
       assertRefused(server, "no trusted certificate");
     }
   }
 
   @Test
   void openRefusesASignatureOfAnotherRootOrAForgedOne() throws Exception {
-    try (ServerProcess server = open(otherRootSignature, "signer.crt")) {
+    try (HostedServer server = open(otherRootSignature, "signer.crt")) {
       assertRefused(server, "does not verify");
     }
-    try (ServerProcess server = open(SigTools.flipped(signature, 3), "signer.crt")) {
+    try (HostedServer server = open(SigTools.flipped(signature, 3), "signer.crt")) {
       assertRefused(server, "does not verify");
     }
   }
@@ -150,7 +150,7 @@ class RootHashSignatureServingTest {
   void serveServesAnExportWhoseRootATrustedCertificateSigned() throws Exception {
     Path conf =
         config("good.conf", "root-hash-signature = disk.roothash.p7s\ntrusted-cert = signer.crt\n");
-    try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString())) {
+    try (HostedServer server = HostedServer.start(dir, "serve", conf.toString())) {
       String plain = server.line();
       String signed = server.line();
       assertThat(signed).endsWith("/disk");
@@ -166,14 +166,14 @@ class RootHashSignatureServingTest {
         config(
             "untrusted.conf",
             "root-hash-signature = disk.roothash.p7s\ntrusted-cert = other.crt\n");
-    try (ServerProcess server = ServerProcess.start(dir, "serve", untrusted.toString())) {
+    try (HostedServer server = HostedServer.start(dir, "serve", untrusted.toString())) {
       assertRefused(server, "no trusted certificate");
     }
     Path otherRoot =
         config(
             "other-root.conf",
             "root-hash-signature = other.roothash.p7s\ntrusted-cert = signer.crt\n");
-    try (ServerProcess server = ServerProcess.start(dir, "serve", otherRoot.toString())) {
+    try (HostedServer server = HostedServer.start(dir, "serve", otherRoot.toString())) {
       assertRefused(server, "does not verify");
     }
     assertThat(dir.resolve("run/plain.ctl"))

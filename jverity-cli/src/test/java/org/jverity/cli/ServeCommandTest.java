@@ -36,7 +36,7 @@ class ServeCommandTest {
         root-hash = %s
         """
                 .formatted(a.root(), b.root()));
-    try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString(), "--json")) {
+    try (HostedServer server = HostedServer.start(dir, "serve", conf.toString(), "--json")) {
       var first = JsonCheck.object(server.line());
       var second = JsonCheck.object(server.line());
       assertThat(first).containsEntry("event", "listening").containsEntry("export", "a");
@@ -90,7 +90,7 @@ class ServeCommandTest {
         io-class = idle
         """
                 .formatted(root.root()));
-    try (ServerProcess server = ServerProcess.start(dir, "serve", conf.toString())) {
+    try (HostedServer server = HostedServer.start(dir, "serve", conf.toString())) {
       String rootUri = server.line();
       String homeUri = server.line();
       assertThat(rootUri).matches("nbd://127\\.0\\.0\\.1:[0-9]+/root");

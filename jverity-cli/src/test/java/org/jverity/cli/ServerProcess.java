@@ -24,14 +24,22 @@ import java.util.concurrent.TimeUnit;
  * nohup} Maven, and every process it starts, ignore SIGHUP, and a JVM started so never sees one
  * (the reload tests would wait for a reload that cannot come). {@link #startIgnoringHangUp} starts
  * one as {@code nohup} would.
+ *
+ * <p>Each child has an environment of the test's own: every {@code AWS_*} variable of the machine
+ * removed (an S3 origin is reached with the keys a test gives, never the machine's), and a runtime
+ * directory per server ({@code dir/run}), so that two servers of one test answer {@code status}
+ * apart. {@link #kill} ends one as a crash would. For a server that needs no process of its own,
+ * {@link HostedServer} runs it in the test's JVM.
  */
 public final class ServerProcess implements AutoCloseable {
   private final Process process;
   private final BufferedReader stdout;
   private final Path stderr;
+  private final Path runtime;
 
-  private ServerProcess(Process process, Path stderr) {
+  private ServerProcess(Process process, Path stderr, Path runtime) {
     this.process = process;
+    this.runtime = runtime;
     this.stdout =
         new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     this.stderr = stderr;
@@ -80,11 +88,14 @@ public final class ServerProcess implements AutoCloseable {
       cmd.addAll(0, HUP_DEFAULT); // env execs java: the process id stays the server's
     }
     cmd.addAll(List.of(args));
+    Files.createDirectories(dir);
     Path err = Files.createTempFile(dir, "server", ".err");
     ProcessBuilder b = Jverity.detailed(new ProcessBuilder(cmd)).redirectError(err.toFile());
-    b.environment().put("JVERITY_RUNTIME_DIR", dir.resolve("run").toString());
+    b.environment().keySet().removeIf(k -> k.startsWith("AWS_"));
+    Path runtime = dir.resolve("run");
+    b.environment().put("JVERITY_RUNTIME_DIR", runtime.toString());
     b.environment().putAll(env);
-    return new ServerProcess(b.start(), err);
+    return new ServerProcess(b.start(), err, runtime);
   }
 
   /**
@@ -130,12 +141,47 @@ public final class ServerProcess implements AutoCloseable {
   }
 
   /** The server's process id. */
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
+  /** {@code jverity status NAME --json} against this server's runtime directory. */
+  public Map<String, Object> status(String export) throws Exception {
+    ToolRun r = Jverity.run("status", export, "--runtime-dir", runtime.toString(), "--json");
+    assertThat(r.exitCode()).as("status: %s", r).isZero();
+    return JsonCheck.stdout(r);
+  }
+
+  /** {@code status --json}'s {@code "remote"} object. */
+  @SuppressWarnings("unchecked")
+  public Map<String, Object> remote(String export) throws Exception {
+    Map<String, Object> m = status(export);
+    assertThat(m).as("status of a remote export").containsKey("remote");
+    return (Map<String, Object>) m.get("remote");
+  }
+
+  /** SIGKILL, as a crash or the OOM killer: no shutdown hook runs. Waits for the exit. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly(); // SIGKILL on Linux
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("killed server exited").isTrue();
+  }
+
+  /** SIGTERM, not waiting for the exit. */
+  public void signalTerm() {
+    process.destroy();
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** stderr's lines that jverity wrote as messages ({@code jverity: ...}). */
+  public List<String> messages() {
+    return stderr().lines().filter(l -> l.startsWith("jverity: ")).toList();
+  }
+
   /** Sends SIGTERM and returns the exit code. */
-  int terminate() throws InterruptedException {
+  public int terminate() throws InterruptedException {
     process.destroy(); // SIGTERM on Linux
     return waitFor();
   }
@@ -148,7 +194,7 @@ public final class ServerProcess implements AutoCloseable {
     return process.exitValue();
   }
 
-  String stderr() {
+  public String stderr() {
     try {
       return Files.readString(stderr);
     } catch (IOException e) {

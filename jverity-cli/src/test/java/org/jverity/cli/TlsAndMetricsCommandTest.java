@@ -61,8 +61,8 @@ class TlsAndMetricsCommandTest {
   void servesOverRequiredTlsAndCountsItInMetrics() throws Exception {
     Path[] pki = pki();
     FormattedImage image = FormattedImage.create(dir, "disk", 128);
-    try (ServerProcess server =
-        ServerProcess.start(
+    try (HostedServer server =
+        HostedServer.start(
             dir,
             "open",
             image.data().toString(),
@@ -150,7 +150,7 @@ class TlsAndMetricsCommandTest {
     assertThat(certsWithoutTls.exitCode()).isEqualTo(ExitCode.USAGE);
   }
 
-  private static String awaitLog(ServerProcess server, String text) throws InterruptedException {
+  private static String awaitLog(HostedServer server, String text) throws InterruptedException {
     long until = System.nanoTime() + 10_000_000_000L;
     while (System.nanoTime() < until) {
       String err = server.stderr();

@@ -32,8 +32,8 @@ class TruncatedUnderServerTest {
     Tool.of("nbdcopy").require();
   }
 
-  private ServerProcess open(FormattedImage disk) throws Exception {
-    return ServerProcess.start(
+  private HostedServer open(FormattedImage disk) throws Exception {
+    return HostedServer.start(
         dir,
         "open",
         disk.data().toString(),
@@ -68,7 +68,7 @@ class TruncatedUnderServerTest {
   void aDataFileTruncatedWhileServedIsLoggedOnceCountedAndShown() throws Exception {
     FormattedImage disk = FormattedImage.create(dir, "disk", BLOCKS);
     byte[] original = Files.readAllBytes(disk.data());
-    try (ServerProcess server = open(disk)) {
+    try (HostedServer server = open(disk)) {
       String uri = server.line();
       assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(disk.sha256());
       assertThat(metrics(server))
@@ -124,7 +124,7 @@ class TruncatedUnderServerTest {
   void aHashFileTruncatedWhileServedIsLoggedAndShownToo() throws Exception {
     FormattedImage disk = FormattedImage.create(dir, "disk", BLOCKS);
     long hashSize = Files.size(disk.hash());
-    try (ServerProcess server = open(disk)) {
+    try (HostedServer server = open(disk)) {
       String uri = server.line();
       truncate(disk.hash(), 2 * 4096L); // the superblock and the top block: no level-0 block left
       assertThat(readBlock(uri, 0)).as("its level-0 hash block is gone: EIO").isNull();
@@ -148,7 +148,7 @@ class TruncatedUnderServerTest {
   }
 
   /** The body of the server's /metrics, at the address it logged. */
-  private static String metrics(ServerProcess server) throws Exception {
+  private static String metrics(HostedServer server) throws Exception {
     Matcher m = Pattern.compile("metrics: (http://\\S+)").matcher(server.stderr());
     assertThat(m.find()).as(server.stderr()).isTrue();
     return new String(URI.create(m.group(1)).toURL().openStream().readAllBytes());

@@ -3,6 +3,7 @@ package org.jverity.server;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.jverity.nbd.ServerLimits;
+import org.jverity.server.status.RuntimeDir;
 
 /**
  * Where and how a server listens, from {@code open}'s options or {@code serve}'s {@code [generic]}

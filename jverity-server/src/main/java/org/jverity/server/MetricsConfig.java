@@ -1,6 +1,7 @@
 package org.jverity.server;
 
 import java.net.InetSocketAddress;
+import org.jverity.server.metrics.NbdMetrics;
 
 /**
  * The Prometheus endpoint of a server ({@link NbdMetrics}), from {@code open}'s options or {@code

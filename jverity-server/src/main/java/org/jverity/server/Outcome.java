@@ -1,5 +1,7 @@
 package org.jverity.server;
 
+import org.jverity.server.process.CaptiveRun;
+
 /**
  * How a server's run ended; the command line maps it to its exit code (the server has none).
  *

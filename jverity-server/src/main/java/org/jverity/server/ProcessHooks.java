@@ -1,5 +1,7 @@
 package org.jverity.server;
 
+import org.jverity.server.process.JvmProcess;
+
 /**
  * What a running {@link Server} hooks into its process: the front end's, so that the daemon also
  * runs in a test's JVM, where nothing may catch the JVM's signals or halt it. The command line

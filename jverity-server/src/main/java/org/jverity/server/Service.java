@@ -1,6 +1,9 @@
 package org.jverity.server;
 
 import java.nio.file.Path;
+import org.jverity.server.process.CaptiveRun;
+import org.jverity.server.process.ParentWatch;
+import org.jverity.server.process.PidFile;
 
 /**
  * How the server runs as a service, as nbdkit spells it: a pid file written once it listens ({@link

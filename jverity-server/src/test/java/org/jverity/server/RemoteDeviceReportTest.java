@@ -17,6 +17,8 @@ import org.jverity.remote.ObjectIdentity;
 import org.jverity.remote.OriginException;
 import org.jverity.remote.RemoteReport;
 import org.jverity.remote.RemoteStats;
+import org.jverity.server.metrics.NbdMetrics;
+import org.jverity.server.metrics.NbdMetricsTest;
 
 /**
  * What a served export says of its remote devices: a replaced object in one line and EIO for every

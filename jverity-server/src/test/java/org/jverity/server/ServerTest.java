@@ -23,6 +23,7 @@ import org.jverity.image.RootCheck;
 import org.jverity.image.VerityImage;
 import org.jverity.io.FileDevice;
 import org.jverity.nbd.ServerLimits;
+import org.jverity.server.process.JvmProcess;
 import org.jverity.testkit.NbdClients;
 import org.jverity.testkit.Tool;
 import org.jverity.tree.TreeBuilder;

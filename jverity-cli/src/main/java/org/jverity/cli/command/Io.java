@@ -14,9 +14,17 @@ import org.jverity.text.Json;
  *     a default from the same value given
  * @param debug whether {@code --debug} asks for diagnostic lines on stderr (each starts with "# ")
  * @param json where a {@code --json} result goes; null when the command line has no {@code --json}
+ * @param ownsProcess whether the command runs as the process's {@code main}: a server then hooks
+ *     SIGINT, SIGTERM and SIGHUP and ends the JVM with its exit code; run inside another program's
+ *     JVM (a test's), it hooks nothing and is stopped through its status sockets
  */
 public record Io(
-    PrintWriter out, PrintWriter err, Set<String> given, boolean debug, JsonOutput json) {
+    PrintWriter out,
+    PrintWriter err,
+    Set<String> given,
+    boolean debug,
+    JsonOutput json,
+    boolean ownsProcess) {
   public Io {
     given = Set.copyOf(given);
   }

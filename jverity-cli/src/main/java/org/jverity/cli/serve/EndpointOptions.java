@@ -8,7 +8,7 @@ import org.jverity.cli.syntax.Port;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.TimeSpan;
 import org.jverity.cli.syntax.WholeNumber;
-import org.jverity.server.RuntimeDir;
+import org.jverity.server.status.RuntimeDir;
 import org.jverity.verify.HashBlockCache;
 
 /**

@@ -23,13 +23,12 @@ import org.jverity.image.Locations;
 import org.jverity.server.Endpoint;
 import org.jverity.server.ExportConfig;
 import org.jverity.server.ExportRoot;
-import org.jverity.server.JvmProcess;
 import org.jverity.server.MetricsConfig;
 import org.jverity.server.Server;
 import org.jverity.server.ServerException;
-import org.jverity.server.SocketActivation;
 import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
+import org.jverity.server.process.SocketActivation;
 
 /**
  * {@code jverity open DATA NAME HASH ROOT_HASH}: veritysetup open's arguments, but instead of a
@@ -169,7 +168,7 @@ public final class OpenCommand implements Command {
                 inputs,
                 io.out(),
                 io.err())
-            .withProcess(new JvmProcess(ServerExitCodes::of))
+            .withProcess(ServerExitCodes.process(io))
             .withJsonEvents(json)
             .withSocketActivation(activated)
             .run());

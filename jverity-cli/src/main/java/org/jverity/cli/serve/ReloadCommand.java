@@ -9,9 +9,9 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
-import org.jverity.server.RuntimeDir;
 import org.jverity.server.Server;
-import org.jverity.server.StatusSocket;
+import org.jverity.server.status.RuntimeDir;
+import org.jverity.server.status.StatusSocket;
 
 /**
  * {@code jverity reload NAME}: what SIGHUP does, through the status socket of export NAME, so that

@@ -15,10 +15,9 @@ import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.server.ConfigReload;
-import org.jverity.server.JvmProcess;
-import org.jverity.server.RuntimeDir;
 import org.jverity.server.Server;
-import org.jverity.server.SocketActivation;
+import org.jverity.server.process.SocketActivation;
+import org.jverity.server.status.RuntimeDir;
 
 /**
  * {@code jverity serve CONFIG}: several images as named exports of one NBD server, from an
@@ -91,7 +90,7 @@ public final class ServeCommand implements Command {
                 Map.of(config, "the config file"),
                 io.out(),
                 io.err())
-            .withProcess(new JvmProcess(ServerExitCodes::of))
+            .withProcess(ServerExitCodes.process(io))
             .withJsonEvents(json)
             .withSocketActivation(activated)
             .withReload(

@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.server.RuntimeDir;
 import org.jverity.server.ServerLog;
-import org.jverity.server.StatusSocket;
+import org.jverity.server.status.RuntimeDir;
+import org.jverity.server.status.StatusSocket;
 
 /**
  * A request to the server serving export NAME, through its status socket, for the commands that ask

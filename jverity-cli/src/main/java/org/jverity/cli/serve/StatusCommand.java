@@ -10,9 +10,9 @@ import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
-import org.jverity.server.RuntimeDir;
 import org.jverity.server.ServerLog;
-import org.jverity.server.StatusSocket;
+import org.jverity.server.status.RuntimeDir;
+import org.jverity.server.status.StatusSocket;
 import org.jverity.text.Json;
 
 /**

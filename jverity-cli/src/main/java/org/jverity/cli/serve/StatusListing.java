@@ -14,10 +14,10 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
-import org.jverity.server.RuntimeDir;
 import org.jverity.server.ServerException;
 import org.jverity.server.ServerLog;
-import org.jverity.server.StatusSocket;
+import org.jverity.server.status.RuntimeDir;
+import org.jverity.server.status.StatusSocket;
 
 /**
  * {@code jverity status} without a name: every export whose status socket is in the runtime

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.FormattedImage;
 import org.jverity.cli.Jverity;
+import org.jverity.cli.ServerProcess;
 import org.jverity.cli.ToolRun;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.testkit.NbdClients;
@@ -35,7 +36,7 @@ class CacheLockEndToEndTest {
       Files.copy(image.hash(), nginx.www().resolve("disk.hash"));
       String data = nginx.url("disk.img").toString();
       String hash = nginx.url("disk.hash").toString();
-      try (ChildServer first = server("1", data, hash, image.root(), cache)) {
+      try (ServerProcess first = server("1", data, hash, image.root(), cache)) {
         assertThat(NbdClients.sha256OfCopy(first.line())).isEqualTo(expected);
         long pid = first.pid();
         ToolRun refused =
@@ -60,7 +61,7 @@ class CacheLockEndToEndTest {
                     + ")\n");
 
         first.signalTerm(); // and at once:
-        try (ChildServer second = server("2", data, hash, image.root(), cache)) {
+        try (ServerProcess second = server("2", data, hash, image.root(), cache)) {
           assertThat(NbdClients.sha256OfCopy(second.line()))
               .as("the restart serves; its stderr: %s", second.stderr())
               .isEqualTo(expected);
@@ -91,7 +92,7 @@ class CacheLockEndToEndTest {
       String data = nginx.url("disk.img").toString();
       String hash = nginx.url("disk.hash").toString();
       for (String run : List.of("1", "2")) {
-        try (ChildServer s = server(run, data, hash, image.root(), cache)) {
+        try (ServerProcess s = server(run, data, hash, image.root(), cache)) {
           assertThat(NbdClients.sha256OfCopy(s.line())).isEqualTo(expected);
           assertThat(s.terminate()).as(s.stderr()).isZero();
           assertThat(s.messages().stream().filter(l -> l.contains("without the cache")))
@@ -109,9 +110,9 @@ class CacheLockEndToEndTest {
     assertThat(Files.isSymbolicLink(cache.resolve("index"))).isTrue();
   }
 
-  private ChildServer server(String run, String data, String hash, String root, Path cache)
+  private ServerProcess server(String run, String data, String hash, String root, Path cache)
       throws Exception {
-    return ChildServer.start(
+    return ServerProcess.start(
         dir.resolve("server-" + run),
         Map.of(),
         "open",

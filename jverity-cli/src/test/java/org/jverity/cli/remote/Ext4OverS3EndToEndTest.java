@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.ServerProcess;
 import org.jverity.testkit.Ext4Mount;
 import org.jverity.testkit.Tool;
 import org.jverity.testkit.ToolResult;
@@ -82,8 +83,8 @@ class Ext4OverS3EndToEndTest {
     try (TestBucket s3 = TestBucket.start(dir)) {
       String data = s3.put("fs/ext4.img", img);
       String tree = s3.put("fs/ext4.hash", hash);
-      try (ChildServer server =
-          ChildServer.start(
+      try (ServerProcess server =
+          ServerProcess.start(
               dir.resolve("server"),
               s3.environment(),
               "open",

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.FormattedImage;
 import org.jverity.cli.JsonCheck;
 import org.jverity.cli.Jverity;
+import org.jverity.cli.ServerProcess;
 import org.jverity.cli.ToolRun;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.testkit.NbdClients;
@@ -100,8 +101,8 @@ class FaultsEndToEndTest {
   @Test
   void fiveOhThreesAreRetriedAndCountedInStatus() throws Exception {
     start(Nginx.Faults.DEFAULTS.withFlaky(2, 0));
-    try (ChildServer server =
-        ChildServer.start(
+    try (ServerProcess server =
+        ServerProcess.start(
             dir.resolve("server"),
             Map.of(),
             "open",
@@ -187,8 +188,8 @@ class FaultsEndToEndTest {
                     nginx.url("trunc/disk.img"),
                     nginx.url("trunc/disk.hash"),
                     image.root()));
-    try (ChildServer server =
-        ChildServer.start(dir.resolve("server"), Map.of(), "serve", conf.toString(), "--json")) {
+    try (ServerProcess server =
+        ServerProcess.start(dir.resolve("server"), Map.of(), "serve", conf.toString(), "--json")) {
       List<String> uris = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
         uris.add((String) JsonCheck.object(server.line()).get("uri"));
@@ -301,8 +302,8 @@ class FaultsEndToEndTest {
 
   /** {@code jverity open} over {@code location} exits at once, saying one line; that line. */
   private List<String> refusedByOpen(String location) throws Exception {
-    try (ChildServer server =
-        ChildServer.start(
+    try (ServerProcess server =
+        ServerProcess.start(
             dir.resolve("server"),
             Map.of(),
             "open",

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.Clients;
 import org.jverity.cli.FormattedImage;
+import org.jverity.cli.ServerProcess;
 import org.jverity.testkit.NbdClients;
 import org.jverity.testkit.Nginx;
 
@@ -45,7 +46,7 @@ class KillAndRestartEndToEndTest {
 
       // 0. A cold full read over a cache of its own: what the origin serves without a cache.
       int start = nginx.accessLog().size();
-      try (ChildServer cold = server("0", data, hash, image.root(), dir.resolve("cold-cache"))) {
+      try (ServerProcess cold = server("0", data, hash, image.root(), dir.resolve("cold-cache"))) {
         assertThat(NbdClients.sha256OfCopy(cold.line())).isEqualTo(expected);
         assertThat(cold.terminate()).as(cold.stderr()).isZero();
       }
@@ -55,7 +56,7 @@ class KillAndRestartEndToEndTest {
 
       // 1. A cold read, killed once the cache has recorded some data chunks.
       boolean copyWasRunning;
-      try (ChildServer first = server("1", data, hash, image.root(), cache)) {
+      try (ServerProcess first = server("1", data, hash, image.root(), cache)) {
         String uri = first.line();
         Process copy = Clients.start("nbdcopy", uri, dir.resolve("partial.img").toString());
         try {
@@ -82,7 +83,7 @@ class KillAndRestartEndToEndTest {
       // killed server's requests still sleeping in nginx are logged first.
       Thread.sleep(2L * SLOW_MILLIS + 500);
       int before = nginx.accessLog().size();
-      try (ChildServer second = server("2", data, hash, image.root(), cache)) {
+      try (ServerProcess second = server("2", data, hash, image.root(), cache)) {
         assertThat(NbdClients.sha256OfCopy(second.line())).isEqualTo(expected);
         Map<String, Object> remote = second.remote("disk");
         assertThat((Long) remote.get("cacheHits")).as("%s", remote).isPositive();
@@ -102,7 +103,7 @@ class KillAndRestartEndToEndTest {
 
       // 3. Warm: fewer origin requests than the restart made.
       int afterSecond = nginx.accessLog().size();
-      try (ChildServer third = server("3", data, hash, image.root(), cache)) {
+      try (ServerProcess third = server("3", data, hash, image.root(), cache)) {
         assertThat(NbdClients.sha256OfCopy(third.line())).isEqualTo(expected);
         assertThat(third.terminate()).as(third.stderr()).isZero();
       }
@@ -124,9 +125,9 @@ class KillAndRestartEndToEndTest {
     }
   }
 
-  private ChildServer server(String run, String data, String hash, String root, Path cache)
+  private ServerProcess server(String run, String data, String hash, String root, Path cache)
       throws Exception {
-    return ChildServer.start(
+    return ServerProcess.start(
         dir.resolve("server-" + run),
         Map.of(),
         "open",

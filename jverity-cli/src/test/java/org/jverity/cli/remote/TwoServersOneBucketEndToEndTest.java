@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.FormattedImage;
+import org.jverity.cli.ServerProcess;
 import org.jverity.testkit.NbdClients;
 
 /**
@@ -28,8 +29,8 @@ class TwoServersOneBucketEndToEndTest {
     try (TestBucket s3 = TestBucket.start(dir)) {
       String data = s3.put("fleet/disk.img", image.data());
       String hash = s3.put("fleet/disk.hash", image.hash());
-      try (ChildServer a = server(s3, "a", data, hash, image.root());
-          ChildServer b = server(s3, "b", data, hash, image.root())) {
+      try (ServerProcess a = server(s3, "a", data, hash, image.root());
+          ServerProcess b = server(s3, "b", data, hash, image.root())) {
         String uriA = a.line();
         String uriB = b.line();
         assertThat(uriA).isNotEqualTo(uriB);
@@ -38,7 +39,7 @@ class TwoServersOneBucketEndToEndTest {
         assertThat(copyA.join()).as("client of server a").isEqualTo(expected);
         assertThat(copyB.join()).as("client of server b").isEqualTo(expected);
 
-        for (ChildServer s : new ChildServer[] {a, b}) {
+        for (ServerProcess s : new ServerProcess[] {a, b}) {
           Map<String, Object> remote = s.remote("disk");
           assertThat((Long) remote.get("requests")).as("%s", remote).isPositive();
           assertThat((Long) remote.get("bytes"))
@@ -57,9 +58,9 @@ class TwoServersOneBucketEndToEndTest {
     }
   }
 
-  private ChildServer server(TestBucket s3, String name, String data, String hash, String root)
+  private ServerProcess server(TestBucket s3, String name, String data, String hash, String root)
       throws Exception {
-    return ChildServer.start(
+    return ServerProcess.start(
         dir.resolve("server-" + name),
         s3.environment(),
         "open",

@@ -25,7 +25,7 @@ import org.jverity.cli.Jverity;
 import org.jverity.cli.ServerProcess;
 import org.jverity.cli.ToolRun;
 import org.jverity.cli.command.ExitCode;
-import org.jverity.server.StatusSocket;
+import org.jverity.server.status.StatusSocket;
 import org.jverity.testkit.Tool;
 
 /**

@@ -1,10 +1,11 @@
-package org.jverity.server;
+package org.jverity.server.status;
 
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
+import org.jverity.server.ServerException;
 
 /**
  * The user this process runs as, to compare with the owner of a runtime directory and with the peer

@@ -1,6 +1,7 @@
-package org.jverity.server;
+package org.jverity.server.process;
 
 import java.time.Duration;
+import org.jverity.server.ServerLog;
 
 /**
  * {@code --exit-with-parent}: stops the server when the process that started it exits, as nbdkit's

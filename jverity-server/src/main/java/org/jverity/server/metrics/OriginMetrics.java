@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.server.metrics;
 
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;

@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.server.process;
 
 import sun.misc.Signal;
 import sun.misc.SignalHandler;

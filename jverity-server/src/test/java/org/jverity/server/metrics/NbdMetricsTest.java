@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.server.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +25,7 @@ import org.jverity.testkit.ToolResult;
 import org.jverity.verify.ReaderOptions;
 
 /** Metrics scraped over HTTP while nbdcopy, nbdsh and a raw client use a served image. */
-class NbdMetricsTest {
+public class NbdMetricsTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final Pattern LINE =
       Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? (\\S+)$");
@@ -235,7 +235,7 @@ class NbdMetricsTest {
    * GET /metrics in the text format. (HttpURLConnection: the tests run in the module, which does
    * not read java.net.http.)
    */
-  static String scrape(InetSocketAddress at) throws Exception {
+  public static String scrape(InetSocketAddress at) throws Exception {
     HttpURLConnection c =
         (HttpURLConnection)
             URI.create("http://127.0.0.1:" + at.getPort() + "/metrics").toURL().openConnection();

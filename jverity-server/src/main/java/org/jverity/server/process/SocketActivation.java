@@ -1,10 +1,11 @@
-package org.jverity.server;
+package org.jverity.server.process;
 
 import java.io.IOException;
 import java.nio.channels.Channel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
+import org.jverity.server.ServerException;
 
 /**
  * The listening socket systemd (or libnbd's {@code nbd_connect_systemd_socket_activation}, which

@@ -1,10 +1,11 @@
-package org.jverity.server;
+package org.jverity.server.status;
 
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
 import jdk.net.ExtendedSocketOptions;
+import org.jverity.server.ServerException;
 
 /**
  * Who is at the other end of a status socket, from the kernel (SO_PEERCRED: the uid of the process

@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.server.process;
 
 import java.io.IOException;
 import java.net.URI;
@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jverity.server.Endpoint;
+import org.jverity.server.ServerException;
+import org.jverity.server.TlsMode;
 
 /**
  * {@code --run 'CMD'}: nbdkit's captive mode. Once the server listens, CMD runs under {@code sh -c}

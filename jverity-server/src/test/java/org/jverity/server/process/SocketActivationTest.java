@@ -1,10 +1,11 @@
-package org.jverity.server;
+package org.jverity.server.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.jverity.server.ServerException;
 
 /** When the environment passes a socket; taking it is tested with real processes (jverity-cli). */
 class SocketActivationTest {

@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.server.status;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.jverity.server.ServerException;
+import org.jverity.server.ServerLog;
 
 /**
  * The status socket of one served export, {@code RUNTIME_DIR/NAME.ctl}: a Unix-domain socket on
@@ -31,7 +33,7 @@ public final class StatusSocket implements AutoCloseable {
   /** The request, and the longest one read. */
   public static final String REQUEST = "status\n";
 
-  /** The request for the report as one JSON object ({@link StatusReport#json}). */
+  /** The request for the report as one JSON object (the server's StatusReport). */
   public static final String JSON_REQUEST = "status json\n";
 
   /** The request to stop serving the export. */

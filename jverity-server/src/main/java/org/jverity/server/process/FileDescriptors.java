@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.server.process;
 
 import java.io.IOException;
 import org.jverity.posix.Posix;

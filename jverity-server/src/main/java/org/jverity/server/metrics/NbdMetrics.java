@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.server.metrics;
 
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;

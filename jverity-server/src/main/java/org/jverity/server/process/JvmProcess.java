@@ -1,7 +1,10 @@
-package org.jverity.server;
+package org.jverity.server.process;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToIntFunction;
+import org.jverity.server.Outcome;
+import org.jverity.server.ProcessHooks;
+import org.jverity.server.Server;
 
 /**
  * The command line's process around a {@link Server}: a shutdown hook (SIGINT, SIGTERM, the JVM

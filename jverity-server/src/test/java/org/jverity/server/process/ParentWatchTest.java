@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.server.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.jverity.server.ServerLog;
 
 class ParentWatchTest {
   @Test

@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.server.process;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.jverity.io.AtomicOutput;
 import org.jverity.io.SameFile;
+import org.jverity.server.ServerException;
 
 /**
  * {@code --pid-file FILE}: the server's process id and a newline, written once it listens (so a

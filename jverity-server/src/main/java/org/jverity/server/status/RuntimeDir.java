@@ -1,4 +1,4 @@
-package org.jverity.server;
+package org.jverity.server.status;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HexFormat;
 import java.util.Set;
+import org.jverity.server.ServerException;
 
 /**
  * Where running servers leave their status sockets, one {@code NAME.ctl} per export: {@code
