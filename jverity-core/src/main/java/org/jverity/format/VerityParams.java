@@ -87,11 +87,22 @@ public record VerityParams(
     salt = salt.clone();
   }
 
-  /** Throws unless {@code n} is a power of two in [512, 512 KiB]. */
+  /** The block sizes {@link #validBlockSize} takes, in the words of a refusal. */
+  public static final String BLOCK_SIZE_RANGE = "a power of two from 512 to 524288";
+
+  /**
+   * Whether {@code n} is a data or hash block size: a power of two in [512, 512 KiB], as
+   * veritysetup takes (the kernel also wants at most its page size). The one rule, for AVB's
+   * descriptors and options too.
+   */
+  public static boolean validBlockSize(long n) {
+    return n >= MIN_BLOCK_SIZE && n <= MAX_BLOCK_SIZE && Long.bitCount(n) == 1;
+  }
+
+  /** Throws unless {@code n} is a power of two in [512, 512 KiB] ({@link #validBlockSize}). */
   public static int checkBlockSize(String what, long n) {
-    if (n < MIN_BLOCK_SIZE || n > MAX_BLOCK_SIZE || Long.bitCount(n) != 1) {
-      throw new VerityParameterException(
-          what + ": " + n + " (expected: a power of two from 512 to 524288)");
+    if (!validBlockSize(n)) {
+      throw new VerityParameterException(what + ": " + n + " (expected: " + BLOCK_SIZE_RANGE + ")");
     }
     return (int) n; // <= 512 KiB, fits
   }

@@ -12,6 +12,7 @@ import org.jverity.avb.hashtree.AvbTreeGeometry;
 import org.jverity.fec.ReedSolomon;
 import org.jverity.format.UnsupportedHashAlgorithmException;
 import org.jverity.format.VerityParameterException;
+import org.jverity.format.VerityParams;
 import org.jverity.hash.HashAlgorithm;
 import org.jverity.io.AtomicOutput;
 import org.jverity.tree.ProgressListener;
@@ -250,10 +251,7 @@ public record AddHashtreeFooter(
   }
 
   private void checkOptions() {
-    if (blockSize < 512 || Integer.bitCount(blockSize) != 1) {
-      throw new VerityParameterException(
-          "--block_size: " + blockSize + " (expected: a power of two, 512 or more)");
-    }
+    VerityParams.checkBlockSize("--block_size", blockSize);
     if (generateFec) {
       ReedSolomon.checkRoots("--fec_num_roots", fecNumRoots, VerityParameterException::new);
     }

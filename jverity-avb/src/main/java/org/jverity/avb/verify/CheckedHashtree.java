@@ -5,6 +5,7 @@ import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.avb.hashtree.AvbTreeGeometry;
 import org.jverity.fec.ReedSolomon;
+import org.jverity.format.VerityParams;
 import org.jverity.hash.HashAlgorithm;
 
 /**
@@ -71,13 +72,14 @@ record CheckedHashtree(
               + bs
               + ", as avbtool writes)");
     }
-    if (bs < 512 || bs > 512 * 1024 || Integer.bitCount(bs) != 1) {
+    if (!VerityParams.validBlockSize(Integer.toUnsignedLong(bs))) {
       throw refuse(
           where,
           "data_block_size "
-              + bs
-              + " (expected: a power of two from 512 to 524288, as veritysetup takes; the kernel"
-              + " also wants at most its page size)");
+              + Integer.toUnsignedString(bs)
+              + " (expected: "
+              + VerityParams.BLOCK_SIZE_RANGE
+              + ", as veritysetup takes; the kernel also wants at most its page size)");
     }
     if (bs < 2 * digestSize) {
       throw refuse(

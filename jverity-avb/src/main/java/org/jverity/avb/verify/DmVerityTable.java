@@ -6,6 +6,7 @@ import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.HashtreeDescriptor;
 import org.jverity.fec.ReedSolomon;
 import org.jverity.format.Hex;
+import org.jverity.format.VerityParams;
 
 /**
  * What a hashtree descriptor becomes on a device, as text (AVB.md 4.4): the dm-verity table
@@ -36,10 +37,10 @@ public final class DmVerityTable {
 
   /**
    * The texts of {@code d}, once its numbers are found usable: data and hash block sizes powers of
-   * two from 512 (what {@code add_hashtree_footer --block_size} takes), {@code image_size} a whole
-   * number of data blocks and {@code tree_offset} of hash blocks, dm-verity version 0 or 1, and
-   * where the FEC is named ({@code fec_size} or {@code fec_num_roots} not 0) 2 to 24 roots and a
-   * {@code fec_offset} of whole data blocks.
+   * two from 512 to 512 KiB (what {@code add_hashtree_footer --block_size} takes), {@code
+   * image_size} a whole number of data blocks and {@code tree_offset} of hash blocks, dm-verity
+   * version 0 or 1, and where the FEC is named ({@code fec_size} or {@code fec_num_roots} not 0) 2
+   * to 24 roots and a {@code fec_offset} of whole data blocks.
    *
    * @param where names the descriptor in a refusal: "system: hashtree descriptor in system.img"
    * @throws AvbVerificationException which number cannot make a table, and what it should be
@@ -77,13 +78,15 @@ public final class DmVerityTable {
 
   private static void blockSize(String where, String field, int bs)
       throws AvbVerificationException {
-    if (bs < 512 || Integer.bitCount(bs) != 1) {
+    if (!VerityParams.validBlockSize(Integer.toUnsignedLong(bs))) {
       throw refuse(
           where,
           field
               + " "
               + Integer.toUnsignedString(bs)
-              + " (expected: a power of two, 512 or more, as dm-verity takes)");
+              + " (expected: "
+              + VerityParams.BLOCK_SIZE_RANGE
+              + ", as veritysetup takes)");
     }
   }
 

@@ -141,9 +141,11 @@ class DmVerityTableTest {
       delimiter = '|',
       value = {
         "data_block_size 0    | 1, 4096, 4096, 0, 4096, 2, 8192, 8192"
-            + " | data_block_size 0 (expected: a power of two, 512 or more",
+            + " | data_block_size 0 (expected: a power of two from 512 to 524288",
         "hash_block_size 0    | 1, 4096, 4096, 4096, 0, 2, 8192, 8192"
-            + " | hash_block_size 0 (expected: a power of two, 512 or more",
+            + " | hash_block_size 0 (expected: a power of two from 512 to 524288",
+        "data_block_size 1 MiB | 1, 1048576, 1048576, 1048576, 1048576, 0, 0, 0"
+            + " | data_block_size 1048576 (expected: a power of two from 512 to 524288",
         "data_block_size 2^32-1 | 1, 4096, 4096, -1, 4096, 0, 0, 0"
             + " | data_block_size 4294967295 (expected",
         "data_block_size 3000 | 1, 6000, 6000, 3000, 3000, 0, 0, 0"

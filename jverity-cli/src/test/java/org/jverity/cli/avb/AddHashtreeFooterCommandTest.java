@@ -280,6 +280,24 @@ class AddHashtreeFooterCommandTest {
     assertThat(read(img)).isEqualTo(before);
   }
 
+  /**
+   * --block_size has the one block-size rule of the core and of the AVB checks (avbtool itself has
+   * no upper bound, but neither veritysetup nor the kernel opens blocks over 512 KiB).
+   */
+  @ParameterizedTest(name = "--block_size {0}")
+  @ValueSource(ints = {256, 3000, 1_048_576})
+  void aBlockSizeVeritysetupCannotOpenLeavesTheImageAsItWas(int bs) throws Exception {
+    Path img = aospImage();
+    byte[] before = read(img);
+    ToolRun r =
+        avb("add_hashtree_footer", "--image", img, "--partition_size", 0, "--block_size", bs);
+    assertThat(r.exitCode()).isEqualTo(ExitCode.INVALID_PARAMETER);
+    assertThat(r.stderrLines())
+        .containsExactly(
+            "jverity: --block_size: " + bs + " (expected: a power of two from 512 to 524288)");
+    assertThat(read(img)).isEqualTo(before);
+  }
+
   @Test
   void aKeyOfTheWrongSizeLeavesTheImageAsItWas() throws Exception {
     Path img = aospImage();

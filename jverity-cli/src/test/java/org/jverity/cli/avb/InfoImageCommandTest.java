@@ -94,8 +94,8 @@ class InfoImageCommandTest {
         .containsExactly(
             "jverity: system: hashtree descriptor in "
                 + img
-                + ": data_block_size 0 (expected: a power of two, 512 or more, as dm-verity"
-                + " takes)");
+                + ": data_block_size 0 (expected: a power of two from 512 to 524288, as"
+                + " veritysetup takes)");
     assertThat(table.stdout()).isEmpty();
     Path out = dir.resolve("info.txt");
     assertThat(avb("info_image", "--image", img, "--dm_verity", "--output", out).exitCode())
