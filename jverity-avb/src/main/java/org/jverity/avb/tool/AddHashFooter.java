@@ -70,73 +70,20 @@ public record AddHashFooter(
    * The command's options, each at avbtool's default until set: what a command line fills option by
    * option. Not thread-safe.
    */
-  public static final class Builder {
-    private Path image;
-    private long partitionSize;
+  public static final class Builder extends FooterBuilder<Builder> {
     private boolean dynamicPartitionSize;
-    private String partitionName = "";
-    private String hashAlgorithm = DEFAULT_HASH;
-    private String salt;
-    private boolean usePersistentDigest;
-    private boolean doNotUseAb;
-    private Path outputVbmetaImage;
-    private boolean doNotAppendVbmetaImage;
-    private VbmetaOptions vbmeta = VbmetaOptions.none();
 
-    private Builder() {}
-
-    public Builder image(Path image) {
-      this.image = image;
-      return this;
+    private Builder() {
+      super(DEFAULT_HASH);
     }
 
-    public Builder partitionSize(long partitionSize) {
-      this.partitionSize = partitionSize;
+    @Override
+    Builder self() {
       return this;
     }
 
     public Builder dynamicPartitionSize(boolean dynamicPartitionSize) {
       this.dynamicPartitionSize = dynamicPartitionSize;
-      return this;
-    }
-
-    public Builder partitionName(String partitionName) {
-      this.partitionName = partitionName;
-      return this;
-    }
-
-    public Builder hashAlgorithm(String hashAlgorithm) {
-      this.hashAlgorithm = hashAlgorithm;
-      return this;
-    }
-
-    public Builder salt(String salt) {
-      this.salt = salt;
-      return this;
-    }
-
-    public Builder usePersistentDigest(boolean usePersistentDigest) {
-      this.usePersistentDigest = usePersistentDigest;
-      return this;
-    }
-
-    public Builder doNotUseAb(boolean doNotUseAb) {
-      this.doNotUseAb = doNotUseAb;
-      return this;
-    }
-
-    public Builder outputVbmetaImage(Path outputVbmetaImage) {
-      this.outputVbmetaImage = outputVbmetaImage;
-      return this;
-    }
-
-    public Builder doNotAppendVbmetaImage(boolean doNotAppendVbmetaImage) {
-      this.doNotAppendVbmetaImage = doNotAppendVbmetaImage;
-      return this;
-    }
-
-    public Builder vbmeta(VbmetaOptions vbmeta) {
-      this.vbmeta = vbmeta;
       return this;
     }
 

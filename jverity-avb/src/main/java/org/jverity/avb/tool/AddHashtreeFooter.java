@@ -85,48 +85,20 @@ public record AddHashtreeFooter(
    * The options one at a time, each starting at avbtool's default: a partition name of "", sha1,
    * 4096-byte blocks, FEC with 2 roots, no vbmeta signature. Not thread-safe.
    */
-  public static final class Builder {
-    private Path image;
-    private long partitionSize;
-    private String partitionName = "";
-    private String hashAlgorithm = DEFAULT_HASH;
-    private String salt;
+  public static final class Builder extends FooterBuilder<Builder> {
     private int blockSize = DEFAULT_BLOCK_SIZE;
     private boolean generateFec = true;
     private int fecNumRoots = DEFAULT_FEC_ROOTS;
     private boolean noHashtree;
     private boolean checkAtMostOnce;
     private boolean setupAsRootfsFromKernel;
-    private boolean usePersistentDigest;
-    private boolean doNotUseAb;
-    private Path outputVbmetaImage;
-    private boolean doNotAppendVbmetaImage;
-    private VbmetaOptions vbmeta = VbmetaOptions.none();
 
-    private Builder() {}
-
-    public Builder image(Path image) {
-      this.image = image;
-      return this;
+    private Builder() {
+      super(DEFAULT_HASH);
     }
 
-    public Builder partitionSize(long partitionSize) {
-      this.partitionSize = partitionSize;
-      return this;
-    }
-
-    public Builder partitionName(String partitionName) {
-      this.partitionName = partitionName;
-      return this;
-    }
-
-    public Builder hashAlgorithm(String hashAlgorithm) {
-      this.hashAlgorithm = hashAlgorithm;
-      return this;
-    }
-
-    public Builder salt(String salt) {
-      this.salt = salt;
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -157,31 +129,6 @@ public record AddHashtreeFooter(
 
     public Builder setupAsRootfsFromKernel(boolean setupAsRootfsFromKernel) {
       this.setupAsRootfsFromKernel = setupAsRootfsFromKernel;
-      return this;
-    }
-
-    public Builder usePersistentDigest(boolean usePersistentDigest) {
-      this.usePersistentDigest = usePersistentDigest;
-      return this;
-    }
-
-    public Builder doNotUseAb(boolean doNotUseAb) {
-      this.doNotUseAb = doNotUseAb;
-      return this;
-    }
-
-    public Builder outputVbmetaImage(Path outputVbmetaImage) {
-      this.outputVbmetaImage = outputVbmetaImage;
-      return this;
-    }
-
-    public Builder doNotAppendVbmetaImage(boolean doNotAppendVbmetaImage) {
-      this.doNotAppendVbmetaImage = doNotAppendVbmetaImage;
-      return this;
-    }
-
-    public Builder vbmeta(VbmetaOptions vbmeta) {
-      this.vbmeta = vbmeta;
       return this;
     }
 
