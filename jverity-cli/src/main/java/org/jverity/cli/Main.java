@@ -32,6 +32,7 @@ import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.serve.ServerExitCodes;
 import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.Usage;
 import org.jverity.cli.syntax.UsageException;
 import org.jverity.fec.FecEncoder;
 import org.jverity.format.IdentityMismatchException;
@@ -184,7 +185,11 @@ public final class Main {
         return ExitCode.USAGE;
       } else if (flagged(args, "-?", "--help")) {
         out.print(
-            Usage.subcommandHelp(AvbCommands.SYNTAX, AvbCommands.all(), GlobalOptions.SYNTAX));
+            Usage.subcommandHelp(
+                AvbCommands.SYNTAX,
+                AvbCommands.all(),
+                GlobalOptions.SYNTAX,
+                ExitCodeRule.helpFor(AvbCommands.NAME)));
         return ExitCode.OK;
       } else if (flagged(args, "--usage")) {
         out.print(Usage.subcommandUsage(AvbCommands.SYNTAX));
@@ -207,8 +212,8 @@ public final class Main {
     if (flagged(args, "-?", "--help")) {
       out.print(
           command == null
-              ? Usage.help(SUMMARY, Commands.all(), GlobalOptions.SYNTAX)
-              : Usage.help(command, GlobalOptions.SYNTAX));
+              ? Usage.help(SUMMARY, Commands.all(), GlobalOptions.SYNTAX, ExitCodeRule.overview())
+              : Usage.help(command, GlobalOptions.SYNTAX, ExitCodeRule.helpFor(command.name())));
       return ExitCode.OK;
     }
     if (flagged(args, "--usage")) {

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.VeritysetupExitCodes;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.Usage;
 import org.jverity.cli.syntax.UsageException;
 
 /**

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.IntStream;
 
 /**
@@ -87,6 +88,14 @@ public enum ExitCodeRule {
       return code;
     }
     return command == null ? VeritysetupExitCodes.of(code) : command.veritysetupExitCode(code);
+  }
+
+  /** What {@code jverity --help} says of the exit codes: which rule each command follows. */
+  public static String overview() {
+    return "Exit codes: veritysetup's on veritysetup's commands ("
+        + String.join(", ", new TreeSet<>(VERITYSETUP_VERBS))
+        + "), jverity's detailed ones on the others;"
+        + " each command's help lists its own.";
   }
 
   /**

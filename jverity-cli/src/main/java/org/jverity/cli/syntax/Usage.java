@@ -1,17 +1,18 @@
-package org.jverity.cli;
+package org.jverity.cli.syntax;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
-import org.jverity.cli.command.ExitCodeRule;
-import org.jverity.cli.syntax.Syntax;
 
-/** Help texts, laid out as veritysetup's (popt's): 80 columns, descriptions in a second column. */
-final class Usage {
+/**
+ * Help texts from a {@link Syntax}, laid out as veritysetup's (popt's): 80 columns, descriptions in
+ * a second column. What a help ends with (the command's exit codes) is the caller's: the parser
+ * knows nothing of them.
+ */
+public final class Usage {
   private Usage() {}
 
   /** Text width of every help line. */
-  static final int WIDTH = 80;
+  public static final int WIDTH = 80;
 
   /** Where descriptions start, unless the names are wider. */
   private static final int COLUMN = 32;
@@ -26,7 +27,7 @@ final class Usage {
           + " avbtool's argparse take them: the prefix picks the one option of the tool's that"
           + " has it, else the one of jverity's own; a prefix several share is refused.";
 
-  static String help(Syntax<?> command, Syntax<?> global) {
+  public static String help(Syntax<?> command, Syntax<?> global, String exitCodes) {
     StringBuilder b = new StringBuilder(brief(command));
     b.append('\n');
     wrap(b, command.summary(), 0, 0);
@@ -47,32 +48,29 @@ final class Usage {
     b.append("\nGlobal options (before or after the command):\n");
     options(b, global);
     b.append('\n');
-    wrap(b, ExitCodeRule.helpFor(command.name()), 0, 0);
+    wrap(b, exitCodes, 0, 0);
     return b.toString();
   }
 
-  /** {@code jverity --help}: the commands with their summaries, and the global options. */
-  static String help(String summary, List<? extends Syntax<?>> commands, Syntax<?> global) {
+  /**
+   * {@code jverity --help}: the commands with their summaries, the global options, then {@code
+   * exitCodes} (which codes the commands give).
+   */
+  public static String help(
+      String summary, List<? extends Syntax<?>> commands, Syntax<?> global, String exitCodes) {
     StringBuilder b = new StringBuilder("Usage: jverity [OPTION...] COMMAND [ARGUMENTS]\n");
     wrap(b, summary, 0, 0);
     b.append('\n').append(commandList(commands));
     b.append("\nGlobal options (before or after the command):\n");
     options(b, global);
     b.append('\n');
-    wrap(
-        b,
-        "Exit codes: veritysetup's on veritysetup's commands ("
-            + String.join(", ", new TreeSet<>(ExitCodeRule.VERITYSETUP_VERBS))
-            + "), jverity's detailed ones on the others;"
-            + " each command's help lists its own.",
-        0,
-        0);
+    wrap(b, exitCodes, 0, 0);
     b.append("\nSee 'jverity COMMAND --help' for the options of each command.\n");
     return b.toString();
   }
 
   /** The commands, one a row, with their summaries. */
-  static String commandList(List<? extends Syntax<?>> commands) {
+  public static String commandList(List<? extends Syntax<?>> commands) {
     StringBuilder b = new StringBuilder("Commands:\n");
     for (Syntax<?> c : commands) {
       b.append(String.format("  %-11s ", c.name()));
@@ -85,8 +83,11 @@ final class Usage {
    * {@code jverity avb --help}: a command made of subcommands, each with its summary, and how to
    * get a subcommand's help.
    */
-  static String subcommandHelp(
-      Syntax<?> command, List<? extends Syntax<?>> subcommands, Syntax<?> global) {
+  public static String subcommandHelp(
+      Syntax<?> command,
+      List<? extends Syntax<?>> subcommands,
+      Syntax<?> global,
+      String exitCodes) {
     StringBuilder b = new StringBuilder(subcommandUsage(command));
     wrap(b, command.summary(), 0, 0);
     b.append('\n');
@@ -106,17 +107,17 @@ final class Usage {
     b.append("\nSee 'jverity ")
         .append(command.name())
         .append(" SUBCOMMAND --help' for the options of each subcommand.\n\n");
-    wrap(b, ExitCodeRule.helpFor(command.name()), 0, 0);
+    wrap(b, exitCodes, 0, 0);
     return b.toString();
   }
 
   /** {@code jverity avb --usage}. */
-  static String subcommandUsage(Syntax<?> command) {
+  public static String subcommandUsage(Syntax<?> command) {
     return "Usage: jverity " + command.name() + " SUBCOMMAND [OPTION...]\n";
   }
 
   /** {@code --usage}: one usage line, wrapped, naming every option, as popt's. */
-  static String brief(Syntax<?> command) {
+  public static String brief(Syntax<?> command) {
     List<String> words = new ArrayList<>();
     for (Syntax.Option<?> o : command.options()) {
       String names = String.join("|", shown(o));
