@@ -15,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code jverity open} or {@code serve} running in a child JVM with the test class path (a server
- * installs a shutdown hook and exits: it cannot run inside the test's JVM). stderr goes to a file;
+ * {@code jverity open} or {@code serve} running in a child JVM with the test class path, as the
+ * process's main: it hooks SIGINT, SIGTERM and SIGHUP and exits with its code, for the tests of
+ * what only a process shows (signals, a pid file, a crash, a parent's exit). stderr goes to a file;
  * stdout's lines (the URIs) are read as they come. Closing kills it, and anything it started, if it
  * still runs.
  *

@@ -41,93 +41,121 @@ public record RemoteOptions(
     REOPEN
   }
 
-  public static final RemoteOptions DEFAULTS =
-      new RemoteOptions(
-          null,
-          256L << 20,
-          null,
-          null,
-          OnChange.FAIL,
-          16,
-          Duration.ofSeconds(30),
-          4,
-          Duration.ofSeconds(30),
-          64 << 10,
-          8 << 20);
+  /** The defaults: no disk cache, 256 MiB in memory, 16 requests in flight, 30 s, 4 retries. */
+  public static final RemoteOptions DEFAULTS = builder().build();
+
+  /** A builder at {@link #DEFAULTS}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder at these options, to change some. */
+  public Builder toBuilder() {
+    return new Builder()
+        .cache(cacheDir, cacheMax)
+        .caCert(caCert)
+        .s3Endpoint(s3Endpoint)
+        .onChange(onChange)
+        .parallel(parallel)
+        .timeouts(timeout, retries, retryBudget)
+        .chunkSize(chunkSize)
+        .readaheadMax(readaheadMax);
+  }
 
   public RemoteOptions withCache(Path dir, long max) {
-    return new RemoteOptions(
-        dir,
-        max,
-        caCert,
-        s3Endpoint,
-        onChange,
-        parallel,
-        timeout,
-        retries,
-        retryBudget,
-        chunkSize,
-        readaheadMax);
+    return toBuilder().cache(dir, max).build();
   }
 
   public RemoteOptions withCaCert(Path file) {
-    return new RemoteOptions(
-        cacheDir,
-        cacheMax,
-        file,
-        s3Endpoint,
-        onChange,
-        parallel,
-        timeout,
-        retries,
-        retryBudget,
-        chunkSize,
-        readaheadMax);
+    return toBuilder().caCert(file).build();
   }
 
   public RemoteOptions withS3Endpoint(String endpoint) {
-    return new RemoteOptions(
-        cacheDir,
-        cacheMax,
-        caCert,
-        endpoint,
-        onChange,
-        parallel,
-        timeout,
-        retries,
-        retryBudget,
-        chunkSize,
-        readaheadMax);
+    return toBuilder().s3Endpoint(endpoint).build();
   }
 
   public RemoteOptions withOnChange(OnChange mode) {
-    return new RemoteOptions(
-        cacheDir,
-        cacheMax,
-        caCert,
-        s3Endpoint,
-        mode,
-        parallel,
-        timeout,
-        retries,
-        retryBudget,
-        chunkSize,
-        readaheadMax);
+    return toBuilder().onChange(mode).build();
   }
 
   public RemoteOptions withTimeouts(Duration timeout, int retries, Duration retryBudget) {
-    return new RemoteOptions(
-        cacheDir,
-        cacheMax,
-        caCert,
-        s3Endpoint,
-        onChange,
-        parallel,
-        timeout,
-        retries,
-        retryBudget,
-        chunkSize,
-        readaheadMax);
+    return toBuilder().timeouts(timeout, retries, retryBudget).build();
+  }
+
+  /** The options one at a time, each at its default until set: the defaults are said here only. */
+  public static final class Builder {
+    private Path cacheDir;
+    private long cacheMax = 256L << 20;
+    private Path caCert;
+    private String s3Endpoint;
+    private OnChange onChange = OnChange.FAIL;
+    private int parallel = 16;
+    private Duration timeout = Duration.ofSeconds(30);
+    private int retries = 4;
+    private Duration retryBudget = Duration.ofSeconds(30);
+    private int chunkSize = 64 << 10;
+    private int readaheadMax = 8 << 20;
+
+    private Builder() {}
+
+    /** The disk cache's directory (null: memory only) and its size in bytes. */
+    public Builder cache(Path dir, long max) {
+      cacheDir = dir;
+      cacheMax = max;
+      return this;
+    }
+
+    public Builder caCert(Path file) {
+      caCert = file;
+      return this;
+    }
+
+    public Builder s3Endpoint(String endpoint) {
+      s3Endpoint = endpoint;
+      return this;
+    }
+
+    public Builder onChange(OnChange mode) {
+      onChange = mode;
+      return this;
+    }
+
+    public Builder parallel(int n) {
+      parallel = n;
+      return this;
+    }
+
+    public Builder timeouts(Duration timeout, int retries, Duration retryBudget) {
+      this.timeout = timeout;
+      this.retries = retries;
+      this.retryBudget = retryBudget;
+      return this;
+    }
+
+    public Builder chunkSize(int bytes) {
+      chunkSize = bytes;
+      return this;
+    }
+
+    public Builder readaheadMax(int bytes) {
+      readaheadMax = bytes;
+      return this;
+    }
+
+    public RemoteOptions build() {
+      return new RemoteOptions(
+          cacheDir,
+          cacheMax,
+          caCert,
+          s3Endpoint,
+          onChange,
+          parallel,
+          timeout,
+          retries,
+          retryBudget,
+          chunkSize,
+          readaheadMax);
+    }
   }
 
   /**

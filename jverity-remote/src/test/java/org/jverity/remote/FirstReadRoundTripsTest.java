@@ -72,18 +72,11 @@ class FirstReadRoundTripsTest {
     Matcher m = Pattern.compile("Root hash:\\s+([0-9a-f]+)").matcher(out);
     assertThat(m.find()).as(out).isTrue();
     RemoteOptions options =
-        new RemoteOptions(
-            null,
-            64L << 20,
-            null,
-            null,
-            RemoteOptions.OnChange.FAIL,
-            16,
-            RemoteOptions.DEFAULTS.timeout(),
-            4,
-            RemoteOptions.DEFAULTS.retryBudget(),
-            CHUNK,
-            1 << 20);
+        RemoteOptions.builder()
+            .cache(null, 64L << 20)
+            .chunkSize(CHUNK)
+            .readaheadMax(1 << 20)
+            .build();
     try (Nginx n = Nginx.start(tmp.resolve("nginx"), Nginx.Faults.DEFAULTS.withSlow(DELAY_MS));
         RemoteSource source = new RemoteSource(options)) {
       Files.copy(data, n.www().resolve("data.img"));

@@ -173,19 +173,7 @@ class RemoteDeviceTest extends RemoteFixture {
   @Test
   void prefetchDoesNotBlockAndIsBounded() throws Exception {
     RemoteOptions o = options(null, 8 << 20, 0);
-    o =
-        new RemoteOptions(
-            null,
-            o.cacheMax(),
-            null,
-            null,
-            o.onChange(),
-            2,
-            o.timeout(),
-            o.retries(),
-            o.retryBudget(),
-            CHUNK,
-            0);
+    o = o.toBuilder().parallel(2).chunkSize(CHUNK).readaheadMax(0).build();
     RemoteDevice d = device(o);
     stored.gate = new CountDownLatch(1); // no fetch ends until it opens
     long t0 = System.nanoTime();

@@ -53,19 +53,7 @@ abstract class RemoteFixture {
   }
 
   static RemoteOptions options(Path dir, long max, int readahead) {
-    RemoteOptions d = RemoteOptions.DEFAULTS.withCache(dir, max);
-    return new RemoteOptions(
-        d.cacheDir(),
-        d.cacheMax(),
-        d.caCert(),
-        d.s3Endpoint(),
-        d.onChange(),
-        d.parallel(),
-        d.timeout(),
-        d.retries(),
-        d.retryBudget(),
-        CHUNK,
-        readahead);
+    return RemoteOptions.builder().cache(dir, max).chunkSize(CHUNK).readaheadMax(readahead).build();
   }
 
   ChunkCache cache(RemoteOptions o) throws IOException {

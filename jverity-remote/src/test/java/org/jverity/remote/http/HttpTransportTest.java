@@ -60,18 +60,11 @@ class HttpTransportTest {
     int parallel = 2;
     int fetches = 8;
     RemoteOptions options =
-        new RemoteOptions(
-            null,
-            0,
-            null,
-            null,
-            RemoteOptions.OnChange.FAIL,
-            parallel,
-            Duration.ofSeconds(20),
-            4,
-            Duration.ofSeconds(20),
-            64 << 10,
-            8 << 20);
+        RemoteOptions.builder()
+            .cache(null, 0)
+            .parallel(parallel)
+            .timeouts(Duration.ofSeconds(20), 4, Duration.ofSeconds(20))
+            .build();
     RemoteStats stats = new RemoteStats();
     URI url = nginx.url("slow/a.bin");
     try (HttpTransport transport = new HttpTransport(options);
