@@ -32,6 +32,17 @@ final class NativeHashing {
   /** libcrypto's version line, read once the library is loaded. */
   private static final class Libcrypto {
     static final String VERSION = libcryptoVersion();
+
+    /** Whether SHA-256 runs go two blocks at a time (SHA-NI; JVERITY_SHA256_X2=off turns off). */
+    static final boolean SHA256_TWO_STREAMS = sha256TwoStreams0();
+  }
+
+  /**
+   * Whether the loaded library hashes runs of SHA-256 blocks two at a time (this CPU has SHA-NI and
+   * {@code JVERITY_SHA256_X2} is not {@code off}); false without the library.
+   */
+  static boolean sha256TwoStreams() {
+    return NativeLibrary.loaded() && Libcrypto.SHA256_TWO_STREAMS;
   }
 
   /** Per algorithm (its kernel name): whether its self-test passed (absent: not tested yet). */
@@ -111,6 +122,9 @@ final class NativeHashing {
     }
     StringBuilder b = new StringBuilder("Block hashing: native loop over ");
     b.append(Libcrypto.VERSION);
+    if (Libcrypto.SHA256_TWO_STREAMS) {
+      b.append("; SHA-256 two blocks at a time (SHA-NI)");
+    }
     TESTED.forEach(
         (name, ok) -> b.append(ok ? "" : "; " + name + " in Java (failed its self-test)"));
     return Optional.of(b.toString());
@@ -230,6 +244,8 @@ final class NativeHashing {
   }
 
   private static native String libcryptoVersion();
+
+  private static native boolean sha256TwoStreams0();
 
   private static native int hashRunDirect(
       int algorithm,

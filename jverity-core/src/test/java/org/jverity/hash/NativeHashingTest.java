@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
@@ -78,6 +80,67 @@ class NativeHashingTest {
     h.hashBlocks(block, 0, 512, 1, out, 0, 32);
     assertThat(out).isEqualTo(h.hash(block, 0, 512));
     assertThat(h.inJava().runsNatively()).isFalse();
+  }
+
+  /**
+   * Where this CPU has SHA-NI, runs of SHA-256 blocks go two at a time, and {@code --debug} says
+   * so; where it has not (or JVERITY_SHA256_X2=off), they do not. Either way the answer is checked:
+   * a build whose two-stream path is present but unused fails here.
+   */
+  @Test
+  void sha256GoesTwoBlocksAtATimeWhereTheCpuHasShaNi() throws IOException {
+    boolean shaNi =
+        Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+            .filter(l -> l.startsWith("flags"))
+            .anyMatch(l -> List.of(l.split("\\s+")).contains("sha_ni"));
+    boolean wanted = shaNi && !"off".equals(System.getenv("JVERITY_SHA256_X2"));
+    assertThat(BlockHasher.saltBefore(HashAlgorithm.SHA256, new byte[32]).runsNatively()).isTrue();
+    assertThat(NativeHashing.sha256TwoStreams())
+        .as("SHA-NI in /proc/cpuinfo: %s", shaNi)
+        .isEqualTo(wanted);
+    assertThat(BlockHasher.bulkHashingNote())
+        .hasValueSatisfying(
+            n -> assertThat(n.contains("SHA-256 two blocks at a time")).as(n).isEqualTo(wanted));
+  }
+
+  /**
+   * The two-stream path against the JDK on any block length (salt and block straddling the 64-byte
+   * chunks anywhere, the padding in one chunk or two), salt lengths either side of a chunk, both
+   * placements, odd and even counts.
+   */
+  @Property(tries = 300)
+  void sha256PairsGiveTheJdksDigests(
+      @ForAll @IntRange(min = 1, max = 5000) int blockSize,
+      @ForAll @IntRange(min = 0, max = 300) int saltLength,
+      @ForAll boolean saltFirst,
+      @ForAll @IntRange(min = 2, max = 9) int count,
+      @ForAll @IntRange(min = 0, max = 63) int offset,
+      @ForAll long seed)
+      throws Exception {
+    SplittableRandom random = new SplittableRandom(seed);
+    byte[] salt = new byte[saltLength];
+    random.nextBytes(salt);
+    byte[] blocks = new byte[offset + blockSize * count];
+    random.nextBytes(blocks);
+    BlockHasher hasher =
+        saltFirst
+            ? BlockHasher.saltBefore(HashAlgorithm.SHA256, salt)
+            : BlockHasher.saltAfter(HashAlgorithm.SHA256, salt);
+    byte[] out = new byte[32 * count];
+    hasher.hashBlocks(blocks, offset, blockSize, count, out, 0, 32);
+    for (int i = 0; i < count; i++) {
+      MessageDigest jdk = MessageDigest.getInstance("SHA-256");
+      if (saltFirst) {
+        jdk.update(salt);
+      }
+      jdk.update(blocks, offset + i * blockSize, blockSize);
+      if (!saltFirst) {
+        jdk.update(salt);
+      }
+      assertThat(java.util.Arrays.copyOfRange(out, 32 * i, 32 * i + 32))
+          .as("block %d of %d", i, count)
+          .isEqualTo(jdk.digest());
+    }
   }
 
   @Property(tries = 200)
