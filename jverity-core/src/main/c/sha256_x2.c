@@ -134,12 +134,16 @@ static const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
 int jv_sha256_x2_available(void) {
-  static int known = -1; /* races only write the same answer */
-  if (known < 0) {
+  /* Asked from every hashing thread: an atomic, so the first callers may each work the answer out
+   * (the same one) without a data race. */
+  static int known = -1;
+  int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (k < 0) {
     const char *off = getenv("JVERITY_SHA256_X2");
-    known = (off != NULL && strcmp(off, "off") == 0) ? 0 : cpu_has_sha_ni();
+    k = (off != NULL && strcmp(off, "off") == 0) ? 0 : cpu_has_sha_ni();
+    __atomic_store_n(&known, k, __ATOMIC_RELAXED);
   }
-  return known;
+  return k;
 }
 
 /* One message's layout: region a (its first bytes), then region b. */
