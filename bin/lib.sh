@@ -70,6 +70,12 @@ jverity_bench_image() {
 jverity_bench_java() {
   jverity_mvn -q -DskipTests package >/dev/null
   # Class path, not module path: native access (pread through FFM) is granted to the unnamed module.
-  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
+  # The native loops as bin/jverity loads them (JVERITY_NATIVE=off: Java only), so an in-process
+  # bench hashes as the commands and the server do.
+  local native=()
+  if [ "${JVERITY_NATIVE:-}" != off ] && [ -f "$ROOT/jverity-core/target/native/libjverity.so" ]; then
+    native=(-Djverity.native.library="$ROOT/jverity-core/target/native/libjverity.so")
+  fi
+  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED ${native[@]+"${native[@]}"} \
     -cp "$ROOT/jverity-core/target/classes:$ROOT/jverity-nbd/target/classes:$ROOT/jverity-bench/target/classes" "$@"
 }

@@ -87,6 +87,15 @@ public final class BlockHasher {
   }
 
   /**
+   * How many pairs of SHA-256 blocks this process has hashed two at a time (two streams, SHA-NI); 0
+   * where that path is absent. {@code --debug} reports it, and the tests tell by it that a path
+   * used the two streams.
+   */
+  public static long sha256PairsHashed() {
+    return NativeHashing.sha256PairsHashed();
+  }
+
+  /**
    * Names everything that decides a digest: algorithm, salt as hashed (hex) and its placement; two
    * hashers with the same description hash every block alike.
    */

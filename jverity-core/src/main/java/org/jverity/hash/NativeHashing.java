@@ -45,6 +45,14 @@ final class NativeHashing {
     return NativeLibrary.loaded() && Libcrypto.SHA256_TWO_STREAMS;
   }
 
+  /**
+   * How many pairs of SHA-256 blocks the loaded library has hashed two at a time since it was
+   * loaded (0 without it): how a test tells that a path used the two streams.
+   */
+  static long sha256PairsHashed() {
+    return NativeLibrary.loaded() ? sha256PairsHashed0() : 0;
+  }
+
   /** Per algorithm (its kernel name): whether its self-test passed (absent: not tested yet). */
   private static final ConcurrentMap<String, Boolean> TESTED = new ConcurrentHashMap<>();
 
@@ -123,7 +131,9 @@ final class NativeHashing {
     StringBuilder b = new StringBuilder("Block hashing: native loop over ");
     b.append(Libcrypto.VERSION);
     if (Libcrypto.SHA256_TWO_STREAMS) {
-      b.append("; SHA-256 two blocks at a time (SHA-NI)");
+      b.append("; SHA-256 two blocks at a time (SHA-NI, ")
+          .append(sha256PairsHashed0())
+          .append(" pairs)");
     }
     TESTED.forEach(
         (name, ok) -> b.append(ok ? "" : "; " + name + " in Java (failed its self-test)"));
@@ -246,6 +256,8 @@ final class NativeHashing {
   private static native String libcryptoVersion();
 
   private static native boolean sha256TwoStreams0();
+
+  private static native long sha256PairsHashed0();
 
   private static native int hashRunDirect(
       int algorithm,

@@ -5,19 +5,29 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jverity.hash.BlockHasher;
 
 /**
- * What hashing one request needs: a hasher (a reusable digest) and small scratch arrays, about a
- * kilobyte. A virtual thread (a server may run one per request) takes one from a {@link Pool} for
- * the length of a request and gives it back, so their memory follows the requests in flight, not
- * the number of threads; a platform thread keeps its own, since platform threads are few.
+ * What hashing one request needs: a hasher (a reusable digest) and small scratch arrays, two
+ * kilobytes at most. A virtual thread (a server may run one per request) takes one from a {@link
+ * Pool} for the length of a request and gives it back, so their memory follows the requests in
+ * flight, not the number of threads; a platform thread keeps its own, since platform threads are
+ * few.
  */
 final class HashWork {
+  /**
+   * Data blocks hashed in one call at most: enough that the native loop's call costs nothing per
+   * block and its two streams stay paired, few enough that the digests fit in two kilobytes.
+   */
+  static final int GROUP = 32;
+
   final BlockHasher hasher;
   final byte[] digest; // one digest
+  final byte[] digests; // a group's digests, one after another (GROUP of them)
   final HashBlock[] path; // one hash block per level, on the current data block's path
+  int verified; // data blocks of the current run verified so far (kept when a later one fails)
 
   private HashWork(BlockHasher hasher, int levels) {
     this.hasher = hasher;
     this.digest = new byte[hasher.digestSize()];
+    this.digests = new byte[GROUP * hasher.digestSize()];
     this.path = new HashBlock[levels + 1];
   }
 

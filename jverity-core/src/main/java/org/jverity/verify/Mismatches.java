@@ -227,7 +227,12 @@ final class Mismatches {
 
   /** Whether {@code digest} is the digest at {@code in[at...]}. */
   boolean matches(byte[] digest, byte[] in, int at) {
+    return matches(digest, 0, in, at);
+  }
+
+  /** Whether the digest at {@code digests[from...]} is the digest at {@code in[at...]}. */
+  boolean matches(byte[] digests, int from, byte[] in, int at) {
     int d = layout.digestSize();
-    return Arrays.equals(digest, 0, d, in, at, at + d);
+    return Arrays.equals(digests, from, from + d, in, at, at + d);
   }
 }

@@ -283,18 +283,21 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
             n = 1; // a corruption names its block: read the first alone (the rest come next)
             readData(pos, dst, at, blockSize, block);
           }
-          for (int i = 0; i < n; i++) {
-            if (!verifyDataBlock(block + i, dst, at + i * blockSize, w, inline)) {
-              return (int) (verifiedTo - offset);
-            }
-            verifiedTo += blockSize;
+          boolean all;
+          try {
+            all = verifyDataBlocks(block, n, dst, at, w, inline);
+          } finally {
+            verifiedTo += (long) w.verified * blockSize; // when it throws too: they stay
+          }
+          if (!all) {
+            return (int) (verifiedTo - offset);
           }
         } else {
           if (edge == null) {
             edge = new byte[blockSize];
           }
           readDataBlock(block, edge);
-          if (!verifyDataBlock(block, edge, 0, w, inline)) {
+          if (!verifyDataBlocks(block, 1, edge, 0, w, inline)) {
             return (int) (verifiedTo - offset);
           }
           long blockStart = block * blockSize;
@@ -345,35 +348,96 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
   }
 
   /**
-   * Verifies data block {@code block} held in {@code buf[off, off + blockSize)}; may replace its
-   * bytes (recheck, repair, zero block). Returns false, inline, when it cannot decide without I/O
-   * or without the mismatch pipeline; otherwise true or throws.
+   * Verifies the {@code count} data blocks from {@code first} on, held in {@code buf} from {@code
+   * off}; may replace a block's bytes (recheck, repair, zero block). Returns whether all did;
+   * inline, false where it could not decide without I/O or without the mismatch pipeline; a
+   * corruption the policy refuses throws. Either way {@code w.verified} says how many blocks from
+   * {@code first} verified, so that a caller keeps them when a later one fails.
+   *
+   * <p>Blocks under one level-0 hash block are hashed together, in groups of up to {@link
+   * HashWork#GROUP}, so the native loop takes them two at a time (two SHA-256 streams); each digest
+   * is then compared on its own, in order, so a mismatch is its block's alone and the blocks before
+   * it count as verified. A lone block is hashed by the JDK, as it always was: one stream, no
+   * crossing into native code for a 4 KiB read.
    */
-  private boolean verifyDataBlock(long block, byte[] buf, int off, HashWork w, boolean inline)
-      throws IOException {
-    if (verifiedData != null && verifiedData.get(block)) {
-      return true;
-    }
-    byte[] want;
-    int at;
-    if (layout.levels() == 0) {
-      want = rootHash;
-      at = 0;
-    } else {
-      HashBlock level0 = path.level0(block, w, inline, closed);
-      if (level0 == null) {
-        return false; // a hash block on the path is not cached (or did not match, inline)
+  private boolean verifyDataBlocks(
+      long first, int count, byte[] buf, int off, HashWork w, boolean inline) throws IOException {
+    w.verified = 0;
+    while (w.verified < count) {
+      int done = w.verified;
+      long block = first + done;
+      int blockOff = off + done * blockSize;
+      if (verifiedData != null && verifiedData.get(block)) {
+        w.verified++;
+        continue;
       }
-      want = level0.bytes;
-      at = layout.offsetOnPath(0, block);
+      byte[] want;
+      long level0Index = -1; // the level-0 hash block holding the group's digests; -1: the root
+      if (layout.levels() == 0) {
+        want = rootHash;
+      } else {
+        HashBlock level0 = path.level0(block, w, inline, closed);
+        if (level0 == null) {
+          return false; // a hash block on the path is not cached (or did not match, inline)
+        }
+        want = level0.bytes;
+        level0Index = level0.index;
+      }
+      if (ignoreZeroBlocks && mismatches.matches(zeroDigest, want, wantAt(block))) {
+        // ignore_zero_blocks: zeros, whatever is stored. Not marked checked: nothing matched.
+        Arrays.fill(buf, blockOff, blockOff + blockSize, (byte) 0);
+        w.verified++;
+        continue;
+      }
+      int group = 1;
+      while (group < Math.min(count - done, HashWork.GROUP)
+          && joinsGroup(block + group, level0Index, want)) {
+        group++;
+      }
+      if (group == 1) {
+        w.hasher.hash(buf, blockOff, blockSize, w.digests, 0);
+      } else {
+        w.hasher.hashBlocks(buf, blockOff, blockSize, group, w.digests, 0, w.digest.length);
+      }
+      for (int i = 0; i < group; i++) {
+        if (!checkDigest(block + i, buf, blockOff + i * blockSize, i, want, w, inline)) {
+          return false;
+        }
+        w.verified++;
+      }
     }
-    if (ignoreZeroBlocks && mismatches.matches(zeroDigest, want, at)) {
-      // ignore_zero_blocks: zeros, whatever the device holds. Not marked checked: nothing matched.
-      Arrays.fill(buf, off, off + blockSize, (byte) 0);
-      return true;
-    }
-    w.hasher.hash(buf, off, blockSize, w.digest, 0);
-    if (!mismatches.matches(w.digest, want, at)) {
+    return true;
+  }
+
+  /**
+   * Whether data block {@code block} can be hashed with the group before it: its digest is in the
+   * same level-0 hash block, and it needs hashing (not verified before, not a zero block ignored).
+   */
+  private boolean joinsGroup(long block, long level0Index, byte[] want) {
+    return level0Index >= 0
+        && layout.hashBlockOnPath(0, block) == level0Index
+        && (verifiedData == null || !verifiedData.get(block))
+        && !(ignoreZeroBlocks && mismatches.matches(zeroDigest, want, wantAt(block)));
+  }
+
+  /**
+   * Where data block {@code block}'s trusted digest sits in its level-0 hash block (or the root).
+   */
+  private int wantAt(long block) {
+    return layout.levels() == 0 ? 0 : layout.offsetOnPath(0, block);
+  }
+
+  /**
+   * Compares data block {@code block}'s digest, the {@code index}th in {@code w.digests}, with the
+   * trusted one; a mismatch goes through the pipeline (never inline: false), which returns with
+   * good bytes in {@code buf} or, under IGNORE, the bytes as read. True when the block may be
+   * returned.
+   */
+  private boolean checkDigest(
+      long block, byte[] buf, int off, int index, byte[] want, HashWork w, boolean inline)
+      throws IOException {
+    int at = wantAt(block);
+    if (!mismatches.matches(w.digests, index * w.digest.length, want, at)) {
       if (inline) {
         return false; // recheck, repair and the policy run on the full path only
       }

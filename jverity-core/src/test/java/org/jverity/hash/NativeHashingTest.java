@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
@@ -17,9 +15,11 @@ import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import org.jverity.format.VerityParams;
 import org.jverity.io.MemoryDevice;
+import org.jverity.testing.TwoStreams;
 import org.jverity.tree.LevelPass;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.tree.ProgressListener;
+import org.jverity.tree.TreeBuilder;
 
 /**
  * The native block-hashing loop gives the Java path's digests for every algorithm it takes, both
@@ -88,12 +88,9 @@ class NativeHashingTest {
    * a build whose two-stream path is present but unused fails here.
    */
   @Test
-  void sha256GoesTwoBlocksAtATimeWhereTheCpuHasShaNi() throws IOException {
-    boolean shaNi =
-        Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
-            .filter(l -> l.startsWith("flags"))
-            .anyMatch(l -> List.of(l.split("\\s+")).contains("sha_ni"));
-    boolean wanted = shaNi && !"off".equals(System.getenv("JVERITY_SHA256_X2"));
+  void sha256GoesTwoBlocksAtATimeWhereTheCpuHasShaNi() {
+    boolean shaNi = TwoStreams.cpuHasShaNi();
+    boolean wanted = TwoStreams.expected();
     assertThat(BlockHasher.saltBefore(HashAlgorithm.SHA256, new byte[32]).runsNatively()).isTrue();
     assertThat(NativeHashing.sha256TwoStreams())
         .as("SHA-NI in /proc/cpuinfo: %s", shaNi)
@@ -101,6 +98,36 @@ class NativeHashingTest {
     assertThat(BlockHasher.bulkHashingNote())
         .hasValueSatisfying(
             n -> assertThat(n.contains("SHA-256 two blocks at a time")).as(n).isEqualTo(wanted));
+  }
+
+  /**
+   * The tree builder hands its runs to the two streams where this CPU has SHA-NI: building a
+   * SHA-256 tree of 256 data blocks hashes at least 128 pairs; elsewhere none, and the root is the
+   * Java path's either way.
+   */
+  @Test
+  void theTreeBuilderHashesTwoBlocksAtATime() throws Exception {
+    VerityParams p =
+        VerityParams.builder().dataBlocks(256).salt(new byte[32]).superblock(false).build();
+    byte[] data = new byte[256 * 4096];
+    new SplittableRandom(7).nextBytes(data);
+    long before = BlockHasher.sha256PairsHashed();
+    byte[] root = TreeBuilder.of(p).build(new MemoryDevice("data", data), new MemoryDevice("hash"));
+    long pairs = BlockHasher.sha256PairsHashed() - before;
+    if (TwoStreams.expected()) {
+      assertThat(pairs)
+          .as("pairs hashed two at a time by the tree builder")
+          .isGreaterThanOrEqualTo(128);
+    } else {
+      assertThat(pairs).isZero();
+    }
+    byte[] level0 = new byte[256 * 32];
+    p.blockHasher().inJava().hashBlocks(data, 0, 4096, 256, level0, 0, 32);
+    byte[] level1 = new byte[2 * 32];
+    p.blockHasher().inJava().hashBlocks(level0, 0, 4096, 2, level1, 0, 32);
+    byte[] top = new byte[4096];
+    System.arraycopy(level1, 0, top, 0, 64);
+    assertThat(root).isEqualTo(p.blockHasher().inJava().hash(top, 0, 4096));
   }
 
   /**

@@ -462,6 +462,101 @@ class VerifiedReaderTest {
 
     @Test
     @org.junit.jupiter.api.DisplayName(
+        "blocks hashed together: a mismatch is its block's alone, the others are returned")
+    void aMismatchInAGroupIsThatBlocksAlone() throws Exception {
+      VerifiedReader ignoring =
+          reader(ReaderOptions.DEFAULTS.withMode(CorruptionMode.IGNORE).withCheckAtMostOnce(true));
+      byte[] got = ignoring.read(4 * 4096, 2 * 4096); // blocks 4 and 5: one pair
+      assertThat(Arrays.copyOfRange(got, 0, 4096)).isEqualTo(original(4));
+      assertThat(got[4096 + 1]).isEqualTo((byte) ~im.data[5 * 4096 + 1]);
+      assertThat(ignoring.corruptionCount()).isEqualTo(1);
+      assertThat(events).containsExactly("corrupted 5");
+      byte[] all = ignoring.read(0, 64 * 4096); // block 4 marked checked, 5 not: counted again
+      for (int b = 0; b < 64; b++) {
+        if (b != 5) {
+          assertThat(Arrays.copyOfRange(all, b * 4096, (b + 1) * 4096))
+              .as("block %d", b)
+              .isEqualTo(original(b));
+        }
+      }
+      assertThat(events).containsExactly("corrupted 5", "corrupted 5");
+
+      VerifiedReader strict = reader(ReaderOptions.DEFAULTS);
+      byte[] dst = new byte[8 * 4096];
+      Arrays.fill(dst, (byte) 1);
+      assertThatThrownBy(() -> strict.read(0, dst, 0, dst.length))
+          .isInstanceOf(CorruptBlockException.class)
+          .hasMessage("data: data block 5 is corrupted");
+      assertThat(Arrays.copyOfRange(dst, 0, 5 * 4096))
+          .isEqualTo(Arrays.copyOfRange(im.data, 0, 5 * 4096));
+      assertThat(Arrays.copyOfRange(dst, 5 * 4096, dst.length)).containsOnly(0);
+      assertThat(strict.read(4 * 4096, 4096)).isEqualTo(original(4));
+      assertThat(strict.read(6 * 4096, 2 * 4096))
+          .isEqualTo(Arrays.copyOfRange(im.data, 6 * 4096, 8 * 4096));
+
+      // Inline (hash blocks cached now): the pair's good block verifies, the bad one stops it.
+      byte[] pair = new byte[2 * 4096];
+      assertThat(strict.tryReadInline(4 * 4096, pair, 0, pair.length)).isEqualTo(4096);
+      assertThat(Arrays.copyOfRange(pair, 0, 4096)).isEqualTo(original(4));
+      assertThat(Arrays.copyOfRange(pair, 4096, pair.length)).containsOnly(0);
+      assertThat(strict.tryReadInline(5 * 4096, pair, 0, pair.length)).isZero();
+      assertThat(pair).containsOnly(0);
+      assertThat(strict.corruptionCount()).isEqualTo(1); // the inline attempts counted none
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName(
+        "a read of several blocks hashes them two at a time; one 4 KiB block stays one stream")
+    void aMultiBlockReadHashesTwoAtATime() throws Exception {
+      VerifiedReader r = reader(ReaderOptions.DEFAULTS);
+      assertThat(r.read(32 * 4096, 4096)).isEqualTo(original(32)); // loads the path
+      long before = org.jverity.hash.BlockHasher.sha256PairsHashed();
+      assertThat(r.read(33 * 4096, 4096)).isEqualTo(original(33));
+      assertThat(org.jverity.hash.BlockHasher.sha256PairsHashed()).isEqualTo(before);
+      assertThat(r.read(16 * 4096, 16 * 4096))
+          .isEqualTo(Arrays.copyOfRange(im.data, 16 * 4096, 32 * 4096));
+      byte[] inline = new byte[2 * 4096];
+      assertThat(r.tryReadInline(40 * 4096, inline, 0, inline.length)).isEqualTo(inline.length);
+      assertThat(inline).isEqualTo(Arrays.copyOfRange(im.data, 40 * 4096, 42 * 4096));
+      long pairs = org.jverity.hash.BlockHasher.sha256PairsHashed() - before;
+      if (org.jverity.testing.TwoStreams.expected()) {
+        assertThat(pairs).as("pairs: 8 of the 16-block read, 1 inline").isEqualTo(9);
+      } else {
+        assertThat(pairs).isZero();
+      }
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName(
+        "a group skips blocks checked once and zero blocks it ignores")
+    void aGroupSkipsCheckedAndIgnoredZeroBlocks() throws Exception {
+      System.arraycopy(new byte[4096], 0, im.data, 9 * 4096, 4096); // block 9 formatted as zeros
+      MemoryDevice hash = new MemoryDevice("hash");
+      byte[] root = TreeBuilder.of(im.params).build(new MemoryDevice("data", im.data), hash);
+      MemoryDevice stored = new MemoryDevice("data", im.data.clone());
+      stored.writeFully(9 * 4096 + 100, ByteBuffer.wrap(new byte[] {42}));
+      VerifiedReader r =
+          VerifiedReader.open(
+              im.params,
+              stored,
+              hash,
+              root,
+              new HashBlockCache(1 << 20),
+              ReaderOptions.DEFAULTS.withIgnoreZeroBlocks(true).withCheckAtMostOnce(true));
+      assertThat(r.read(11 * 4096, 4096)).isEqualTo(original(11));
+      stored.writeFully(11 * 4096, ByteBuffer.wrap(new byte[] {(byte) ~im.data[11 * 4096]}));
+      byte[] got = r.read(8 * 4096, 6 * 4096); // 8, 9 (zeros), 10, 11 (checked once), 12, 13
+      assertThat(Arrays.copyOfRange(got, 0, 4096)).isEqualTo(original(8));
+      assertThat(Arrays.copyOfRange(got, 4096, 2 * 4096)).containsOnly(0);
+      assertThat(Arrays.copyOfRange(got, 2 * 4096, 3 * 4096)).isEqualTo(original(10));
+      assertThat(got[3 * 4096]).isEqualTo((byte) ~im.data[11 * 4096]); // as the kernel: not again
+      assertThat(Arrays.copyOfRange(got, 4 * 4096, 6 * 4096))
+          .isEqualTo(Arrays.copyOfRange(im.data, 12 * 4096, 14 * 4096));
+      assertThat(r.corruptionCount()).isZero();
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName(
         "ignore_zero_blocks: a zero block reads as zeros whatever is stored")
     void ignoreZeroBlocks() throws Exception {
       System.arraycopy(
