@@ -91,3 +91,27 @@ for r in json.load(open(sys.argv[1]))["results"]:
 
 # bench_div A B: A / B to two places; "-" when B is 0.
 bench_div() { awk -v a="$1" -v b="$2" 'BEGIN{if (b + 0 == 0) print "-"; else printf "%.2f", a / b}'; }
+
+# bench_sha256_limits: this CPU's SHA-256 limits, from sha256-limit.sh (short: LIMIT_SECS=1,
+# LIMIT_REPS=2), whatever hashing path the run under test has switched off (JVERITY_NATIVE,
+# JVERITY_SHA256_X2 are not passed on). Sets LIMIT_ONE_1CORE LIMIT_ONE_ALL LIMIT_TWO_1CORE
+# LIMIT_TWO_ALL (MB/s of block data) and LIMIT_JAVA_FLAGS (-D flags for the Java benches). Every
+# "of the hash limit" ratio divides by the two-stream figure; on a CPU without the two-stream path
+# that figure is the one-stream one, and this says so on stderr.
+bench_sha256_limits() {
+  local out
+  out=$(env -u JVERITY_NATIVE -u JVERITY_SHA256_X2 SECS="${LIMIT_SECS:-1}" REPS="${LIMIT_REPS:-2}" \
+    bash "$(dirname "${BASH_SOURCE[0]}")/sha256-limit.sh") || { echo "bench: the SHA-256 limit probe failed" >&2; return 1; }
+  limit_of() { awk -v n="$1" '$1 == "LIMIT" && $2 == n {print $3}' <<< "$out"; }
+  LIMIT_ONE_1CORE=$(limit_of sha256_one_stream_1core); LIMIT_ONE_ALL=$(limit_of sha256_one_stream_all)
+  LIMIT_TWO_1CORE=$(limit_of sha256_two_stream_1core); LIMIT_TWO_ALL=$(limit_of sha256_two_stream_all)
+  if [ "$LIMIT_TWO_ALL" = nan ]; then
+    echo "# no two-stream SHA-256 on this CPU: the one-stream limit is the denominator" >&2
+    LIMIT_TWO_1CORE=$LIMIT_ONE_1CORE LIMIT_TWO_ALL=$LIMIT_ONE_ALL
+  fi
+  echo "# SHA-256 limits (bench/sha256-limit.sh), MB/s: one stream $LIMIT_ONE_1CORE a core, $LIMIT_ONE_ALL all cores; two streams $LIMIT_TWO_1CORE a core, $LIMIT_TWO_ALL all cores"
+  LIMIT_JAVA_FLAGS=(-Djverity.bench.limit.sha256_one_stream_1core="$LIMIT_ONE_1CORE"
+    -Djverity.bench.limit.sha256_one_stream_all="$LIMIT_ONE_ALL"
+    -Djverity.bench.limit.sha256_two_stream_1core="$LIMIT_TWO_1CORE"
+    -Djverity.bench.limit.sha256_two_stream_all="$LIMIT_TWO_ALL")
+}

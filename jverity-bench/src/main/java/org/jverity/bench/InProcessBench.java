@@ -14,8 +14,9 @@ import org.jverity.tree.TreeChecker;
 /**
  * Measures, in one JVM and one run, the hash limit (SHA-256 of 4 KiB blocks with a 32-byte salt, as
  * shared/bench/hash_limit.sh does, on 1 and on all cores) and jverity's in-process tree build and
- * check on an image already in the page cache, after JIT warm-up. Prints a table and the ratio of
- * tree building to the all-core hash limit.
+ * check on an image already in the page cache, after JIT warm-up. Prints a table and, as its last
+ * lines, the ratios of tree build and check (best of the repetitions) to this CPU's all-core
+ * two-stream limit (bench/sha256-limit.sh's, passed in: {@link HashLimit#probed}).
  *
  * <p>Usage: {@code InProcessBench IMAGE [REPS]}; the hash file is written next to the image.
  */
@@ -36,6 +37,7 @@ public final class InProcessBench {
     HashLimit.measure(1, 0.3); // JIT warm-up of the digest
     double limit1 = best(reps, () -> HashLimit.measure(1, 1.5));
     double limitAll = best(reps, () -> HashLimit.measure(cores, 1.5));
+    double twoStreamAll = HashLimit.probed("sha256_two_stream_all");
 
     TreeBuilder builder = TreeBuilder.of(p);
     List<Double> build = new ArrayList<>();
@@ -79,11 +81,27 @@ public final class InProcessBench {
     System.out.printf(
         "%-44s %10.0f %10.0f%n", "jverity tree check (TreeChecker)", max(check), median(check));
     System.out.printf(
-        "build / %d-core hash limit: %.0f%% (best), %.0f%% (median)%n",
-        cores, 100 * max(build) / limitAll, 100 * median(build) / limitAll);
+        "%-44s %10.0f%n", "two-stream limit, " + cores + " cores (sha256-limit.sh)", twoStreamAll);
     System.out.printf(
-        "check / %d-core hash limit: %.0f%% (best), %.0f%% (median)%n",
-        cores, 100 * max(check) / limitAll, 100 * median(check) / limitAll);
+        "build: %.0f%% (best), %.0f%% (median) of the %d-core two-stream limit; %.0f%% of one stream's%n",
+        100 * max(build) / twoStreamAll,
+        100 * median(build) / twoStreamAll,
+        cores,
+        100 * max(build) / limitAll);
+    System.out.printf(
+        "check: %.0f%% (best), %.0f%% (median) of the %d-core two-stream limit; %.0f%% of one stream's%n",
+        100 * max(check) / twoStreamAll,
+        100 * median(check) / twoStreamAll,
+        cores,
+        100 * max(check) / limitAll);
+    String at = sizeName(size);
+    System.out.printf("RATIO tree_build_%s_of_hash_limit %.2f%n", at, max(build) / twoStreamAll);
+    System.out.printf("RATIO tree_check_%s_of_hash_limit %.2f%n", at, max(check) / twoStreamAll);
+  }
+
+  /** 1g, 512m, as the scripts' SIZE argument names a size. */
+  private static String sizeName(long bytes) {
+    return bytes % (1L << 30) == 0 ? (bytes >> 30) + "g" : (bytes >> 20) + "m";
   }
 
   interface Measure {

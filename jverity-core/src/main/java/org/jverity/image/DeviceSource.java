@@ -10,7 +10,16 @@ import org.jverity.io.BlockDevice;
  */
 public interface DeviceSource {
   /** Local files and block devices, by path: mapped where possible. */
-  DeviceSource LOCAL = new LocalFiles();
+  DeviceSource LOCAL = new LocalFiles(true);
+
+  /**
+   * Local files and block devices, by path, read with positional system calls and never mapped: for
+   * a command that reads a large range once, in pieces of a mebibyte or more. There a system call
+   * per piece costs nothing, while a mapping costs a page fault per 64 KiB and the page tables of
+   * the whole file, built as it is read and torn down at the end (a 2 GiB read spent more on these
+   * than on its system calls, and counted 2 GiB of resident memory).
+   */
+  DeviceSource LOCAL_STREAMED = new LocalFiles(false);
 
   /** Opens {@code location} for reading; the caller closes it. */
   BlockDevice open(String location) throws IOException;

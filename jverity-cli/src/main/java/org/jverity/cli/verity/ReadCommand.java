@@ -137,9 +137,9 @@ public final class ReadCommand implements Command {
         .inputs("trusted certificate", signature.trusted)
         .outputOrStdout("--output", output)
         .check();
-    // Local files mapped where possible: a verified read then costs a copy, not a system call, per
-    // request; URLs through a RemoteSource.
-    DeviceSource source = remote.source(DeviceSource.LOCAL, data, hash, fec.device);
+    // Local files read in pieces of a mebibyte with pread, not mapped (DeviceSource.LOCAL_STREAMED
+    // says why); URLs through a RemoteSource.
+    DeviceSource source = remote.source(DeviceSource.LOCAL_STREAMED, data, hash, fec.device);
     try {
       return read(io, source, root);
     } finally {
@@ -226,7 +226,7 @@ public final class ReadCommand implements Command {
         if (json) {
           Map<String, Object> summary =
               ReadSummary.of(output, offset, end - offset, trusted, reader);
-          if (source != DeviceSource.LOCAL) {
+          if (source != DeviceSource.LOCAL_STREAMED) {
             summary.put(
                 "remote",
                 RemoteDevices.json(

@@ -5,6 +5,8 @@ import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,6 +29,11 @@ import org.jverity.verify.VerificationScheduler;
  * piece's array, with no buffering stream in between: a piece is already large, and nothing is
  * flushed or synced on the way.
  *
+ * <p>The writer is the slower stage (into tmpfs a write costs about what the hashing of the same
+ * bytes costs on both cores), so the copy keeps {@link #DEPTH} pieces between the two: the verifier
+ * runs ahead while a write is slow, and the writer has a piece to take when the verifier stalls,
+ * with neither waiting for the other piece by piece as with two buffers. Memory: DEPTH pieces.
+ *
  * <p>Pieces end on block boundaries. When a piece fails at a block, the verified bytes before that
  * block are written, every earlier write completes, and only then is the error thrown. Not
  * thread-safe: one copy per instance.
@@ -35,15 +42,18 @@ final class VerifiedCopy implements AutoCloseable {
   /** Bytes verified (and then written) at a time: large enough to keep every core hashing. */
   static final int PIECE = 1 << 20;
 
+  /** Pieces verified but not yet written, at most, plus the one being verified. */
+  static final int DEPTH = 4;
+
   private final VerificationScheduler scheduler;
   private final WritableByteChannel out;
   private final ProgressListener progress;
   private final ExecutorService writer =
       Executors.newSingleThreadExecutor(
           Thread.ofPlatform().daemon().name("jverity-writer").factory());
-  // Two buffers: the main thread verifies into one while the writer writes the other.
-  private final byte[][] buffers = {new byte[PIECE], new byte[PIECE]};
-  private Future<?> pending; // the write in flight, or null
+  // A ring: the main thread verifies into one buffer while the writer writes the others, in order.
+  private final byte[][] buffers = new byte[DEPTH][];
+  private final ArrayDeque<Future<?>> pending = new ArrayDeque<>(); // queued writes, oldest first
 
   VerifiedCopy(
       VerificationScheduler scheduler, WritableByteChannel out, ProgressListener progress) {
@@ -56,8 +66,14 @@ final class VerifiedCopy implements AutoCloseable {
   void copy(long from, long end) throws IOException {
     int bs = scheduler.reader().layout().dataBlockSize();
     long pos = from;
-    for (int i = 0; pos < end; i ^= 1) {
-      byte[] buf = buffers[i]; // its previous write completed before the last write was queued
+    for (int i = 0; pos < end; i = (i + 1) % DEPTH) {
+      if (pending.size() == DEPTH) {
+        awaitOldest(); // buffers[i]'s previous write: the oldest queued
+      }
+      if (buffers[i] == null) { // allocated as used: a short read takes one
+        buffers[i] = new byte[(int) Math.min(PIECE, end - from + bs)];
+      }
+      byte[] buf = buffers[i];
       long pieceEnd = Math.min(end, (pos / bs) * bs + PIECE); // block-aligned end, > pos
       int n = (int) (pieceEnd - pos); // <= PIECE
       try {
@@ -79,10 +95,9 @@ final class VerifiedCopy implements AutoCloseable {
     drain();
   }
 
-  /** Queues a write of {@code buf[0, n)} after the one in flight has completed. */
-  private void write(byte[] buf, int n) throws IOException {
-    drain();
-    pending =
+  /** Queues a write of {@code buf[0, n)} after those queued; the writer takes them in order. */
+  private void write(byte[] buf, int n) {
+    pending.add(
         writer.submit(
             () -> {
               ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
@@ -94,19 +109,25 @@ final class VerifiedCopy implements AutoCloseable {
                 throw new UncheckedIOException(e);
               }
               progress.advanced(n);
-            });
+            }));
   }
 
-  /** Waits for the write in flight, throwing its failure. */
+  /** Waits for every queued write, throwing the first failure. */
   private void drain() throws IOException {
-    if (pending == null) {
-      return;
+    while (!pending.isEmpty()) {
+      awaitOldest();
     }
-    Future<?> f = pending;
-    pending = null;
+  }
+
+  /**
+   * Waits for the oldest queued write, throwing its failure (the later ones are then waited for).
+   */
+  private void awaitOldest() throws IOException {
+    Future<?> f = pending.remove();
     try {
       f.get();
     } catch (ExecutionException e) {
+      waitForTheRest();
       if (e.getCause() instanceof UncheckedIOException u) {
         throw u.getCause();
       }
@@ -114,6 +135,23 @@ final class VerifiedCopy implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while writing");
+    }
+  }
+
+  /**
+   * After a failed write: the later queued writes run to their end (the first failure is the one
+   * reported), so that none is left writing a buffer the caller may reuse.
+   */
+  private void waitForTheRest() {
+    while (!pending.isEmpty()) {
+      try {
+        pending.remove().get();
+      } catch (ExecutionException | CancellationException later) {
+        // the first failure is reported
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return; // close() still waits for the writer
+      }
     }
   }
 
