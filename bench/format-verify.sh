@@ -26,8 +26,8 @@
 #        bin/jverity verify D H2 ROOT
 #      then re-checks (cmp) the hash files the timed runs left; both verify runs must
 #      exit 0 against veritysetup's root hash (hyperfine fails on a non-zero exit);
-#   5. openssl speed sha256 on 4 KiB blocks, 1 process and -multi $(nproc), as the
-#      in-process hash limit;
+#   5. this CPU's SHA-256 limits (bench/sha256-limit.sh: one stream, libcrypto, and two streams,
+#      SHA-NI), the two-stream all-core one as the hash limit;
 #   6. prints the table, the jverity/veritysetup ratios and jverity vs the hash limit, and ends
 #      with two lines (veritysetup median / jverity median; > 1 = jverity faster):
 #        RATIO format_<size>_over_veritysetup <x.xx>
@@ -137,15 +137,10 @@ CPU_LINE=$(awk -v b=$((BUSY1 - BUSY0)) -v s=$((STEAL1 - STEAL0)) -v hz="$HZ" -v 
     printf "%.1f s wall x %d CPUs: busy %.1f CPU-s, of which timed commands ~%.1f, other work ~%.1f; steal %.1f CPU-s",
       w, n, b / hz, o, (b / hz - o > 0 ? b / hz - o : 0), s / hz }')
 
-# ---- 5. in-process hash limit (openssl speed, sha256, 4 KiB blocks) ------------------
+# ---- 5. this CPU's SHA-256 limits (bench/sha256-limit.sh) -------------------------
 NPROC=$(nproc)
-ossl_mbs() {  # prints MB/s (10^6 B/s) of the final +F line of `openssl speed -mr`
-  openssl speed -mr -seconds 2 -evp sha256 -bytes 4096 "$@" 2>/dev/null \
-    | awk -F: '/^\+F:/{v=$4} END{if (v == "") exit 1; printf "%.0f", v / 1e6}'
-}
-echo "# openssl speed sha256/4096, 1 process and -multi $NPROC (~2 s each)" >&2
-HL1=$(ossl_mbs) || HL1=""
-HLN=$(ossl_mbs -multi "$NPROC") || HLN=""
+echo "# SHA-256 limits: bench/sha256-limit.sh (~10 s)" >&2
+bench_sha256_limits >&2 || die "the SHA-256 limit probe failed"
 
 # ---- 6. report -------------------------------------------------------------------
 mbs() { awk -v b="$SIZE" -v t="$1" 'BEGIN{printf "%.0f", b / t / 1e6}'; }
@@ -179,12 +174,13 @@ for op in format verify; do
     "$(bench_div "${MIN[veritysetup $op]}" "${MIN[jverity $op]}")"
 done
 echo
-echo "in-process hash limit: openssl speed -mr -seconds 2 -evp sha256 -bytes 4096"
-printf '  %-28s %8s MB/s\n' "1 process" "${HL1:-?}" "-multi $NPROC ($NPROC-core limit)" "${HLN:-?}"
-if [ -n "$HLN" ]; then
-  printf '  jverity format MB/s / %s-core hash limit: %s (best), %s (median)\n' "$NPROC" \
-    "$(bench_div "$(mbs "${MIN[jverity format]}")" "$HLN")" "$(bench_div "$(mbs "${MED[jverity format]}")" "$HLN")"
-fi
+echo "SHA-256 limits (bench/sha256-limit.sh, 4 KiB blocks, 32-byte salt), MB/s:"
+printf '  %-34s %8s %8s\n' "" "1 core" "$NPROC cores" "one stream (libcrypto)" "$LIMIT_ONE_1CORE" "$LIMIT_ONE_ALL" \
+  "two streams (SHA-NI): the hash limit" "$LIMIT_TWO_1CORE" "$LIMIT_TWO_ALL"
+for op in format verify; do
+  printf '  jverity %s MB/s / %s-core hash limit: %s (best), %s (median)\n' "$op" "$NPROC" \
+    "$(bench_div "$(mbs "${MIN[jverity $op]}")" "$LIMIT_TWO_ALL")" "$(bench_div "$(mbs "${MED[jverity $op]}")" "$LIMIT_TWO_ALL")"
+done
 echo
 for op in format verify; do
   echo "RATIO ${op}_$(echo "$SIZE_ARG" | tr 'A-Z' 'a-z')_over_veritysetup $(bench_div "${MED[veritysetup $op]}" "${MED[jverity $op]}")"

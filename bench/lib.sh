@@ -92,6 +92,8 @@ for r in json.load(open(sys.argv[1]))["results"]:
 # bench_div A B: A / B to two places; "-" when B is 0.
 bench_div() { awk -v a="$1" -v b="$2" 'BEGIN{if (b + 0 == 0) print "-"; else printf "%.2f", a / b}'; }
 
+BENCH_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # where the probe is, whatever the cwd later
+
 # bench_sha256_limits: this CPU's SHA-256 limits, from sha256-limit.sh (short: LIMIT_SECS=1,
 # LIMIT_REPS=2), whatever hashing path the run under test has switched off (JVERITY_NATIVE,
 # JVERITY_SHA256_X2 are not passed on). Sets LIMIT_ONE_1CORE LIMIT_ONE_ALL LIMIT_TWO_1CORE
@@ -101,7 +103,7 @@ bench_div() { awk -v a="$1" -v b="$2" 'BEGIN{if (b + 0 == 0) print "-"; else pri
 bench_sha256_limits() {
   local out
   out=$(env -u JVERITY_NATIVE -u JVERITY_SHA256_X2 SECS="${LIMIT_SECS:-1}" REPS="${LIMIT_REPS:-2}" \
-    bash "$(dirname "${BASH_SOURCE[0]}")/sha256-limit.sh") || { echo "bench: the SHA-256 limit probe failed" >&2; return 1; }
+    bash "$BENCH_LIB_DIR/sha256-limit.sh") || { echo "bench: the SHA-256 limit probe failed" >&2; return 1; }
   limit_of() { awk -v n="$1" '$1 == "LIMIT" && $2 == n {print $3}' <<< "$out"; }
   LIMIT_ONE_1CORE=$(limit_of sha256_one_stream_1core); LIMIT_ONE_ALL=$(limit_of sha256_one_stream_all)
   LIMIT_TWO_1CORE=$(limit_of sha256_two_stream_1core); LIMIT_TWO_ALL=$(limit_of sha256_two_stream_all)

@@ -29,9 +29,6 @@ public final class BlockHasher {
   private final boolean javaOnly; // never the native loop
   private int nativeCode = UNRESOLVED; // the native loop's algorithm code, or JAVA
 
-  /** Bytes from which one block is hashed natively: below, the call costs more than it saves. */
-  static final int NATIVE_BLOCK_MIN = 512;
-
   private static final int UNRESOLVED = -2;
   private static final int JAVA = -1;
 
@@ -120,23 +117,8 @@ public final class BlockHasher {
     return digestSize;
   }
 
-  /**
-   * Writes the digest of {@code block[off, off+len)} to {@code out[outOff, outOff+digestSize)}.
-   *
-   * <p>A block of {@link #NATIVE_BLOCK_MIN} bytes or more goes to the native loop where it runs
-   * (one stream, as libcrypto hashes it): the JDK's digest is only as fast where C2 has compiled it
-   * to its SHA intrinsic, and the one-shot commands run C1 alone (bin/jvm-options.sh), under which
-   * it ran at a fifth of that: a read of 2 GiB spent 0.3 s of CPU verifying its 16 MiB of hash
-   * blocks.
-   */
+  /** Writes the digest of {@code block[off, off+len)} to {@code out[outOff, outOff+digestSize)}. */
   public void hash(byte[] block, int off, int len, byte[] out, int outOff) {
-    if (len >= NATIVE_BLOCK_MIN && runsNatively()) {
-      Objects.checkFromIndexSize(off, len, block.length);
-      Objects.checkFromIndexSize(outOff, digestSize, out.length);
-      NativeHashing.hashBlocks(
-          nativeCode, salt, saltFirst, block, off, len, 1, out, outOff, digestSize);
-      return;
-    }
     MessageDigest digest = digest();
     try {
       if (saltFirst) {

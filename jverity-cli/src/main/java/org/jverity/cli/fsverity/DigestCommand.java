@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +29,7 @@ import org.jverity.fsverity.FsVerityDescriptor;
 import org.jverity.fsverity.FsVerityDigest;
 import org.jverity.fsverity.FsVerityParams;
 import org.jverity.fsverity.FsVerityTreeBuilder;
+import org.jverity.fsverity.SmallFileBatch;
 import org.jverity.hash.BlockHasher;
 import org.jverity.image.DeviceSource;
 import org.jverity.image.Locations;
@@ -202,31 +204,63 @@ public final class DigestCommand implements Command {
   private record Digested(FsVerityDescriptor descriptor, byte[] digest, String line, Exception e) {}
 
   /**
-   * Hashes a batch's small files, each on this thread alone: whole in memory when it fits, else
-   * through a device. A failure ends the batch: it is reported after the lines before it.
+   * Hashes a batch's small files on this thread: those of up to a hash block's worth of blocks
+   * together ({@link WholeFileDigests#addToBatch}: their blocks paired across files), others whole
+   * in memory when they fit, else through a device. A failure ends the batch: it is reported after
+   * the lines before it.
    */
   private List<Digested> digestBatch(
       List<Target> batch, FsVerityTreeBuilder single, WholeFileDigests whole) {
-    List<Digested> results = new ArrayList<>(batch.size());
-    for (Target t : batch) {
-      if (t.big()) {
-        results.add(null);
-        continue;
-      }
-      try {
-        FsVerityDescriptor d =
-            WholeFileDigests.suits(params, t.size()) ? whole.digest(t.path(), t.size()) : null;
-        if (d == null) {
-          d = digest(single, t.location(), false);
+    Digested[] results = new Digested[batch.size()];
+    SmallFileBatch together = whole.batch();
+    int[] waiting = new int[batch.size()]; // by index in `together`: the file's index in `batch`
+    try {
+      for (int i = 0; i < batch.size(); i++) {
+        Target t = batch.get(i);
+        if (t.big()) {
+          continue; // null: the printing thread hashes it on every thread
         }
-        byte[] digest = whole.fileDigest(d);
-        results.add(new Digested(d, digest, json ? null : line(d, digest, t.location()), null));
-      } catch (Exception e) {
-        results.add(new Digested(null, null, null, e));
-        break;
+        try {
+          boolean suits = WholeFileDigests.suits(params, t.size());
+          boolean batched = suits && together.takes(t.size());
+          if (batched && !together.fits(t.size())) {
+            hashTogether(together, batch, waiting, results);
+          }
+          int at = batched ? whole.addToBatch(t.path(), t.size()) : -1;
+          if (at >= 0) {
+            waiting[at] = i;
+            continue;
+          }
+          FsVerityDescriptor d = suits ? whole.digest(t.path(), t.size()) : null;
+          if (d == null) {
+            d = digest(single, t.location(), false);
+          }
+          byte[] digest = whole.fileDigest(d);
+          results[i] = new Digested(d, digest, json ? null : line(d, digest, t.location()), null);
+        } catch (Exception e) {
+          hashTogether(together, batch, waiting, results); // the files before it are reported
+          results[i] = new Digested(null, null, null, e);
+          return Arrays.asList(results).subList(0, i + 1);
+        }
       }
+      hashTogether(together, batch, waiting, results);
+      return Arrays.asList(results);
+    } finally {
+      together.clear(); // empty for this thread's next batch, whatever happened
     }
-    return results;
+  }
+
+  /** Hashes the files waiting in {@code together}, fills in their results and empties it. */
+  private void hashTogether(
+      SmallFileBatch together, List<Target> batch, int[] waiting, Digested[] results) {
+    together.hash();
+    for (int k = 0; k < together.size(); k++) {
+      FsVerityDescriptor d = together.descriptor(k);
+      byte[] digest = together.fileDigest(k);
+      String location = batch.get(waiting[k]).location();
+      results[waiting[k]] = new Digested(d, digest, json ? null : line(d, digest, location), null);
+    }
+    together.clear();
   }
 
   /** Prints a batch's lines (or keeps its objects) in order, hashing its big files meanwhile. */

@@ -7,12 +7,16 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import org.jverity.fsverity.FsVerityDescriptor;
 import org.jverity.fsverity.FsVerityParams;
+import org.jverity.fsverity.SmallFileBatch;
 import org.jverity.fsverity.SmallFileDigester;
+import org.jverity.io.WholeFileRead;
 
 /**
  * One hashing thread's digests of small local files, each read whole into a buffer kept from file
- * to file and hashed in memory ({@link SmallFileDigester}): one open, a read or two and a close a
- * file, nothing allocated but the result. Not thread-safe: one per thread.
+ * to file and hashed in memory: one open, a read or two and a close a file, nothing allocated but
+ * the result. A file of up to a hash block's worth of blocks goes into a {@link SmallFileBatch}
+ * with the files after it, hashed together so that blocks pair across files ({@link #batch}); a
+ * larger one is hashed alone ({@link SmallFileDigester}). Not thread-safe: one per thread.
  */
 final class WholeFileDigests {
   /** Files up to this size (by the walk's or a stat's count) are read whole. */
@@ -24,12 +28,39 @@ final class WholeFileDigests {
   /** What the JDK's native read copies through a buffer on its stack, allocating nothing. */
   private static final int READ_AFTER = 8192; // bytes
 
+  /** Bytes of files hashed together at most; a batch of files of a few KiB holds ~100 of them. */
+  static final int BATCH_BYTES = 1 << 20;
+
+  /** Files hashed together at most. */
+  static final int BATCH_FILES = 256;
+
   private final SmallFileDigester digester;
+  private final SmallFileBatch batch;
   private final byte[] bytes; // a whole file and its last block's padding
 
   WholeFileDigests(FsVerityParams params) {
     this.digester = new SmallFileDigester(params);
+    this.batch = new SmallFileBatch(params, BATCH_BYTES, BATCH_FILES);
     this.bytes = new byte[LIMIT + params.blockSize()]; // LIMIT is a multiple of any block size
+  }
+
+  /** This thread's batch: empty between the batches of files a caller hashes. */
+  SmallFileBatch batch() {
+    return batch;
+  }
+
+  /**
+   * Reads {@code file}, of about {@code expected} bytes, into {@link #batch()} and returns its
+   * index there; -1 when it is not for a batch, or turns out not to fit what the batch has left (it
+   * grew since its size was taken), for the caller to hash it another way (after hashing the batch,
+   * if that is why). Reads as {@link #digest} does.
+   */
+  int addToBatch(Path file, long expected) throws IOException {
+    if (!batch.fits(Math.max(0, expected))) {
+      return -1;
+    }
+    int length = readWhole(file, expected, batch.buffer(), batch.end(), batch.room());
+    return length < 0 || !batch.fits(length) ? -1 : batch.add(length);
   }
 
   /** Whether a local file of {@code size} bytes is for this path under {@code params}. */
@@ -46,25 +77,38 @@ final class WholeFileDigests {
    * FileChannel} tells it (no such file, permission denied), naming the file.
    */
   FsVerityDescriptor digest(Path file, long expected) throws IOException {
+    int length = readWhole(file, expected, bytes, 0, bytes.length);
+    return length < 0 ? null : digester.digest(bytes, length);
+  }
+
+  /**
+   * Reads {@code file} to its end into {@code into[at, at + room)}; returns its length, or -1 when
+   * the room filled before the end was seen.
+   */
+  private static int readWhole(Path file, long expected, byte[] into, int at, int room)
+      throws IOException {
+    int read = WholeFileRead.read(file, expected, into, at, room);
+    if (read != WholeFileRead.NOT_READ) {
+      return read; // its length, or FULL (-1)
+    }
     // The first read asks for what is expected and a byte (a stream's read allocates as much native
     // memory); the next ones, which see the end or what the file grew by, for a stack buffer's
     // worth.
-    int want = (int) Math.min(bytes.length, expected + 1);
+    int want = (int) Math.min(room, expected + 1);
     int length = 0;
     try (FileInputStream in = open(file)) {
       while (true) {
-        int ask = Math.min(bytes.length - length, Math.max(want - length, READ_AFTER));
-        int n = in.read(bytes, length, ask);
+        int ask = Math.min(room - length, Math.max(want - length, READ_AFTER));
+        if (ask == 0) {
+          return -1; // full before the end of the file was seen
+        }
+        int n = in.read(into, at + length, ask);
         if (n < 0) {
-          break;
+          return length;
         }
         length += n;
-        if (length == bytes.length) {
-          return null; // full before the end of the file was seen
-        }
       }
     }
-    return digester.digest(bytes, length);
   }
 
   private static FileInputStream open(Path file) throws IOException {
