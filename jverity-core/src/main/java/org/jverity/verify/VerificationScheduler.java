@@ -297,7 +297,9 @@ public final class VerificationScheduler implements VerifiedSource, AutoCloseabl
      * has run out of pieces, so the rest is at most one piece's hashing on each helper (tens of
      * microseconds), and parking would add a wake-up of about as long on top (a one-reader 512 KiB
      * stream waited for it on every request). The core spun on is the caller's own, idle otherwise;
-     * past the bound it parks as before.
+     * past the bound it parks as before. Measured (bench/read.sh's cases, two runs each way,
+     * interleaved): one 512 KiB reader 1.82-1.97x one core's one-stream limit without the spin,
+     * 2.29x with it; 128 KiB 1.35-1.41x and 1.57-1.64x; 4 KiB reads as they were.
      */
     void spinUntilFinished() {
       long deadline = System.nanoTime() + SPIN_NANOS;
