@@ -1,6 +1,6 @@
 /*
- * SHA-256 of two equal-length messages at once, with x86's SHA-NI instructions. Part of
- * libjverity.so; used by hash_blocks.c for runs of blocks.
+ * SHA-256 of two equal-length messages at once, with x86's SHA-NI instructions or arm64's ARMv8
+ * SHA-2 instructions. Part of libjverity.so; used by hash_blocks.c for runs of blocks.
  *
  * Why two: SHA-NI's round instruction (sha256rnds2) has a long latency, and one message is one
  * chain of dependent rounds, so a core that hashes one message waits on it most of the time. Two
@@ -13,8 +13,8 @@
  * padded salt is before). The whole 64-byte chunks of a leading salt are hashed once per run (the
  * salted state, as the kernel keeps for dm-verity); the chunks that lie inside the block are read
  * where they are; only the chunks that straddle the salt and the block, and the padding, are
- * copied. Chosen at run time by CPUID; JVERITY_SHA256_X2=off turns it off (the one-stream loop
- * over libcrypto runs instead).
+ * copied. Chosen at run time (CPUID on x86, the SHA2 hwcap on arm64); JVERITY_SHA256_X2=off turns
+ * it off (the one-stream loop over libcrypto runs instead).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -23,11 +23,7 @@
 
 #include "sha256_x2.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
-#include <immintrin.h>
-
-static const uint32_t K256[64] = {
+static const uint32_t K256[64] __attribute__((unused)) = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -36,6 +32,11 @@ static const uint32_t K256[64] = {
     0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+
 
 #define X2_TARGET __attribute__((target("sha,sse4.1,ssse3")))
 
@@ -111,16 +112,76 @@ X2_TARGET static void compress_x2(uint32_t s0[8], uint32_t s1[8], const uint8_t 
   ni_store(b, s1);
 }
 
-static int cpu_has_sha_ni(void) {
+static int cpu_has_sha256_instructions(void) {
   unsigned int a, b, c, d;
   if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSE4_1) || !(c & bit_SSSE3)) return 0;
   if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
   return (b & bit_SHA) != 0;
 }
 
-#else /* not x86-64 with GCC: the one-stream loop stays */
+#elif defined(__aarch64__) && defined(__GNUC__)
+#include <arm_neon.h>
+#include <sys/auxv.h>
 
-static int cpu_has_sha_ni(void) { return 0; }
+#ifndef HWCAP_SHA2
+#define HWCAP_SHA2 (1 << 6) /* <asm/hwcap.h> on arm64 */
+#endif
+
+/*
+ * The same two interleaved chains with the ARMv8 SHA-2 instructions (sha256h, sha256h2: four
+ * rounds each; sha256su0, sha256su1: the schedule), which hold the state as ABCD and EFGH.
+ */
+#define X2_TARGET __attribute__((target("arch=armv8-a+crypto")))
+
+/* Four rounds of one message (abcd, efgh) on schedule words w plus the round constants. */
+#define ROUNDS4(abcd, efgh, w, k)                 \
+  do {                                            \
+    uint32x4_t m_ = vaddq_u32((w), (k));          \
+    uint32x4_t abcd_ = (abcd);                    \
+    (abcd) = vsha256hq_u32((abcd), (efgh), m_);   \
+    (efgh) = vsha256h2q_u32((efgh), abcd_, m_);   \
+  } while (0)
+
+X2_TARGET static void compress_x2(uint32_t s0[8], uint32_t s1[8], const uint8_t *p0,
+                                  const uint8_t *p1, size_t n) {
+  uint32x4_t a_abcd = vld1q_u32(&s0[0]), a_efgh = vld1q_u32(&s0[4]);
+  uint32x4_t b_abcd = vld1q_u32(&s1[0]), b_efgh = vld1q_u32(&s1[4]);
+  for (; n > 0; n--, p0 += 64, p1 += 64) {
+    uint32x4_t a0 = a_abcd, a1 = a_efgh, b0 = b_abcd, b1 = b_efgh;
+    uint32x4_t wa[4], wb[4];
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+      wa[i] = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p0 + 16 * i)));
+      wb[i] = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p1 + 16 * i)));
+    }
+#pragma GCC unroll 16
+    for (int g = 0; g < 16; g++) {
+      uint32x4_t k = vld1q_u32(&K256[4 * g]);
+      if (g >= 4) { /* wa[g % 4] held w[g - 4]; it becomes w[g] */
+        wa[g & 3] = vsha256su1q_u32(vsha256su0q_u32(wa[g & 3], wa[(g + 1) & 3]), wa[(g + 2) & 3],
+                                    wa[(g + 3) & 3]);
+        wb[g & 3] = vsha256su1q_u32(vsha256su0q_u32(wb[g & 3], wb[(g + 1) & 3]), wb[(g + 2) & 3],
+                                    wb[(g + 3) & 3]);
+      }
+      ROUNDS4(a_abcd, a_efgh, wa[g & 3], k);
+      ROUNDS4(b_abcd, b_efgh, wb[g & 3], k);
+    }
+    a_abcd = vaddq_u32(a_abcd, a0);
+    a_efgh = vaddq_u32(a_efgh, a1);
+    b_abcd = vaddq_u32(b_abcd, b0);
+    b_efgh = vaddq_u32(b_efgh, b1);
+  }
+  vst1q_u32(&s0[0], a_abcd);
+  vst1q_u32(&s0[4], a_efgh);
+  vst1q_u32(&s1[0], b_abcd);
+  vst1q_u32(&s1[4], b_efgh);
+}
+
+static int cpu_has_sha256_instructions(void) { return (getauxval(AT_HWCAP) & HWCAP_SHA2) != 0; }
+
+#else /* neither x86-64 nor arm64 with GCC: the one-stream loop stays */
+
+static int cpu_has_sha256_instructions(void) { return 0; }
 
 static void compress_x2(uint32_t s0[8], uint32_t s1[8], const uint8_t *p0, const uint8_t *p1,
                         size_t n) {
@@ -140,7 +201,7 @@ int jv_sha256_x2_available(void) {
   int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
   if (k < 0) {
     const char *off = getenv("JVERITY_SHA256_X2");
-    k = (off != NULL && strcmp(off, "off") == 0) ? 0 : cpu_has_sha_ni();
+    k = (off != NULL && strcmp(off, "off") == 0) ? 0 : cpu_has_sha256_instructions();
     __atomic_store_n(&known, k, __ATOMIC_RELAXED);
   }
   return k;

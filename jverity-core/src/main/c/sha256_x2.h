@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Whether this CPU has SHA-NI and JVERITY_SHA256_X2 is not "off". */
+/* Whether this CPU has SHA-NI (x86-64) or the ARMv8 SHA-2 instructions (arm64), and
+ * JVERITY_SHA256_X2 is not "off". */
 int jv_sha256_x2_available(void);
 
 /*

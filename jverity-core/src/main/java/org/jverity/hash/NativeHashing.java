@@ -33,7 +33,10 @@ final class NativeHashing {
   private static final class Libcrypto {
     static final String VERSION = libcryptoVersion();
 
-    /** Whether SHA-256 runs go two blocks at a time (SHA-NI; JVERITY_SHA256_X2=off turns off). */
+    /**
+     * Whether SHA-256 runs go two blocks at a time (SHA-NI, or ARMv8 SHA-2 on arm64;
+     * JVERITY_SHA256_X2=off turns it off).
+     */
     static final boolean SHA256_TWO_STREAMS = sha256TwoStreams0();
   }
 
@@ -131,7 +134,9 @@ final class NativeHashing {
     StringBuilder b = new StringBuilder("Block hashing: native loop over ");
     b.append(Libcrypto.VERSION);
     if (Libcrypto.SHA256_TWO_STREAMS) {
-      b.append("; SHA-256 two blocks at a time (SHA-NI, ")
+      b.append("; SHA-256 two blocks at a time (")
+          .append("aarch64".equals(System.getProperty("os.arch")) ? "ARMv8 SHA-2" : "SHA-NI")
+          .append(", ")
           .append(sha256PairsHashed0())
           .append(" pairs)");
     }
