@@ -193,3 +193,47 @@ JNIEXPORT jint JNICALL Java_org_jverity_hash_NativeHashing_hashRunDirect(
   return hash_into(env, algorithm, salt, salt_len, salt_first, blocks + off, block_size, count,
                    out_array, out_off, stride);
 }
+
+/*
+ * Two SHA-256 blocks that lie apart, a[a_off, a_off + len) and b[b_off, b_off + len), hashed
+ * together by the two-stream path (a cold verified read's hash block and data block): digests to
+ * out[out_a...] and out[out_b...]. BAD_RANGE when the path is absent (the caller asked
+ * NativeHashing.sha256TwoStreams() first) or an index is out of its array.
+ */
+JNIEXPORT jint JNICALL Java_org_jverity_hash_NativeHashing_hashTwo0(
+    JNIEnv *env, jclass cls, jbyteArray salt_array, jboolean salt_first, jbyteArray a_array,
+    jint a_off, jbyteArray b_array, jint b_off, jint len, jbyteArray out_array, jint out_a,
+    jint out_b) {
+  (void)cls;
+  unsigned char salt[MAX_SALT];
+  jsize salt_len = (*env)->GetArrayLength(env, salt_array);
+  jsize out_len = (*env)->GetArrayLength(env, out_array);
+  if (!jv_sha256_x2_available() || salt_len > MAX_SALT || len <= 0 ||
+      !within(a_off, len, (*env)->GetArrayLength(env, a_array)) ||
+      !within(b_off, len, (*env)->GetArrayLength(env, b_array)) ||
+      !within(out_a, SHA256_DIGEST_LENGTH, out_len) || !within(out_b, SHA256_DIGEST_LENGTH, out_len)) {
+    return BAD_RANGE;
+  }
+  (*env)->GetByteArrayRegion(env, salt_array, 0, salt_len, (jbyte *)salt);
+  /* Critical, all three, no JNI call between: nested critical regions are allowed. */
+  unsigned char *a = (*env)->GetPrimitiveArrayCritical(env, a_array, NULL);
+  if (a == NULL) return NO_MEMORY;
+  unsigned char *b = (*env)->GetPrimitiveArrayCritical(env, b_array, NULL);
+  if (b == NULL) {
+    (*env)->ReleasePrimitiveArrayCritical(env, a_array, a, JNI_ABORT);
+    return NO_MEMORY;
+  }
+  unsigned char *out = (*env)->GetPrimitiveArrayCritical(env, out_array, NULL);
+  if (out == NULL) {
+    (*env)->ReleasePrimitiveArrayCritical(env, b_array, b, JNI_ABORT);
+    (*env)->ReleasePrimitiveArrayCritical(env, a_array, a, JNI_ABORT);
+    return NO_MEMORY;
+  }
+  __atomic_fetch_add(&sha256_pairs, 1, __ATOMIC_RELAXED);
+  jv_sha256_x2_two(salt, (size_t)salt_len, salt_first, a + a_off, b + b_off, (size_t)len,
+                   out + out_a, out + out_b);
+  (*env)->ReleasePrimitiveArrayCritical(env, out_array, out, 0);
+  (*env)->ReleasePrimitiveArrayCritical(env, b_array, b, JNI_ABORT);
+  (*env)->ReleasePrimitiveArrayCritical(env, a_array, a, JNI_ABORT);
+  return OK;
+}

@@ -6,7 +6,7 @@
 #include <jni.h>
 
 /* Bumped whenever a native method's signature or meaning changes. */
-#define ABI_VERSION 3
+#define ABI_VERSION 4
 
 JNIEXPORT jint JNICALL Java_org_jverity_internal_NativeLibrary_abiVersion(JNIEnv *env, jclass cls) {
   (void)env;

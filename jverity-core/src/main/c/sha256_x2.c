@@ -280,19 +280,30 @@ static void hash_pair(const uint32_t start[8], size_t pos, const uint8_t *salt, 
   put_digest(out1, s1);
 }
 
+/* The state after the whole 64-byte chunks of a leading salt (hashed once); returns their bytes. */
+static size_t salted_start(const uint8_t *salt, size_t salt_len, int salt_first, uint32_t start[8]) {
+  uint32_t unused[8];
+  memcpy(start, IV, 8 * sizeof start[0]);
+  memcpy(unused, IV, sizeof unused);
+  if (!salt_first || salt_len < 64) return 0;
+  compress_x2(start, unused, salt, salt, salt_len / 64);
+  return salt_len / 64 * 64;
+}
+
 void jv_sha256_x2_run(const uint8_t *salt, size_t salt_len, int salt_first, const uint8_t *blocks,
                       size_t block_size, size_t pairs, uint8_t *out, size_t stride) {
-  uint32_t start[8], unused[8];
-  memcpy(start, IV, sizeof start);
-  memcpy(unused, IV, sizeof unused);
-  size_t pos = 0;
-  if (salt_first && salt_len >= 64) { /* the salted state, once per run */
-    compress_x2(start, unused, salt, salt, salt_len / 64);
-    pos = salt_len / 64 * 64;
-  }
+  uint32_t start[8];
+  size_t pos = salted_start(salt, salt_len, salt_first, start);
   for (size_t i = 0; i < pairs; i++) {
     const uint8_t *b0 = blocks + 2 * i * block_size;
     hash_pair(start, pos, salt, salt_len, salt_first, b0, b0 + block_size, block_size,
               out + 2 * i * stride, out + (2 * i + 1) * stride);
   }
+}
+
+void jv_sha256_x2_two(const uint8_t *salt, size_t salt_len, int salt_first, const uint8_t *b0,
+                      const uint8_t *b1, size_t block_size, uint8_t *out0, uint8_t *out1) {
+  uint32_t start[8];
+  size_t pos = salted_start(salt, salt_len, salt_first, start);
+  hash_pair(start, pos, salt, salt_len, salt_first, b0, b1, block_size, out0, out1);
 }

@@ -17,4 +17,11 @@ int jv_sha256_x2_available(void);
 void jv_sha256_x2_run(const uint8_t *salt, size_t salt_len, int salt_first, const uint8_t *blocks,
                       size_t block_size, size_t pairs, uint8_t *out, size_t stride);
 
+/*
+ * The digests of two blocks of block_size bytes that lie apart (a hash block and a data block of a
+ * cold verified read), salted as jv_sha256_x2_run salts them. Only when jv_sha256_x2_available().
+ */
+void jv_sha256_x2_two(const uint8_t *salt, size_t salt_len, int salt_first, const uint8_t *b0,
+                      const uint8_t *b1, size_t block_size, uint8_t *out0, uint8_t *out1);
+
 #endif

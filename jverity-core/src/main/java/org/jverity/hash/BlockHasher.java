@@ -205,6 +205,29 @@ public final class BlockHasher {
   }
 
   /**
+   * Writes the digests of two blocks of {@code len} bytes that lie apart, {@code a[aOff...]} and
+   * {@code b[bOff...]}, to {@code out[outA...]} and {@code out[outB...]}: together, two streams,
+   * where SHA-256 runs natively two at a time (a cold verified read's hash block and data block,
+   * both at hand); else one after the other.
+   */
+  public void hashTwo(
+      byte[] a, int aOff, byte[] b, int bOff, int len, byte[] out, int outA, int outB) {
+    Objects.checkFromIndexSize(aOff, len, a.length);
+    Objects.checkFromIndexSize(bOff, len, b.length);
+    Objects.checkFromIndexSize(outA, digestSize, out.length);
+    Objects.checkFromIndexSize(outB, digestSize, out.length);
+    if (len > 0
+        && algorithm.equals(HashAlgorithm.SHA256)
+        && runsNatively()
+        && NativeHashing.sha256TwoStreams()) {
+      NativeHashing.hashTwo(salt, saltFirst, a, aOff, b, bOff, len, out, outA, outB);
+      return;
+    }
+    hash(a, aOff, len, out, outA);
+    hash(b, bOff, len, out, outB);
+  }
+
+  /**
    * Whether the native loop may read {@code blocks} in place: direct memory the JVM allocated. A
    * read-only heap buffer has no address, and a mapped file can shrink under its mapping, a fault
    * that would end the JVM in native code, where the JDK's own reads turn it into an error.

@@ -120,6 +120,27 @@ final class NativeHashing {
   }
 
   /**
+   * Two SHA-256 blocks that lie apart, hashed together by the two-stream path (the caller asked
+   * {@link #sha256TwoStreams} and checked every index; the library checks them again).
+   */
+  static void hashTwo(
+      byte[] salt,
+      boolean saltFirst,
+      byte[] a,
+      int aOff,
+      byte[] b,
+      int bOff,
+      int len,
+      byte[] out,
+      int outA,
+      int outB) {
+    int r = hashTwo0(salt, saltFirst, a, aOff, b, bOff, len, out, outA, outB);
+    if (r != OK) {
+      throw new IllegalStateException("native two-block hashing failed: " + r);
+    }
+  }
+
+  /**
    * One line on which path bulk hashing took, for {@code --debug}; empty when nothing asked (a
    * command that hashed no run of blocks).
    */
@@ -275,6 +296,18 @@ final class NativeHashing {
       byte[] out,
       int outOff,
       int stride);
+
+  private static native int hashTwo0(
+      byte[] salt,
+      boolean saltFirst,
+      byte[] a,
+      int aOff,
+      byte[] b,
+      int bOff,
+      int len,
+      byte[] out,
+      int outA,
+      int outB);
 
   private static native int hashRun(
       int algorithm,

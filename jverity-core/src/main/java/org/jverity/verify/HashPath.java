@@ -39,9 +39,16 @@ final class HashPath {
    * null when a block on the path is not cached or does not match (those verified so far stay
    * marked). {@code readerClosed}: whether the reader was closed (a load failing then is no
    * corruption).
+   *
+   * <p>With the data block at hand ({@code data[dataOff...]}, null when not), a level-0 hash block
+   * that must be verified is hashed together with it, two SHA-256 streams where they run (the
+   * kernel pairs them the same way): the data block's digest is left in {@code w.digests[0...]} and
+   * {@code w.hashedWithPath} says which block it is.
    */
-  HashBlock level0(long block, HashWork w, boolean inline, boolean readerClosed)
+  HashBlock level0(
+      long block, HashWork w, boolean inline, boolean readerClosed, byte[] data, int dataOff)
       throws IOException {
+    w.hashedWithPath = -1;
     int levels = layout.levels();
     HashBlock[] path = w.path; // entries above this walk's top are stale and never read
     int top = levels; // the lowest level whose path block is verified; levels = none (the root)
@@ -69,7 +76,18 @@ final class HashPath {
       if (!hb.verified()) {
         byte[] want = i == levels - 1 ? rootHash : path[i + 1].bytes;
         int at = i == levels - 1 ? 0 : layout.offsetOnPath(i + 1, block);
-        if (mismatches.hashBlockVerifies(hb.bytes, i, hb.index, want, at, w.hasher, w.digest)) {
+        boolean verifies;
+        if (i == 0 && data != null && hb.bytes.length == layout.dataBlockSize()) {
+          w.hasher.hashTwo(
+              hb.bytes, 0, data, dataOff, hb.bytes.length, w.digests, w.digest.length, 0);
+          System.arraycopy(w.digests, w.digest.length, w.digest, 0, w.digest.length);
+          w.hashedWithPath = block;
+          verifies = mismatches.hashBlockMatches(hb.bytes, i, hb.index, w.digest, want, at);
+        } else {
+          verifies =
+              mismatches.hashBlockVerifies(hb.bytes, i, hb.index, want, at, w.hasher, w.digest);
+        }
+        if (verifies) {
           hb.markVerified();
         } else if (inline) {
           return null;

@@ -23,6 +23,9 @@ final class HashWork {
   final byte[] digests; // a group's digests, one after another (GROUP of them)
   final HashBlock[] path; // one hash block per level, on the current data block's path
   int verified; // data blocks of the current run verified so far (kept when a later one fails)
+  // The data block whose digest HashPath.level0 left in digests[0, digestSize), hashed with its
+  // level-0 hash block (both at hand on a cold read, two streams); -1: none.
+  long hashedWithPath = -1;
 
   private HashWork(BlockHasher hasher, int levels) {
     this.hasher = hasher;

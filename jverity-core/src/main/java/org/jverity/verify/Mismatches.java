@@ -226,6 +226,12 @@ final class Mismatches {
     // (bin/jvm-options.sh), under which a 2 GiB read spent 0.3 s of CPU on its 16 MiB of hash
     // blocks. (A data block read alone stays with the JDK: the server's 4 KiB reads, under C2.)
     hasher.hashBlocks(bytes, 0, bytes.length, 1, digest, 0, hasher.digestSize());
+    return hashBlockMatches(bytes, level, index, digest, want, at);
+  }
+
+  /** As {@link #hashBlockVerifies}, its digest {@code digest} already computed. */
+  boolean hashBlockMatches(
+      byte[] bytes, int level, long index, byte[] digest, byte[] want, int at) {
     return matches(digest, want, at) && layout.hasZeroPadding(level, index, bytes, 0);
   }
 

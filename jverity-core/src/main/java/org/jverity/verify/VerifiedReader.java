@@ -376,7 +376,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
       if (layout.levels() == 0) {
         want = rootHash;
       } else {
-        HashBlock level0 = path.level0(block, w, inline, closed);
+        HashBlock level0 = path.level0(block, w, inline, closed, buf, blockOff);
         if (level0 == null) {
           return false; // a hash block on the path is not cached (or did not match, inline)
         }
@@ -394,10 +394,14 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
           && joinsGroup(block + group, level0Index, want)) {
         group++;
       }
-      if (group == 1) {
-        w.hasher.hash(buf, blockOff, blockSize, w.digests, 0);
-      } else {
-        w.hasher.hashBlocks(buf, blockOff, blockSize, group, w.digests, 0, w.digest.length);
+      // The first may have been hashed with its level-0 hash block (a cold path): the rest then.
+      int from = w.hashedWithPath == block ? 1 : 0;
+      int ds = w.digest.length;
+      if (group - from == 1) {
+        w.hasher.hash(buf, blockOff + from * blockSize, blockSize, w.digests, from * ds);
+      } else if (group - from > 1) {
+        w.hasher.hashBlocks(
+            buf, blockOff + from * blockSize, blockSize, group - from, w.digests, from * ds, ds);
       }
       for (int i = 0; i < group; i++) {
         if (!checkDigest(block + i, buf, blockOff + i * blockSize, i, want, w, inline)) {
@@ -479,7 +483,7 @@ public final class VerifiedReader implements VerifiedSource, AutoCloseable {
     }
     HashWork w = work.take();
     try {
-      HashBlock level0 = path.level0(block, w, false, closed);
+      HashBlock level0 = path.level0(block, w, false, closed, null, 0);
       return mismatches.matches(zeroDigest, level0.bytes, layout.offsetOnPath(0, block));
     } finally {
       work.give(w);

@@ -528,6 +528,36 @@ class VerifiedReaderTest {
 
     @Test
     @org.junit.jupiter.api.DisplayName(
+        "a cold read hashes its level-0 hash block with its data block; either's corruption is its own")
+    void aColdReadHashesItsHashBlockWithItsDataBlock() throws Exception {
+      VerifiedReader r = reader(ReaderOptions.DEFAULTS);
+      long before = org.jverity.hash.BlockHasher.sha256PairsHashed();
+      assertThat(r.read(7 * 4096, 4096)).isEqualTo(original(7)); // its hash block not verified yet
+      long pairs = org.jverity.hash.BlockHasher.sha256PairsHashed() - before;
+      assertThat(pairs).isEqualTo(org.jverity.testing.TwoStreams.expected() ? 1 : 0);
+      VerifiedReader fresh = reader(ReaderOptions.DEFAULTS);
+      assertThatThrownBy(() -> fresh.read(5 * 4096, 4096))
+          .isInstanceOfSatisfying(
+              CorruptBlockException.class, e -> assertThat(e.area()).isEqualTo(Area.DATA));
+      assertThat(fresh.read(6 * 4096, 4096)).isEqualTo(original(6));
+      // One level: the hash device is the level-0 block; a digest in it flipped fails the block.
+      byte[] badHash = im.hash.clone();
+      badHash[9 * 32] ^= 1;
+      VerifiedReader wrongTree =
+          VerifiedReader.open(
+              im.params,
+              new MemoryDevice("data", im.data),
+              new MemoryDevice("hash", badHash),
+              im.root,
+              new HashBlockCache(1 << 20),
+              ReaderOptions.DEFAULTS);
+      assertThatThrownBy(() -> wrongTree.read(9 * 4096, 4096))
+          .isInstanceOfSatisfying(
+              CorruptBlockException.class, e -> assertThat(e.area()).isEqualTo(Area.HASH));
+    }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName(
         "a group skips blocks checked once and zero blocks it ignores")
     void aGroupSkipsCheckedAndIgnoredZeroBlocks() throws Exception {
       System.arraycopy(new byte[4096], 0, im.data, 9 * 4096, 4096); // block 9 formatted as zeros
