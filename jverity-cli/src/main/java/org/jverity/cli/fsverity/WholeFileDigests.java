@@ -71,9 +71,10 @@ final class WholeFileDigests {
   /**
    * The descriptor of {@code file}, of about {@code expected} bytes, read to its end; null when it
    * turns out longer than the buffer (it grew since its size was taken), for the caller to hash it
-   * another way. Read with a {@code FileInputStream}: one call into the JDK's native code a read,
-   * where a channel's read goes through several layers of Java (interruption, a temporary direct
-   * buffer) that a short process spends compiling; a failure to open is told as a {@code
+   * another way. Read in one call into the native library where it can ({@link WholeFileRead}:
+   * open, read, close), else with a {@code FileInputStream}: one call into the JDK's native code a
+   * read, where a channel's read goes through several layers of Java (interruption, a temporary
+   * direct buffer) that a short process spends compiling; a failure to open is told as a {@code
    * FileChannel} tells it (no such file, permission denied), naming the file.
    */
   FsVerityDescriptor digest(Path file, long expected) throws IOException {
