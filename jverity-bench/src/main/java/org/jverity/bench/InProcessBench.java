@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.jverity.format.VerityParams;
 import org.jverity.io.FileDevice;
 import org.jverity.tree.CheckReport;
@@ -82,21 +83,22 @@ public final class InProcessBench {
         "%-44s %10.0f %10.0f%n", "jverity tree check (TreeChecker)", max(check), median(check));
     System.out.printf(
         "%-44s %10.0f%n", "two-stream limit, " + cores + " cores (sha256-limit.sh)", twoStreamAll);
-    System.out.printf(
-        "build: %.0f%% (best), %.0f%% (median) of the %d-core two-stream limit; %.0f%% of one stream's%n",
-        100 * max(build) / twoStreamAll,
-        100 * median(build) / twoStreamAll,
-        cores,
-        100 * max(build) / limitAll);
-    System.out.printf(
-        "check: %.0f%% (best), %.0f%% (median) of the %d-core two-stream limit; %.0f%% of one stream's%n",
-        100 * max(check) / twoStreamAll,
-        100 * median(check) / twoStreamAll,
-        cores,
-        100 * max(check) / limitAll);
     String at = sizeName(size);
-    System.out.printf("RATIO tree_build_%s_of_hash_limit %.2f%n", at, max(build) / twoStreamAll);
-    System.out.printf("RATIO tree_check_%s_of_hash_limit %.2f%n", at, max(check) / twoStreamAll);
+    List<String> ratios = new ArrayList<>();
+    for (var run : List.of(Map.entry("build", build), Map.entry("check", check))) {
+      double best = max(run.getValue());
+      System.out.printf(
+          "%s: %.0f%% (best), %.0f%% (median) of the %d-core two-stream limit; %.0f%% of one stream's%n",
+          run.getKey(),
+          100 * best / twoStreamAll,
+          100 * median(run.getValue()) / twoStreamAll,
+          cores,
+          100 * best / limitAll);
+      ratios.add(
+          String.format(
+              "RATIO tree_%s_%s_of_hash_limit %.2f", run.getKey(), at, best / twoStreamAll));
+    }
+    ratios.forEach(System.out::println); // the RATIO lines last
   }
 
   /** 1g, 512m, as the scripts' SIZE argument names a size. */

@@ -59,10 +59,6 @@ public final class SmallFileBatch {
     this.described = new FsVerityDescriptor[maxFiles];
   }
 
-  public FsVerityParams params() {
-    return params;
-  }
-
   /** The largest file this batch takes: one hash block's worth of data blocks. */
   public long maxFileBytes() {
     return (long) fanOut * blockSize;
