@@ -127,6 +127,19 @@ class ReadCommandTest {
   }
 
   @Test
+  void aWriteThatFailsEndsTheReadWithItsErrorAndNoHang() throws Exception {
+    // Twelve pieces of 1 MiB: more than the writer's queue holds, so the first failed write is
+    // met while later ones are queued; each is waited for, and the error is the first write's.
+    FormattedImage im = FormattedImage.create(dir, "full", 3000);
+    ToolRun r =
+        Jverity.run(
+            "read", im.data().toString(), im.hash().toString(), im.root(), "-o", "/dev/full");
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(ExitCode.IO_ERROR);
+    assertThat(r.stderr())
+        .isEqualTo("jverity: /dev/full: cannot write at byte 0: no space left on device\n");
+  }
+
+  @Test
   void withoutOutputTheBytesGoToStdout() throws Exception {
     List<String> cmd = ServerProcess.javaCommand(); // a child JVM: stdout is the process's own
     cmd.addAll(
