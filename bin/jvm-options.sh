@@ -28,18 +28,36 @@ jverity_java_opts() {
   JVERITY_OPTS+=(${JVERITY_SERVER_OPTS[@]+"${JVERITY_SERVER_OPTS[@]}"})
 }
 
-# jverity_train_aot JAVA JAR AOT [NATIVE_LIB]: records an AOT cache for the jar by formatting and
-# verifying a small temporary image; fails (and leaves no AOT) if it could not.
+# The AOT caches, one per group of commands (org.jverity.cli.AotTraining says why): a JVM loads
+# every class of its cache as it starts, so a cache holds one group's classes only.
+JVERITY_AOT_GROUPS="quick verity avb"
+
+# jverity_aot_group ARGS...: the group whose AOT cache jverity's ARGS start from, in
+# JVERITY_AOT_GROUP (one of JVERITY_AOT_GROUPS), by the command's name; commands no training runs
+# (open, serve, demo, sign, ...) start from the quick one, whose classes every command uses.
+jverity_aot_group() {
+  local a
+  JVERITY_AOT_GROUP=quick
+  for a in "$@"; do
+    case $a in
+      -*) ;;
+      format | verify | read | repair) JVERITY_AOT_GROUP=verity; return 0 ;;
+      avb) JVERITY_AOT_GROUP=avb; return 0 ;;
+      *) return 0 ;;
+    esac
+  done
+}
+
+# jverity_train_aot JAVA JAR AOT GROUP [NATIVE_LIB]: records GROUP's AOT cache for the jar at AOT by
+# running that group's commands on small temporary files; fails (and leaves no AOT) if it could not.
 jverity_train_aot() {
-  local java=$1 jar=$2 aot=$3 lib=${4:-} tmp native=()
+  local java=$1 jar=$2 aot=$3 group=$4 lib=${5:-} tmp native=()
   tmp=$(mktemp -d)
   # With the native hashing loop when the build made it, so that its classes are in the cache too.
   [ -n "$lib" ] && [ -f "$lib" ] && native=(-Djverity.native.library="$lib")
-  # One process runs the commands users run most (format, verify, dump, read, digest of a big file
-  # and of many small ones): the cache keeps their classes and the profiles of their hashing loops.
   # The JVM options must be those of the runs that use the cache (jverity_java_opts), or it is refused.
   "$java" -XX:AOTCacheOutput="$aot" -Xlog:aot=off -Xlog:cds=off ${native[@]+"${native[@]}"} \
-    --enable-native-access=ALL-UNNAMED -cp "$jar" org.jverity.cli.AotTraining "$tmp" >/dev/null 2>&1 || rm -f "$aot"
+    --enable-native-access=ALL-UNNAMED -cp "$jar" org.jverity.cli.AotTraining "$group" "$tmp" >/dev/null 2>&1 || rm -f "$aot"
   rm -rf "$tmp"
   [ -s "$aot" ]
 }

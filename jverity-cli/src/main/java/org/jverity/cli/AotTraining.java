@@ -3,24 +3,43 @@ package org.jverity.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPairGenerator;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.jverity.cli.command.ExitCode;
 
 /**
- * The training run of the ahead-of-time cache (JDK 25, JEP 483/514/515): runs, in one process, the
- * commands users run most, so the cache holds their classes and the method profiles that let the
- * JIT compile their hashing loops early. {@code bin/jverity} runs it once per build: {@code java
- * -XX:AOTCacheOutput=jverity.aot -cp jverity.jar org.jverity.cli.AotTraining DIR}. DIR is scratch
- * space; the files are left for the caller to delete. An image is also read over {@code http://}
- * from a {@link TrainingRangeServer} on a loopback port, so a remote read starts from the cache
- * too.
+ * The training runs of the ahead-of-time caches (JDK 25, JEP 483/514/515): runs, in one process,
+ * the commands of one group, so that group's cache holds their classes, their linked call sites
+ * (lambdas, the native calls' stubs) and the method profiles that let the JIT compile their loops
+ * early. {@code bin/jverity} trains the group a command line needs when its cache is missing or
+ * older than the jar: {@code java -XX:AOTCacheOutput=jverity-GROUP.aot -cp jverity.jar
+ * org.jverity.cli.AotTraining GROUP DIR}. DIR is scratch space; the files are left for the caller
+ * to delete.
+ *
+ * <p>Why groups (the launcher picks one by the command's name, {@code jvm-options.sh}): a JVM loads
+ * and links every class of its cache while it starts, ~10 µs each here, so one cache for every
+ * command made {@code dump} load the 3,000 classes of format, FEC and the HTTP client (54 ms
+ * against 45 ms from a cache of its own).
  */
 public final class AotTraining {
   private AotTraining() {}
+
+  /** The groups, as {@code jvm-options.sh} names them in {@code JVERITY_AOT_GROUPS}. */
+  enum Group {
+    /** Commands that read a few blocks or files and answer: dump, digest, status, help. */
+    QUICK,
+    /** The dm-verity commands over whole images: format, verify, read (local and remote). */
+    VERITY,
+    /** avbtool's commands. */
+    AVB
+  }
 
   /** Data hashed per training command: enough for the optimising compiler to take over. */
   static final int DATA_BYTES = 64 << 20;
@@ -32,41 +51,70 @@ public final class AotTraining {
   /** The image formatted with FEC: a few rounds of every parity path. */
   static final int FEC_DATA_BYTES = 4 << 20;
 
+  /** The AVB partition image: the hashtree and FEC paths, not their throughput. */
+  static final int AVB_IMAGE_BYTES = 1 << 20;
+
   public static void main(String[] args) throws IOException {
-    if (args.length != 1) {
-      System.err.println("usage: AotTraining DIR");
+    Group group = args.length == 2 ? group(args[0]) : null;
+    if (group == null) {
+      System.err.println("usage: AotTraining quick|verity|avb DIR");
       System.exit(ExitCode.USAGE);
     }
-    Path dir = Path.of(args[0]);
+    Path dir = Path.of(args[1]);
     SplittableRandom random = new SplittableRandom(1);
-    Path data = dir.resolve("data.img");
-    Files.write(data, bytes(random, DATA_BYTES));
-    List<String> small = new ArrayList<>();
-    Path tree = dir.resolve("tree"); // the small files in a few directories, for --recursive
-    for (int i = 0; i < SMALL_FILES; i++) {
-      Path sub = Files.createDirectories(tree.resolve("d" + i % SMALL_DIRS));
-      Path f = sub.resolve("small-" + i);
-      Files.write(f, bytes(random, 4096 * (1 + random.nextInt(16))));
-      small.add(f.toString());
+    switch (group) {
+      case QUICK -> quick(dir, random);
+      case VERITY -> verity(dir, random);
+      case AVB -> avb(dir, random);
     }
-    String hash = dir.resolve("data.hash").toString();
-    String rootFile = dir.resolve("root").toString();
+  }
+
+  private static Group group(String name) {
+    for (Group g : Group.values()) {
+      if (g.name().equalsIgnoreCase(name)) {
+        return g;
+      }
+    }
+    return null;
+  }
+
+  private static void quick(Path dir, SplittableRandom random) throws IOException {
     run("--version");
     run("--help");
     run("dump", "--help");
+    // A hash file to dump, made by the library's format (the command's classes stay out).
+    Path data = write(dir.resolve("small.img"), bytes(random, 64 << 10));
+    String hash = dir.resolve("small.hash").toString();
+    run("format", data.toString(), hash);
+    run("dump", hash);
+    run("dump", "--json", hash);
+    run("status");
+    Path one = write(dir.resolve("one"), bytes(random, 4096));
+    run("digest", one.toString());
+    List<String> small = smallFiles(dir, random);
+    List<String> digest = new ArrayList<>(List.of("digest"));
+    digest.addAll(small);
+    run(digest.toArray(String[]::new));
+    run("digest", "--recursive", dir.resolve("tree").toString());
+    run("digest", write(dir.resolve("big"), bytes(random, 8 << 20)).toString());
+  }
+
+  private static void verity(Path dir, SplittableRandom random) throws IOException {
+    Path data = write(dir.resolve("data.img"), bytes(random, DATA_BYTES));
+    String hash = dir.resolve("data.hash").toString();
+    String rootFile = dir.resolve("root").toString();
+    run("format", "--help");
     run("format", data.toString(), hash, "--root-hash-file", rootFile);
     String root = Files.readString(Path.of(rootFile)).strip();
     run("verify", data.toString(), hash, root);
     // FEC: its classes and tables (the parity loop is native where the library is).
-    Path fecData = dir.resolve("fec-data.img");
-    Files.write(fecData, bytes(random, FEC_DATA_BYTES));
+    Path fecData = write(dir.resolve("fec-data.img"), bytes(random, FEC_DATA_BYTES));
     run(
         "format",
         fecData.toString(),
         dir.resolve("fec-data.hash").toString(),
         "--fec-device",
         dir.resolve("fec-data.fec").toString());
-    run("dump", hash);
     run("read", data.toString(), hash, root, "--length", "1M", "-o", dir.resolve("out").toString());
     // The remote path: the JDK's HTTP client, the size probes, RemoteDevice's cache and fetches.
     // Where no loopback socket can be had the cache is still made, for local files only.
@@ -77,11 +125,102 @@ public final class AotTraining {
     } catch (IOException | IllegalStateException e) {
       System.err.println("training: the remote read was skipped: " + e.getMessage());
     }
-    run("digest", data.toString());
-    List<String> digest = new ArrayList<>(List.of("digest"));
-    digest.addAll(small);
-    run(digest.toArray(String[]::new));
-    run("digest", "--recursive", tree.toString());
+  }
+
+  private static void avb(Path dir, SplittableRandom random) throws IOException {
+    String key = writeKey(dir.resolve("key.pem")).toString();
+    String image = write(dir.resolve("system.img"), bytes(random, AVB_IMAGE_BYTES)).toString();
+    String size = Integer.toString(AVB_IMAGE_BYTES + (256 << 10));
+    run("avb", "--help");
+    for (String fec : new String[] {"--do_not_generate_fec", "--fec_num_roots=2"}) {
+      run(
+          "avb",
+          "add_hashtree_footer",
+          "--image",
+          image,
+          "--partition_size",
+          size,
+          "--partition_name",
+          "system",
+          fec);
+      run("avb", "info_image", "--image", image);
+      run("avb", "verify_image", "--image", image, "--accept_unsigned");
+    }
+    run(
+        "avb",
+        "add_hashtree_footer",
+        "--image",
+        image,
+        "--partition_size",
+        size,
+        "--partition_name",
+        "system",
+        "--hash_algorithm",
+        "sha256",
+        "--do_not_generate_fec",
+        "--algorithm",
+        "SHA256_RSA2048",
+        "--key",
+        key);
+    run("avb", "info_image", "--image", image);
+    run("avb", "verify_image", "--image", image, "--key", key);
+    run("avb", "erase_footer", "--image", image);
+    String boot = write(dir.resolve("boot.img"), bytes(random, 64 << 10)).toString();
+    run(
+        "avb",
+        "add_hash_footer",
+        "--image",
+        boot,
+        "--partition_size",
+        size,
+        "--partition_name",
+        "boot",
+        "--algorithm",
+        "SHA256_RSA2048",
+        "--key",
+        key);
+    String vbmeta = dir.resolve("vbmeta.img").toString();
+    run(
+        "avb",
+        "make_vbmeta_image",
+        "--output",
+        vbmeta,
+        "--algorithm",
+        "SHA256_RSA2048",
+        "--key",
+        key,
+        "--include_descriptors_from_image",
+        boot);
+    run("avb", "info_image", "--image", vbmeta);
+  }
+
+  /** An RSA-2048 key in PKCS#8 PEM, as {@code openssl genpkey} writes one. */
+  private static Path writeKey(Path file) throws IOException {
+    try {
+      KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+      g.initialize(2048);
+      String pem =
+          "-----BEGIN PRIVATE KEY-----\n"
+              + Base64.getMimeEncoder(64, new byte[] {'\n'})
+                  .encodeToString(g.generateKeyPair().getPrivate().getEncoded())
+              + "\n-----END PRIVATE KEY-----\n";
+      return Files.writeString(file, pem, StandardCharsets.US_ASCII);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("training: no RSA key generator: " + e, e);
+    }
+  }
+
+  /** Small files of 4 to 64 KiB in a few directories of {@code dir/tree}, for digest. */
+  private static List<String> smallFiles(Path dir, SplittableRandom random) throws IOException {
+    List<String> small = new ArrayList<>();
+    Path tree = dir.resolve("tree");
+    for (int i = 0; i < SMALL_FILES; i++) {
+      Path sub = Files.createDirectories(tree.resolve("d" + i % SMALL_DIRS));
+      small.add(
+          write(sub.resolve("small-" + i), bytes(random, 4096 * (1 + random.nextInt(16))))
+              .toString());
+    }
+    return small;
   }
 
   private static void run(String... args) {
@@ -91,6 +230,10 @@ public final class AotTraining {
       throw new IllegalStateException(
           "training: jverity " + String.join(" ", args) + " exited " + code + ": " + sink);
     }
+  }
+
+  private static Path write(Path file, byte[] bytes) throws IOException {
+    return Files.write(file, bytes);
   }
 
   private static byte[] bytes(SplittableRandom random, int n) {

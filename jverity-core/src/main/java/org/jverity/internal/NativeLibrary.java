@@ -18,7 +18,7 @@ public final class NativeLibrary {
   public static final String PROPERTY = "jverity.native.library";
 
   /** The interface version the classes here speak; a library built from another is refused. */
-  public static final int ABI_VERSION = 4;
+  public static final int ABI_VERSION = 5;
 
   private NativeLibrary() {}
 
