@@ -132,17 +132,22 @@ public final class AotTraining {
     String image = write(dir.resolve("system.img"), bytes(random, AVB_IMAGE_BYTES)).toString();
     String size = Integer.toString(AVB_IMAGE_BYTES + (256 << 10));
     run("avb", "--help");
-    for (String fec : new String[] {"--do_not_generate_fec", "--fec_num_roots=2"}) {
-      run(
-          "avb",
-          "add_hashtree_footer",
-          "--image",
-          image,
-          "--partition_size",
-          size,
-          "--partition_name",
-          "system",
-          fec);
+    // A salt given, then one drawn with FEC; the second run finds the first's footer.
+    for (String[] options :
+        new String[][] {{"--do_not_generate_fec", "--salt", "00112233"}, {"--fec_num_roots=2"}}) {
+      List<String> add =
+          new ArrayList<>(
+              List.of(
+                  "avb",
+                  "add_hashtree_footer",
+                  "--image",
+                  image,
+                  "--partition_size",
+                  size,
+                  "--partition_name",
+                  "system"));
+      add.addAll(List.of(options));
+      run(add.toArray(String[]::new));
       run("avb", "info_image", "--image", image);
       run("avb", "verify_image", "--image", image, "--accept_unsigned");
     }

@@ -10,6 +10,7 @@ import org.jverity.fec.FecEncoder;
 import org.jverity.format.VerityParams;
 import org.jverity.io.BlockDevice;
 import org.jverity.io.FileDevice;
+import org.jverity.io.ScratchFiles;
 import org.jverity.io.WritableDevice;
 import org.jverity.tree.ProgressListener;
 import org.jverity.tree.TreeBuilder;
@@ -91,7 +92,7 @@ public final class AvbHashtree {
     if (threads > 0) {
       builder = builder.withThreads(threads);
     }
-    Path scratch = Files.createTempFile("jverity-avb-tree", ".tmp");
+    Path scratch = ScratchFiles.create(null, "jverity-avb-tree", ".tmp");
     try (FileDevice tree = FileDevice.openChannel(scratch, true)) {
       return builder.build(image, tree);
     } finally {
