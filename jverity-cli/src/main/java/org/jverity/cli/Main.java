@@ -42,6 +42,7 @@ import org.jverity.format.VerityParameterException;
 import org.jverity.hash.BlockHasher;
 import org.jverity.hashes.VeritysetupHashes;
 import org.jverity.io.DeviceTooSmallException;
+import org.jverity.io.ExitHook;
 import org.jverity.server.ServerException;
 import org.jverity.server.process.CaptiveRun;
 import org.jverity.sig.InvalidSignatureException;
@@ -79,11 +80,24 @@ public final class Main {
   }
 
   /**
-   * Commands whose process may end at once: they install no shutdown hook (no server) and leave no
-   * file to delete at exit.
+   * Commands whose process may end at once: they start no server (whose hooks stop its exports) and
+   * write nothing after their output; what they leave half-made is undone by an {@link ExitHook},
+   * so a halt waits for none to be live.
    */
   private static final Set<String> ENDS_AT_ONCE =
-      Set.of("format", "verify", "dump", "digest", AvbCommands.NAME);
+      Set.of(
+          "format",
+          "verify",
+          "dump",
+          "read",
+          "status",
+          "close",
+          "reload",
+          "digest",
+          "cat",
+          "sign",
+          "verify-sig",
+          AvbCommands.NAME);
 
   static final String HALT_PROPERTY = "jverity.halt";
 
@@ -97,7 +111,9 @@ public final class Main {
    */
   private static void exit(int code, String[] args) {
     int at = commandIndex(List.of(args));
-    if (Boolean.getBoolean(HALT_PROPERTY) && (at < 0 || ENDS_AT_ONCE.contains(args[at]))) {
+    if (Boolean.getBoolean(HALT_PROPERTY)
+        && (at < 0 || ENDS_AT_ONCE.contains(args[at]))
+        && ExitHook.none()) {
       Runtime.getRuntime().halt(code);
     }
     System.exit(code);
