@@ -104,7 +104,19 @@ public final class AotTraining {
     String hash = dir.resolve("data.hash").toString();
     String rootFile = dir.resolve("root").toString();
     run("format", "--help");
-    run("format", data.toString(), hash, "--root-hash-file", rootFile);
+    // A new hash file with a random salt and UUID, then over that file (it is copied first) with
+    // given ones: the paths of a first format and of every later one.
+    run("format", data.toString(), hash);
+    run(
+        "format",
+        data.toString(),
+        hash,
+        "--salt",
+        "5a".repeat(32),
+        "--uuid",
+        "00000000-0000-4000-8000-00000000beef",
+        "--root-hash-file",
+        rootFile);
     String root = Files.readString(Path.of(rootFile)).strip();
     run("verify", data.toString(), hash, root);
     // FEC: its classes and tables (the parity loop is native where the library is).

@@ -5,9 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
@@ -131,16 +128,23 @@ record TemporaryName(String output, String system, long pid, long start, long ra
     }
   }
 
+  /**
+   * 32 bits of FNV-1a over the boot id and the pid namespace. Not a digest from the JDK's
+   * providers: setting those up costs a one-shot command ~10 ms. A collision of two systems writing
+   * into one directory still needs a process of the same id started at the same tick to matter.
+   */
   private static String thisSystem() {
     try {
       String boot = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
       String pids = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
-      byte[] d =
-          MessageDigest.getInstance("SHA-256")
-              .digest((boot + " " + pids).getBytes(StandardCharsets.UTF_8));
-      String s = HexFormat.of().formatHex(d, 0, 4);
+      int h = 0x811c9dc5;
+      for (byte b : (boot + " " + pids).getBytes(StandardCharsets.UTF_8)) {
+        h = (h ^ (b & 0xff)) * 0x01000193;
+      }
+      String hex = Integer.toHexString(h);
+      String s = "0".repeat(8 - hex.length()) + hex;
       return s.equals(UNKNOWN) ? "00000001" : s;
-    } catch (IOException | UnsupportedOperationException | NoSuchAlgorithmException e) {
+    } catch (IOException | UnsupportedOperationException e) {
       return UNKNOWN;
     }
   }

@@ -1,7 +1,7 @@
 package org.jverity.avb.tool;
 
-import java.security.SecureRandom;
 import org.jverity.format.Hex;
+import org.jverity.io.KernelRandom;
 
 /** The salt of a footer command, as avbtool chooses it. */
 final class Salt {
@@ -18,8 +18,6 @@ final class Salt {
     if (persistentDigest) {
       return new byte[0];
     }
-    byte[] salt = new byte[digestSize];
-    new SecureRandom().nextBytes(salt);
-    return salt;
+    return KernelRandom.bytes(digestSize);
   }
 }

@@ -3,13 +3,13 @@ package org.jverity.cli.verity;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.UUID;
 import org.jverity.format.DerivedIdentity;
 import org.jverity.format.VerityParameterException;
 import org.jverity.format.VerityParams;
 import org.jverity.image.ParamOverrides;
 import org.jverity.image.TrustedRoot;
+import org.jverity.io.KernelRandom;
 
 /** Turns command-line options (and, when checking, the superblock) into {@link VerityParams}. */
 public final class ParamsResolver {
@@ -33,9 +33,7 @@ public final class ParamsResolver {
     } else if (seed != null) {
       b.salt(DerivedIdentity.salt(seed, label));
     } else {
-      byte[] salt = new byte[DEFAULT_SALT_SIZE];
-      new SecureRandom().nextBytes(salt);
-      b.salt(salt);
+      b.salt(KernelRandom.bytes(DEFAULT_SALT_SIZE));
     }
     if (!o.noSuperblock) {
       if (o.uuid != null) {
@@ -43,7 +41,7 @@ public final class ParamsResolver {
       } else if (seed != null) {
         b.uuid(DerivedIdentity.uuid(seed, label));
       } else {
-        b.uuid(UUID.randomUUID());
+        b.uuid(KernelRandom.uuid());
       }
     }
     return b.build();
