@@ -52,21 +52,27 @@ jverity_quick_opts() {
 
 # The AOT caches, one per group of commands (org.jverity.cli.AotTraining says why): a JVM loads
 # every class of its cache as it starts, so a cache holds one group's classes only.
-JVERITY_AOT_GROUPS="quick verity avb"
+JVERITY_AOT_GROUPS="quick verity remote avb"
 
 # jverity_aot_group ARGS...: the group whose AOT cache jverity's ARGS start from, in
-# JVERITY_AOT_GROUP (one of JVERITY_AOT_GROUPS), by the command's name; commands no training runs
-# (open, serve, demo, sign, ...) start from the quick one, whose classes every command uses.
+# JVERITY_AOT_GROUP (one of JVERITY_AOT_GROUPS), by the command's name, and for the dm-verity
+# commands whether an argument is a URL (the HTTP client's classes are a third of a cache);
+# commands no training runs (open, serve, demo, sign, ...) start from the quick one, whose classes
+# every command uses.
 jverity_aot_group() {
-  local a
+  local a verb=""
   JVERITY_AOT_GROUP=quick
   for a in "$@"; do
-    case $a in
-      -*) ;;
-      format | verify | read | repair) JVERITY_AOT_GROUP=verity; return 0 ;;
-      avb) JVERITY_AOT_GROUP=avb; return 0 ;;
-      *) return 0 ;;
-    esac
+    if [ -z "$verb" ]; then
+      case $a in
+        -*) ;;
+        format | verify | read | repair) verb=$a; JVERITY_AOT_GROUP=verity ;;
+        avb) JVERITY_AOT_GROUP=avb; return 0 ;;
+        *) return 0 ;;
+      esac
+    else
+      case $a in *://*) JVERITY_AOT_GROUP=remote; return 0 ;; esac
+    fi
   done
 }
 
