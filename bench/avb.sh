@@ -22,9 +22,14 @@
 #      (add_hashtree_footer is idempotent on an image that has a footer: it truncates it to the
 #      original size and builds everything again, so every run does the whole work);
 #   4. re-checks the files the timed runs left, prints the table.
-# The last line is exactly:
+#   5. against avbtool itself (AVBTOOL=/path/to/avbtool.py, 1.3.0; the run fails without it):
+#      add_hashtree_footer of a 16 MiB image without FEC, and info_image, whole files and
+#      outputs compared first and after.
+# The RATIO lines:
 #   RATIO avb_hashtree_fec_over_veritysetup <x.xx>   (veritysetup median / jverity median)
-# Needs: veritysetup, hyperfine, openssl, numfmt, cmp, and jq or python3. Files are removed on exit.
+#   RATIO avb_add_hashtree_16m_nofec_over_avbtool <x.xx>   (avbtool median / jverity median)
+#   RATIO avb_info_image_over_avbtool <x.xx>
+# Needs: veritysetup, hyperfine, openssl, numfmt, cmp, python3 and avbtool.py. Files are removed on exit.
 set -euo pipefail
 
 SIZE_ARG=${1:-1G}
@@ -110,3 +115,42 @@ for n in "${NAMES[@]}"; do
 done
 echo
 echo "RATIO avb_hashtree_fec_over_veritysetup $(bench_div "${MED[veritysetup format --fec-device]}" "${MED[jverity avb add_hashtree_footer]}")"
+
+# ---- 4. against avbtool: add_hashtree_footer of 16 MiB without FEC, and info_image ----------
+# avbtool is AOSP's external/avb avbtool.py 1.3.0 (the LineageOS mirror on GitHub has it); it needs
+# AOSP's `fec` only for FEC, so these rows have none. Run by the Python interpreter itself, not a
+# version manager's shim (pyenv's adds ~20 ms a run), so the peer is measured at its fastest.
+AVBTOOL=${AVBTOOL:-$(command -v avbtool.py || command -v avbtool || true)}
+[ -n "$AVBTOOL" ] && [ -f "$AVBTOOL" ] ||
+  die "no avbtool for the avbtool rows: set AVBTOOL=/path/to/avbtool.py (AOSP external/avb, 1.3.0)"
+PY=$(python3 -c 'import sys; print(sys.executable)')
+"$PY" "$AVBTOOL" version | grep -q '^avbtool 1\.3\.0' || die "$AVBTOOL is not avbtool 1.3.0"
+SMALL=$((16 << 20)) PART=$(((16 << 20) + (4 << 20)))
+jverity_bench_image "$DIR/small.img" "$SMALL" || die "image generation failed"
+cp "$DIR/small.img" "$DIR/small-jv.img"; cp "$DIR/small.img" "$DIR/small-avb.img"
+SMALL_ARGS=(--partition_size "$PART" --partition_name system --do_not_generate_fec --salt "$SALT")
+AVB_ADD="$(q "$PY") $(q "$AVBTOOL") add_hashtree_footer --image $(q "$DIR/small-avb.img") ${SMALL_ARGS[*]}"
+JV_ADD="$(q "$JV") avb add_hashtree_footer --image $(q "$DIR/small-jv.img") ${SMALL_ARGS[*]}"
+AVB_INFO="$(q "$PY") $(q "$AVBTOOL") info_image --image $(q "$DIR/small-avb.img")"
+JV_INFO="$(q "$JV") avb info_image --image $(q "$DIR/small-jv.img")"
+check_avbtool() {
+  cmp "$DIR/small-jv.img" "$DIR/small-avb.img" >&2 || { echo "!!! $1: the images differ from avbtool's" >&2; exit 1; }
+  cmp <(eval "$AVB_INFO") <(eval "$JV_INFO") >&2 || { echo "!!! $1: info_image differs from avbtool's" >&2; exit 1; }
+  echo "# $1: 16 MiB images byte-identical to avbtool's, info_image the same" >&2
+}
+eval "$AVB_ADD" && eval "$JV_ADD" || die "add_hashtree_footer (16 MiB) failed"
+check_avbtool "untimed run"
+RUNS_SMALL=${RUNS_SMALL:-10}
+bench_hyperfine "$DIR/avbtool.json" "$DIR" "$RUNS_SMALL" 2 \
+  "avbtool add_hashtree_footer 16M" "$AVB_ADD" "jverity avb add_hashtree_footer 16M" "$JV_ADD" \
+  "avbtool info_image" "$AVB_INFO" "jverity avb info_image" "$JV_INFO"
+check_avbtool "after timed runs"
+declare -A SMED
+while IFS=$'\t' read -r name _ med _; do SMED[$name]=$med; done < <(bench_stats "$DIR/avbtool.json")
+echo
+echo "against avbtool 1.3.0 ($PY, $("$PY" --version 2>&1)); 16 MiB, no FEC; $RUNS_SMALL runs + 2 warm-up"
+for n in "avbtool add_hashtree_footer 16M" "jverity avb add_hashtree_footer 16M" "avbtool info_image" "jverity avb info_image"; do
+  printf '%-38s %8.1f ms (median)\n' "$n" "$(awk -v t="${SMED[$n]}" 'BEGIN{print t*1000}')"
+done
+echo "RATIO avb_add_hashtree_16m_nofec_over_avbtool $(bench_div "${SMED[avbtool add_hashtree_footer 16M]}" "${SMED[jverity avb add_hashtree_footer 16M]}")"
+echo "RATIO avb_info_image_over_avbtool $(bench_div "${SMED[avbtool info_image]}" "${SMED[jverity avb info_image]}")"

@@ -89,4 +89,51 @@ class InOrderBatchesTest {
         .hasMessage("item 5: no such file");
     assertThat(seen).containsExactly(0, 1, 2, 3);
   }
+
+  @Test
+  void aLoneBatchIsWorkedOnTheCallersThreadAndTheLastOnesFailureWaitsItsTurn() throws Exception {
+    List<Thread> workers = new ArrayList<>();
+    List<Integer> seen = new ArrayList<>();
+    InOrderBatches<Integer, Integer> lone =
+        new InOrderBatches<>(
+            pool,
+            10,
+            Long.MAX_VALUE,
+            4,
+            batch -> {
+              workers.add(Thread.currentThread());
+              return batch;
+            },
+            (batch, results) -> seen.addAll(results));
+    lone.add(1, 1);
+    lone.add(2, 1);
+    lone.finish();
+    assertThat(workers).containsExactly(Thread.currentThread());
+    assertThat(seen).containsExactly(1, 2);
+
+    List<Integer> before = new ArrayList<>();
+    InOrderBatches<Integer, Integer> b =
+        new InOrderBatches<>(
+            pool,
+            2,
+            Long.MAX_VALUE,
+            4,
+            batch -> {
+              if (batch.contains(6)) {
+                throw new IOException("item 6: no such file");
+              }
+              Thread.sleep(5); // the pool's batches end after the caller's
+              return batch;
+            },
+            (batch, results) -> before.addAll(results));
+    for (int i = 0; i < 7; i++) {
+      b.add(i, 1);
+    }
+    assertThatThrownBy(b::finish)
+        .isInstanceOf(IOException.class)
+        .hasMessage("item 6: no such file");
+    assertThat(before)
+        .as("every batch before the last, consumed first")
+        .containsExactly(0, 1, 2, 3, 4, 5);
+  }
 }
