@@ -98,7 +98,7 @@ echo 'public final class Floor { public static void main(String[] a) { if (a.len
 JAR="$REPO/jverity-cli/target/jverity.jar"
 jverity_java_opts "$REPO/jverity-core/target/native/libjverity.so" /nonexistent dump "$DIR/dump.hash"
 "$JAVA_HOME/bin/java" -XX:AOTCacheOutput="$DIR/floor.aot" -Xlog:aot=off -Xlog:cds=off "${JVERITY_OPTS[@]}" \
-  -cp "$JAR:$DIR/floor.jar" Floor && [ -s "$DIR/floor.aot" ] || die "could not train the floor's AOT cache"
+  -cp "$JAR:$DIR/floor.jar" Floor >/dev/null 2>&1 && [ -s "$DIR/floor.aot" ] || die "could not train the floor's AOT cache"
 FLOOR="$REPO/bin/.jverity-floor.$$"
 trap 'rm -rf "$DIR" "$FLOOR"' EXIT
 sed -e "s|^AOT=.*|AOT=$DIR/floor.aot|" \

@@ -8,18 +8,26 @@ JVERITY_MIN_JAVA=25
 . "${BASH_SOURCE[0]%/*}/jvm-options.sh"
 
 # Prints the feature version of the java at $1 (e.g. 25), or nothing.
-# Reads the JDK's release file when there is one (no JVM start, and no process: bin/jverity pays
-# this on every run), else asks the JVM.
 jverity_java_version() {
+  jverity_read_java_version "$1"
+  [ -n "$JVERITY_JAVA_VERSION" ] && echo "$JVERITY_JAVA_VERSION"
+  return 0
+}
+
+# Sets JVERITY_JAVA_VERSION to the feature version of the java at $1 (empty when unknown).
+# Reads the JDK's release file when there is one (no JVM start, and no process, not even a
+# subshell: bin/jverity pays this on every run), else asks the JVM.
+jverity_read_java_version() {
   local home=${1%/bin/java} line v
+  JVERITY_JAVA_VERSION=""
   if [ -f "$home/release" ]; then
     while IFS= read -r line; do
       case $line in
-        JAVA_VERSION=*) v=${line#JAVA_VERSION=\"}; echo "${v%%[.\"]*}"; return ;;
+        JAVA_VERSION=*) v=${line#JAVA_VERSION=\"}; JVERITY_JAVA_VERSION=${v%%[.\"]*}; return 0 ;;
       esac
     done < "$home/release"
   else
-    "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2; exit}'
+    JVERITY_JAVA_VERSION=$("$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2; exit}')
   fi
 }
 
@@ -46,7 +54,8 @@ jverity_find_jdk() {
 jverity_is_jdk() {
   local v
   [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 1
-  v=$(jverity_java_version "$1/bin/java")
+  jverity_read_java_version "$1/bin/java"
+  v=$JVERITY_JAVA_VERSION
   [ -n "$v" ] && [ "${v%%.*}" -ge "$JVERITY_MIN_JAVA" ] 2>/dev/null
 }
 
