@@ -58,13 +58,13 @@ jverity_oneshot_opts() {
 
 # The AOT caches, one per group of commands (org.jverity.cli.AotTraining says why): a JVM loads
 # every class of its cache as it starts, so a cache holds one group's classes only.
-JVERITY_AOT_GROUPS="quick verity remote avb"
+JVERITY_AOT_GROUPS="quick verity remote avb server"
 
 # jverity_aot_group ARGS...: the group whose AOT cache jverity's ARGS start from, in
 # JVERITY_AOT_GROUP (one of JVERITY_AOT_GROUPS), by the command's name, and for the dm-verity
 # commands whether an argument is a URL (the HTTP client's classes are a third of a cache);
-# commands no training runs (open, serve, demo, sign, ...) start from the quick one, whose classes
-# every command uses.
+# commands no training runs (demo, sign, ...) start from the quick one, whose classes every
+# command uses.
 jverity_aot_group() {
   local a verb=""
   JVERITY_AOT_GROUP=quick
@@ -74,6 +74,7 @@ jverity_aot_group() {
         -*) ;;
         format | verify | read | repair) verb=$a; JVERITY_AOT_GROUP=verity ;;
         avb) JVERITY_AOT_GROUP=avb; return 0 ;;
+        open | serve) JVERITY_AOT_GROUP=server; return 0 ;;
         *) return 0 ;;
       esac
     else

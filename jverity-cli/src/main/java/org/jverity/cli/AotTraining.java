@@ -3,9 +3,12 @@ package org.jverity.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyPairGenerator;
 import java.util.ArrayList;
@@ -40,7 +43,9 @@ public final class AotTraining {
     /** The dm-verity commands over images at URLs: the JDK's HTTP client, RemoteDevice. */
     REMOTE,
     /** avbtool's commands. */
-    AVB
+    AVB,
+    /** The servers (open, serve): the handshake, verified reads and replies, local and remote. */
+    SERVER
   }
 
   /** Data hashed per training command: enough for the optimising compiler to take over. */
@@ -56,10 +61,10 @@ public final class AotTraining {
   /** The AVB partition image: the hashtree and FEC paths, not their throughput. */
   static final int AVB_IMAGE_BYTES = 1 << 20;
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws IOException, InterruptedException {
     Group group = args.length == 2 ? group(args[0]) : null;
     if (group == null) {
-      System.err.println("usage: AotTraining quick|verity|remote|avb DIR");
+      System.err.println("usage: AotTraining quick|verity|remote|avb|server DIR");
       System.exit(ExitCode.USAGE);
     }
     Path dir = Path.of(args[1]);
@@ -69,6 +74,7 @@ public final class AotTraining {
       case VERITY -> verity(dir, random);
       case REMOTE -> remote(dir, random);
       case AVB -> avb(dir, random);
+      case SERVER -> server(dir, random);
     }
   }
 
@@ -222,6 +228,91 @@ public final class AotTraining {
         "--include_descriptors_from_image",
         boot);
     run("avb", "info_image", "--image", vbmeta);
+  }
+
+  /** The image a training server serves: every read path, several times over. */
+  static final int SERVED_BYTES = 16 << 20;
+
+  /**
+   * An {@code open} of a local image and one of an image at a URL, each on its own thread in this
+   * process, read by two {@link TrainingNbdClient}s at once (sequential 256 KiB requests, then
+   * random 4 KiB ones, as nbdcopy and fio read), then {@code status} and {@code close}.
+   */
+  private static void server(Path dir, SplittableRandom random)
+      throws IOException, InterruptedException {
+    Path data = write(dir.resolve("served.img"), bytes(random, SERVED_BYTES));
+    String hash = dir.resolve("served.hash").toString();
+    String rootFile = dir.resolve("served.root").toString();
+    run("format", data.toString(), hash, "--root-hash-file", rootFile);
+    Path runtime =
+        Files.createDirectory(
+            dir.resolve("run"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    serve(dir, runtime, "local", data.toString(), hash, rootFile);
+    try (TrainingRangeServer http = new TrainingRangeServer(dir)) {
+      serve(dir, runtime, "remote", http.url("served.img"), http.url("served.hash"), rootFile);
+    }
+  }
+
+  private static void serve(
+      Path dir, Path runtime, String name, String data, String hash, String rootFile)
+      throws IOException, InterruptedException {
+    Path socket = dir.resolve(name + ".sock");
+    int[] code = {-1};
+    StringWriter log = new StringWriter();
+    Thread server =
+        Thread.ofPlatform()
+            .name("training-open-" + name)
+            .start(
+                () ->
+                    code[0] =
+                        Main.run(
+                            new PrintWriter(log),
+                            new PrintWriter(log),
+                            "open",
+                            data,
+                            name,
+                            hash,
+                            "--root-hash-file",
+                            rootFile,
+                            "--socket",
+                            socket.toString(),
+                            "--runtime-dir",
+                            runtime.toString()));
+    for (int i = 0; !Files.exists(socket); i++) {
+      if (i == 2000 || !server.isAlive()) {
+        throw new IllegalStateException("training: open " + name + " did not listen: " + log);
+      }
+      Thread.sleep(5);
+    }
+    Thread second = Thread.ofPlatform().start(() -> readAll(socket, name, 1));
+    readAll(socket, name, 2);
+    second.join();
+    run("status", "--runtime-dir", runtime.toString());
+    run("close", name, "--runtime-dir", runtime.toString());
+    server.join(10_000);
+    if (code[0] != ExitCode.OK) {
+      throw new IllegalStateException("training: open " + name + " exited " + code[0] + ": " + log);
+    }
+  }
+
+  /** Two sequential passes of 256 KiB reads, then 4 KiB reads at random blocks. */
+  private static void readAll(Path socket, String name, long seed) {
+    try (TrainingNbdClient c = new TrainingNbdClient(socket, name)) {
+      ByteBuffer big = ByteBuffer.allocate(256 << 10);
+      for (int pass = 0; pass < 2; pass++) {
+        for (long at = 0; at < c.size(); at += big.capacity()) {
+          c.read(at, big.clear().limit((int) Math.min(big.capacity(), c.size() - at)));
+        }
+      }
+      ByteBuffer small = ByteBuffer.allocate(4096);
+      SplittableRandom random = new SplittableRandom(seed);
+      for (int i = 0; i < 5000; i++) {
+        c.read(random.nextLong(c.size() / 4096) * 4096, small.clear());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** An RSA-2048 key in PKCS#8 PEM, as {@code openssl genpkey} writes one. */
