@@ -13,6 +13,9 @@
 #   RATIO nbd_512k_seq_of_one_stream_limit  the same / 2-core one-stream limit (the old denominator: target >= 0.50)
 #   RATIO nbd_rss_after_copy_mib          RssAnon of the server after one nbdcopy, MiB (target <= cache 64 + 64)
 #   RATIO nbd_rss_idle_mib                RssAnon after IDLE s without clients, MiB
+#   RATIO nbd_first_copy_64m_over_nbdkit  nbdkit's time / jverity's from a fresh server's launch to the end
+#                                         of one nbdcopy of FIRST_SIZE (64M) (target >= 0.8)
+#   RATIO nbd_first_copy_rss_total_mib    jverity's whole RSS (anon + file) after that copy, MiB (target <= 96)
 # RssAnon is the heap and the JVM's own memory; the mapped image is file-backed page cache
 # (RssFile, shown beside it), shared with every reader of the file and not counted in the target.
 #
@@ -23,7 +26,8 @@
 #        a freshly started `jverity open`; the CLI path has no warm-up); JVERITY_SERVER=launcher|cli|auto (auto:
 #        `bin/jverity open` once the CLI has it, else org.jverity.bench.NbdBenchServer); IDLE=600
 #        seconds the memory is watched without clients (60 for a shorter run); NBD_ANCHOR the
-#        anchor script (default ../shared/bench/nbd_anchor.sh beside the project).
+#        anchor script (default ../shared/bench/nbd_anchor.sh beside the project); FIRST_SIZE=64M
+#        FIRST_REPS=5 the first-copy rows.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$ROOT/bin/lib.sh"
@@ -91,6 +95,50 @@ echo "memory (RssAnon; file = RssFile + RssShmem, the mapped image in page cache
   "after one nbdcopy of $SIZE ($(awk -v a="$T0" -v b="$T1" 'BEGIN{printf "%.1f", b-a}') s) $J_COPY MiB (file $J_COPY_FILE MiB);" \
   "after ${IDLE} s idle $J_IDLE MiB (file $J_IDLE_FILE MiB); nbdkit after the same copy ${K_COPY:-?} MiB (file ${K_COPY_FILE:-?} MiB)"
 
+# ---- the first copy from a fresh server: from its launch to the end of one nbdcopy -------------
+# As a user meets it: `bin/jverity open` (or `nbdkit file`) started, its socket waited for, one
+# nbdcopy of a FIRST_SIZE image to null:, then the server's whole resident memory (RssAnon +
+# RssFile + RssShmem). Interleaved, FIRST_REPS times each, medians; one untimed run of each first
+# (the server's AOT cache trained, outputs compared with the image).
+FIRST_SIZE=${FIRST_SIZE:-64M} FIRST_REPS=${FIRST_REPS:-5}
+jverity_bench_image "$MEM/first.img" "$(numfmt --from=iec "$FIRST_SIZE")"
+FROOT=$(veritysetup format "$MEM/first.img" "$MEM/first.hash" | awk '/^Root hash:/{print $3}')
+first_copy() { # SERVER OUT: prints "ms total_rss_mib"
+  local sock=$MEM/first.sock pid t0 t1 uri
+  rm -f "$sock"
+  t0=$(date +%s%N)
+  if [ "$1" = jverity ]; then
+    JVERITY_JAVA_OPTS=${NBD_JAVA_OPTS:-} "$ROOT/bin/jverity" open "$MEM/first.img" first "$MEM/first.hash" "$FROOT" \
+      --socket "$sock" --runtime-dir "$MEM/run" > /dev/null 2> "$MEM/first.err" &
+    uri="nbd+unix:///first?socket=$sock"
+  else
+    nbdkit -f -r -U "$sock" file "$MEM/first.img" 2> "$MEM/first.err" &
+    uri="nbd+unix:///?socket=$sock"
+  fi
+  pid=$!; MPIDS+=("$pid")
+  until [ -S "$sock" ]; do
+    kill -0 "$pid" 2>/dev/null || { echo "nbd.sh: $1 did not start: $(tail -2 "$MEM/first.err")" >&2; return 1; }
+    sleep 0.001
+  done
+  nbdcopy "$uri" "$2"; t1=$(date +%s%N)
+  echo "$(( (t1 - t0) / 1000000 )) $(awk '/^Rss(Anon|File|Shmem):/{s+=$2} END{printf "%.0f", s/1024}' "/proc/$pid/status")"
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+}
+for server in jverity nbdkit; do
+  first_copy "$server" "$MEM/first.out" > /dev/null
+  cmp -s "$MEM/first.out" "$MEM/first.img" || { echo "nbd.sh: $server's first copy differs from the image" >&2; exit 1; }
+  rm -f "$MEM/first.out"
+done
+declare -a FJ FK FR
+for _ in $(seq "$FIRST_REPS"); do
+  read -r ms mib <<< "$(first_copy jverity null:)"; FJ+=("$ms"); FR+=("$mib")
+  read -r ms _ <<< "$(first_copy nbdkit null:)"; FK+=("$ms")
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END{print v[int((NR+1)/2)]}'; }
+F_J=$(median "${FJ[@]}") F_K=$(median "${FK[@]}") F_RSS=$(median "${FR[@]}")
+echo "first copy of $FIRST_SIZE from a fresh server (launch to the end of one nbdcopy, medians of $FIRST_REPS):" \
+  "jverity open ${F_J} ms (${FJ[*]}), nbdkit file ${F_K} ms (${FK[*]}); jverity's whole RSS after it ${F_RSS} MiB"
+
 # Table rows: server wl n IOPS MiB/s p50 p99 p99.9 srvCPU%
 col() { awk -v s="$1" -v w="$2" -v c="$3" '$1 == s && $2 == w {print $c; exit}' "$OUT"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a == "" || b == "" || b == 0) print "nan"; else printf "%.2f", a / b }'; }
@@ -109,3 +157,5 @@ echo "RATIO nbd_512k_seq_of_hash_limit $R_B"
 echo "RATIO nbd_512k_seq_of_one_stream_limit $R_B1"
 echo "RATIO nbd_rss_after_copy_mib $J_COPY"
 echo "RATIO nbd_rss_idle_mib $J_IDLE"
+echo "RATIO nbd_first_copy_64m_over_nbdkit $(ratio "$F_K" "$F_J")"
+echo "RATIO nbd_first_copy_rss_total_mib $F_RSS"
