@@ -21,6 +21,7 @@
 # then the installed runtime (the release's tarball, built by bin/release and extracted; the
 # source tree's launcher beside it, in one hyperfine run per command), and the release's sizes:
 #   RATIO startup_installed_<dump|help|format_64m>_over_source <bin/jverity median / installed>
+#   RATIO startup_installed_64m_over_veritysetup <veritysetup median / installed jverity's, format 64 MiB>
 #   SIZE <tarball|deb|installed|runtime> <MiB>
 # (RELEASE=DIR takes the archives bin/release wrote in DIR instead of building them.)
 # Greater than 1 means jverity (for the installed lines: the installed one) is faster. Outputs are
@@ -154,6 +155,8 @@ IJ=$(echo "$DIR"/opt/jverity-*/bin/jverity)
 export XDG_CACHE_HOME=$DIR/cache
 jverity_bench_image "$DIR/data-64M" $((64 << 20))
 cmp -s <("$JV" dump "$DIR/dump.hash") <("$IJ" dump "$DIR/dump.hash") || die "installed dump differs"
+# New hash files: format keeps what lies past the tree in an existing one (the 1 GiB run's).
+rm -f "$DIR/ij.hash" "$DIR/jv.hash"
 ir=$(JVERITY_NO_PROGRESS=1 "$IJ" format "$DIR/data-64M" "$DIR/ij.hash" --salt "$SALT" --uuid "$UUID" | root_of)
 sr=$(JVERITY_NO_PROGRESS=1 "$JV" format "$DIR/data-64M" "$DIR/jv.hash" --salt "$SALT" --uuid "$UUID" | root_of)
 [ -n "$ir" ] && [ "$ir" = "$sr" ] && cmp -s "$DIR/ij.hash" "$DIR/jv.hash" || die "installed format differs"
@@ -164,9 +167,16 @@ for c in dump help format_64m; do
     help) args="--help" ;;
     format_64m) args="format $DIR/data-64M $DIR/jv.hash --salt $SALT --uuid $UUID" ;;
   esac
+  # format also beside veritysetup: the installed jverity is what users run.
+  peer=()
+  [ "$c" = format_64m ] && peer=(-n "veritysetup $c" "$VS format $DIR/data-64M $DIR/vs.hash --salt $SALT --uuid $UUID")
   hyperfine -N --runs "$RUNS" --warmup "$WARMUP" --export-json "$DIR/i-$c.json" \
-    -n "bin/jverity $c" "$JV $args" -n "installed jverity $c" "$IJ $args" >&2
+    -n "bin/jverity $c" "$JV $args" -n "installed jverity $c" "$IJ $args" ${peer[@]+"${peer[@]}"} >&2
   s=$(median "$DIR/i-$c.json" 0); i=$(median "$DIR/i-$c.json" 1)
+  if [ "$c" = format_64m ]; then
+    v=$(median "$DIR/i-$c.json" 2)
+    INSTALLED+=("RATIO startup_installed_64m_over_veritysetup $(awk -v v="$v" -v i="$i" 'BEGIN{printf "%.2f", v/i}')")
+  fi
   LINES2+=("$(printf '%-10s source tree %7.1f ms   installed %7.1f ms' "$c" "$(awk -v x="$s" 'BEGIN{print x*1000}')" "$(awk -v x="$i" 'BEGIN{print x*1000}')")")
   INSTALLED+=("RATIO startup_installed_${c}_over_source $(awk -v s="$s" -v i="$i" 'BEGIN{printf "%.2f", s/i}')")
 done
