@@ -166,31 +166,13 @@ public final class AotTraining {
     // A salt given, then one drawn with FEC; the second run finds the first's footer.
     for (String[] options :
         new String[][] {{"--do_not_generate_fec", "--salt", "00112233"}, {"--fec_num_roots=2"}}) {
-      List<String> add =
-          new ArrayList<>(
-              List.of(
-                  "avb",
-                  "add_hashtree_footer",
-                  "--image",
-                  image,
-                  "--partition_size",
-                  size,
-                  "--partition_name",
-                  "system"));
-      add.addAll(List.of(options));
-      run(add.toArray(String[]::new));
+      addHashtreeFooter(image, size, options);
       run("avb", "info_image", "--image", image);
       run("avb", "verify_image", "--image", image, "--accept_unsigned");
     }
-    run(
-        "avb",
-        "add_hashtree_footer",
-        "--image",
+    addHashtreeFooter(
         image,
-        "--partition_size",
         size,
-        "--partition_name",
-        "system",
         "--hash_algorithm",
         "sha256",
         "--do_not_generate_fec",
@@ -313,6 +295,22 @@ public final class AotTraining {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private static void addHashtreeFooter(String image, String size, String... options) {
+    List<String> add =
+        new ArrayList<>(
+            List.of(
+                "avb",
+                "add_hashtree_footer",
+                "--image",
+                image,
+                "--partition_size",
+                size,
+                "--partition_name",
+                "system"));
+    add.addAll(List.of(options));
+    run(add.toArray(String[]::new));
   }
 
   /** An RSA-2048 key in PKCS#8 PEM, as {@code openssl genpkey} writes one. */

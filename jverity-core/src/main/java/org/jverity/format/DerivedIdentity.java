@@ -28,7 +28,15 @@ public final class DerivedIdentity {
 
   /** A version-4-shaped UUID for {@code label} under {@code seed}. */
   public static UUID uuid(byte[] seed, String label) {
-    byte[] h = hmac(seed, "jverity uuid\0" + label);
+    return version4(hmac(seed, "jverity uuid\0" + label));
+  }
+
+  /**
+   * The version-4 UUID of {@code bytes}' first 16 (its version and variant bits set): random bytes
+   * make a random UUID, as {@link UUID#randomUUID()} does.
+   */
+  public static UUID version4(byte[] bytes) {
+    byte[] h = bytes.clone();
     h[6] = (byte) ((h[6] & 0x0f) | 0x40); // version 4
     h[8] = (byte) ((h[8] & 0x3f) | 0x80); // RFC 4122 variant
     long msb = 0;

@@ -4,7 +4,6 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.SecureRandom;
-import java.util.UUID;
 
 /**
  * Random bytes from the kernel's generator ({@code /dev/urandom}), as veritysetup and avbtool take
@@ -30,19 +29,5 @@ public final class KernelRandom {
     byte[] b = new byte[n];
     new SecureRandom().nextBytes(b);
     return b;
-  }
-
-  /** A random (version 4) UUID, as {@link UUID#randomUUID()} makes one. */
-  public static UUID uuid() {
-    byte[] b = bytes(16);
-    b[6] = (byte) ((b[6] & 0x0f) | 0x40); // version 4
-    b[8] = (byte) ((b[8] & 0x3f) | 0x80); // the IETF variant
-    long msb = 0;
-    long lsb = 0;
-    for (int i = 0; i < 8; i++) {
-      msb = (msb << 8) | (b[i] & 0xff);
-      lsb = (lsb << 8) | (b[8 + i] & 0xff);
-    }
-    return new UUID(msb, lsb);
   }
 }

@@ -41,7 +41,7 @@ public final class ParamsResolver {
       } else if (seed != null) {
         b.uuid(DerivedIdentity.uuid(seed, label));
       } else {
-        b.uuid(KernelRandom.uuid());
+        b.uuid(DerivedIdentity.version4(KernelRandom.bytes(16)));
       }
     }
     return b.build();
