@@ -23,6 +23,8 @@
 #   RATIO remote_ttfb_20ms_ms                      jverity cold, +20 ms: NBD connect -> first verified
 #                                                  4 KiB, ms (target <= 3 round trips = 60 ms; the
 #                                                  export is open once the handshake is done)
+#   RATIO remote_rand4k_qd1_20ms_over_nbdkit_curl jverity / nbdkit, fio 4 KiB QD1 cold, +20 ms (target >= 1)
+#   RATIO remote_ttfb_20ms_rtt                     the same first byte in round trips of +20 ms (target <= 1.3)
 #
 # Usage: bench/remote.sh     Env: SIZE=256M (the issue's fixture: SIZE=1G); RUNTIME=10 seconds per
 #        fio run; DELAYS="0 20" ms per request; SEQ_CONNS="4 1" (the first is the ratio's);
@@ -441,3 +443,5 @@ echo "RATIO remote_seq_20ms_over_nbdkit_curl $(ratio "${R[jverity.$SLOW.seq_cold
 echo "RATIO remote_rand4k_qd32_20ms_over_nbdkit_curl $(ratio "${R[jverity.$SLOW.qd32_cold]:-}" "${R[nbdkit.$SLOW.qd32_cold]:-}")"
 echo "RATIO remote_warm_rand4k_over_local $(ratio "${R[jverity.$SLOW.qd32_warm]:-}" "${R[local.qd32]:-}")"
 echo "RATIO remote_ttfb_20ms_ms ${R[jverity.$SLOW.ttfb_byte]:-nan}"
+echo "RATIO remote_rand4k_qd1_20ms_over_nbdkit_curl $(ratio "${R[jverity.$SLOW.qd1_cold]:-}" "${R[nbdkit.$SLOW.qd1_cold]:-}")"
+echo "RATIO remote_ttfb_20ms_rtt $(ratio "${R[jverity.$SLOW.ttfb_byte]:-}" "$SLOW")"
