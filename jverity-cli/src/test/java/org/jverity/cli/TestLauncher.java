@@ -8,7 +8,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 /**
  * A {@code jverity} command for tests that run shell lines as a user types them (the README's, the
  * man pages' examples): the worktree launcher's JVM options (bin/lib.sh: the JIT, a server's heap,
- * the native loops) over this build's classes, instead of the jar the test phase has not made yet.
+ * a one-shot command's collector, the native loops) over this build's classes, instead of the jar
+ * the test phase has not made yet.
  */
 public final class TestLauncher {
   private TestLauncher() {}
@@ -32,11 +33,13 @@ public final class TestLauncher {
             "  jverity_jit_opts \"$@\"",
             "fi",
             "jverity_server_java_opts \"$@\"",
+            "jverity_oneshot_opts \"$@\"",
             "exec '"
                 + ServerProcess.javaCommand().get(0)
                 + "' ${NATIVE_OPTS[@]+\"${NATIVE_OPTS[@]}\"}"
                 + " ${JVERITY_JIT_OPTS[@]+\"${JVERITY_JIT_OPTS[@]}\"} --enable-native-access=ALL-UNNAMED"
                 + " ${JVERITY_SERVER_OPTS[@]+\"${JVERITY_SERVER_OPTS[@]}\"}"
+                + " ${JVERITY_ONESHOT_OPTS[@]+\"${JVERITY_ONESHOT_OPTS[@]}\"}"
                 + " -cp '"
                 + System.getProperty("java.class.path")
                 + "' org.jverity.cli.Main \"$@\"",
