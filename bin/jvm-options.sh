@@ -86,13 +86,21 @@ jverity_aot_group() {
 # jverity_train_aot JAVA JAR AOT GROUP [NATIVE_LIB]: records GROUP's AOT cache for the jar at AOT by
 # running that group's commands on small temporary files; fails (and leaves no AOT) if it could not.
 jverity_train_aot() {
-  local java=$1 jar=$2 aot=$3 group=$4 lib=${5:-} tmp native=()
+  local java=$1 jar=$2 aot=$3 group=$4 lib=${5:-} tmp native=() clean
   tmp=$(mktemp -d)
+  # Ctrl-C or SIGTERM while it trains ends the command too (java exits 130 on SIGINT, so bash
+  # would go on), leaving no scratch files, no half a cache and no JDK configuration file.
+  clean="rm -rf $(printf %q "$tmp"); rm -f $(printf %q "$aot") $(printf %q "$aot.config")"
+  # shellcheck disable=SC2064 # expanded now, on purpose
+  trap "$clean; exit 130" INT
+  # shellcheck disable=SC2064
+  trap "$clean; exit 143" TERM
   # With the native hashing loop when the build made it, so that its classes are in the cache too.
   [ -n "$lib" ] && [ -f "$lib" ] && native=(-Djverity.native.library="$lib")
   # The JVM options must be those of the runs that use the cache (jverity_java_opts), or it is refused.
   "$java" -XX:AOTCacheOutput="$aot" -Xlog:aot=off -Xlog:cds=off ${native[@]+"${native[@]}"} \
     --enable-native-access=ALL-UNNAMED -cp "$jar" org.jverity.cli.AotTraining "$group" "$tmp" >/dev/null 2>&1 || rm -f "$aot"
+  trap - INT TERM
   rm -rf "$tmp"
   [ -s "$aot" ]
 }

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * bin/jvm-options.sh as the launchers use it: which AOT cache a command line starts from, and the
@@ -66,6 +68,58 @@ class JvmOptionsTest {
     assertThat(jit("format", "d", "h", "--fec-device", "f")).isEmpty();
   }
 
+  @Test
+  void aTrainingEndedBySigtermEndsTheCommandAndLeavesNothing(@TempDir Path dir) throws Exception {
+    // A stand-in for java that starts "training": writes half a cache and the JDK's configuration
+    // file, says so, then waits to be stopped.
+    Path fakeJava = dir.resolve("java");
+    Files.writeString(
+        fakeJava,
+        String.join(
+            "\n",
+            "#!/bin/sh",
+            "a=${1#-XX:AOTCacheOutput=}",
+            "echo half > \"$a\"; echo conf > \"$a.config\"",
+            "echo $$ > \"" + dir.resolve("java.pid") + "\"",
+            "exec sleep 60",
+            ""));
+    Files.setPosixFilePermissions(fakeJava, PosixFilePermissions.fromString("rwx------"));
+    Path scratch = Files.createDirectory(dir.resolve("tmp"));
+    Path aot = dir.resolve("quick.aot");
+    ProcessBuilder b =
+        new ProcessBuilder(
+                "bash",
+                "-c",
+                ". \"$0\" && jverity_train_aot \"$1\" x.jar \"$2\" quick; echo went on",
+                LauncherScripts.projectRoot().resolve("bin/jvm-options.sh").toString(),
+                fakeJava.toString(),
+                aot.toString())
+            .redirectErrorStream(true);
+    b.environment().put("TMPDIR", scratch.toString());
+    Process p = b.start();
+    try {
+      Path pid = dir.resolve("java.pid");
+      for (int i = 0; !(Files.exists(pid) && Files.size(pid) > 0); i++) {
+        assertThat(i).as("the stand-in started").isLessThan(1000);
+        Thread.sleep(10);
+      }
+      assertThat(scratch.toFile().list()).as("the training's scratch directory").hasSize(1);
+      // as a terminal's signal reaches the whole group: the shell and its child
+      p.toHandle().destroy();
+      ProcessHandle.of(Long.parseLong(Files.readString(pid).strip()))
+          .ifPresent(ProcessHandle::destroy);
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).isEqualTo(143);
+      assertThat(new String(p.getInputStream().readAllBytes())).doesNotContain("went on");
+      assertThat(scratch.toFile().list()).isEmpty();
+      assertThat(aot).doesNotExist();
+      assertThat(Path.of(aot + ".config")).doesNotExist();
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
+  }
+
   private static String group(String... args) throws Exception {
     return shell("jverity_aot_group \"$@\" && echo $JVERITY_AOT_GROUP", args).getFirst();
   }
@@ -82,25 +136,7 @@ class JvmOptionsTest {
         args);
   }
 
-  /** Runs {@code line} in bash after sourcing bin/jvm-options.sh, with {@code args} as "$@". */
   private static List<String> shell(String line, String... args) throws Exception {
-    Path options = projectRoot().resolve("bin/jvm-options.sh");
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                "bash", "-c", "unset JVERITY_JAVA_OPTS; . \"$0\" && " + line, options.toString()));
-    cmd.addAll(List.of(args));
-    ToolRun r = Clients.run(cmd.toArray(String[]::new));
-    assertThat(r.exitCode()).as(r.toString()).isZero();
-    return r.stdout().lines().filter(l -> !l.isEmpty()).toList();
-  }
-
-  private static Path projectRoot() {
-    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isRegularFile(p.resolve("bin/jvm-options.sh"))) {
-        return p;
-      }
-    }
-    throw new IllegalStateException("no bin/jvm-options.sh above " + Path.of("").toAbsolutePath());
+    return LauncherScripts.run(line, args);
   }
 }
