@@ -160,27 +160,9 @@ class ServerMemoryTest {
 
   /** bin/lib.sh's jverity_server_java_opts for these arguments, one option per element. */
   static List<String> serverOptions(String... args) throws Exception {
-    Path lib = projectRoot().resolve("bin/lib.sh");
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                "bash",
-                "-c",
-                ". \"$0\" && jverity_server_java_opts \"$@\" && printf '%s\\n' ${JVERITY_SERVER_OPTS[@]+\"${JVERITY_SERVER_OPTS[@]}\"}",
-                lib.toString()));
-    cmd.addAll(List.of(args));
-    ToolRun r = Clients.run(cmd.toArray(String[]::new));
-    assertThat(r.exitCode()).as(r.toString()).isZero();
-    return r.stdout().lines().filter(l -> !l.isEmpty()).toList();
-  }
-
-  private static Path projectRoot() {
-    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isRegularFile(p.resolve("bin/lib.sh"))) {
-        return p;
-      }
-    }
-    throw new IllegalStateException("no bin/lib.sh above " + Path.of("").toAbsolutePath());
+    return LauncherScripts.run(
+        "jverity_server_java_opts \"$@\" && printf '%s\\n' ${JVERITY_SERVER_OPTS[@]+\"${JVERITY_SERVER_OPTS[@]}\"}",
+        args);
   }
 
   /** RssAnon of a process, bytes. */
