@@ -4,13 +4,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import org.jverity.posix.Posix;
 
 /**
  * Picks the fastest read-only {@link BlockDevice} for a path.
  *
- * <p>Regular files and block devices are mapped ({@link MappedDevice}): a mapped read is a copy
- * with no system call, and on our 2-core VM random 4 KiB verified reads reach about 80% of the hash
- * limit mapped against about 60% with one {@code pread} each. Anything else (pipes, character
+ * <p>Regular files and block devices are mapped: a mapped read is a copy with no system call, and
+ * on our 2-core VM random 4 KiB verified reads reach about 80% of the hash limit mapped against
+ * about 60% with one {@code pread} each. Where the native file calls are bound, their large reads
+ * go to {@code pread} ({@link SplitDevice}: a mapping only costs them faults and resident pages);
+ * elsewhere the mapping serves all ({@link MappedDevice}). Anything else (pipes, character
  * devices), or a file the kernel will not map, is read with {@link FileDevice}.
  *
  * <p>Thread-safe (stateless).
@@ -30,7 +33,7 @@ public final class BlockDevices {
   public static BlockDevice openRead(Path path) throws IOException {
     if (mappable(path)) {
       try {
-        return MappedDevice.open(path);
+        return Posix.get().isPresent() ? SplitDevice.open(path) : MappedDevice.open(path);
       } catch (IOException | UnsupportedOperationException e) {
         // not mappable after all (e.g. a file system without mmap): read it with system calls
       }

@@ -13,12 +13,13 @@ class BlockDevicesTest {
   @TempDir Path tmp;
 
   @Test
-  void mapsARegularFile() throws IOException {
-    byte[] contents = Images.random(30, 8192);
+  void mapsARegularFileAndReadsItsLargeRangesWithSystemCalls() throws IOException {
+    byte[] contents = Images.random(30, 256 << 10);
     try (BlockDevice d = BlockDevices.openRead(Files.write(tmp.resolve("f"), contents))) {
-      assertThat(d).isInstanceOf(MappedDevice.class);
-      byte[] b = new byte[8192];
-      d.readFully(0, b, 0, b.length);
+      assertThat(d).isInstanceOf(SplitDevice.class);
+      byte[] b = new byte[contents.length];
+      d.readFully(0, b, 0, 8192);
+      d.readFully(8192, b, 8192, b.length - 8192);
       assertThat(b).isEqualTo(contents);
     }
   }
