@@ -7,6 +7,7 @@ import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,7 @@ import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.ASN1Encoding;
 import org.bouncycastle.asn1.ASN1Integer;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.ASN1Primitive;
 import org.bouncycastle.asn1.DERNull;
 import org.bouncycastle.asn1.DEROctetString;
 import org.bouncycastle.asn1.DERSequence;
@@ -53,6 +55,21 @@ final class Pkcs7 {
   /** Signs {@code content} with {@code key}, naming {@code cert} (issuer and serial) as signer. */
   static byte[] signDetached(
       byte[] content, HashAlgorithm alg, PrivateKey key, X509Certificate cert)
+      throws GeneralSecurityException {
+    return signDetached(content, alg, key, cert, false);
+  }
+
+  /**
+   * As {@link #signDetached(byte[], HashAlgorithm, PrivateKey, X509Certificate)}, with the signer's
+   * certificate in the SignedData when {@code withCertificate} (as {@code openssl smime -sign}
+   * without {@code -nocerts} and systemd-repart write it).
+   */
+  static byte[] signDetached(
+      byte[] content,
+      HashAlgorithm alg,
+      PrivateKey key,
+      X509Certificate cert,
+      boolean withCertificate)
       throws GeneralSecurityException {
     if (!key.getAlgorithm().equals(cert.getPublicKey().getAlgorithm())) {
       throw new InvalidKeyException(
@@ -106,14 +123,21 @@ final class Pkcs7 {
             new ASN1Encodable[] {
               new ASN1Integer(1), signer, digestAlg, sigAlg, new DEROctetString(signature)
             });
-    DERSequence signedData =
-        new DERSequence(
-            new ASN1Encodable[] {
-              new ASN1Integer(1),
-              new DERSet(digestAlg),
-              new DERSequence(PKCSObjectIdentifiers.data),
-              new DERSet(signerInfo)
-            });
+    List<ASN1Encodable> fields = new ArrayList<>();
+    fields.add(new ASN1Integer(1));
+    fields.add(new DERSet(digestAlg));
+    fields.add(new DERSequence(PKCSObjectIdentifiers.data));
+    if (withCertificate) { // certificates [0] IMPLICIT SET OF Certificate
+      try {
+        fields.add(
+            new DERTaggedObject(
+                false, 0, new DERSet(ASN1Primitive.fromByteArray(cert.getEncoded()))));
+      } catch (IOException e) {
+        throw new CertificateEncodingException("certificate: " + e.getMessage(), e);
+      }
+    }
+    fields.add(new DERSet(signerInfo));
+    DERSequence signedData = new DERSequence(fields.toArray(new ASN1Encodable[0]));
     DERSequence contentInfo =
         new DERSequence(
             new ASN1Encodable[] {

@@ -45,6 +45,16 @@ public final class RootHashSignature {
   }
 
   /**
+   * Signs a root hash as systemd-repart signs a DDI's: as {@link #sign}, with the signer's
+   * certificate in the PKCS#7 (systemd-dissect's userspace check reads it with {@code
+   * PKCS7_NOINTERN} all the same, matching the certificates it trusts).
+   */
+  public static byte[] signWithCertificate(String rootHex, PrivateKey key, X509Certificate cert)
+      throws GeneralSecurityException {
+    return Pkcs7.signDetached(signedBytes(rootHex), DIGEST, key, cert, true);
+  }
+
+  /**
    * Checks that {@code signature} signs the root hash with the key of one of the {@code trusted}
    * certificates (with any digest algorithm jverity knows, as the kernel accepts any).
    *
