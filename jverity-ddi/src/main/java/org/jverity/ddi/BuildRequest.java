@@ -1,5 +1,6 @@
 package org.jverity.ddi;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.UUID;
@@ -15,7 +16,8 @@ import org.jverity.format.VerityParams;
  * @param arch the architecture, as systemd spells it
  * @param sectorSize 512 or 4096
  * @param blockSize the tree's data and hash block size
- * @param seed the bytes salt and UUIDs derive from; two builds with one seed are byte-identical
+ * @param seed what salt and UUIDs derive from, as repart's {@code --seed}; two builds with one seed
+ *     are byte-identical
  * @param salt the salt given, or null to derive it from the seed
  * @param signer who signs the root hash; null for an image without a signature partition
  */
@@ -24,7 +26,7 @@ public record BuildRequest(
     String arch,
     int sectorSize,
     int blockSize,
-    byte[] seed,
+    UUID seed,
     byte[] salt,
     RootHashSigner signer) {
 
@@ -41,13 +43,16 @@ public record BuildRequest(
       throw new IllegalArgumentException(
           "block size: " + blockSize + " (expected: at least the sector size " + sectorSize + ")");
     }
-    seed = seed.clone();
+    Objects.requireNonNull(seed, "seed");
     salt = salt == null ? null : salt.clone();
   }
 
-  @Override
-  public byte[] seed() {
-    return seed.clone();
+  /** The seed's 16 bytes, the HMAC key of every derivation (an {@code sd_id128}'s bytes). */
+  byte[] seedBytes() {
+    return ByteBuffer.allocate(16)
+        .putLong(seed.getMostSignificantBits())
+        .putLong(seed.getLeastSignificantBits())
+        .array();
   }
 
   @Override
@@ -67,14 +72,14 @@ public record BuildRequest(
         && arch.equals(r.arch)
         && sectorSize == r.sectorSize
         && blockSize == r.blockSize
-        && Arrays.equals(seed, r.seed)
+        && seed.equals(r.seed)
         && Arrays.equals(salt, r.salt)
         && Objects.equals(signer, r.signer);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(data, arch, sectorSize, blockSize, Arrays.hashCode(seed));
+    return Objects.hash(data, arch, sectorSize, blockSize, seed);
   }
 
   @Override
@@ -84,6 +89,6 @@ public record BuildRequest(
 
   /** A UUID of this request's seed, for {@link Derivation}. */
   UUID derived(String purpose) {
-    return Derivation.uuid(seed, purpose);
+    return Derivation.uuid(seedBytes(), purpose);
   }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import org.jverity.ddi.gpt.Gpt;
@@ -32,9 +31,6 @@ public final class DdiBuilder {
 
   /** The first partition starts at 1 MiB, as partitioning tools leave room. */
   static final long FIRST_PARTITION = 1 << 20;
-
-  /** Bytes of the salt derived from the seed: veritysetup's default salt size. */
-  static final int SALT_BYTES = 32;
 
   /** Bytes of the file system image copied at a time. */
   private static final int COPY_CHUNK = 1 << 20;
@@ -72,7 +68,7 @@ public final class DdiBuilder {
             .salt(
                 r.salt() != null
                     ? r.salt()
-                    : Arrays.copyOf(Derivation.hmac(r.seed(), "verity-salt"), SALT_BYTES))
+                    : Derivation.hmac(r.seedBytes(), "verity-salt")) // repart 255+: all 32 bytes
             .uuid(r.derived("verity-superblock-uuid"))
             .superblock(true)
             .build();
@@ -106,11 +102,19 @@ public final class DdiBuilder {
       byte[] bytes = signature.encode();
       out.writeFully(end, ByteBuffer.wrap(bytes));
       PartitionType sigType = r.type(r.data().signature());
-      entries.add(entry(2, sigType, r.derived(sigType.name()), end, bytes.length, r.sectorSize()));
+      entries.add(
+          new GptEntry(
+              2,
+              sigType.uuid(),
+              Derivation.partitionUuid(r.seedBytes(), sigType.uuid()),
+              end / r.sectorSize(),
+              (end + bytes.length) / r.sectorSize() - 1,
+              0, // the signature partition's type has no read-only flag (systemd's gpt.c)
+              sigType.name()));
       end += bytes.length;
     }
     long sectors = end / r.sectorSize() + (Gpt.firstUsableLba(r.sectorSize()) - 2) + 1;
-    Gpt gpt = Gpt.write(out, r.sectorSize(), sectors, r.derived("disk-guid"), entries);
+    Gpt gpt = Gpt.write(out, r.sectorSize(), sectors, r.derived("disk-uuid"), entries);
     out.flush();
     return new BuiltImage(gpt, params, rootHex, signature);
   }

@@ -10,28 +10,44 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Values a build derives from its seed rather than draws at random, so that two builds of one input
- * with one seed are byte-identical: HMAC-SHA256 keyed with the seed over what the value is for, as
- * systemd-repart 254+ derives its salts and UUIDs. Stateless.
+ * with one seed are byte-identical, as systemd-repart 255+ derives them (repart.c's {@code
+ * derive_uuid}): HMAC-SHA256 keyed with the seed's 16 bytes over a token, the first 16 bytes made a
+ * version 4 UUID. The tokens are repart's: {@code "disk-uuid"}, {@code "verity-uuid"} (the
+ * superblock's), {@code "verity-salt"} (all 32 bytes are the salt), and a partition's type UUID for
+ * the first partition of that type. Stateless.
  */
 final class Derivation {
   private Derivation() {}
 
-  /** HMAC-SHA256(seed, purpose). */
-  static byte[] hmac(byte[] seed, String purpose) {
+  /** HMAC-SHA256(seed, message). */
+  static byte[] hmac(byte[] seed, byte[] message) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(seed.length == 0 ? new byte[1] : seed, "HmacSHA256"));
-      return mac.doFinal(purpose.getBytes(StandardCharsets.UTF_8));
+      mac.init(new SecretKeySpec(seed, "HmacSHA256"));
+      return mac.doFinal(message);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256: " + e.getMessage(), e);
     }
   }
 
-  /**
-   * A version 4 UUID (random-looking, as systemd's {@code id128_make_v4_uuid}) for {@code purpose}.
-   */
-  static UUID uuid(byte[] seed, String purpose) {
-    return v4(Arrays.copyOf(hmac(seed, purpose), 16));
+  /** The 32 bytes of HMAC-SHA256(seed, token). */
+  static byte[] hmac(byte[] seed, String token) {
+    return hmac(seed, token.getBytes(StandardCharsets.US_ASCII));
+  }
+
+  /** repart's {@code derive_uuid(seed, token)}. */
+  static UUID uuid(byte[] seed, String token) {
+    return v4(Arrays.copyOf(hmac(seed, token), 16));
+  }
+
+  /** The UUID of the first partition of {@code type}: the HMAC over the type UUID's 16 bytes. */
+  static UUID partitionUuid(byte[] seed, UUID type) {
+    byte[] typeBytes =
+        ByteBuffer.allocate(16)
+            .putLong(type.getMostSignificantBits())
+            .putLong(type.getLeastSignificantBits())
+            .array();
+    return v4(Arrays.copyOf(hmac(seed, typeBytes), 16));
   }
 
   /** {@code b}'s 16 bytes with the version 4 and RFC 4122 variant bits set. */

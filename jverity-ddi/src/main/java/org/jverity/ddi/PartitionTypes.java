@@ -66,7 +66,11 @@ public final class PartitionTypes {
     return switch (arch) {
       case "amd64", "x86_64" -> "x86-64";
       case "aarch64" -> "arm64";
-      default -> arch;
+      case "x86", "i386", "i486", "i586", "i686" -> "x86";
+      case "ppc64le" -> "ppc64-le";
+      case "mipsel" -> "mips-le";
+      case "mips64el" -> "mips64-le";
+      default -> arch; // arm, ppc64, riscv64, s390x, loongarch64: the same spelling
     };
   }
 

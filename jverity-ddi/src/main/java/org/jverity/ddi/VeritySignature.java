@@ -29,7 +29,10 @@ public record VeritySignature(String rootHash, String certificateFingerprint, by
   /** systemd-dissect refuses a larger signature partition (dissect-image.c). */
   public static final int MAX_PARTITION_BYTES = 4 << 20;
 
-  /** Signature partitions are NUL-padded to a multiple of this. */
+  /** The size repart gives a signature partition (its {@code VERITY_SIG_SIZE}), NUL-padded. */
+  public static final int PARTITION_BYTES = 16 << 10;
+
+  /** A longer JSON (a large certificate) goes in a partition of a multiple of this. */
   public static final int PADDING = 4096;
 
   public VeritySignature {
@@ -63,10 +66,14 @@ public record VeritySignature(String rootHash, String certificateFingerprint, by
     return line.substring(0, line.length() - 1); // repart writes no newline
   }
 
-  /** The partition's contents: the JSON, NUL-padded to a multiple of {@link #PADDING}. */
+  /**
+   * The partition's contents: the JSON, NUL-padded to {@link #PARTITION_BYTES} as repart 254+
+   * writes it, or to the next multiple of {@link #PADDING} past a longer JSON (repart would refuse
+   * one; systemd-dissect reads any size up to {@link #MAX_PARTITION_BYTES}). At least one NUL.
+   */
   public byte[] encode() {
     byte[] text = json().getBytes(StandardCharsets.UTF_8);
-    int size = (text.length / PADDING + 1) * PADDING; // at least one NUL, as repart leaves
+    int size = Math.max(PARTITION_BYTES, (text.length / PADDING + 1) * PADDING);
     return Arrays.copyOf(text, size);
   }
 
