@@ -1,8 +1,8 @@
 package org.jverity.cli;
 
 import java.util.List;
-import org.jverity.cli.avb.AvbCommands;
 import org.jverity.cli.command.Command;
+import org.jverity.cli.command.CommandGroup;
 import org.jverity.cli.syntax.Syntax;
 
 /**
@@ -17,9 +17,9 @@ public final class CommandTable {
     return Commands.all();
   }
 
-  /** avb's subcommands, by avbtool's names. */
-  public static List<Syntax<? extends Command>> avbSubcommands() {
-    return AvbCommands.all();
+  /** The commands made of subcommands ({@code avb}), each also one of {@link #commands}. */
+  public static List<CommandGroup> subcommandGroups() {
+    return Commands.GROUPS;
   }
 
   /** The options every command takes, before or after its name. */

@@ -5,7 +5,9 @@ import static org.jverity.cli.command.CommandList.command;
 import java.util.List;
 import org.jverity.cli.avb.AvbCommands;
 import org.jverity.cli.command.Command;
+import org.jverity.cli.command.CommandGroup;
 import org.jverity.cli.command.CommandList;
+import org.jverity.cli.ddi.DdiCommands;
 import org.jverity.cli.demo.DemoCommand;
 import org.jverity.cli.fsverity.CatCommand;
 import org.jverity.cli.fsverity.DigestCommand;
@@ -48,9 +50,26 @@ final class Commands {
           command("cat", () -> CatCommand.SYNTAX),
           command("sign", () -> SignCommand.SYNTAX),
           command("verify-sig", () -> VerifySigCommand.SYNTAX),
-          command(AvbCommands.NAME, () -> AvbCommands.SYNTAX));
+          command(AvbCommands.NAME, () -> AvbCommands.SYNTAX),
+          command(DdiCommands.NAME, () -> DdiCommands.SYNTAX));
 
   static final List<String> NAMES = LIST.names();
+
+  /**
+   * The commands made of subcommands, each also one of {@link #LIST}'s by its name: what the
+   * dispatch, help, the man pages and the completions treat as a group.
+   */
+  static final List<CommandGroup> GROUPS = List.of(AvbCommands.GROUP, DdiCommands.GROUP);
+
+  /** The group whose own syntax {@code command} is, or null when it is none's (or null). */
+  static CommandGroup group(Syntax<? extends Command> command) {
+    for (CommandGroup g : GROUPS) {
+      if (g.syntax() == command) {
+        return g;
+      }
+    }
+    return null;
+  }
 
   /** The syntax of the command {@code name}, or null when there is none of that name. */
   static Syntax<? extends Command> named(String name) {

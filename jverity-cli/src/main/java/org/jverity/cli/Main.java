@@ -16,13 +16,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntUnaryOperator;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jverity.avb.AvbFormatException;
 import org.jverity.avb.AvbSigningException;
 import org.jverity.avb.AvbVerificationException;
 import org.jverity.avb.tool.PartitionTooSmallException;
-import org.jverity.cli.avb.AvbCommands;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
+import org.jverity.cli.command.CommandGroup;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.ExitCodeRule;
 import org.jverity.cli.command.Io;
@@ -34,6 +36,8 @@ import org.jverity.cli.syntax.BadValue;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.Usage;
 import org.jverity.cli.syntax.UsageException;
+import org.jverity.ddi.DdiFormatException;
+import org.jverity.ddi.gpt.GptFormatException;
 import org.jverity.fec.FecEncoder;
 import org.jverity.format.IdentityMismatchException;
 import org.jverity.format.SuperblockException;
@@ -82,22 +86,25 @@ public final class Main {
   /**
    * Commands whose process may end at once: they start no server (whose hooks stop its exports) and
    * write nothing after their output; what they leave half-made is undone by an {@link ExitHook},
-   * so a halt waits for none to be live.
+   * so a halt waits for none to be live. A group of subcommands says so of all of them ({@link
+   * CommandGroup#endsAtOnce}).
    */
   private static final Set<String> ENDS_AT_ONCE =
-      Set.of(
-          "format",
-          "verify",
-          "dump",
-          "read",
-          "status",
-          "close",
-          "reload",
-          "digest",
-          "cat",
-          "sign",
-          "verify-sig",
-          AvbCommands.NAME);
+      Stream.concat(
+              Stream.of(
+                  "format",
+                  "verify",
+                  "dump",
+                  "read",
+                  "status",
+                  "close",
+                  "reload",
+                  "digest",
+                  "cat",
+                  "sign",
+                  "verify-sig"),
+              Commands.GROUPS.stream().filter(CommandGroup::endsAtOnce).map(CommandGroup::name))
+          .collect(Collectors.toUnmodifiableSet());
 
   static final String HALT_PROPERTY = "jverity.halt";
 
@@ -189,26 +196,23 @@ public final class Main {
     Named named = named(args, at);
     Syntax<? extends Command> command = named.syntax();
     int words = named.words();
-    if (command == AvbCommands.SYNTAX) { // no subcommand it knows
+    CommandGroup group = Commands.group(command);
+    if (group != null) { // no subcommand it knows
       String sub = at + 1 < args.size() ? args.get(at + 1) : null;
       if (sub != null && !sub.startsWith("-")) {
-        err.println(
-            "jverity: unknown subcommand 'avb "
-                + sub
-                + "' (subcommands: "
-                + String.join(", ", AvbCommands.NAMES)
-                + "; see 'jverity avb --help')");
+        err.println("jverity: " + group.unknown(sub));
         return ExitCode.USAGE;
       } else if (flagged(args, "-?", "--help")) {
         out.print(
             Usage.subcommandHelp(
-                AvbCommands.SYNTAX,
-                AvbCommands.all(),
+                group.syntax(),
+                group.subcommands().all(),
+                group.spelling(),
                 GlobalOptions.SYNTAX,
-                ExitCodeRule.helpFor(AvbCommands.NAME)));
+                ExitCodeRule.helpFor(group.name())));
         return ExitCode.OK;
       } else if (flagged(args, "--usage")) {
-        out.print(Usage.subcommandUsage(AvbCommands.SYNTAX));
+        out.print(Usage.subcommandUsage(group.syntax()));
         return ExitCode.OK;
       }
     }
@@ -343,13 +347,15 @@ public final class Main {
   private record Named(Syntax<? extends Command> syntax, int words) {}
 
   /**
-   * The command named at {@code at} (null when none, or not one of ours), or the avb subcommand
-   * after it when the next word names one: what the dispatch runs and the abbreviations expand.
+   * The command named at {@code at} (null when none, or not one of ours), or, when it is a group's
+   * ({@code avb}), the subcommand after it when the next word names one: what the dispatch runs and
+   * the abbreviations expand.
    */
   private static Named named(List<String> args, int at) {
     Syntax<? extends Command> command = at < 0 ? null : Commands.named(args.get(at));
-    if (command == AvbCommands.SYNTAX && at + 1 < args.size()) {
-      Syntax<? extends Command> sub = AvbCommands.named(args.get(at + 1));
+    CommandGroup group = Commands.group(command);
+    if (group != null && at + 1 < args.size()) {
+      Syntax<? extends Command> sub = group.subcommands().named(args.get(at + 1));
       if (sub != null) {
         return new Named(sub, 2);
       }
@@ -455,6 +461,8 @@ public final class Main {
       case AvbSigningException s -> ExitCode.SIGNATURE_INVALID;
       case AvbFormatException f -> ExitCode.AVB_INVALID;
       case AvbVerificationException v -> ExitCode.AVB_REFUSED;
+      case GptFormatException g -> ExitCode.DDI_INVALID;
+      case DdiFormatException d -> ExitCode.DDI_INVALID;
       case CorruptBlockException c -> ExitCode.CORRUPTION;
       case EOFException eof -> ExitCode.DEVICE_TOO_SMALL;
       case FileSystemException f -> ExitCode.IO_ERROR;

@@ -205,7 +205,7 @@ class ExitCodeDefaultsTest {
             "Exit codes (jverity's; --veritysetup-exit-codes for veritysetup's): 0 success; 1 internal error;")
         .endsWith(
             "15 hash algorithm not supported; 16 remote origin refused the credentials;"
-                + " 17 not a valid AVB image; 18 AVB verification failed;"
+                + " 17 not a valid AVB image; 18 AVB verification failed; 19 not a valid DDI;"
                 + " 141 standard output closed by its reader.");
     String open = plain("open", "--help").stdout().replace('\n', ' ').replaceAll(" +", " ");
     assertThat(open).contains("; 11 restart on corruption; 12 panic on corruption");

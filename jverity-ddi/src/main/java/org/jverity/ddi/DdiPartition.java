@@ -18,7 +18,8 @@ public record DdiPartition(GptEntry entry, Optional<PartitionType> type) {
     Objects.requireNonNull(type, "type");
   }
 
-  static DdiPartition of(GptEntry entry) {
+  /** The partition of {@code entry}, its type looked up. */
+  public static DdiPartition of(GptEntry entry) {
     return new DdiPartition(entry, PartitionTypes.byUuid(entry.type()));
   }
 

@@ -3,10 +3,9 @@ package org.jverity.cli.avb;
 import static org.jverity.cli.command.CommandList.command;
 
 import java.util.List;
-import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
+import org.jverity.cli.command.CommandGroup;
 import org.jverity.cli.command.CommandList;
-import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
 import org.jverity.cli.syntax.Syntax;
 
@@ -23,7 +22,7 @@ public final class AvbCommands {
 
   /**
    * {@code avb} itself, as jverity's command list shows it; a command line naming a subcommand runs
-   * that subcommand's syntax ({@link #named}) instead.
+   * that subcommand's syntax ({@link #GROUP}) instead.
    */
   public static final Syntax<Command> SYNTAX =
       Syntax.<Command>command(
@@ -51,23 +50,29 @@ public final class AvbCommands {
           command("calculate_kernel_cmdline", () -> CalculateKernelCmdlineCommand.SYNTAX),
           command("print_partition_digests", () -> PrintPartitionDigestsCommand.SYNTAX));
 
+  /**
+   * avb as a group of subcommands: their options spelt as avbtool's, its page's peer avbtool(1),
+   * each a one-shot run on files.
+   */
+  public static final CommandGroup GROUP =
+      new CommandGroup(
+          SYNTAX,
+          LIST,
+          "their options are avbtool's, spelt with underscores; dashes are accepted too, and any"
+              + " prefix that picks one option, as avbtool's argparse takes it",
+          "avbtool(1)",
+          true);
+
+  /** The subcommands' names, in the order help lists them. */
   public static final List<String> NAMES = LIST.names();
 
-  /** The subcommand's syntax, or null when there is none of that name. */
-  public static Syntax<? extends Command> named(String name) {
-    return LIST.named(name);
-  }
-
+  /** Every subcommand's syntax, in the order help lists them. */
   public static List<Syntax<? extends Command>> all() {
     return LIST.all();
   }
 
   /** {@code jverity avb} with no subcommand. */
   private static int missing(Io io) {
-    throw new CliException(
-        ExitCode.USAGE,
-        "missing subcommand (subcommands: "
-            + String.join(", ", NAMES)
-            + "; see 'jverity avb --help')");
+    throw GROUP.missing();
   }
 }

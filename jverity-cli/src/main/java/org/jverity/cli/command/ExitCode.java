@@ -97,6 +97,13 @@ public final class ExitCode {
   public static final int AVB_REFUSED = 18;
 
   /**
+   * Not a Discoverable Disk Image systemd would use: no GPT, a table that cannot be trusted (CRC,
+   * bounds, overlaps), a signature partition that is not its JSON, no root or usr partition ({@code
+   * jverity ddi ...}).
+   */
+  public static final int DDI_INVALID = 19;
+
+  /**
    * {@code read} or {@code cat} to a pipe whose reader went away ({@code | head}): 128 + SIGPIPE,
    * what a shell reports for {@code cat} there, so that {@code set -o pipefail} sees the same; no
    * message ({@link Stdout}).
@@ -125,6 +132,7 @@ public final class ExitCode {
       case ORIGIN_DENIED -> "remote origin refused the credentials";
       case AVB_INVALID -> "not a valid AVB image";
       case AVB_REFUSED -> "AVB verification failed";
+      case DDI_INVALID -> "not a valid DDI";
       case OUTPUT_CLOSED -> "standard output closed by its reader";
       default -> "unknown";
     };

@@ -6,14 +6,15 @@ import java.util.List;
 import java.util.Map;
 import org.jverity.cli.CommandTable;
 import org.jverity.cli.command.Command;
+import org.jverity.cli.command.CommandGroup;
 import org.jverity.cli.syntax.Syntax;
 
 /**
- * Shell completion generated from the declarations: commands, avb's subcommands, each one's
- * options, a fixed set of values where an option has one, files where a file goes, and for status,
- * close and reload the exports whose status sockets are in the runtime directory (listed by the
- * shell at Tab time: starting a JVM per Tab would take a tenth of a second). zsh runs the same
- * function through its bash emulation, so the two cannot disagree.
+ * Shell completion generated from the declarations: commands, each group's subcommands (avb's),
+ * each one's options, a fixed set of values where an option has one, files where a file goes, and
+ * for status, close and reload the exports whose status sockets are in the runtime directory
+ * (listed by the shell at Tab time: starting a JVM per Tab would take a tenth of a second). zsh
+ * runs the same function through its bash emulation, so the two cannot disagree.
  */
 final class Completions {
   private Completions() {}
@@ -27,10 +28,24 @@ final class Completions {
     for (Syntax<? extends Command> c : CommandTable.commands()) {
       commands.put(c.name(), c);
     }
-    List<String> subs = new ArrayList<>();
-    for (Syntax<? extends Command> s : CommandTable.avbSubcommands()) {
-      commands.put(s.name(), s); // "avb NAME"
-      subs.add(s.name().substring(s.name().indexOf(' ') + 1));
+    // Per group: how its subcommands' options are keyed ("avb SUB"), how the word after its name
+    // makes that key, and the subcommands offered after its name.
+    List<String> keyed = new ArrayList<>();
+    List<String> subcommand = new ArrayList<>();
+    List<String> offered = new ArrayList<>();
+    for (CommandGroup g : CommandTable.subcommandGroups()) {
+      List<String> subs = new ArrayList<>();
+      for (Syntax<? extends Command> s : g.subcommands().all()) {
+        commands.put(s.name(), s); // "avb NAME"
+        subs.add(s.name().substring(s.name().indexOf(' ') + 1));
+      }
+      keyed.add("\"" + g.name() + " SUB\" for " + g.name() + "'s");
+      subcommand.add("elif [ \"$cmd\" = " + g.name() + " ]; then cmd=\"" + g.name() + " $w\"; ");
+      offered.add(
+          g.name()
+              + ") COMPREPLY=($(compgen -W \""
+              + String.join(" ", subs)
+              + "\" -- \"$cur\")) ;;");
     }
     String global = String.join(" ", names(CommandTable.globalOptions()));
     StringBuilder b = new StringBuilder();
@@ -54,8 +69,9 @@ final class Completions {
           done
         }
         """);
-    b.append(
-        "# The options of a command (\"avb SUB\" for avb's).\n__jverity_options() {\n  case $1 in\n");
+    b.append("# The options of a command (")
+        .append(String.join(", ", keyed))
+        .append(").\n__jverity_options() {\n  case $1 in\n");
     for (var e : commands.entrySet()) {
       b.append("    '")
           .append(e.getKey())
@@ -99,7 +115,7 @@ final class Completions {
               -*=*) ;;
               -*) [ -n "$(__jverity_value "$cmd" "$w")" ] && skip=1
                   [ "$w" = --runtime-dir ] && skip=runtime ;;
-              *) if [ -z "$cmd" ]; then cmd=$w; elif [ "$cmd" = avb ]; then cmd="avb $w"; fi ;;
+              *) if [ -z "$cmd" ]; then cmd=$w; @SUBCOMMAND@fi ;;
             esac
           done
           COMPREPLY=()
@@ -126,7 +142,7 @@ final class Completions {
           fi
           case $cmd in
             "") COMPREPLY=($(compgen -W "@COMMANDS@" -- "$cur")) ;;
-            avb) COMPREPLY=($(compgen -W "@SUBCOMMANDS@" -- "$cur")) ;;
+            @OFFERED@
             @BY_EXPORT@) COMPREPLY=($(compgen -W "$(__jverity_exports "$runtime")" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -f -- "$cur")) ;;
           esac
@@ -137,7 +153,8 @@ final class Completions {
             .replace(
                 "@COMMANDS@",
                 String.join(" ", CommandTable.commands().stream().map(Syntax::name).toList()))
-            .replace("@SUBCOMMANDS@", String.join(" ", subs))
+            .replace("@SUBCOMMAND@", String.join("", subcommand))
+            .replace("@OFFERED@", String.join("\n    ", offered))
             .replace("@BY_EXPORT@", String.join("|", BY_EXPORT)));
     return b.toString();
   }

@@ -6,18 +6,19 @@ import java.util.List;
 import java.util.Map;
 import org.jverity.cli.CommandTable;
 import org.jverity.cli.command.Command;
+import org.jverity.cli.command.CommandGroup;
 import org.jverity.cli.command.ExitCodeRule;
 import org.jverity.cli.serve.ServeConfig;
 import org.jverity.cli.syntax.Syntax;
 
 /**
- * The manual pages, by file name: jverity(8), jverity-COMMAND(8) for every command (avb's covers
- * its subcommands) and jverity-serve.conf(5).
+ * The manual pages, by file name: jverity(8), jverity-COMMAND(8) for every command (a group's, as
+ * avb's, covers its subcommands) and jverity-serve.conf(5).
  */
 final class ManPages {
   private ManPages() {}
 
-  /** The peer page each command mirrors, for SEE ALSO. */
+  /** The peer page each command mirrors, for SEE ALSO; a group names its own. */
   private static String peer(String command) {
     if (ExitCodeRule.VERITYSETUP_VERBS.contains(command)) {
       return "veritysetup(8)";
@@ -96,23 +97,34 @@ final class ManPages {
     return m.text();
   }
 
+  /** The group {@code c} is (avb), or null when it is a command alone. */
+  private static CommandGroup group(Syntax<? extends Command> c) {
+    for (CommandGroup g : CommandTable.subcommandGroups()) {
+      if (g.name().equals(c.name())) {
+        return g;
+      }
+    }
+    return null;
+  }
+
   private static String command(Syntax<? extends Command> c, String date, String version) {
     ManPage m = new ManPage("jverity-" + c.name(), 8, date, version);
     m.section("NAME")
         .raw(
             Roff.literal("jverity-" + c.name()) + " \\-\n" + Roff.text(firstSentence(c.summary())));
     m.section("SYNOPSIS");
-    boolean avb = c.name().equals("avb");
-    if (avb) {
-      m.raw(".B jverity avb\n\\fISUBCOMMAND\\fR [\\fIOPTION\\fR...]");
+    CommandGroup group = group(c);
+    if (group != null) { // as its --usage: "jverity avb SUBCOMMAND [OPTION...]"
+      m.raw(
+          ".B jverity " + Roff.literal(group.name()) + "\n\\fISUBCOMMAND\\fR [\\fIOPTION\\fR...]");
     } else {
       m.synopsis("jverity " + c.name(), c);
     }
     m.section("DESCRIPTION").paragraph(c.summary());
     m.parameters(c);
-    if (avb) {
+    if (group != null) {
       m.section("SUBCOMMANDS");
-      for (Syntax<? extends Command> s : CommandTable.avbSubcommands()) {
+      for (Syntax<? extends Command> s : group.subcommands().all()) {
         m.subsection(s.name());
         m.synopsis("jverity " + s.name(), s); // a subcommand's name is "avb NAME"
         m.paragraph(s.summary());
@@ -127,8 +139,8 @@ final class ManPages {
     m.options(CommandTable.globalOptions());
     m.returnCodes(c.name());
     List<Syntax.Example> examples = new ArrayList<>(c.examples());
-    if (avb) {
-      for (Syntax<? extends Command> s : CommandTable.avbSubcommands()) {
+    if (group != null) {
+      for (Syntax<? extends Command> s : group.subcommands().all()) {
         examples.addAll(s.examples());
       }
     }
@@ -139,7 +151,7 @@ final class ManPages {
     if (c.name().equals("serve")) {
       see.add("jverity-serve.conf(5)");
     }
-    String peer = avb ? "avbtool(1)" : peer(c.name());
+    String peer = group != null ? group.peer() : peer(c.name());
     if (peer != null) {
       see.add(peer);
     }

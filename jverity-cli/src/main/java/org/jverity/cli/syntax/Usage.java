@@ -81,22 +81,19 @@ public final class Usage {
 
   /**
    * {@code jverity avb --help}: a command made of subcommands, each with its summary, and how to
-   * get a subcommand's help.
+   * get a subcommand's help. {@code spelling}: what the list's heading says of the subcommands'
+   * options (avb's are avbtool's), or null.
    */
   public static String subcommandHelp(
       Syntax<?> command,
       List<? extends Syntax<?>> subcommands,
+      String spelling,
       Syntax<?> global,
       String exitCodes) {
     StringBuilder b = new StringBuilder(subcommandUsage(command));
     wrap(b, command.summary(), 0, 0);
     b.append('\n');
-    wrap(
-        b,
-        "Subcommands (their options are avbtool's, spelt with underscores; dashes are accepted"
-            + " too, and any prefix that picks one option, as avbtool's argparse takes it):",
-        0,
-        0);
+    wrap(b, spelling == null ? "Subcommands:" : "Subcommands (" + spelling + "):", 0, 0);
     for (Syntax<?> c : subcommands) {
       String name = c.name().substring(command.name().length() + 1);
       b.append("  ").append(name).append('\n').append("      ");

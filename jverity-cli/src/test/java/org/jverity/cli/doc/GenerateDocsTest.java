@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.CommandTable;
 import org.jverity.cli.command.Command;
+import org.jverity.cli.command.CommandGroup;
 import org.jverity.cli.serve.ServeConfig;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.testkit.Tool;
@@ -70,10 +71,12 @@ class GenerateDocsTest {
       assertThat(page("man8/jverity.8"))
           .contains(".BR " + Roff.literal("jverity-" + c.name()) + " (8)");
     }
-    String avb = page("man8/jverity-avb.8");
-    for (Syntax<? extends Command> s : CommandTable.avbSubcommands()) {
-      assertThat(avb).contains(".SS " + Roff.literal(s.name()));
-      assertDocuments(avb, s);
+    for (CommandGroup g : CommandTable.subcommandGroups()) {
+      String page = page("man8/jverity-" + g.name() + ".8");
+      for (Syntax<? extends Command> s : g.subcommands().all()) {
+        assertThat(page).contains(".SS " + Roff.literal(s.name()));
+        assertDocuments(page, s);
+      }
     }
   }
 

@@ -38,7 +38,7 @@ class ManPageExamplesTest {
 
   @BeforeAll
   static void prepare() throws Exception {
-    for (String tool : List.of("nbdcopy", "nbdinfo", "openssl")) {
+    for (String tool : List.of("nbdcopy", "nbdinfo", "openssl", "mkfs.ext4")) {
       Tool.of(tool).require();
     }
     TestLauncher.write(dir);
@@ -58,7 +58,9 @@ class ManPageExamplesTest {
                 "head -c 1048576 /dev/urandom > boot.img",
                 "head -c 1048576 /dev/urandom > app.bin",
                 "openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 2"
-                    + " -subj /CN=jverity-man 2> /dev/null"),
+                    + " -subj /CN=jverity-man 2> /dev/null",
+                "mkfs.ext4 -q rootfs.ext4 8M", // ddi's examples: a file system, its signer trusted
+                "mkdir -p keys && cp cert.pem keys/signer.crt"),
             60);
     assertThat(fixtures.code()).as("fixtures: %s", fixtures.output()).isZero();
   }

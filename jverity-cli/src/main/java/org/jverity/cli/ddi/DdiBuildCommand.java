@@ -1,0 +1,236 @@
+package org.jverity.cli.ddi;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import org.jverity.cli.command.Checks;
+import org.jverity.cli.command.CliException;
+import org.jverity.cli.command.Command;
+import org.jverity.cli.command.DistinctFiles;
+import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.command.Io;
+import org.jverity.cli.command.Signing;
+import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.OutputFile;
+import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.term.ProgressBar;
+import org.jverity.ddi.BuildRequest;
+import org.jverity.ddi.BuiltImage;
+import org.jverity.ddi.DdiBuilder;
+import org.jverity.ddi.DdiPartition;
+import org.jverity.ddi.Designator;
+import org.jverity.ddi.PartitionTypes;
+import org.jverity.ddi.RootHashSigner;
+import org.jverity.format.VerityParams;
+import org.jverity.io.AtomicOutput;
+import org.jverity.io.FileDevice;
+
+/**
+ * {@code jverity ddi build}: a Discoverable Disk Image made in a plain file by an ordinary user (no
+ * loop device, no device-mapper, no root): a file system image as its root or usr partition, the
+ * verity partition, and, given a key, the signature partition, under a GPT. The file is written
+ * aside and renamed into place, so a failed build leaves an existing one as it was.
+ */
+public final class DdiBuildCommand implements Command {
+  Path output;
+  Path fs;
+  Designator data;
+  String arch = PartitionTypes.nativeArch();
+  int sectorSize = 512;
+  int blockSize = 4096;
+  String seed;
+  byte[] salt;
+  Path key;
+  Path cert;
+  boolean json;
+
+  public static final Syntax<DdiBuildCommand> SYNTAX =
+      Syntax.command(
+              "ddi build",
+              "Build a Discoverable Disk Image in OUT.raw from a file system image, as an ordinary"
+                  + " user: the data partition, its verity partition and, with --key and --cert,"
+                  + " its signature partition, as systemd-repart lays them out.",
+              DdiBuildCommand::new)
+          .parameter("OUT.raw", "The image to write.", (c, v) -> c.output = OutputFile.parse(v))
+          .option(
+              "--root",
+              "FS.img",
+              "The file system image (ext4, erofs, squashfs) to make the root partition of.",
+              (c, v) -> c.data(Designator.ROOT, v))
+          .namesAFile()
+          .option(
+              "--usr",
+              "FS.img",
+              "The file system image to make the usr partition of (instead of --root).",
+              (c, v) -> c.data(Designator.USR, v))
+          .namesAFile()
+          .option(
+              "--arch",
+              "ARCH",
+              "The architecture whose partition types to use (x86-64, arm64, ...; default: this"
+                  + " machine's).",
+              (c, v) -> c.arch = v)
+          .option(
+              "--sector-size",
+              "BYTES",
+              "The GPT's sector size: 512 (default) or 4096.",
+              (c, v) -> c.sectorSize = sectorSize(v))
+          .option(
+              "--block-size",
+              "BYTES",
+              "The verity tree's data and hash block size (default 4096).",
+              (c, v) -> c.blockSize = VerityParams.checkBlockSize("block size", parseInt(v)))
+          .option(
+              "--seed",
+              "UUID|random",
+              "What the salt and UUIDs derive from, as systemd-repart's --seed (default: the"
+                  + " machine ID): two builds with one seed are byte-identical.",
+              (c, v) -> c.seed = v)
+          .option(
+              "--salt",
+              "HEX",
+              "The verity salt, instead of deriving it from the seed.",
+              (c, v) -> c.salt = HexFormat.of().parseHex(v))
+          .option(
+              "--key",
+              "KEY.pem",
+              "Sign the root hash with this private key (PEM).",
+              (c, v) -> c.key = FileName.parse(v))
+          .namesAFile()
+          .option(
+              "--cert",
+              "CERT.pem",
+              "The key's X.509 certificate (PEM), put in the signature.",
+              (c, v) -> c.cert = FileName.parse(v))
+          .namesAFile()
+          .flag(
+              "--json",
+              "Print the result as JSON: the image, root hash and partitions.",
+              c -> c.json = true)
+          .abbreviations(List.of("--json"))
+          .example(
+              "Build a signed DDI of an ext4 image, reproducibly:",
+              "jverity ddi build image.raw --root rootfs.ext4 --key key.pem --cert cert.pem"
+                  + " --seed 0b8cbd47-7b6d-4a9d-9d3f-3d6a3f1f2a10");
+
+  private void data(Designator d, String v) {
+    if (data != null) {
+      throw new CliException(ExitCode.USAGE, "--root and --usr: give one of them");
+    }
+    data = d;
+    fs = FileName.parse(v);
+  }
+
+  private static int sectorSize(String v) {
+    int n = parseInt(v);
+    if (n != 512 && n != 4096) {
+      throw new CliException(
+          ExitCode.INVALID_PARAMETER, "--sector-size: " + v + " (expected: 512 or 4096)");
+    }
+    return n;
+  }
+
+  private static int parseInt(String v) {
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new CliException(ExitCode.INVALID_PARAMETER, "'" + v + "' is not a number");
+    }
+  }
+
+  @Override
+  public int run(Io io) throws IOException {
+    if (data == null) {
+      throw new CliException(
+          ExitCode.USAGE, "no file system image (--root FS.img or --usr FS.img)");
+    }
+    if ((key == null) != (cert == null)) {
+      throw new CliException(ExitCode.USAGE, "--key and --cert go together");
+    }
+    if (!PartitionTypes.arches().contains(arch)) {
+      throw new CliException(
+          ExitCode.INVALID_PARAMETER,
+          "--arch: '"
+              + arch
+              + "' (expected: one of "
+              + String.join(", ", PartitionTypes.arches())
+              + ")");
+    }
+    Checks.requireFile(fs, "file system image");
+    DistinctFiles files =
+        new DistinctFiles().input("file system image", fs).output("OUT.raw", output);
+    if (key != null) {
+      files.input("--key file", key).input("--cert file", cert);
+    }
+    files.check();
+    RootHashSigner signer = null;
+    if (key != null) {
+      Signing s = Signing.load(key, cert);
+      signer = RootHashSigner.of(s.key(), s.cert());
+    }
+    BuildRequest request =
+        new BuildRequest(data, arch, sectorSize, blockSize, seed(), salt, signer);
+    BuiltImage built;
+    try (AtomicOutput out = AtomicOutput.to(output);
+        FileDevice in = FileDevice.openChannel(fs, false)) {
+      try (FileDevice dev = out.device();
+          ProgressBar bar = ProgressBar.start("ddi build", 2 * in.size(), System.err)) {
+        built = DdiBuilder.build(request, in, dev, bar);
+        bar.finish();
+      } catch (GeneralSecurityException e) {
+        throw new CliException(ExitCode.INVALID_PARAMETER, "cannot sign: " + e.getMessage());
+      }
+      out.commit();
+    }
+    List<DdiPartition> parts = built.partitions().stream().map(e -> DdiPartition.of(e)).toList();
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("image", output.toString());
+      m.put("rootHash", built.rootHash());
+      m.put("signed", built.signature() != null);
+      m.put("sectorSize", sectorSize);
+      m.put("partitions", PartitionTable.json(built.gpt(), parts));
+      io.result(m);
+    } else {
+      PartitionTable.print(io.out(), built.gpt(), parts);
+      io.out().println("Root hash: " + built.rootHash());
+    }
+    return ExitCode.OK;
+  }
+
+  /** The seed asked for: a UUID, a random one, or the machine ID as systemd-repart takes it. */
+  private UUID seed() throws IOException {
+    if (seed == null) {
+      Path machineId = Path.of("/etc/machine-id");
+      if (Files.isRegularFile(machineId)) {
+        String id = Files.readString(machineId).strip();
+        if (id.matches("[0-9a-fA-F]{32}")) {
+          return uuid(id);
+        }
+      }
+      return UUID.randomUUID();
+    }
+    if (seed.equals("random")) {
+      return UUID.randomUUID();
+    }
+    String hex = seed.replace("-", "").toLowerCase(Locale.ROOT);
+    if (!hex.matches("[0-9a-f]{32}")) {
+      throw new CliException(
+          ExitCode.INVALID_PARAMETER, "--seed: '" + seed + "' (expected: a UUID or 'random')");
+    }
+    return uuid(hex);
+  }
+
+  private static UUID uuid(String hex32) {
+    return new UUID(
+        Long.parseUnsignedLong(hex32.substring(0, 16), 16),
+        Long.parseUnsignedLong(hex32.substring(16), 16));
+  }
+}
