@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jverity.fec.FecRepairer;
 import org.jverity.io.BlockDevice;
+import org.jverity.io.SliceDevice;
 import org.jverity.tree.MerkleLayout;
 import org.jverity.verify.BlockRepairer;
 import org.jverity.verify.HashBlockCache;
@@ -109,6 +110,32 @@ public final class VerityImage implements AutoCloseable {
     return open(source, data, hash, (dataDev, hashDev) -> root, check);
   }
 
+  /**
+   * As {@link #open(DeviceSource, String, String, TrustedRoot, RootCheck)}, the data being {@code
+   * dataLength} bytes of {@code data} from {@code dataOffset} ({@link SliceDevice}): a partition of
+   * a disk image whose table says where it is (a DDI's root or usr partition, its tree in another
+   * partition of the same image at the root's hash offset).
+   */
+  public static VerityImage open(
+      DeviceSource source,
+      String data,
+      long dataOffset,
+      long dataLength,
+      String hash,
+      TrustedRoot root,
+      RootCheck check)
+      throws IOException, GeneralSecurityException {
+    BlockDevice image = source.open(data);
+    BlockDevice partition;
+    try {
+      partition = SliceDevice.of(image, dataOffset, dataLength, image.description() + " (data)");
+    } catch (IOException | RuntimeException e) {
+      Closing.quietly(image);
+      throw e;
+    }
+    return open(source, partition, hash, (dataDev, hashDev) -> root, check);
+  }
+
   /** How the root is found once the devices are open. */
   @FunctionalInterface
   private interface RootResolver {
@@ -118,7 +145,13 @@ public final class VerityImage implements AutoCloseable {
   private static VerityImage open(
       DeviceSource source, String data, String hash, RootResolver resolver, RootCheck check)
       throws IOException, GeneralSecurityException {
-    BlockDevice dataDev = source.open(data);
+    return open(source, source.open(data), hash, resolver, check);
+  }
+
+  /** With the data device open already: it is closed if the rest fails. */
+  private static VerityImage open(
+      DeviceSource source, BlockDevice dataDev, String hash, RootResolver resolver, RootCheck check)
+      throws IOException, GeneralSecurityException {
     BlockDevice hashDev = null;
     try {
       hashDev = source.open(hash);

@@ -88,6 +88,15 @@ class ServerTest {
                       RootCheck.NONE);
               case ExportRoot.Known k ->
                   VerityImage.open(source, e.data(), e.hash(), k.root(), RootCheck.NONE);
+              case ExportRoot.Partition p ->
+                  VerityImage.open(
+                      source,
+                      e.data(),
+                      p.dataOffset(),
+                      p.dataLength(),
+                      e.hash(),
+                      p.root(),
+                      RootCheck.NONE);
             };
           } catch (java.security.GeneralSecurityException x) {
             throw new IOException(x); // never: no signature to check

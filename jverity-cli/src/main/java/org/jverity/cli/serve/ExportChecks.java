@@ -58,6 +58,15 @@ final class ExportChecks implements ExportOpener {
             case ExportRoot.Known k ->
                 VerityImage.open(
                     source, export.data(), export.hash(), k.root(), export.rootCheck());
+            case ExportRoot.Partition p ->
+                VerityImage.open(
+                    source,
+                    export.data(),
+                    p.dataOffset(),
+                    p.dataLength(),
+                    export.hash(),
+                    p.root(),
+                    export.rootCheck());
           };
     } catch (GeneralSecurityException e) {
       throw new CliException(

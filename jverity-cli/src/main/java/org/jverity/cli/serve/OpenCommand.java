@@ -12,6 +12,7 @@ import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.Command;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
+import org.jverity.cli.ddi.DdiOpenOptions;
 import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Location;
@@ -19,6 +20,7 @@ import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.syntax.UsageException;
 import org.jverity.cli.verity.AvbOptions;
 import org.jverity.cli.verity.RootHashes;
+import org.jverity.ddi.ServedPartition;
 import org.jverity.image.Locations;
 import org.jverity.server.Endpoint;
 import org.jverity.server.ExportConfig;
@@ -29,6 +31,7 @@ import org.jverity.server.ServerException;
 import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
 import org.jverity.server.process.SocketActivation;
+import org.jverity.sig.InvalidSignatureException;
 
 /**
  * {@code jverity open DATA NAME HASH ROOT_HASH}: veritysetup open's arguments, but instead of a
@@ -44,6 +47,8 @@ public final class OpenCommand implements Command {
 
   /** DATA is an AVB partition image: its vbmeta gives HASH, ROOT_HASH, the tree and FEC. */
   final AvbOptions avb = new AvbOptions();
+
+  final DdiOpenOptions ddi = new DdiOpenOptions();
 
   /** Per export: what a {@code serve} export section takes as keys. */
   final ExportOptions export = new ExportOptions();
@@ -90,6 +95,7 @@ public final class OpenCommand implements Command {
               "Read the root hash (hex) or identity from FILE.",
               (c, v) -> c.rootHashFile = FileName.parse(v))
           .include(AvbOptions.SYNTAX, c -> c.avb)
+          .include(DdiOpenOptions.SYNTAX, c -> c.ddi)
           .include(ExportOptions.CHECKS, c -> c.export)
           .include(EndpointOptions.LISTEN, c -> c.server)
           .flag(
@@ -153,7 +159,8 @@ public final class OpenCommand implements Command {
             e.runtimeDir,
             tlsConfig,
             metrics);
-    ExportConfig spec = avb.given() ? avbSpec(io) : spec();
+    ExportConfig spec =
+        avb.given() ? avbSpec(io) : hash == null && DdiExports.isDisk(data) ? ddiSpec(io) : spec();
     service.check(listening);
     Map<Path, String> inputs = new LinkedHashMap<>();
     if (rootHashFile != null) {
@@ -228,6 +235,36 @@ public final class OpenCommand implements Command {
         x.corruption.checkAtMostOnce,
         x.ioClass,
         Locations.isRemote(data) ? RemoteDevices.options(x.remote) : null);
+  }
+
+  /**
+   * The export of the DDI DATA's root or usr partition: the table read and the root hash's trust
+   * established before the server starts ({@link DdiExports}).
+   */
+  private ExportConfig ddiSpec(Io io) throws IOException {
+    if (rootHash != null) {
+      throw new UsageException(
+          "DATA is a disk image (a DDI): give its root hash with --root-hash-file, not as ROOT_HASH");
+    }
+    String given = rootHashFile == null ? null : RootHashes.text("open", null, rootHashFile);
+    ServedPartition served;
+    try {
+      served = DdiExports.resolve(data, ddi, given);
+    } catch (InvalidSignatureException e) {
+      throw new CliException(ExitCode.SIGNATURE_INVALID, e.getMessage());
+    }
+    ExportOptions x = export;
+    return DdiExports.config(
+        name,
+        x.description,
+        data,
+        served,
+        x.corruption.mode(),
+        x.corruption.errorAsCorruption(),
+        x.corruption.ignoreZeroBlocks,
+        x.corruption.checkAtMostOnce,
+        x.ioClass,
+        null);
   }
 
   /** Runs a server check, whose message names config keys, naming options instead. */

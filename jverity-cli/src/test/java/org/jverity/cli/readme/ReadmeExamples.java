@@ -95,6 +95,7 @@ final class ReadmeExamples {
               "# the tree, its FEC, a signed vbmeta, the footer",
               "cp --sparse=always system.img system.raw",
               "mv system.raw system.img"),
+          Entry.shell("# as systemd-repart lays it out", "", ""),
           // docs/: today's README's sections, in their order.
           Entry.shell("--hash-offset 4096000   # tree in the same file", "", ""),
           Entry.shell(

@@ -32,3 +32,6 @@ openssl rsa -in system_key.pem -pubout -out system_key.pub.pem 2> /dev/null
 # on stdin raised to the private exponent.
 printf '%s\n' '#!/bin/sh' 'exec openssl rsautl -sign -raw -inkey system_key.pem' > hsm-sign
 chmod +x hsm-sign
+# DDI: a small ext4 file system to make one of, and the signer's certificate in a verity.d-like directory.
+mkfs.ext4 -q rootfs.ext4 8M
+mkdir -p keys && cp cert.pem keys/signer.crt

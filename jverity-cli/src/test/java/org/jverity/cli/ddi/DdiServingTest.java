@@ -1,0 +1,170 @@
+package org.jverity.cli.ddi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.jverity.cli.HostedServer;
+import org.jverity.cli.Jverity;
+import org.jverity.cli.ToolRun;
+import org.jverity.testkit.NbdClients;
+import org.jverity.testkit.Openssl;
+import org.jverity.testkit.Tool;
+
+/**
+ * {@code open IMAGE.raw NAME} serving a DDI's root partition verified over NBD, the trust from its
+ * signature partition and the certificates given: images built by jverity and by systemd-repart
+ * 252, each copied by nbdcopy byte-identical to the ext4 image they were made of; a signature no
+ * trusted certificate made, and an unsigned image without a root hash, refused before anything is
+ * served.
+ */
+class DdiServingTest {
+  @TempDir Path dir;
+
+  private Path ext4() throws Exception {
+    Path src = Files.createDirectories(dir.resolve("src"));
+    byte[] big = new byte[900_000];
+    new SplittableRandom(5).nextBytes(big);
+    Files.write(src.resolve("app.bin"), big);
+    Path img = dir.resolve("rootfs.ext4");
+    Tool.of("mkfs.ext4").run("-q", "-b", "4096", "-d", src.toString(), img.toString(), "16M").ok();
+    Openssl.rsa(dir, "signer", 2048);
+    Files.createDirectories(dir.resolve("keys"));
+    Files.copy(dir.resolve("signer.crt"), dir.resolve("keys/signer.crt"));
+    return img;
+  }
+
+  private void servesTheFileSystem(Path image, Path fs) throws Exception {
+    try (HostedServer server =
+        HostedServer.start(
+            dir,
+            "open",
+            image.toString(),
+            "root",
+            "--cert-dir",
+            dir.resolve("keys").toString(),
+            "--arch",
+            "x86-64",
+            "--port",
+            "0")) {
+      String uri = server.line();
+      assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(NbdClients.sha256(fs));
+      String info = Tool.of("nbdinfo").run(uri).ok().out();
+      assertThat(info)
+          .contains("partition 1 (root-x86-64), root hash ")
+          .contains("signed by " + dir.resolve("keys/signer.crt"));
+    }
+  }
+
+  @Test
+  void servesTheRootPartitionOfADdiJverityBuilt() throws Exception {
+    Path fs = ext4();
+    Path image = dir.resolve("image.raw");
+    ToolRun b =
+        Jverity.run(
+            "ddi",
+            "build",
+            image.toString(),
+            "--root",
+            fs.toString(),
+            "--key",
+            dir.resolve("signer.key").toString(),
+            "--cert",
+            dir.resolve("signer.crt").toString(),
+            "--arch",
+            "x86-64",
+            "--seed",
+            "random");
+    assertThat(b.exitCode()).as(b.stderr()).isZero();
+    servesTheFileSystem(image, fs);
+  }
+
+  @Test
+  void servesTheRootPartitionOfADdiRepartBuilt() throws Exception {
+    Path fs = ext4();
+    Path defs = Files.createDirectories(dir.resolve("repart.d"));
+    Files.writeString(
+        defs.resolve("10-root.conf"),
+        "[Partition]\nType=root\nVerity=data\nVerityMatchKey=root\nCopyBlocks=" + fs + "\n");
+    Files.writeString(
+        defs.resolve("20-root-verity.conf"),
+        "[Partition]\nType=root-verity\nVerity=hash\nVerityMatchKey=root\n");
+    Files.writeString(
+        defs.resolve("30-root-verity-sig.conf"),
+        "[Partition]\nType=root-verity-sig\nVerity=signature\nVerityMatchKey=root\n");
+    Path image = dir.resolve("repart.raw");
+    Tool.of("systemd-repart")
+        .run(
+            List.of(
+                "--empty=create",
+                "--size=auto",
+                "--dry-run=no",
+                "--definitions=" + defs,
+                "--private-key=" + dir.resolve("signer.key"),
+                "--certificate=" + dir.resolve("signer.crt"),
+                image.toString()))
+        .ok();
+    servesTheFileSystem(image, fs);
+  }
+
+  @Test
+  void aSignatureNoTrustedCertificateMadeIsRefused() throws Exception {
+    Path fs = ext4();
+    Path image = dir.resolve("image.raw");
+    assertThat(
+            Jverity.run(
+                    "ddi",
+                    "build",
+                    image.toString(),
+                    "--root",
+                    fs.toString(),
+                    "--key",
+                    dir.resolve("signer.key").toString(),
+                    "--cert",
+                    dir.resolve("signer.crt").toString(),
+                    "--arch",
+                    "x86-64")
+                .exitCode())
+        .isZero();
+    Openssl.rsa(dir, "stranger", 2048);
+    Path strangers = Files.createDirectories(dir.resolve("strangers"));
+    Files.copy(dir.resolve("stranger.crt"), strangers.resolve("stranger.crt"));
+    ToolRun r =
+        Jverity.run(
+            "open",
+            image.toString(),
+            "root",
+            "--cert-dir",
+            strangers.toString(),
+            "--arch",
+            "x86-64",
+            "--port",
+            "0");
+    assertThat(r.exitCode()).isEqualTo(14);
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.stderrLines()).hasSize(1);
+  }
+
+  @Test
+  void anUnsignedImageWithoutARootHashIsRefused() throws Exception {
+    Path fs = ext4();
+    Path image = dir.resolve("unsigned.raw");
+    assertThat(
+            Jverity.run(
+                    "ddi", "build", image.toString(), "--root", fs.toString(), "--arch", "x86-64")
+                .exitCode())
+        .isZero();
+    ToolRun r = Jverity.run("open", image.toString(), "root", "--arch", "x86-64", "--port", "0");
+    assertThat(r.exitCode()).isEqualTo(19);
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.stderrLines())
+        .singleElement()
+        .asString()
+        .contains("partition 1 (root-x86-64) cannot be verified (no root hash")
+        .doesNotContain("Exception");
+  }
+}
