@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.Syntax;
+import org.jverity.cli.syntax.UsageException;
 import org.jverity.ddi.Designator;
 import org.jverity.ddi.PartitionTypes;
 import org.jverity.ddi.TrustedCertificates;
@@ -41,6 +43,43 @@ public final class DdiOpenOptions {
               "DATA is a DDI: trust the *.crt certificates of DIR (repeatable; default: systemd's"
                   + " verity.d directories).",
               (o, v) -> o.certDirs.add(FileName.parse(v)));
+
+  /**
+   * The options as a {@code serve} config's section gives them ({@code partition}, {@code arch},
+   * {@code cert-dir}): null for a key not given, its default then.
+   */
+  public static DdiOpenOptions of(String partition, String arch, Path certDir) {
+    DdiOpenOptions o = new DdiOpenOptions();
+    if (partition != null) {
+      o.partition = partition;
+    }
+    if (arch != null) {
+      o.arch = arch;
+    }
+    if (certDir != null) {
+      o.certDirs.add(certDir);
+    }
+    return o;
+  }
+
+  /** The options' names, as {@code open} spells them. */
+  private static final List<String> NAMES = List.of("--partition", "--arch", "--cert-dir");
+
+  /**
+   * Refuses these options when {@code data} is no disk image: given to an ordinary open, they would
+   * be silently ignored.
+   */
+  public void refuseGiven(Set<String> given, String data) {
+    for (String name : NAMES) {
+      if (given.contains(name)) {
+        throw new UsageException(
+            name
+                + " is for a DDI (expected: DATA a GPT disk image, and no HASH); "
+                + data
+                + " is not one");
+      }
+    }
+  }
 
   public Designator designator() {
     try {

@@ -39,7 +39,18 @@ final class ManPages {
           "root-hash-file", "A file holding the root hash (as open's --root-hash-file).",
           "avb-key",
               "For an AVB partition image, instead of hash and the root hash: the public key its"
-                  + " vbmeta must be signed with, or none.");
+                  + " vbmeta must be signed with, or none.",
+          "ddi",
+              "A Discoverable Disk Image (a file or URL), instead of data, hash and the root hash:"
+                  + " its root or usr partition is served, verified against its verity partition,"
+                  + " the root hash from its signature partition or root-hash-file (as open IMAGE.raw"
+                  + " NAME).",
+          "partition",
+              "With ddi: the data partition to serve, root or usr (as open's --partition).",
+          "arch", "With ddi: the architecture whose partitions to serve (as open's --arch).",
+          "cert-dir",
+              "With ddi: the directory whose *.crt certificates are trusted (as open's --cert-dir;"
+                  + " default: systemd's verity.d directories).");
 
   /** jverity-serve.conf(5)'s example: a config as a user writes one (run by a test). */
   static final String SERVE_CONF_EXAMPLE =

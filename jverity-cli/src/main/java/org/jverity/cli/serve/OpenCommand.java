@@ -159,8 +159,12 @@ public final class OpenCommand implements Command {
             e.runtimeDir,
             tlsConfig,
             metrics);
-    ExportConfig spec =
-        avb.given() ? avbSpec(io) : hash == null && DdiExports.isDisk(data) ? ddiSpec(io) : spec();
+    boolean disk =
+        !avb.given() && hash == null && (Locations.isRemote(data) || DdiExports.isDisk(data));
+    if (!disk) {
+      ddi.refuseGiven(io.given(), data);
+    }
+    ExportConfig spec = avb.given() ? avbSpec(io) : disk ? ddiSpec(io) : spec();
     service.check(listening);
     Map<Path, String> inputs = new LinkedHashMap<>();
     if (rootHashFile != null) {
@@ -249,9 +253,13 @@ public final class OpenCommand implements Command {
     String given = rootHashFile == null ? null : RootHashes.text("open", null, rootHashFile);
     ServedPartition served;
     try {
-      served = DdiExports.resolve(data, ddi, given);
+      served = DdiExports.resolve(data, ddi, given, export.remote);
     } catch (InvalidSignatureException e) {
       throw new CliException(ExitCode.SIGNATURE_INVALID, e.getMessage());
+    }
+    if (served == null) { // a URL of no disk image: an ordinary open, HASH missing
+      ddi.refuseGiven(io.given(), data);
+      return spec();
     }
     ExportOptions x = export;
     return DdiExports.config(
@@ -264,7 +272,7 @@ public final class OpenCommand implements Command {
         x.corruption.ignoreZeroBlocks,
         x.corruption.checkAtMostOnce,
         x.ioClass,
-        null);
+        Locations.isRemote(data) ? RemoteDevices.options(x.remote) : null);
   }
 
   /** Runs a server check, whose message names config keys, naming options instead. */

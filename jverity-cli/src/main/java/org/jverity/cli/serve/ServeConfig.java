@@ -3,6 +3,7 @@ package org.jverity.cli.serve;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,7 @@ import org.jverity.avb.verify.AvbPartition;
 import org.jverity.cli.command.Checks;
 import org.jverity.cli.command.CliException;
 import org.jverity.cli.command.ExitCode;
+import org.jverity.cli.ddi.DdiOpenOptions;
 import org.jverity.cli.remote.RemoteArguments;
 import org.jverity.cli.remote.RemoteDevices;
 import org.jverity.cli.syntax.BadValue;
@@ -23,6 +25,9 @@ import org.jverity.cli.syntax.Port;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.verity.AvbOptions;
 import org.jverity.cli.verity.RootHashes;
+import org.jverity.ddi.DdiFormatException;
+import org.jverity.ddi.ServedPartition;
+import org.jverity.ddi.gpt.GptFormatException;
 import org.jverity.image.Locations;
 import org.jverity.remote.RemoteOptions;
 import org.jverity.server.Endpoint;
@@ -33,6 +38,7 @@ import org.jverity.server.ServerException;
 import org.jverity.server.ServerLog;
 import org.jverity.server.TlsConfig;
 import org.jverity.server.TlsMode;
+import org.jverity.sig.InvalidSignatureException;
 import org.jverity.verify.HashBlockCache;
 
 /**
@@ -60,10 +66,22 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
   static final String AVB_KEY = "avb-key";
 
   /**
-   * The keys an export's section has that are {@code open}'s arguments, not its options: read here.
+   * A DDI's key: the disk image whose GPT gives the data and hash partitions ({@link DdiExports}).
+   */
+  static final String DDI_KEY = "ddi";
+
+  /** The keys that choose a DDI's partition and its trust ({@link DdiOpenOptions}). */
+  private static final List<String> DDI_OPTION_KEYS = List.of("partition", "arch", "cert-dir");
+
+  /**
+   * The keys an export's section has that are {@code open}'s arguments, not its options, and a
+   * DDI's: read here.
    */
   private static final List<String> IMAGE_KEYS =
-      List.of("data", "hash", "root-hash", "root-hash-file", AVB_KEY);
+      Stream.concat(
+              Stream.of("data", "hash", "root-hash", "root-hash-file", AVB_KEY, DDI_KEY),
+              DDI_OPTION_KEYS.stream())
+          .toList();
 
   /** The keys of [generic], in the order help lists them. */
   public static final List<String> GENERIC_KEYS = EndpointOptions.KEYS.keys();
@@ -108,7 +126,10 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     for (IniFile.Section s : ini.sections()) {
       if (!s.name().equals(GENERIC)) {
         Keys k = new Keys(ini, s, baseDir);
-        exports.add(k.has(AVB_KEY) ? avbExport(k, remote, err) : export(k, remote));
+        exports.add(
+            k.has(DDI_KEY)
+                ? ddiExport(k, remote)
+                : k.has(AVB_KEY) ? avbExport(k, remote, err) : export(k, remote));
       }
     }
     if (exports.isEmpty()) {
@@ -165,6 +186,7 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
   }
 
   private static ExportConfig export(Keys k, RemoteArguments generic) throws IOException {
+    refuseDdiKeys(k);
     ExportOptions o = k.read(ExportOptions.KEYS, new ExportOptions(), Set.copyOf(IMAGE_KEYS));
     String data = k.location("data", "the data image's path", "data");
     String hash = k.location("hash", "the hash device's path", "hash");
@@ -235,6 +257,7 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
                 + " (expected: none; the image's vbmeta gives the hash tree, root hash and FEC)");
       }
     }
+    refuseDdiKeys(k);
     ExportOptions o = k.read(ExportOptions.KEYS, new ExportOptions(), Set.copyOf(IMAGE_KEYS));
     if (!k.has("data")) {
       throw k.sectionError("data: missing (expected: the AVB partition image's path)");
@@ -272,6 +295,80 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
         data,
         partition,
         keyFile,
+        mode,
+        errorAsCorruption,
+        o.corruption.ignoreZeroBlocks,
+        o.corruption.checkAtMostOnce,
+        o.ioClass,
+        remote);
+  }
+
+  /** A DDI's keys in a section without {@code ddi}: they would be silently ignored. */
+  private static void refuseDdiKeys(Keys k) {
+    for (String key : DDI_OPTION_KEYS) {
+      if (k.has(key)) {
+        throw k.error(
+            key, "given without " + DDI_KEY + " (expected: " + DDI_KEY + " = IMAGE.raw too)");
+      }
+    }
+  }
+
+  /**
+   * The export of a DDI's root or usr partition ({@link DdiExports}): {@code ddi} (a path or URL),
+   * and {@code partition}, {@code arch}, {@code cert-dir} and {@code root-hash-file} as {@code
+   * open}'s options; the keys its GPT and signature partition give instead are refused, naming the
+   * first. Its trust is established when the config is read (and on each reload); a refusal names
+   * the section's {@code ddi} line, with its exit code.
+   */
+  private static ExportConfig ddiExport(Keys k, RemoteArguments generic) throws IOException {
+    for (String key :
+        List.of("data", "hash", "root-hash", AVB_KEY, "root-hash-signature", "trusted-cert")) {
+      if (k.has(key)) {
+        throw k.error(
+            key,
+            "given with "
+                + DDI_KEY
+                + " (expected: none; the image's GPT gives the data and hash partitions, its"
+                + " signature partition or root-hash-file the root hash)");
+      }
+    }
+    ExportOptions o = k.read(ExportOptions.KEYS, new ExportOptions(), Set.copyOf(IMAGE_KEYS));
+    String image = k.location(DDI_KEY, "the DDI's path or URL", "DDI");
+    Path certDir = k.path("cert-dir");
+    if (certDir != null && !Files.isDirectory(certDir)) {
+      throw k.error("cert-dir", certDir + ": no such directory");
+    }
+    DdiOpenOptions options = DdiOpenOptions.of(k.text("partition"), k.text("arch"), certDir);
+    k.at(DdiOpenOptions.SYNTAX, "partition", options::designator);
+    k.at(DdiOpenOptions.SYNTAX, "arch", options::arch);
+    String given =
+        k.has("root-hash-file")
+            ? RootHashes.text(
+                "serve", null, k.existing(k.path("root-hash-file"), "root-hash-file", "root hash"))
+            : null;
+    RemoteOptions remote = remote(k, image, image, null, generic, o.remote); // its files checked
+    ServedPartition served;
+    try { // a refusal names the line, keeping its kind (and so its exit code)
+      served = DdiExports.resolve(image, options, given, RemoteArguments.over(generic, o.remote));
+    } catch (InvalidSignatureException e) {
+      throw new CliException(ExitCode.SIGNATURE_INVALID, k.at(DDI_KEY) + e.getMessage());
+    } catch (DdiFormatException | GptFormatException e) {
+      throw new DdiFormatException(k.at(DDI_KEY) + e.getMessage());
+    } catch (CliException e) {
+      throw new CliException(e.exitCode(), k.at(DDI_KEY) + e.getMessage());
+    }
+    if (served == null) {
+      throw new DdiFormatException(
+          k.at(DDI_KEY) + image + ": no GPT (expected: a disk image, a DDI)");
+    }
+    var mode = k.at(ExportOptions.KEYS, "ignore-corruption", () -> o.corruption.mode());
+    boolean errorAsCorruption =
+        k.at(ExportOptions.KEYS, "error-as-corruption", () -> o.corruption.errorAsCorruption());
+    return DdiExports.config(
+        k.section.name(),
+        o.description,
+        image,
+        served,
         mode,
         errorAsCorruption,
         o.corruption.ignoreZeroBlocks,

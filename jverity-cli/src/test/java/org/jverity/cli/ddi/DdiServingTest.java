@@ -10,8 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.jverity.cli.HostedServer;
 import org.jverity.cli.Jverity;
+import org.jverity.cli.ServerProcess;
 import org.jverity.cli.ToolRun;
 import org.jverity.testkit.NbdClients;
+import org.jverity.testkit.Nginx;
 import org.jverity.testkit.Openssl;
 import org.jverity.testkit.Tool;
 
@@ -109,6 +111,118 @@ class DdiServingTest {
                 image.toString()))
         .ok();
     servesTheFileSystem(image, fs);
+  }
+
+  private Path signedImage(Path fs) throws Exception {
+    Path image = dir.resolve("image.raw");
+    ToolRun b =
+        Jverity.run(
+            "ddi",
+            "build",
+            image.toString(),
+            "--root",
+            fs.toString(),
+            "--key",
+            dir.resolve("signer.key").toString(),
+            "--cert",
+            dir.resolve("signer.crt").toString(),
+            "--arch",
+            "x86-64");
+    assertThat(b.exitCode()).as(b.stderr()).isZero();
+    return image;
+  }
+
+  @Test
+  void servesADdiAtAUrlAndStatusSaysWhatWasTrusted() throws Exception {
+    Path fs = ext4();
+    Path image = signedImage(fs);
+    try (Nginx nginx = Nginx.start(Files.createDirectories(dir.resolve("nginx")))) {
+      Files.copy(image, nginx.www().resolve("image.raw"));
+      try (ServerProcess server =
+          ServerProcess.start(
+              dir,
+              "open",
+              nginx.url("image.raw").toString(),
+              "os",
+              "--cert-dir",
+              dir.resolve("keys").toString(),
+              "--arch",
+              "x86-64",
+              "--port",
+              "0")) {
+        String uri = server.line();
+        String copied;
+        try {
+          copied = NbdClients.sha256OfCopy(uri);
+        } catch (AssertionError e) {
+          throw new AssertionError(e.getMessage() + "; server: " + server.stderr(), e);
+        }
+        assertThat(copied).isEqualTo(NbdClients.sha256(fs));
+        ToolRun status =
+            Jverity.run("status", "os", "--runtime-dir", dir.resolve("run").toString());
+        assertThat(status.exitCode()).as(status.stderr()).isZero();
+        assertThat(status.stdout())
+            .contains("partition 1 (root-x86-64), root hash ")
+            .contains("signed by " + dir.resolve("keys/signer.crt"));
+      }
+    }
+  }
+
+  @Test
+  void servesADdiThatAServeConfigNames() throws Exception {
+    Path fs = ext4();
+    signedImage(fs);
+    Path conf = dir.resolve("serve.conf");
+    Files.writeString(
+        conf,
+        "[generic]\nport = 0\n\n[os]\nddi = image.raw\ncert-dir = keys\narch = x86-64\n"
+            + "partition = root\n");
+    try (HostedServer server = HostedServer.start(dir, "serve", conf.toString())) {
+      String uri = server.line();
+      assertThat(uri).endsWith("/os");
+      assertThat(NbdClients.sha256OfCopy(uri)).isEqualTo(NbdClients.sha256(fs));
+    }
+    Files.writeString(conf, "[os]\ndata = image.raw\npartition = usr\n");
+    ToolRun withoutDdi =
+        Jverity.run("serve", conf.toString(), "--runtime-dir", dir.resolve("run").toString());
+    assertThat(withoutDdi.exitCode()).isEqualTo(3);
+    assertThat(withoutDdi.stderrLines())
+        .singleElement()
+        .asString()
+        .contains("serve.conf:3: partition: given without ddi");
+    Files.writeString(
+        conf, "[os]\nddi = image.raw\ncert-dir = keys\narch = x86-64\npartition = home\n");
+    ToolRun badPartition =
+        Jverity.run("serve", conf.toString(), "--runtime-dir", dir.resolve("run").toString());
+    assertThat(badPartition.exitCode()).isEqualTo(3);
+    assertThat(badPartition.stderrLines()).singleElement().asString().contains("serve.conf:5:");
+    Openssl.rsa(dir, "stranger", 2048);
+    Path strangers = Files.createDirectories(dir.resolve("strangers"));
+    Files.copy(dir.resolve("stranger.crt"), strangers.resolve("stranger.crt"));
+    Files.writeString(conf, "[os]\nddi = image.raw\ncert-dir = strangers\narch = x86-64\n");
+    ToolRun untrusted =
+        Jverity.run("serve", conf.toString(), "--runtime-dir", dir.resolve("run").toString());
+    assertThat(untrusted.exitCode()).isEqualTo(14);
+    assertThat(untrusted.stderrLines())
+        .singleElement()
+        .asString()
+        .contains("serve.conf:2: [os] ddi: ");
+  }
+
+  @Test
+  void ddiOptionsForAnImageThatIsNoDiskAreRefused() throws Exception {
+    Path fs = ext4();
+    ToolRun r =
+        Jverity.run(
+            "open",
+            fs.toString(),
+            "root",
+            dir.resolve("x.hash").toString(),
+            "00",
+            "--cert-dir",
+            "keys");
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.stderrLines()).singleElement().asString().contains("--cert-dir is for a DDI");
   }
 
   @Test

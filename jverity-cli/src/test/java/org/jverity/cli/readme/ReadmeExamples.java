@@ -96,6 +96,7 @@ final class ReadmeExamples {
               "cp --sparse=always system.img system.raw",
               "mv system.raw system.img"),
           Entry.shell("# as systemd-repart lays it out", "", ""),
+          Entry.shell("aws s3 cp image.raw s3://images/os/image.raw", "", ""),
           // docs/: today's README's sections, in their order.
           Entry.shell("--hash-offset 4096000   # tree in the same file", "", ""),
           Entry.shell(
@@ -263,6 +264,11 @@ final class ReadmeExamples {
           new Line(
               "nbdcopy 'nbds://127.0.0.1:10809/img", null, "same_bytes \"$out\" data.img", null),
           new Line("] - | sha256sum", null, "same_bytes \"$out\" d.img", null),
+          new Line(
+              "nbdcopy nbd://127.0.0.1:10809/os - | sha256sum",
+              null,
+              "same_bytes \"$out\" rootfs.ext4",
+              null),
           new Line("] copy.img", null, "cmp copy.img d.img || fail 'copy.img is not d.img'", null),
           // The tour's fs-verity lines say they are fsverity's: compared with fsverity's own.
           Line.check(
