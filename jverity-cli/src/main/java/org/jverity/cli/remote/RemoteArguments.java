@@ -86,6 +86,18 @@ public final class RemoteArguments {
     return RemoteDevices.source(this);
   }
 
+  /**
+   * A source for reading trusted metadata at {@code location} before a server opens its devices (an
+   * AVB vbmeta, a DDI's GPT and signature partition): these options with no cache directory, its
+   * chunks kept in memory only, so that a cache directory a running server holds (a reload) stays
+   * the server's. The caller closes it ({@link #close}).
+   */
+  public DeviceSource inMemorySource(DeviceSource local, String location) {
+    RemoteArguments inMemory = over(this, new RemoteArguments());
+    inMemory.cacheDir = null;
+    return inMemory.source(local, location);
+  }
+
   /** The files these options name, checked before anything is fetched: {@code --ca-cert}. */
   public void requireFiles() {
     if (caCert != null) {

@@ -39,9 +39,7 @@ final class AvbExports {
       Checks.requireFile(Path.of(data), "data");
       return AvbOptions.partition(Trust.ONE_SHOT, data, key);
     }
-    RemoteArguments inMemory = RemoteArguments.over(remote, new RemoteArguments());
-    inMemory.cacheDir = null;
-    DeviceSource source = inMemory.source(Trust.ONE_SHOT, data);
+    DeviceSource source = remote.inMemorySource(Trust.ONE_SHOT, data);
     try {
       return AvbOptions.partition(source, data, key);
     } finally {

@@ -79,9 +79,7 @@ final class DdiExports {
         return ServedPartition.resolve(d, o.designator(), o.arch(), given, o.certificates());
       }
     }
-    RemoteArguments inMemory = RemoteArguments.over(remote, new RemoteArguments());
-    inMemory.cacheDir = null;
-    DeviceSource source = inMemory.source(Trust.ONE_SHOT, data);
+    DeviceSource source = remote.inMemorySource(Trust.ONE_SHOT, data);
     try (BlockDevice d = source.open(data)) {
       if (!isDisk(d)) {
         return null;
