@@ -2,12 +2,14 @@ package org.jverity.ddi;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.jverity.ddi.gpt.Gpt;
 import org.jverity.ddi.gpt.Guids;
 import org.jverity.io.BlockDevice;
@@ -19,13 +21,15 @@ import org.jverity.io.BlockDevice;
  * is taken from the command line, else a sidecar file, else a signature partition; with a root hash
  * known, only the data partition whose UUID is its first 128 bits and the verity partition whose
  * UUID is its last 128 bits are used; of two signature partitions, one whose JSON carries the root
- * hash known is taken, and without one the last (as systemd before #39664 did for all). Immutable.
+ * hash known is taken (as systemd since #39664), and without one the newest label, the first in the
+ * table on a tie (as systemd 252's dissect_image() takes every signature partition, whatever the
+ * root hash: a later one replaces the first only with a newer label). Immutable.
  *
  * @param gpt the table
  * @param arch the architecture whose partitions were looked for
  * @param partitions every partition, in table order
- * @param signatures each signature partition's JSON, by partition number; a refused one is absent
- *     and its reason is in {@code warnings}
+ * @param signatures each signature partition's JSON, by partition number in table order; a refused
+ *     one is absent and its reason is in {@code warnings}
  * @param choices what root and usr would use, root first; empty when the image has neither
  * @param warnings what a user should hear about, one line each
  */
@@ -39,7 +43,8 @@ public record Dissection(
 
   public Dissection {
     partitions = List.copyOf(partitions);
-    signatures = Map.copyOf(signatures);
+    // in table order, as inspect lists them (Map.copyOf would not keep it)
+    signatures = Collections.unmodifiableMap(new TreeMap<>(signatures));
     choices = List.copyOf(choices);
     warnings = List.copyOf(warnings);
   }
@@ -170,6 +175,18 @@ public record Dissection(
                   + source.phrase()
                   + ": the image would be used unsigned");
         }
+        DdiPartition old = newest(sigs);
+        if (!signatures.get(old.entry().number()).rootHash().equals(want)) {
+          // systemd 252's dissected_image_load_verity_sig_partition(): the signature partition
+          // dissect_image() took, whatever the root hash, must carry the one configured (-EINVAL)
+          warnings.add(
+              d.label()
+                  + ": systemd-dissect before v259 (#39664) refuses this image: it takes "
+                  + old.describe()
+                  + ", whose rootHash is not the root hash from "
+                  + source.phrase()
+                  + " (\"Failed to load verity signature partition: Invalid argument\")");
+        }
       } else {
         sigPart = newest(sigs);
         root = signatures.get(sigPart.entry().number()).rootHash();
@@ -180,7 +197,7 @@ public record Dissection(
             sigs.size()
                 + " signature partitions: "
                 + (sigPart == null ? "none" : sigPart.describe())
-                + " used; systemd before v258 (#39664) takes the newest label, "
+                + " used; systemd before v259 (#39664) takes the newest label, "
                 + newest(sigs).describe());
       }
     }

@@ -78,7 +78,10 @@ public record ServedPartition(
         throw new InvalidSignatureException(
             InvalidSignatureException.Reason.UNTRUSTED_SIGNER,
             c.signaturePartition().describe()
-                + ": no trusted certificate (*.crt) to check it with");
+                + ": no trusted certificate (*.crt) to check it with"
+                + (certificates.ignored().isEmpty()
+                    ? ""
+                    : "; " + String.join("; ", certificates.ignored())));
       }
       X509Certificate cert =
           RootHashSignature.verify(c.signature().signature(), c.rootHash(), certificates.x509());
