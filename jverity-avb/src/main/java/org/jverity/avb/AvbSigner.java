@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.interfaces.RSAPublicKey;
 
 /**
  * What signs a vbmeta: its algorithm, the public-key blob the vbmeta embeds, and the signature over
@@ -80,6 +82,37 @@ public interface AvbSigner {
    */
   static AvbSigner withHelper(AvbAlgorithm algorithm, Path keyPath, SigningHelper helper)
       throws IOException {
+    requireRsa(algorithm, helper); // before the key file is read: the command line is wrong
+    return withHelper(algorithm, AvbPublicKey.readBlob(keyPath), keyPath, helper);
+  }
+
+  /**
+   * As {@link #withHelper(AvbAlgorithm, Path, SigningHelper)}, the public key given (a
+   * certificate's): the helper is run as {@code HELPER ALGORITHM KEY}, {@code keyArgument} as KEY,
+   * and its signatures are checked with {@code key}.
+   *
+   * @throws IllegalArgumentException when the algorithm is not RSA or the key does not fit it
+   */
+  static AvbSigner withHelper(
+      AvbAlgorithm algorithm, PublicKey key, Path keyArgument, SigningHelper helper) {
+    requireRsa(algorithm, helper);
+    if (!(key instanceof RSAPublicKey)) {
+      throw new IllegalArgumentException(
+          helper.option()
+              + " with a key of algorithm "
+              + key.getAlgorithm()
+              + " (expected: RSA: a helper is given a PKCS#1 v1.5 block to sign)");
+    }
+    return withHelper(algorithm, AvbPublicKey.blob(key), keyArgument, helper);
+  }
+
+  private static AvbSigner withHelper(
+      AvbAlgorithm algorithm, byte[] blob, Path keyArgument, SigningHelper helper) {
+    JcaSigner.requireFits(algorithm, blob, "public");
+    return new HelperSigner(algorithm, blob, keyArgument, helper);
+  }
+
+  private static void requireRsa(AvbAlgorithm algorithm, SigningHelper helper) {
     if (!algorithm.isRsa()) {
       throw new IllegalArgumentException(
           helper.option()
@@ -87,9 +120,6 @@ public interface AvbSigner {
               + algorithm
               + " (expected: an RSA algorithm: a helper is given a PKCS#1 v1.5 block to sign)");
     }
-    byte[] blob = AvbPublicKey.readBlob(keyPath);
-    JcaSigner.requireFits(algorithm, blob, "public");
-    return new HelperSigner(algorithm, blob, keyPath, helper);
   }
 
   /** A signer with a key pair: RSA or ML-DSA. */

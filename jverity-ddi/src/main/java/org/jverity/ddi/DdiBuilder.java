@@ -48,6 +48,25 @@ public final class DdiBuilder {
   public static BuiltImage build(
       BuildRequest r, BlockDevice fs, WritableDevice out, ProgressListener progress)
       throws IOException, GeneralSecurityException {
+    return build(r, fs, List.of(), out, progress);
+  }
+
+  /**
+   * As {@link #build(BuildRequest, BlockDevice, WritableDevice, ProgressListener)}, with {@code
+   * extras} after the verity set in the order given, each copied in, starting on a 4096-byte
+   * boundary and as long as its content rounded up to one, without flags, named and given a UUID as
+   * repart names and derives them for a partition with only a {@code Type=}.
+   *
+   * @param progress told of the bytes copied, then of the bytes hashed, then of the extras' bytes
+   * @throws DdiFormatException when an extra is empty or of the verity set's types
+   */
+  public static BuiltImage build(
+      BuildRequest r,
+      BlockDevice fs,
+      List<ExtraPartition> extras,
+      WritableDevice out,
+      ProgressListener progress)
+      throws IOException, GeneralSecurityException {
     long fsSize = fs.size();
     if (fsSize == 0) {
       throw new DdiFormatException(fs.description() + ": empty (expected: a file system image)");
@@ -113,10 +132,68 @@ public final class DdiBuilder {
               sigType.name()));
       end += bytes.length;
     }
+    for (ExtraPartition extra : extras) {
+      end = addExtra(r, extra, entries, end, out, progress);
+    }
     long sectors = end / r.sectorSize() + (Gpt.firstUsableLba(r.sectorSize()) - 2) + 1;
     Gpt gpt = Gpt.write(out, r.sectorSize(), sectors, r.derived("disk-uuid"), entries);
     out.flush();
     return new BuiltImage(gpt, params, rootHex, signature);
+  }
+
+  /** Copies {@code extra} in at {@code start} and adds its entry; returns where it ends. */
+  private static long addExtra(
+      BuildRequest r,
+      ExtraPartition extra,
+      List<GptEntry> entries,
+      long start,
+      WritableDevice out,
+      ProgressListener progress)
+      throws IOException {
+    ExtraType type = extra.type();
+    long size = extra.content().size();
+    if (size == 0) {
+      throw new DdiFormatException(
+          extra.content().description() + ": empty (expected: a " + type + " partition's bytes)");
+    }
+    if (PartitionTypes.byUuid(type.uuid()) // a second one would make the image ambiguous
+        .filter(t -> t.designator().data() == r.data() && t.arch().equals(r.arch()))
+        .isPresent()) {
+      throw new DdiFormatException(
+          extra.content().description()
+              + ": type "
+              + type
+              + " is the verity set's own (expected: another type)");
+    }
+    long earlier = entries.stream().filter(e -> e.type().equals(type.uuid())).count();
+    long rounded = roundUp(size, GRAIN);
+    copy(extra.content(), out, start, size, progress);
+    if (rounded > size) { // zeros to the partition's end, whatever out held there
+      out.writeFully(start + size, ByteBuffer.allocate((int) (rounded - size)));
+    }
+    entries.add(
+        new GptEntry(
+            entries.size(),
+            type.uuid(),
+            Derivation.partitionUuid(r.seedBytes(), type.uuid(), earlier),
+            start / r.sectorSize(),
+            (start + rounded) / r.sectorSize() - 1,
+            0, // repart sets no flag a Type= alone does not ask for
+            label(type, entries)));
+    return start + rounded;
+  }
+
+  /** repart's label for a partition without {@code Label=}: the type's name, then NAME-2, ... */
+  private static String label(ExtraType type, List<GptEntry> earlier) {
+    String label = type.labelPrefix();
+    for (int k = 2; taken(label, earlier); k++) {
+      label = type.labelPrefix() + "-" + k;
+    }
+    return label;
+  }
+
+  private static boolean taken(String label, List<GptEntry> entries) {
+    return entries.stream().anyMatch(e -> e.name().equals(label));
   }
 
   private static GptEntry entry(

@@ -1,6 +1,7 @@
 package org.jverity.ddi;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
@@ -13,8 +14,8 @@ import javax.crypto.spec.SecretKeySpec;
  * with one seed are byte-identical, as systemd-repart 255+ derives them (repart.c's {@code
  * derive_uuid}): HMAC-SHA256 keyed with the seed's 16 bytes over a token, the first 16 bytes made a
  * version 4 UUID. The tokens are repart's: {@code "disk-uuid"}, {@code "verity-uuid"} (the
- * superblock's), {@code "verity-salt"} (all 32 bytes are the salt), and a partition's type UUID for
- * the first partition of that type. Stateless.
+ * superblock's), {@code "verity-salt"} (all 32 bytes are the salt), and a partition's type UUID
+ * (with a counter after the first partition of that type). Stateless.
  */
 final class Derivation {
   private Derivation() {}
@@ -42,12 +43,24 @@ final class Derivation {
 
   /** The UUID of the first partition of {@code type}: the HMAC over the type UUID's 16 bytes. */
   static UUID partitionUuid(byte[] seed, UUID type) {
-    byte[] typeBytes =
-        ByteBuffer.allocate(16)
+    return partitionUuid(seed, type, 0);
+  }
+
+  /**
+   * The UUID of the partition of {@code type} that {@code earlier} partitions of that type precede
+   * in the table: for the first, the HMAC over the type UUID's 16 bytes; for a later one, over them
+   * followed by {@code earlier} as a little-endian 64-bit number (repart.c's {@code
+   * partition_acquire_uuid}).
+   */
+  static UUID partitionUuid(byte[] seed, UUID type, long earlier) {
+    ByteBuffer message =
+        ByteBuffer.allocate(earlier == 0 ? 16 : 24)
             .putLong(type.getMostSignificantBits())
-            .putLong(type.getLeastSignificantBits())
-            .array();
-    return v4(Arrays.copyOf(hmac(seed, typeBytes), 16));
+            .putLong(type.getLeastSignificantBits());
+    if (earlier > 0) {
+      message.order(ByteOrder.LITTLE_ENDIAN).putLong(earlier);
+    }
+    return v4(Arrays.copyOf(hmac(seed, message.array()), 16));
   }
 
   /** {@code b}'s 16 bytes with the version 4 and RFC 4122 variant bits set. */

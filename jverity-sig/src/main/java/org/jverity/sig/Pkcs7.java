@@ -5,6 +5,7 @@ import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.SignatureException;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -78,36 +79,52 @@ final class Pkcs7 {
               + article(cert.getPublicKey().getAlgorithm())
               + " key (expected: the certificate's key)");
     }
-    String hash = alg.jcaName().replace("-", ""); // SHA256
-    AlgorithmIdentifier sigAlg;
-    String jca;
-    switch (key.getAlgorithm()) {
-      case "RSA" -> { // OpenSSL: rsaEncryption with NULL parameters; PKCS#1 v1.5 over the
-        // DigestInfo
-        sigAlg = new AlgorithmIdentifier(PKCSObjectIdentifiers.rsaEncryption, DERNull.INSTANCE);
-        jca = hash + "withRSA";
-      }
-      case "EC" -> { // OpenSSL: ecdsa-with-SHAxxx, parameters absent
-        sigAlg = new AlgorithmIdentifier(ecdsaWith(alg));
-        jca = hash + "withECDSA";
-      }
-      default ->
-          throw new InvalidKeyException(
-              "key algorithm: " + key.getAlgorithm() + " (expected: RSA or EC)");
-    }
-    Signature s = Signature.getInstance(jca);
+    Signature s = Signature.getInstance(jcaName(alg, key.getAlgorithm()));
     s.initSign(key);
     s.update(content);
-    byte[] signature = s.sign();
-    Signature check =
-        Signature.getInstance(jca); // as OpenSSL's X509_check_private_key: the pair must match
+    return assemble(
+        content,
+        alg,
+        cert,
+        withCertificate,
+        s.sign(),
+        "the private key is not the certificate's"); // as OpenSSL's X509_check_private_key
+  }
+
+  /**
+   * The SignedData of {@link #signDetached(byte[], HashAlgorithm, PrivateKey, X509Certificate,
+   * boolean)} around a signature value made elsewhere (a signing helper, an HSM): PKCS#1 v1.5 (RSA)
+   * or DER ECDSA of {@code content} hashed with {@code alg}, checked here with the certificate's
+   * key before it is used.
+   *
+   * @param mismatch what a signature the certificate's key does not verify means, for the message
+   */
+  static byte[] assemble(
+      byte[] content,
+      HashAlgorithm alg,
+      X509Certificate cert,
+      boolean withCertificate,
+      byte[] signature,
+      String mismatch)
+      throws GeneralSecurityException {
+    String keyAlgorithm = cert.getPublicKey().getAlgorithm();
+    String jca = jcaName(alg, keyAlgorithm);
+    AlgorithmIdentifier sigAlg =
+        keyAlgorithm.equals("RSA") // OpenSSL: rsaEncryption with NULL parameters
+            ? new AlgorithmIdentifier(PKCSObjectIdentifiers.rsaEncryption, DERNull.INSTANCE)
+            : new AlgorithmIdentifier(ecdsaWith(alg)); // ecdsa-with-SHAxxx, parameters absent
+    Signature check = Signature.getInstance(jca);
     check.initVerify(cert.getPublicKey());
     check.update(content);
-    if (!check.verify(signature)) {
+    boolean verifies;
+    try {
+      verifies = check.verify(signature);
+    } catch (SignatureException e) { // not even a signature's encoding
+      verifies = false;
+    }
+    if (!verifies) {
       throw new InvalidKeyException(
-          "the private key is not the certificate's ("
-              + cert.getSubjectX500Principal().getName()
-              + ")");
+          mismatch + " (" + cert.getSubjectX500Principal().getName() + ")");
     }
 
     AlgorithmIdentifier digestAlg = new AlgorithmIdentifier(digestOid(alg), DERNull.INSTANCE);
@@ -235,6 +252,20 @@ final class Pkcs7 {
           what + ": signature does not verify with " + match.getSubjectX500Principal().getName());
     }
     return match;
+  }
+
+  /**
+   * "SHA256withRSA", "SHA256withECDSA": what signs with {@code alg} and a key of this algorithm.
+   */
+  private static String jcaName(HashAlgorithm alg, String keyAlgorithm) throws InvalidKeyException {
+    String hash = alg.jcaName().replace("-", ""); // SHA256
+    return switch (keyAlgorithm) {
+      case "RSA" -> hash + "withRSA"; // PKCS#1 v1.5 over the DigestInfo, as OpenSSL signs
+      case "EC" -> hash + "withECDSA";
+      default ->
+          throw new InvalidKeyException(
+              "key algorithm: " + keyAlgorithm + " (expected: RSA or EC)");
+    };
   }
 
   private static String describe(SignerInformation s) {

@@ -1,5 +1,6 @@
 package org.jverity.sig;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
@@ -52,6 +53,29 @@ public final class RootHashSignature {
   public static byte[] signWithCertificate(String rootHex, PrivateKey key, X509Certificate cert)
       throws GeneralSecurityException {
     return Pkcs7.signDetached(signedBytes(rootHex), DIGEST, key, cert, true);
+  }
+
+  /**
+   * As {@link #signWithCertificate(String, PrivateKey, X509Certificate)}, the key held elsewhere:
+   * {@code signer} makes the signature value over the signed bytes (SHA-256 with the certificate's
+   * key: PKCS#1 v1.5 for RSA), which is checked with the certificate's key before the PKCS#7 is
+   * assembled around it. With no signed attributes the PKCS#7 is the one the key at hand makes,
+   * byte for byte when the signature value is deterministic (RSA).
+   *
+   * @throws GeneralSecurityException when the value does not verify with the certificate's key
+   * @throws IOException when {@code signer} fails
+   */
+  public static byte[] signWithCertificate(
+      String rootHex, X509Certificate cert, ExternalSigner signer)
+      throws GeneralSecurityException, IOException {
+    byte[] content = signedBytes(rootHex);
+    return Pkcs7.assemble(
+        content,
+        DIGEST,
+        cert,
+        true,
+        signer.sign(content),
+        "the external signature does not verify with the certificate's key");
   }
 
   /**

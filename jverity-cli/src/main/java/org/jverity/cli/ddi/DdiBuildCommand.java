@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +17,6 @@ import org.jverity.cli.command.Command;
 import org.jverity.cli.command.DistinctFiles;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
-import org.jverity.cli.command.Signing;
 import org.jverity.cli.syntax.FileName;
 import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
@@ -26,11 +26,13 @@ import org.jverity.ddi.BuiltImage;
 import org.jverity.ddi.DdiBuilder;
 import org.jverity.ddi.DdiPartition;
 import org.jverity.ddi.Designator;
+import org.jverity.ddi.ExtraPartition;
 import org.jverity.ddi.PartitionTypes;
 import org.jverity.ddi.RootHashSigner;
 import org.jverity.format.VerityParams;
 import org.jverity.io.AtomicOutput;
 import org.jverity.io.FileDevice;
+import org.jverity.sig.InvalidSignatureException;
 
 /**
  * {@code jverity ddi build}: a Discoverable Disk Image made in a plain file by an ordinary user (no
@@ -47,16 +49,16 @@ public final class DdiBuildCommand implements Command {
   int blockSize = 4096;
   String seed;
   byte[] salt;
-  Path key;
-  Path cert;
+  final SigningChoice signing = new SigningChoice();
+  List<ExtraFile> extras = new ArrayList<>();
   boolean json;
 
   public static final Syntax<DdiBuildCommand> SYNTAX =
       Syntax.command(
               "ddi build",
               "Build a Discoverable Disk Image in OUT.raw from a file system image, as an ordinary"
-                  + " user: the data partition, its verity partition and, with --key and --cert,"
-                  + " its signature partition, as systemd-repart lays them out.",
+                  + " user: the data partition, its verity partition and, signed, its signature"
+                  + " partition, as systemd-repart lays them out, then any --extra partitions.",
               DdiBuildCommand::new)
           .parameter("OUT.raw", "The image to write.", (c, v) -> c.output = OutputFile.parse(v))
           .option(
@@ -98,23 +100,28 @@ public final class DdiBuildCommand implements Command {
               "HEX",
               "The verity salt, instead of deriving it from the seed.",
               (c, v) -> c.salt = HexFormat.of().parseHex(v))
+          .include(SigningChoice.SYNTAX, c -> c.signing)
           .option(
-              "--key",
-              "KEY.pem",
-              "Sign the root hash with this private key (PEM).",
-              (c, v) -> c.key = FileName.parse(v))
-          .namesAFile()
-          .option(
-              "--cert",
-              "CERT.pem",
-              "The key's X.509 certificate (PEM), put in the signature.",
-              (c, v) -> c.cert = FileName.parse(v))
-          .namesAFile()
+              "--extra",
+              "TYPE:FILE",
+              "Add a partition of TYPE holding FILE's bytes, after the verity set, in the order"
+                  + " given (repeatable): TYPE is a name systemd gives a type (esp, xbootldr, swap,"
+                  + " home, srv, var, tmp, user-home, linux-generic, or an architecture's, such as"
+                  + " usr-arm64) or a type UUID. As systemd-repart makes a partition with only"
+                  + " Type= and CopyBlocks=: 4096-byte aligned, FILE's size rounded up to 4096, no"
+                  + " flags, labelled with the type's name, its UUID derived from the seed.",
+              (c, v) -> c.extras.add(ExtraFile.parse(v)))
           .flag(
               "--json",
               "Print the result as JSON: the image, root hash and partitions.",
               c -> c.json = true)
-          .abbreviations(List.of("--json"))
+          .abbreviations(
+              List.of(
+                  "--json",
+                  "--signing_helper",
+                  "--signing_helper_with_files",
+                  "--print-digest",
+                  "--extra"))
           .example(
               "Build a signed DDI of an ext4 image, reproducibly:",
               "jverity ddi build image.raw --root rootfs.ext4 --key key.pem --cert cert.pem"
@@ -151,9 +158,7 @@ public final class DdiBuildCommand implements Command {
       throw new CliException(
           ExitCode.USAGE, "no file system image (--root FS.img or --usr FS.img)");
     }
-    if ((key == null) != (cert == null)) {
-      throw new CliException(ExitCode.USAGE, "--key and --cert go together");
-    }
+    signing.check();
     if (!PartitionTypes.arches().contains(arch)) {
       throw new CliException(
           ExitCode.INVALID_PARAMETER,
@@ -166,28 +171,47 @@ public final class DdiBuildCommand implements Command {
     Checks.requireFile(fs, "file system image");
     DistinctFiles files =
         new DistinctFiles().input("file system image", fs).output("OUT.raw", output);
-    if (key != null) {
-      files.input("--key file", key).input("--cert file", cert);
+    files.inputs("signing input", signing.inputs());
+    for (ExtraFile e : extras) {
+      e.requireOutside(data, arch);
+      Checks.requireFile(e.file(), "--extra file");
+      files.input("--extra file", e.file());
     }
     files.check();
-    RootHashSigner signer = null;
-    if (key != null) {
-      Signing s = Signing.load(key, cert);
-      signer = RootHashSigner.of(s.key(), s.cert());
+    RootHashSigner signer;
+    try {
+      signer = signing.signer();
+    } catch (InvalidSignatureException e) { // a joined signature not --cert's, before any write
+      throw new CliException(ExitCode.SIGNATURE_INVALID, e.getMessage());
     }
     BuildRequest request =
         new BuildRequest(data, arch, sectorSize, blockSize, seed(), salt, signer);
     BuiltImage built;
+    List<FileDevice> opened = new ArrayList<>();
     try (AtomicOutput out = AtomicOutput.to(output);
         FileDevice in = FileDevice.openChannel(fs, false)) {
+      List<ExtraPartition> extraParts = new ArrayList<>();
+      long bytes = 2 * in.size(); // copied, then hashed
+      for (ExtraFile e : extras) {
+        FileDevice d = FileDevice.openChannel(e.file(), false);
+        opened.add(d);
+        extraParts.add(new ExtraPartition(e.type(), d));
+        bytes += d.size();
+      }
       try (FileDevice dev = out.device();
-          ProgressBar bar = ProgressBar.start("ddi build", 2 * in.size(), System.err)) {
-        built = DdiBuilder.build(request, in, dev, bar);
+          ProgressBar bar = ProgressBar.start("ddi build", bytes, System.err)) {
+        built = DdiBuilder.build(request, in, extraParts, dev, bar);
         bar.finish();
+      } catch (InvalidSignatureException e) { // a joined signature of another root hash
+        throw new CliException(ExitCode.SIGNATURE_INVALID, e.getMessage());
       } catch (GeneralSecurityException e) {
         throw new CliException(ExitCode.INVALID_PARAMETER, "cannot sign: " + e.getMessage());
       }
       out.commit();
+    } finally {
+      for (FileDevice d : opened) {
+        d.close();
+      }
     }
     List<DdiPartition> parts = built.partitions().stream().map(e -> DdiPartition.of(e)).toList();
     if (json) {
@@ -195,9 +219,14 @@ public final class DdiBuildCommand implements Command {
       m.put("image", output.toString());
       m.put("rootHash", built.rootHash());
       m.put("signed", built.signature() != null);
+      if (signing.printDigest) { // what the signature to join must sign, as ASCII
+        m.put("digest", built.rootHash());
+      }
       m.put("sectorSize", sectorSize);
       m.put("partitions", PartitionTable.json(built.gpt(), parts));
       io.result(m);
+    } else if (signing.printDigest) {
+      io.out().println(built.rootHash()); // alone, for a script to sign
     } else {
       PartitionTable.print(io.out(), built.gpt(), parts);
       io.out().println("Root hash: " + built.rootHash());

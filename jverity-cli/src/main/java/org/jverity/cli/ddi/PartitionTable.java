@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jverity.ddi.DdiPartition;
+import org.jverity.ddi.ExtraType;
 import org.jverity.ddi.PartitionType;
 import org.jverity.ddi.gpt.Gpt;
 
@@ -50,8 +51,11 @@ final class PartitionTable {
     return list;
   }
 
-  /** systemd's name of the type, or its UUID when the table does not know it. */
+  /** systemd's name of the type, or its UUID when no table here knows it. */
   static String type(DdiPartition p) {
-    return p.type().map(PartitionType::name).orElse(p.entry().type().toString());
+    return p.type()
+        .map(PartitionType::name)
+        .or(() -> ExtraType.named(p.entry().type()))
+        .orElse(p.entry().type().toString());
   }
 }
