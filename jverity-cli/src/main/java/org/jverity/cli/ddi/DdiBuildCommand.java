@@ -17,7 +17,9 @@ import org.jverity.cli.command.Command;
 import org.jverity.cli.command.DistinctFiles;
 import org.jverity.cli.command.ExitCode;
 import org.jverity.cli.command.Io;
+import org.jverity.cli.remote.RemoteArguments;
 import org.jverity.cli.syntax.FileName;
+import org.jverity.cli.syntax.Location;
 import org.jverity.cli.syntax.OutputFile;
 import org.jverity.cli.syntax.Syntax;
 import org.jverity.cli.term.ProgressBar;
@@ -30,7 +32,9 @@ import org.jverity.ddi.ExtraPartition;
 import org.jverity.ddi.PartitionTypes;
 import org.jverity.ddi.RootHashSigner;
 import org.jverity.format.VerityParams;
+import org.jverity.image.DeviceSource;
 import org.jverity.io.AtomicOutput;
+import org.jverity.io.BlockDevice;
 import org.jverity.io.FileDevice;
 import org.jverity.sig.InvalidSignatureException;
 
@@ -43,6 +47,11 @@ import org.jverity.sig.InvalidSignatureException;
 public final class DdiBuildCommand implements Command {
   Path output;
   Path fs;
+
+  /** The file system image at a URL, instead of {@link #fs}. */
+  String fsUrl;
+
+  final RemoteArguments remote = new RemoteArguments();
   Designator data;
   String arch = PartitionTypes.nativeArch();
   int sectorSize = 512;
@@ -64,7 +73,8 @@ public final class DdiBuildCommand implements Command {
           .option(
               "--root",
               "FS.img",
-              "The file system image (ext4, erofs, squashfs) to make the root partition of.",
+              "The file system image (ext4, erofs, squashfs) to make the root partition of: a file,"
+                  + " or an http(s):// or s3:// URL (read in ranges).",
               (c, v) -> c.data(Designator.ROOT, v))
           .namesAFile()
           .option(
@@ -111,6 +121,7 @@ public final class DdiBuildCommand implements Command {
                   + " Type= and CopyBlocks=: 4096-byte aligned, FILE's size rounded up to 4096, no"
                   + " flags, labelled with the type's name, its UUID derived from the seed.",
               (c, v) -> c.extras.add(ExtraFile.parse(v)))
+          .include(RemoteArguments.SYNTAX, c -> c.remote)
           .flag(
               "--json",
               "Print the result as JSON: the image, root hash and partitions.",
@@ -132,7 +143,11 @@ public final class DdiBuildCommand implements Command {
       throw new CliException(ExitCode.USAGE, "--root and --usr: give one of them");
     }
     data = d;
-    fs = FileName.parse(v);
+    if (Location.isUrl(v)) {
+      fsUrl = Location.parse(v);
+    } else {
+      fs = FileName.parse(v);
+    }
   }
 
   private static int sectorSize(String v) {
@@ -168,9 +183,12 @@ public final class DdiBuildCommand implements Command {
               + String.join(", ", PartitionTypes.arches())
               + ")");
     }
-    Checks.requireFile(fs, "file system image");
-    DistinctFiles files =
-        new DistinctFiles().input("file system image", fs).output("OUT.raw", output);
+    DistinctFiles files = new DistinctFiles().output("OUT.raw", output);
+    if (fs != null) {
+      Checks.requireFile(fs, "file system image");
+      files.input("file system image", fs);
+    }
+    remote.requireFiles();
     files.inputs("signing input", signing.inputs());
     for (ExtraFile e : extras) {
       e.requireOutside(data, arch);
@@ -188,8 +206,10 @@ public final class DdiBuildCommand implements Command {
         new BuildRequest(data, arch, sectorSize, blockSize, seed(), salt, signer);
     BuiltImage built;
     List<FileDevice> opened = new ArrayList<>();
+    DeviceSource source =
+        fsUrl != null ? remote.source(DeviceSource.LOCAL_STREAMED, fsUrl) : DeviceSource.LOCAL;
     try (AtomicOutput out = AtomicOutput.to(output);
-        FileDevice in = FileDevice.openChannel(fs, false)) {
+        BlockDevice in = fsUrl != null ? source.open(fsUrl) : FileDevice.openChannel(fs, false)) {
       List<ExtraPartition> extraParts = new ArrayList<>();
       long bytes = 2 * in.size(); // copied, then hashed
       for (ExtraFile e : extras) {
@@ -212,6 +232,7 @@ public final class DdiBuildCommand implements Command {
       for (FileDevice d : opened) {
         d.close();
       }
+      RemoteArguments.close(source); // after the devices
     }
     List<DdiPartition> parts = built.partitions().stream().map(e -> DdiPartition.of(e)).toList();
     if (json) {

@@ -169,6 +169,49 @@ class DdiServingTest {
   }
 
   @Test
+  void buildsFromAUrlTheImageTheFileGives() throws Exception {
+    Path fs = ext4();
+    String seed = "0b8cbd47-7b6d-4a9d-9d3f-3d6a3f1f2a10";
+    Path fromFile = dir.resolve("file.raw");
+    Path fromUrl = dir.resolve("url.raw");
+    try (Nginx nginx = Nginx.start(Files.createDirectories(dir.resolve("nginx")))) {
+      Files.copy(fs, nginx.www().resolve("rootfs.ext4"));
+      for (var build :
+          List.of(
+              List.of(fromFile.toString(), "--root", fs.toString()),
+              List.of(fromUrl.toString(), "--root", nginx.url("rootfs.ext4").toString()))) {
+        List<String> args = new java.util.ArrayList<>(List.of("ddi", "build"));
+        args.addAll(build);
+        args.addAll(
+            List.of(
+                "--key",
+                dir.resolve("signer.key").toString(),
+                "--cert",
+                dir.resolve("signer.crt").toString(),
+                "--arch",
+                "x86-64",
+                "--seed",
+                seed));
+        ToolRun b = Jverity.run(args.toArray(String[]::new));
+        assertThat(b.exitCode()).as(b.stderr()).isZero();
+      }
+      assertThat(Files.mismatch(fromFile, fromUrl)).isEqualTo(-1L);
+      ToolRun missing =
+          Jverity.run(
+              "ddi",
+              "build",
+              dir.resolve("none.raw").toString(),
+              "--root",
+              nginx.url("absent.ext4").toString(),
+              "--arch",
+              "x86-64");
+      assertThat(missing.exitCode()).isNotZero();
+      assertThat(missing.stderrLines()).singleElement().asString().contains("absent.ext4");
+      assertThat(dir.resolve("none.raw")).doesNotExist();
+    }
+  }
+
+  @Test
   void servesADdiThatAServeConfigNames() throws Exception {
     Path fs = ext4();
     signedImage(fs);

@@ -27,6 +27,7 @@ final class ReadmeBlocks {
           "docs/serving.md",
           "docs/protocol.md",
           "docs/remote.md",
+          "docs/ddi.md",
           "docs/avb.md",
           "docs/library.md",
           "docs/architecture.md",

@@ -144,6 +144,13 @@ final class ReadmeExamples {
           Entry.shell("--tls=require --tls-certificates=/etc/pki/jverity", "", ""),
           Entry.shell("scp data.img data.hash www.example:/srv/images/v7/", "", ""),
           Entry.shell("aws s3 cp data.img s3://images/v7/data.img", "", ""),
+          Entry.shell("sgdisk -v image.raw", "", ""),
+          Entry.shell("# signed, and an ESP after it", "", ""),
+          Entry.config(
+              "ddi = image.raw",
+              "ddi.conf",
+              "",
+              "bin/jverity serve ddi.conf   # prints nbd://127.0.0.1:10809/os"),
           Entry.shell("--partition_size 4294967296 --calc_max_image_size", "", ""),
           Entry.shell("--signing_helper ./hsm-sign", "", ""),
           Entry.shell("bin/jverity avb calculate_vbmeta_digest --image vbmeta.img", "", ""),
