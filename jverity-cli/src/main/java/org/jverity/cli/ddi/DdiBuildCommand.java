@@ -174,15 +174,7 @@ public final class DdiBuildCommand implements Command {
           ExitCode.USAGE, "no file system image (--root FS.img or --usr FS.img)");
     }
     signing.check();
-    if (!PartitionTypes.arches().contains(arch)) {
-      throw new CliException(
-          ExitCode.INVALID_PARAMETER,
-          "--arch: '"
-              + arch
-              + "' (expected: one of "
-              + String.join(", ", PartitionTypes.arches())
-              + ")");
-    }
+    Arch.check(arch);
     DistinctFiles files = new DistinctFiles().output("OUT.raw", output);
     if (fs != null) {
       Checks.requireFile(fs, "file system image");

@@ -90,16 +90,7 @@ public final class DdiOpenOptions {
   }
 
   public String arch() {
-    if (!PartitionTypes.arches().contains(arch)) {
-      throw new CliException(
-          ExitCode.INVALID_PARAMETER,
-          "--arch: '"
-              + arch
-              + "' (expected: one of "
-              + String.join(", ", PartitionTypes.arches())
-              + ")");
-    }
-    return arch;
+    return Arch.check(arch);
   }
 
   public TrustedCertificates certificates() throws IOException {

@@ -62,15 +62,7 @@ final class ImageOptions {
   }
 
   void checkArch() {
-    if (!PartitionTypes.arches().contains(arch)) {
-      throw new CliException(
-          ExitCode.INVALID_PARAMETER,
-          "--arch: '"
-              + arch
-              + "' (expected: one of "
-              + String.join(", ", PartitionTypes.arches())
-              + ")");
-    }
+    Arch.check(arch);
   }
 
   /** The root hashes from the options, else the sidecars. */
