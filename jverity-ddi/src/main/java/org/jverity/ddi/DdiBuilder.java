@@ -88,7 +88,7 @@ public final class DdiBuilder {
                 r.salt() != null
                     ? r.salt()
                     : Derivation.hmac(r.seedBytes(), "verity-salt")) // repart 255+: all 32 bytes
-            .uuid(r.derived("verity-superblock-uuid"))
+            .uuid(r.derived("verity-uuid")) // repart.c: derive_uuid(seed, "verity-uuid")
             .superblock(true)
             .build();
     SliceDevice data = SliceDevice.of(out, dataStart, dataSize, "data partition");

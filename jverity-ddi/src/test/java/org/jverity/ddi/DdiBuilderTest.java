@@ -39,6 +39,44 @@ class DdiBuilderTest {
 
   @TempDir Path dir;
 
+  /**
+   * repart.c's {@code derive_uuid(seed, token)}, computed by openssl: HMAC-SHA256 keyed with the
+   * seed's 16 bytes over the token, the first half marked a version 4 UUID.
+   */
+  private static String repartDerivedUuid(String token) throws Exception {
+    Path in = Files.createTempFile("token", ".txt");
+    try {
+      Files.writeString(in, token);
+      String out =
+          Tool.of("openssl")
+              .run(
+                  "dgst",
+                  "-sha256",
+                  "-mac",
+                  "HMAC",
+                  "-macopt",
+                  "hexkey:" + SEED.toString().replace("-", ""),
+                  in.toString())
+              .ok()
+              .out();
+      byte[] b = HexFormat.of().parseHex(out.substring(out.lastIndexOf(' ') + 1).strip());
+      b[6] = (byte) ((b[6] & 0x0f) | 0x40);
+      b[8] = (byte) ((b[8] & 0x3f) | 0x80);
+      String h = HexFormat.of().formatHex(b, 0, 16);
+      return h.substring(0, 8)
+          + "-"
+          + h.substring(8, 12)
+          + "-"
+          + h.substring(12, 16)
+          + "-"
+          + h.substring(16, 20)
+          + "-"
+          + h.substring(20);
+    } finally {
+      Files.delete(in);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {512, 4096})
   void buildsADdiTheToolsAccept(int sectorSize) throws Exception {
@@ -96,7 +134,8 @@ class DdiBuilderTest {
     assertThat(dump)
         .contains("Hash type:       \t1")
         .contains("Data blocks:     \t" + Files.size(data) / 4096)
-        .contains("Salt:            \t" + HexFormat.of().formatHex(built.params().salt()));
+        .contains("Salt:            \t" + HexFormat.of().formatHex(built.params().salt()))
+        .contains("UUID:            \t" + repartDerivedUuid("verity-uuid"));
 
     byte[] sigPart = Files.readAllBytes(extract(out, built.partitions().get(2), sectorSize, "s"));
     VeritySignature sig = VeritySignature.parse("signature partition", sigPart);
