@@ -99,28 +99,6 @@ class DdiExt4MountTest {
 
   @Test
   void ext4InADdiRepartBuiltMountsThroughNbdfuse() throws Exception {
-    Path defs = Files.createDirectories(dir.resolve("repart.d"));
-    Files.writeString(
-        defs.resolve("10-root.conf"),
-        "[Partition]\nType=root\nVerity=data\nVerityMatchKey=root\nCopyBlocks=" + fs + "\n");
-    Files.writeString(
-        defs.resolve("20-root-verity.conf"),
-        "[Partition]\nType=root-verity\nVerity=hash\nVerityMatchKey=root\n");
-    Files.writeString(
-        defs.resolve("30-root-verity-sig.conf"),
-        "[Partition]\nType=root-verity-sig\nVerity=signature\nVerityMatchKey=root\n");
-    Path image = dir.resolve("repart.raw");
-    Tool.of("systemd-repart")
-        .run(
-            List.of(
-                "--empty=create",
-                "--size=auto",
-                "--dry-run=no",
-                "--definitions=" + defs,
-                "--private-key=" + dir.resolve("signer.key"),
-                "--certificate=" + dir.resolve("signer.crt"),
-                image.toString()))
-        .ok();
-    mountsAndReadsBack(image);
+    mountsAndReadsBack(images.repartSigned(fs, "repart.raw"));
   }
 }

@@ -81,6 +81,36 @@ final class DdiImages {
     return out;
   }
 
+  /**
+   * A signed DDI of {@code fs} that systemd-repart 252 builds (as root): root, root-verity and
+   * root-verity-sig, the file system copied in (CopyBlocks=), signed with {@code signer.key}.
+   */
+  Path repartSigned(Path fs, String name) throws IOException {
+    Path defs = Files.createDirectories(dir.resolve("repart.d"));
+    Files.writeString(
+        defs.resolve("10-root.conf"),
+        "[Partition]\nType=root\nVerity=data\nVerityMatchKey=root\nCopyBlocks=" + fs + "\n");
+    Files.writeString(
+        defs.resolve("20-root-verity.conf"),
+        "[Partition]\nType=root-verity\nVerity=hash\nVerityMatchKey=root\n");
+    Files.writeString(
+        defs.resolve("30-root-verity-sig.conf"),
+        "[Partition]\nType=root-verity-sig\nVerity=signature\nVerityMatchKey=root\n");
+    Path image = dir.resolve(name);
+    Tool.of("systemd-repart")
+        .run(
+            List.of(
+                "--empty=create",
+                "--size=auto",
+                "--dry-run=no",
+                "--definitions=" + defs,
+                "--private-key=" + dir.resolve("signer.key"),
+                "--certificate=" + dir.resolve("signer.crt"),
+                image.toString()))
+        .ok();
+    return image;
+  }
+
   /** {@code jverity ddi inspect IMAGE --json --arch x86-64}, parsed; it must succeed. */
   static Map<?, ?> inspect(Path image) {
     ToolRun r = Jverity.run("ddi", "inspect", image.toString(), "--json", "--arch", "x86-64");

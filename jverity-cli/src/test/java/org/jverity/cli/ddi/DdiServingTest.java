@@ -27,17 +27,17 @@ import org.jverity.testkit.Tool;
 class DdiServingTest {
   @TempDir Path dir;
 
+  private DdiImages images;
+
+  /** A 16 MiB ext4 image of one 900 kB file, and the signer's key pair and keys/signer.crt. */
   private Path ext4() throws Exception {
     Path src = Files.createDirectories(dir.resolve("src"));
     byte[] big = new byte[900_000];
     new SplittableRandom(5).nextBytes(big);
     Files.write(src.resolve("app.bin"), big);
-    Path img = dir.resolve("rootfs.ext4");
-    Tool.of("mkfs.ext4").run("-q", "-b", "4096", "-d", src.toString(), img.toString(), "16M").ok();
-    Openssl.rsa(dir, "signer", 2048);
-    Files.createDirectories(dir.resolve("keys"));
-    Files.copy(dir.resolve("signer.crt"), dir.resolve("keys/signer.crt"));
-    return img;
+    images = new DdiImages(dir);
+    images.certDir();
+    return images.ext4(src, "rootfs.ext4");
   }
 
   private void servesTheFileSystem(Path image, Path fs) throws Exception {
@@ -65,77 +65,19 @@ class DdiServingTest {
   @Test
   void servesTheRootPartitionOfADdiJverityBuilt() throws Exception {
     Path fs = ext4();
-    Path image = dir.resolve("image.raw");
-    ToolRun b =
-        Jverity.run(
-            "ddi",
-            "build",
-            image.toString(),
-            "--root",
-            fs.toString(),
-            "--key",
-            dir.resolve("signer.key").toString(),
-            "--cert",
-            dir.resolve("signer.crt").toString(),
-            "--arch",
-            "x86-64",
-            "--seed",
-            "random");
-    assertThat(b.exitCode()).as(b.stderr()).isZero();
-    servesTheFileSystem(image, fs);
+    servesTheFileSystem(images.signed(fs, "image.raw"), fs);
   }
 
   @Test
   void servesTheRootPartitionOfADdiRepartBuilt() throws Exception {
     Path fs = ext4();
-    Path defs = Files.createDirectories(dir.resolve("repart.d"));
-    Files.writeString(
-        defs.resolve("10-root.conf"),
-        "[Partition]\nType=root\nVerity=data\nVerityMatchKey=root\nCopyBlocks=" + fs + "\n");
-    Files.writeString(
-        defs.resolve("20-root-verity.conf"),
-        "[Partition]\nType=root-verity\nVerity=hash\nVerityMatchKey=root\n");
-    Files.writeString(
-        defs.resolve("30-root-verity-sig.conf"),
-        "[Partition]\nType=root-verity-sig\nVerity=signature\nVerityMatchKey=root\n");
-    Path image = dir.resolve("repart.raw");
-    Tool.of("systemd-repart")
-        .run(
-            List.of(
-                "--empty=create",
-                "--size=auto",
-                "--dry-run=no",
-                "--definitions=" + defs,
-                "--private-key=" + dir.resolve("signer.key"),
-                "--certificate=" + dir.resolve("signer.crt"),
-                image.toString()))
-        .ok();
-    servesTheFileSystem(image, fs);
-  }
-
-  private Path signedImage(Path fs) throws Exception {
-    Path image = dir.resolve("image.raw");
-    ToolRun b =
-        Jverity.run(
-            "ddi",
-            "build",
-            image.toString(),
-            "--root",
-            fs.toString(),
-            "--key",
-            dir.resolve("signer.key").toString(),
-            "--cert",
-            dir.resolve("signer.crt").toString(),
-            "--arch",
-            "x86-64");
-    assertThat(b.exitCode()).as(b.stderr()).isZero();
-    return image;
+    servesTheFileSystem(images.repartSigned(fs, "repart.raw"), fs);
   }
 
   @Test
   void servesADdiAtAUrlAndStatusSaysWhatWasTrusted() throws Exception {
     Path fs = ext4();
-    Path image = signedImage(fs);
+    Path image = images.signed(fs, "image.raw");
     try (Nginx nginx = Nginx.start(Files.createDirectories(dir.resolve("nginx")))) {
       Files.copy(image, nginx.www().resolve("image.raw"));
       try (ServerProcess server =
@@ -214,7 +156,7 @@ class DdiServingTest {
   @Test
   void servesADdiThatAServeConfigNames() throws Exception {
     Path fs = ext4();
-    signedImage(fs);
+    images.signed(fs, "image.raw");
     Path conf = dir.resolve("serve.conf");
     Files.writeString(
         conf,
@@ -271,22 +213,7 @@ class DdiServingTest {
   @Test
   void aSignatureNoTrustedCertificateMadeIsRefused() throws Exception {
     Path fs = ext4();
-    Path image = dir.resolve("image.raw");
-    assertThat(
-            Jverity.run(
-                    "ddi",
-                    "build",
-                    image.toString(),
-                    "--root",
-                    fs.toString(),
-                    "--key",
-                    dir.resolve("signer.key").toString(),
-                    "--cert",
-                    dir.resolve("signer.crt").toString(),
-                    "--arch",
-                    "x86-64")
-                .exitCode())
-        .isZero();
+    Path image = images.signed(fs, "image.raw");
     Openssl.rsa(dir, "stranger", 2048);
     Path strangers = Files.createDirectories(dir.resolve("strangers"));
     Files.copy(dir.resolve("stranger.crt"), strangers.resolve("stranger.crt"));
