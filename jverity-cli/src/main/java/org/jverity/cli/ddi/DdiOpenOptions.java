@@ -94,6 +94,6 @@ public final class DdiOpenOptions {
   }
 
   public TrustedCertificates certificates() throws IOException {
-    return TrustedCertificates.in(certDirs.isEmpty() ? TrustedCertificates.SYSTEM_DIRS : certDirs);
+    return CertDirs.trusted(certDirs);
   }
 }

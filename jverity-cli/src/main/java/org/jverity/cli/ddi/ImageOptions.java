@@ -77,6 +77,6 @@ final class ImageOptions {
   }
 
   TrustedCertificates certificates() throws IOException {
-    return TrustedCertificates.in(certDirs.isEmpty() ? TrustedCertificates.SYSTEM_DIRS : certDirs);
+    return CertDirs.trusted(certDirs);
   }
 }

@@ -44,13 +44,7 @@ final class ManPages {
               "A Discoverable Disk Image (a file or URL), instead of data, hash and the root hash:"
                   + " its root or usr partition is served, verified against its verity partition,"
                   + " the root hash from its signature partition or root-hash-file (as open IMAGE.raw"
-                  + " NAME).",
-          "partition",
-              "With ddi: the data partition to serve, root or usr (as open's --partition).",
-          "arch", "With ddi: the architecture whose partitions to serve (as open's --arch).",
-          "cert-dir",
-              "With ddi: the directory whose *.crt certificates are trusted (as open's --cert-dir;"
-                  + " default: systemd's verity.d directories).");
+                  + " NAME).");
 
   /** jverity-serve.conf(5)'s example: a config as a user writes one (run by a test). */
   static final String SERVE_CONF_EXAMPLE =
@@ -185,7 +179,7 @@ final class ManPages {
     m.section("[GENERIC]");
     keys(m, ServeConfig.GENERIC_KEYS, ServeConfig.genericKeys());
     m.section("EXPORT SECTIONS");
-    keys(m, ServeConfig.EXPORT_KEYS, ServeConfig.exportKeys());
+    keys(m, ServeConfig.EXPORT_KEYS, ServeConfig.exportKeys(), ServeConfig.ddiKeys());
     m.section("EXAMPLE")
         .paragraph(
             "One export, disk: data.img verified against data.hash and the root hash in root.hex,"
@@ -196,12 +190,14 @@ final class ManPages {
     return m.text();
   }
 
-  private static void keys(ManPage m, List<String> keys, Syntax<?> declared) {
+  private static void keys(ManPage m, List<String> keys, Syntax<?>... declared) {
     for (String k : keys) {
       String help = IMAGE_KEYS.get(k);
-      for (Syntax.Option<?> o : declared.options()) {
-        if (k.equals(o.key())) {
-          help = o.help();
+      for (Syntax<?> d : declared) {
+        for (Syntax.Option<?> o : d.options()) {
+          if (k.equals(o.key())) {
+            help = o.help();
+          }
         }
       }
       m.item(

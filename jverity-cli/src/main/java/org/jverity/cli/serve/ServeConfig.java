@@ -95,6 +95,11 @@ public record ServeConfig(Endpoint listening, List<ExportConfig> exports) {
     return EndpointOptions.KEYS;
   }
 
+  /** The declarations of a DDI's keys besides {@code ddi}: {@code open}'s DDI options. */
+  public static Syntax<?> ddiKeys() {
+    return DdiOpenOptions.SYNTAX;
+  }
+
   /** The declarations of an export's option keys (not {@link #EXPORT_KEYS}' image keys). */
   public static Syntax<?> exportKeys() {
     return ExportOptions.KEYS;

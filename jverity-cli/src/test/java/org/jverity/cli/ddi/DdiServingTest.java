@@ -195,6 +195,25 @@ class DdiServingTest {
   }
 
   @Test
+  void aCertDirThatDoesNotExistIsRefusedNotTrustingNothingSilently() throws Exception {
+    Path fs = ext4();
+    Path image = images.signed(fs, "image.raw");
+    String missing = dir.resolve("kyes").toString();
+    for (String[] args :
+        List.of(
+            new String[] {"open", image.toString(), "os", "--cert-dir", missing, "--port", "0"},
+            new String[] {"ddi", "verify", image.toString(), "--cert-dir", missing})) {
+      ToolRun r = Jverity.run(args);
+      assertThat(r.exitCode()).as(r.stderr()).isEqualTo(4);
+      assertThat(r.stdout()).isEmpty();
+      assertThat(r.stderrLines())
+          .singleElement()
+          .asString()
+          .isEqualTo("jverity: --cert-dir: " + missing + ": no such directory");
+    }
+  }
+
+  @Test
   void ddiOptionsForAnImageThatIsNoDiskAreRefused() throws Exception {
     Path fs = ext4();
     ToolRun r =
